@@ -1,0 +1,1 @@
+"""autodiff.cli: the click application (options in, formatted results out; no math)."""

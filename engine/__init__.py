@@ -1,0 +1,32 @@
+"""autodiff.engine: tensors with PyTorch's autograd semantics, over numpy (CPU) or cupy (GPU).
+
+    from autodiff.engine import tensor, grad
+    x = tensor(3., requires_grad=True)
+    (g,) = grad(x ** 2, x, create_graph=True)   # tensor(6., grad_fn=<MulBackward0>)
+"""
+from .backend import Device, device, cuda_is_available, DeviceError
+from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
+                     get_default_dtype, set_default_dtype)
+from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from .graph import Node, AccumulateGrad, RemovableHandle, source_span
+from .tensor import Tensor, Size
+from .functions import *  # noqa: F401,F403  (the public functions)
+from .functions import __all__ as _function_names
+from .autograd import backward, grad, InplaceModifiedError
+from .functional import jacobian, hessian
+from .gradcheck import gradcheck, gradgradcheck, GradcheckError
+from .optim import SGD, Adam, sgd, adam
+from .printing import set_printoptions
+from .ops import TABLE as OPS
+
+# PyTorch's dtype aliases (engine.float is float32, as torch.float); not exported by `import *`
+half, float, double, long, int, short, bool = float16, float32, float64, int64, int32, int16, bool_  # noqa: A001
+
+__all__ = sorted(set(_function_names) | {
+    "Tensor", "Size", "Device", "device", "cuda_is_available", "DeviceError", "DType",
+    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
+    "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",
+    "is_grad_enabled", "Node", "AccumulateGrad", "RemovableHandle", "source_span",
+    "backward", "grad", "InplaceModifiedError", "jacobian", "hessian",
+    "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
+    "set_printoptions", "OPS"})

@@ -1,0 +1,371 @@
+"""The backward pass: `backward()` and `grad()`, as PyTorch's.
+
+One engine serves both. It finds the nodes reachable from the roots with an
+explicit stack, counts each node's incoming edges, then runs nodes in Kahn
+order -- a node runs once every node that feeds it has run, so its gradient
+is complete -- taking the newest node first among the ready ones (PyTorch's
+order, so hooks fire in the same sequence). Nothing recurses, so graphs of
+any depth work. Broadcast gradients are summed back to each input's shape
+here, once, for every op.
+"""
+import heapq
+
+from . import dtypes as _dt
+from .grad_mode import _enabled
+from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
+from .mathspace import array_math, tensor_math
+from .tensor import Tensor, _make, SAVED_VALUE, SAVED_TENSOR, _xp
+
+__all__ = ["backward", "grad", "InplaceModifiedError"]
+
+
+class InplaceModifiedError(RuntimeError):
+    """A value saved for backward was changed in place afterwards."""
+
+    def __init__(self, message, node):
+        super().__init__(message)
+        self.node = node  # the node whose backward needed the value (it has .span)
+
+
+def _as_tuple(x):
+    if x is None:
+        return ()
+    if isinstance(x, Tensor):
+        return (x,)
+    return tuple(x)
+
+
+def _check_tensor(x, what):
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{what} must be tensors, got {type(x).__name__}")
+    return x
+
+
+def _root_grads(outputs, grad_outputs, create_graph):
+    """The gradient each output starts with: the given weights, or 1 for a scalar."""
+    if grad_outputs is None or isinstance(grad_outputs, Tensor) or not isinstance(grad_outputs, (list, tuple)):
+        grad_outputs = [grad_outputs] * len(outputs) if len(outputs) == 1 or grad_outputs is None \
+            else [grad_outputs]
+    elif len(outputs) == 1 and len(grad_outputs) != 1 and not any(isinstance(g, Tensor) for g in grad_outputs):
+        # backward(gradient=[1., 2.]) on one output: the list is the weights themselves
+        grad_outputs = [grad_outputs]
+    if len(grad_outputs) != len(outputs):
+        raise RuntimeError(f"grad can be given for each output: got {len(grad_outputs)} gradients "
+                           f"for {len(outputs)} outputs")
+    grads = []
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
+        xp = _xp(out.device)
+        if g is None:
+            if out.array.size != 1:
+                raise RuntimeError("grad can be implicitly created only for scalar outputs")
+            if out.array.dtype.kind != "f":
+                raise RuntimeError("grad can be implicitly created only for real scalar outputs "
+                                   f"but got {out.dtype}")
+            arr = xp.ones_like(out.array)
+            grads.append(_make(arr, out.device) if create_graph else arr)
+            continue
+        if not isinstance(g, Tensor):
+            from .functions import tensor
+            g = tensor(g, dtype=out.dtype, device=out.device)
+        if g.array.shape != out.array.shape:
+            raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
+                               f"output[{i}] has a shape of {out.shape}.")
+        if g.device is not out.device:
+            raise RuntimeError(f"grad_output[{i}] is on {g.device} but output[{i}] is on {out.device}")
+        if g.array.dtype != out.array.dtype:
+            g = g.to(dtype=out.dtype)
+        grads.append(g if create_graph else g.array)
+    return grads
+
+
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
+             inputs=None):
+    """Accumulate d(tensors)/d(leaf) into each leaf's `.grad` (weighted by grad_tensors)."""
+    if grad_variables is not None:
+        grad_tensors = grad_variables
+    outputs = tuple(_check_tensor(t, "backward's tensors") for t in _as_tuple(tensors))
+    if inputs is not None:
+        inputs = tuple(_check_tensor(t, "backward's inputs") for t in _as_tuple(inputs))
+        if not inputs:
+            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _root_grads(outputs, grad_tensors, create_graph)
+    _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=True)
+
+
+def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
+         allow_unused=None, materialize_grads=False):
+    """The gradients of the (summed) outputs with respect to each input, as a tuple.
+
+    Leaves' `.grad` is left alone."""
+    outputs = tuple(_check_tensor(t, "grad's outputs") for t in _as_tuple(outputs))
+    inputs = tuple(_check_tensor(t, "grad's inputs") for t in _as_tuple(inputs))
+    if not outputs:
+        raise RuntimeError("grad requires at least one output")
+    if not inputs:
+        raise RuntimeError("grad requires at least one input")
+    if allow_unused is None:
+        allow_unused = materialize_grads
+    if retain_graph is None:
+        retain_graph = create_graph
+    grads = _root_grads(outputs, grad_outputs, create_graph)
+    results = _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
+    final = []
+    for t, r in zip(inputs, results):
+        if r is None:
+            if not allow_unused:
+                raise RuntimeError("One of the differentiated Tensors appears to not have been used in "
+                                   "the graph. Set allow_unused=True if this is the desired behavior.")
+            if materialize_grads:
+                r = _make(_xp(t.device).zeros_like(t.array), t.device)
+        final.append(r)
+    return tuple(final)
+
+
+def _discover(roots, post_order):
+    """Edge counts of every node reachable from `roots` (and, if asked, a post-order)."""
+    deps = {}
+    seen = set(roots)
+    order = []
+    if not post_order:
+        stack = list(seen)
+        while stack:
+            for nxt, _ in stack.pop().next_functions:
+                if nxt is not None:
+                    if nxt in seen:
+                        deps[nxt] += 1
+                    else:
+                        deps[nxt] = 1
+                        seen.add(nxt)
+                        stack.append(nxt)
+        return deps, order
+    stack = [(r, iter(r.next_functions)) for r in seen]
+    while stack:
+        node, edges = stack[-1]
+        for nxt, _ in edges:
+            if nxt is None:
+                continue
+            deps[nxt] = deps.get(nxt, 0) + 1
+            if nxt not in seen:
+                seen.add(nxt)
+                stack.append((nxt, iter(nxt.next_functions)))
+                break
+        else:
+            stack.pop()
+            order.append(node)
+    return deps, order
+
+
+def _needed(order, targets):
+    """Nodes from which some target is reachable: the only ones worth running."""
+    needed = set()
+    for node in order:  # children come before parents
+        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+            needed.add(node)
+    return needed
+
+
+def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
+    roots = []
+    for i, t in enumerate(outputs):
+        if not t._rg:
+            raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
+        roots.append(t.grad_fn if t.grad_fn is not None else accumulator_of(t))
+
+    targets = None
+    if inputs is not None:
+        targets = {}
+        for i, t in enumerate(inputs):
+            if not t._rg:
+                raise RuntimeError("One of the differentiated Tensors does not require grad")
+            node = t.grad_fn if t.grad_fn is not None else accumulator_of(t)
+            targets.setdefault(node, []).append(i)
+
+    deps, order = _discover(roots, targets is not None)
+    needed = _needed(order, targets) if targets is not None else None
+    captured = [None] * len(inputs) if inputs is not None else None
+
+    buffers = {}
+    borrowed = set()  # ids of arrays others may hold too: copy before storing them
+    for node, g in zip(roots, root_grads):
+        prev = buffers.get(node)
+        buffers[node] = g if prev is None else prev + g
+        borrowed.add(id(g))
+    heap = []
+    for node in dict.fromkeys(roots):
+        if node not in deps:
+            heap.append((-node.seq, node))
+    heapq.heapify(heap)
+
+    token = _enabled.set(bool(create_graph))
+    math_for = tensor_math if create_graph else array_math
+    maths = {}
+    try:
+        while heap:
+            node = heapq.heappop(heap)[1]
+            g = buffers.pop(node, None)
+            is_leaf_node = node.__class__ is AccumulateGrad
+            if g is not None:
+                if is_leaf_node:
+                    hooks = node.variable._hooks
+                    if hooks:
+                        g = _run_hooks(hooks, g, node.variable.device, create_graph, borrowed)
+                else:
+                    if node.pre_hooks:
+                        g = _run_hooks(node.pre_hooks, g, node.out_meta[2], create_graph, borrowed)
+                    if node.retain is not None:
+                        _retain(node, g, create_graph)
+                if targets is not None and node in targets:
+                    for i in targets[node]:
+                        captured[i] = _captured(inputs[i], g, create_graph, borrowed)
+                    if accumulate:
+                        _accumulate(inputs[targets[node][0]], g, create_graph, borrowed)
+                elif is_leaf_node and accumulate and targets is None:
+                    _accumulate(node.variable, g, create_graph, borrowed)
+            if is_leaf_node:
+                continue
+            if g is None:
+                grads = ()
+            else:
+                device = node.out_meta[2]
+                F = maths.get(device)
+                if F is None:
+                    F = maths[device] = math_for(device)
+                saved = _unpack(node, create_graph) if node.op.saves else ()
+                if node.released:
+                    raise RuntimeError(FREED_MESSAGE)
+                params = node.params
+                grads = node.op.backward(F, node, g, *saved, **params) if params else \
+                    node.op.backward(F, node, g, *saved)
+                if not retain_graph:
+                    node.release()
+            for k, (child, _) in enumerate(node.next_functions):
+                if child is None or (needed is not None and child not in needed):
+                    continue
+                gi = grads[k] if grads else None
+                if gi is not None:
+                    if gi is g:
+                        borrowed.add(id(g))
+                    shape = node.shapes[k]
+                    if gi.shape != shape:
+                        gi = F.sum_to(gi, shape=shape)
+                    prev = buffers.get(child)
+                    buffers[child] = gi if prev is None else prev + gi
+                d = deps[child] - 1
+                deps[child] = d
+                if d == 0:
+                    heapq.heappush(heap, (-child.seq, child))
+    finally:
+        _enabled.reset(token)
+    return captured
+
+
+def _unpack(node, graph):
+    """The saved values for a node's backward: arrays, or Tensors under create_graph."""
+    saved = node.saved
+    if saved is None:
+        raise RuntimeError(FREED_MESSAGE)
+    values = []
+    for kind, v, version, producer in saved:
+        if kind == SAVED_VALUE:
+            values.append(v)
+        elif kind == SAVED_TENSOR:
+            if v._vc[0] != version:
+                raise _modified_error(node, v.array, v.array.dtype, producer, v._vc[0], version)
+            values.append(v if graph else v.array)
+        else:
+            arr, vc = v
+            if vc[0] != version:
+                raise _modified_error(node, arr, arr.dtype, node, vc[0], version)
+            values.append(_make(arr, node.out_meta[2], True, node, vc) if graph else arr)
+    return values
+
+
+def _modified_error(node, array, np_dtype, producer, now, expected):
+    kind = _dt.as_dtype(np_dtype).tensor_type
+    where = f", which is output 0 of {producer.name()}," if producer is not None else ""
+    message = (f"one of the variables needed for gradient computation has been modified by an inplace "
+               f"operation: [torch.{kind} {list(array.shape)}]{where} is at version {now}; expected "
+               f"version {expected} instead. (It was saved by {node.name()}; modify a clone() instead, "
+               f"or compute the gradient before changing it.)")
+    return InplaceModifiedError(message, node)
+
+
+def _as_tensor(g, device, create_graph):
+    if create_graph:
+        return g
+    xp = _xp(device)
+    return _make(g if g.__class__ is xp.ndarray else xp.asarray(g), device)
+
+
+def _run_hooks(hooks, g, device, create_graph, borrowed):
+    """Call tensor hooks in registration order; a returned tensor replaces the gradient."""
+    for hook in list(hooks.values()):
+        result = hook(_as_tensor(g, device, create_graph))
+        if result is not None:
+            if not isinstance(result, Tensor):
+                raise TypeError(f"a hook must return a tensor or None, not {type(result).__name__}")
+            if tuple(result.array.shape) != tuple(g.shape):
+                raise RuntimeError(f"hook returned a gradient of shape {list(result.array.shape)} "
+                                   f"where {list(g.shape)} was expected")
+            g = result if create_graph else result.array
+            borrowed.add(id(g))
+    return g
+
+
+def _owned_array(tensor, g, borrowed):
+    """`g` as an array of the tensor's dtype that nobody else holds."""
+    xp = _xp(tensor.device)
+    if g.__class__ is not xp.ndarray:
+        return xp.asarray(g, dtype=tensor.array.dtype)
+    if g.dtype != tensor.array.dtype:
+        return g.astype(tensor.array.dtype)
+    if id(g) in borrowed or g.base is not None or not g.flags.writeable:
+        return g.copy()
+    return g
+
+
+def _graph_grad(tensor, g):
+    """A create_graph gradient in the tensor's dtype."""
+    if g.array.dtype != tensor.array.dtype:
+        g = g.to(dtype=tensor.dtype)
+    return g
+
+
+def _accumulate(tensor, g, create_graph, borrowed):
+    """Add `g` into `tensor.grad`, in place unless the graph of the sum is wanted."""
+    current = tensor._grad
+    if create_graph:
+        g = _graph_grad(tensor, g)
+        tensor._grad = g if current is None else current + g
+        return
+    if current is None:
+        tensor._grad = _make(_owned_array(tensor, g, borrowed), tensor.device)
+    elif current._rg:
+        from .grad_mode import no_grad
+        with no_grad():
+            tensor._grad = current + _make(_xp(tensor.device).asarray(g), tensor.device)
+    else:
+        current.array += g
+        current._vc[0] += 1
+
+
+def _retain(node, g, create_graph):
+    """A retained non-leaf gets (and accumulates) the gradient flowing into it."""
+    t = node.retain()
+    if t is None:
+        return
+    if create_graph:
+        g = _graph_grad(t, g)
+        t._grad = g if t._grad is None else t._grad + g
+    elif t._grad is None:
+        t._grad = _make(_owned_array(t, g, {id(g)}), t.device)
+    else:
+        t._grad = _make(t._grad.array + g, t.device)
+
+
+def _captured(tensor, g, create_graph, borrowed):
+    if create_graph:
+        return _graph_grad(tensor, g)
+    return _make(_owned_array(tensor, g, borrowed), tensor.device)

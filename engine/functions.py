@@ -1,0 +1,1148 @@
+"""The public functions, with PyTorch's signatures: argument checking and
+conversion in front of the op table. Tensor methods call these.
+
+Errors are raised here, before any op runs, with PyTorch's wording where it
+has one, so a user sees a message about their call rather than numpy's.
+"""
+import builtins
+import math
+import numbers
+from collections import namedtuple
+
+import numpy
+
+from . import backend as _backend
+from . import dtypes as _dt
+from .grad_mode import is_grad_enabled
+from .ops import TABLE
+from .tensor import Tensor, Size, apply, _make, _xp, _dim
+
+_op = TABLE
+_number_types = (int, float, bool, numpy.number, numpy.bool_)
+
+
+def _is_number(x):
+    return isinstance(x, _number_types)
+
+
+# ------------------------------------------------------------------ creation
+
+_allocation_limit = [1 << 34]  # bytes; an absurd request is an error, not a frozen machine
+
+
+def set_allocation_limit(nbytes):
+    """The largest tensor creation functions will make, in bytes."""
+    _allocation_limit[0] = int(nbytes)
+
+
+def _check_allocation(shape, dtype):
+    n = 1
+    for s in shape:
+        n *= s
+    nbytes = n * dtype.itemsize
+    if nbytes > _allocation_limit[0]:
+        raise MemoryError(f"refusing to allocate {_human_bytes(nbytes)} for a tensor of shape {list(shape)} "
+                          f"(limit {_human_bytes(_allocation_limit[0])})")
+
+
+def _human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.1f} {unit}" if unit != "B" else f"{n} B"
+        n /= 1024
+    return f"{n} B"
+
+
+def _size(size, what="size"):
+    """A shape from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(Size)`."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    shape = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if isinstance(s, bool) or not isinstance(s, (int, numpy.integer)):
+            raise TypeError(f"{what} must be whole numbers, got {s!r}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        shape.append(int(s))
+    return tuple(shape)
+
+
+def _creation_dtype(dtype, default=None):
+    if dtype is None:
+        return default if default is not None else _dt.get_default_dtype()
+    return _dt.as_dtype(dtype)
+
+
+def _finish(array, device, requires_grad):
+    t = _make(array, device)
+    if requires_grad:
+        t.requires_grad = True
+    return t
+
+
+def _ragged_error(data):
+    """PyTorch's message for a list whose rows differ in length, found without recursion."""
+    level = [data]
+    dim = 0
+    while level:
+        lengths = [len(x) if isinstance(x, (list, tuple)) else None for x in level]
+        first = lengths[0]
+        for n in lengths:
+            if n != first:
+                return ValueError(f"expected sequence of length {first} at dim {dim} (got {n})")
+        if first is None:
+            break
+        level = [y for x in level for y in x]
+        dim += 1
+    return ValueError("could not build a tensor from this data")
+
+
+def _host_array(data):
+    """Nested lists / numbers / numpy arrays to a numpy array (float lists to float64)."""
+    if isinstance(data, numpy.ndarray):
+        return data
+    if isinstance(data, Tensor):
+        return numpy.asarray(data)
+    if isinstance(data, (list, tuple)):
+        try:
+            arr = numpy.array(data)
+        except ValueError:
+            raise _ragged_error(data) from None
+        if arr.dtype == object:
+            raise _ragged_error(data)
+    elif _is_number(data):
+        arr = numpy.array(data)
+    else:
+        raise TypeError(f"can't make a tensor from {type(data).__name__}; use numbers or nested lists of numbers")
+    if arr.dtype.kind not in "biuf":
+        raise TypeError(f"can't make a tensor from values of type {arr.dtype}: only numbers and booleans")
+    return arr
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays, tensors)."""
+    dev = _backend.device(device) if device is not None else (
+        data.device if isinstance(data, Tensor) else _backend.CPU)
+    arr = _host_array(data)
+    if dtype is not None:
+        target = _dt.as_dtype(dtype)
+    elif arr.dtype.kind == "f" and not isinstance(data, (numpy.ndarray, Tensor)):
+        target = _dt.get_default_dtype()
+    elif arr.dtype.kind in "iu" and arr.dtype != numpy.uint8 and not isinstance(data, (numpy.ndarray, Tensor)):
+        target = _dt.int64
+    else:
+        target = _dt.as_dtype(arr.dtype)
+    _check_allocation(arr.shape, target.np)
+    b = _backend.backend_for(dev)
+    out = b.from_host(numpy.array(arr, dtype=target.np, copy=True))
+    return _finish(out, dev, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor) and dtype is None and device is None:
+        return data
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array):
+    if not isinstance(array, numpy.ndarray):
+        raise TypeError(f"expected a numpy array, got {type(array).__name__}")
+    return _make(array, _backend.CPU)
+
+
+def _filled(size, value, dtype, device, requires_grad, default=None):
+    shape = _size(size)
+    dt = _creation_dtype(dtype, default)
+    _check_allocation(shape, dt.np)
+    dev = _backend.device(device)
+    xp = _xp(dev)
+    return _finish(xp.full(shape, value, dtype=dt.np), dev, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 1, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    default = (_dt.bool_ if isinstance(fill_value, (bool, numpy.bool_)) else
+               _dt.int64 if isinstance(fill_value, (int, numpy.integer)) else None)
+    return _filled((size,) if not isinstance(size, (tuple, list)) else (tuple(size),),
+                   fill_value, dtype, device, requires_grad, default)
+
+
+def _like(x, value, dtype, device, requires_grad):
+    return _filled((tuple(x.shape),), value, dtype if dtype is not None else x.dtype,
+                   device if device is not None else x.device, requires_grad)
+
+
+def zeros_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 0, dtype, device, requires_grad)
+
+
+def ones_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 1, dtype, device, requires_grad)
+
+
+def empty_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 0, dtype, device, requires_grad)
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    return _like(input, fill_value, dtype, device, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    shape = _size((n,) if m is None else (n, m))
+    dt = _creation_dtype(dtype)
+    _check_allocation((shape[0], shape[-1]), dt.np)
+    dev = _backend.device(device)
+    return _finish(_xp(dev).eye(shape[0], shape[-1], dtype=dt.np), dev, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    all_int = all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in values)
+    dt = _creation_dtype(dtype, _dt.int64 if all_int else None)
+    n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
+    _check_allocation((n,), dt.np)
+    dev = _backend.device(device)
+    arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
+    return _finish(_backend.backend_for(dev).from_host(arr.astype(dt.np)), dev, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    steps = int(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = _creation_dtype(dtype)
+    _check_allocation((steps,), dt.np)
+    dev = _backend.device(device)
+    arr = numpy.linspace(float(start), float(end), steps).astype(dt.np)
+    return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+
+
+_rng = [numpy.random.default_rng()]
+
+
+def manual_seed(seed):
+    """Seed the generator behind rand/randn/randint (values differ from PyTorch's)."""
+    _rng[0] = numpy.random.default_rng(int(seed))
+
+
+def _random(size, draw, dtype, device, requires_grad):
+    shape = _size(size)
+    dt = _creation_dtype(dtype)
+    _check_allocation(shape, dt.np)
+    dev = _backend.device(device)
+    arr = draw(_rng[0], shape).astype(dt.np)
+    return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False):
+    return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False):
+    return _random(size, lambda g, s: g.standard_normal(s), dtype, device, requires_grad)
+
+
+def randint(low, high=None, size=(), dtype=None, device=None):
+    if high is None:
+        low, high = 0, low
+    return _random((tuple(size),), lambda g, s: g.integers(low, high, s),
+                   dtype if dtype is not None else _dt.int64, device, False)
+
+
+def rand_like(input, dtype=None, device=None, requires_grad=False):
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input, dtype=None, device=None, requires_grad=False):
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
+
+
+# ----------------------------------------------------------- argument helpers
+
+def _as_tensor_like(x, like):
+    """A Tensor for `x` (lists, arrays, numbers) on the device of `like`."""
+    if isinstance(x, Tensor):
+        return x
+    return tensor(x, device=like.device if isinstance(like, Tensor) else None)
+
+
+def _operands(a, b):
+    """Binary-op operands: tensors stay, Python numbers stay (weakly typed), the rest become tensors."""
+    if a.__class__ is Tensor:
+        if b.__class__ is Tensor or _is_number(b):
+            return a, b
+        return a, tensor(b, device=a.device)
+    if b.__class__ is Tensor:
+        if _is_number(a):
+            return a, b
+        return tensor(a, device=b.device), b
+    a = _as_tensor_like(a, None)
+    return a, (b if _is_number(b) else _as_tensor_like(b, a))
+
+
+def _tensor_in(x, name="input"):
+    if isinstance(x, Tensor):
+        return x
+    if _is_number(x) or isinstance(x, (list, tuple, numpy.ndarray)):
+        return tensor(x)
+    raise TypeError(f"{name} must be a tensor, not {type(x).__name__}")
+
+
+def _dims(dim, ndim):
+    """Validated reduction axes: None, or a tuple of non-negative axes."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        axes = tuple(_dim(int(d), ndim) for d in dim)
+        if len(set(axes)) != len(axes):
+            raise RuntimeError(f"dim {list(dim)} appears multiple times in the list of dims")
+        return axes
+    return _dim(int(dim), ndim)
+
+
+def _shape_error(a, b, what):
+    return RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b ({b}) {what}")
+
+
+def _broadcast_check(sa, sb):
+    """PyTorch's message when two shapes don't broadcast."""
+    for i in range(1, builtins.min(len(sa), len(sb)) + 1):
+        x, y = sa[-i], sb[-i]
+        if x != y and x != 1 and y != 1:
+            raise _shape_error(x, y, f"at non-singleton dimension {builtins.max(len(sa), len(sb)) - i}")
+
+
+def _binary(op, a, b):
+    a, b = _operands(a, b)
+    if a.__class__ is Tensor and b.__class__ is Tensor and a.array.shape != b.array.shape:
+        _broadcast_check(a.array.shape, b.array.shape)
+    return apply(op, a, b)
+
+
+# ----------------------------------------------------------------- arithmetic
+
+def add(input, other, alpha=1):
+    if alpha != 1:
+        other = mul(other, alpha)
+    return _binary(_op["add"], input, other)
+
+
+def sub(input, other, alpha=1):
+    if alpha != 1:
+        other = mul(other, alpha)
+    return _binary(_op["sub"], input, other)
+
+
+subtract = sub
+
+
+def mul(input, other):
+    return _binary(_op["mul"], input, other)
+
+
+multiply = mul
+
+
+def div(input, other):
+    return _binary(_op["div"], input, other)
+
+
+divide = true_divide = div
+
+
+def pow(input, exponent):
+    if isinstance(input, Tensor) and _is_number(exponent):
+        if input.array.dtype.kind in "iub" and exponent < 0 and float(exponent).is_integer():
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return apply(_op["pow_scalar"], input, exponent=exponent)
+    if _is_number(input) and isinstance(exponent, Tensor):
+        return apply(_op["rpow_scalar"], exponent, base=input)
+    return _binary(_op["pow"], input, exponent)
+
+
+def square(input):
+    return pow(_tensor_in(input), 2)
+
+
+def neg(input):
+    return apply(_op["neg"], _tensor_in(input))
+
+
+negative = neg
+
+
+def _unary(name):
+    op = _op[name]
+
+    def f(input):
+        return apply(op, _tensor_in(input))
+    f.__name__ = name
+    f.__doc__ = f"Elementwise {name}."
+    return f
+
+
+abs = _unary("abs")
+sign = _unary("sign")
+exp = _unary("exp")
+log = _unary("log")
+sqrt = _unary("sqrt")
+sin = _unary("sin")
+cos = _unary("cos")
+tan = _unary("tan")
+tanh = _unary("tanh")
+sigmoid = _unary("sigmoid")
+relu = _unary("relu")
+
+
+def clamp(input, min=None, max=None):
+    input = _tensor_in(input)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input
+        if min is not None:
+            out = maximum(out, _as_tensor_like(min, input))
+        if max is not None:
+            out = minimum(out, _as_tensor_like(max, input))
+        return out
+    return apply(_op["clamp"], input, min=min, max=max)
+
+
+clip = clamp
+
+
+def clamp_min(input, min):
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    return clamp(input, max=max)
+
+
+def maximum(input, other):
+    input, other = _both_tensors(input, other)
+    return _binary(_op["maximum"], input, other)
+
+
+def minimum(input, other):
+    input, other = _both_tensors(input, other)
+    return _binary(_op["minimum"], input, other)
+
+
+def _both_tensors(a, b):
+    if not isinstance(a, Tensor):
+        a = _as_tensor_like(a, b)
+    if not isinstance(b, Tensor):
+        b = _as_tensor_like(b, a)
+    return a, b
+
+
+def where(condition, input, other):
+    condition = _tensor_in(condition, "condition")
+    if condition.array.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name}")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = tensor(input, device=condition.device)
+        if input.array.dtype.kind in "iub" and isinstance(other, float):
+            input = input.to(dtype=_dt.get_default_dtype())
+    for x in (input, other):
+        if isinstance(x, Tensor) and x.device is not condition.device:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                               f"devices, {condition.device} and {x.device}!")
+    if not _is_number(input) and not isinstance(input, Tensor):
+        input = _as_tensor_like(input, condition)
+    if not _is_number(other) and not isinstance(other, Tensor):
+        other = _as_tensor_like(other, condition)
+    return apply(_op["where"], input, other, cond=condition.array)
+
+
+# ----------------------------------------------------------------- reductions
+
+def _reduction(name, input, dim, keepdim, float_only=False):
+    input = _tensor_in(input)
+    if float_only and input.array.dtype.kind != "f":
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+                           f"point or complex dtype. Got: {input.dtype.name}")
+    return apply(_op[name], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def sum(input, dim=None, keepdim=False):
+    return _reduction("sum", input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False):
+    return _reduction("mean", input, dim, keepdim, float_only=True)
+
+
+def prod(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    if isinstance(dim, (list, tuple)):
+        raise TypeError("prod takes one dim (a whole number), not a list")
+    return _reduction("prod", input, dim, keepdim)
+
+
+class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
+    __slots__ = ()
+    kind = "max"
+
+    def __repr__(self):
+        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+class MaxResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "max"
+
+
+class MinResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "min"
+
+
+def _extreme(kind, input, dim, keepdim, other):
+    if isinstance(dim, Tensor) and other is None:
+        dim, other = None, dim
+    if other is not None:
+        return (maximum if kind == "max" else minimum)(input, other)
+    input = _tensor_in(input)
+    if input.array.size == 0:
+        raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is None:
+        return apply(_op[f"{kind}_all"], input)
+    d = _dim(int(dim), input.array.ndim)
+    xp = _xp(input.device)
+    arg = xp.argmax if kind == "max" else xp.argmin
+    if input.array.ndim == 0:
+        indices = xp.zeros((), dtype=numpy.int64)
+        return (MaxResult if kind == "max" else MinResult)(input.clone() if input._rg else input,
+                                                           _make(indices, input.device))
+    indices = arg(input.array, axis=d, keepdims=bool(keepdim))
+    values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
+                   name="MaxBackward0" if kind == "max" else "MinBackward0")
+    return (MaxResult if kind == "max" else MinResult)(values, _make(indices.astype(numpy.int64), input.device))
+
+
+def max(input, dim=None, keepdim=False, other=None):
+    """max(x): the largest value; max(x, dim): (values, indices); max(x, y): elementwise."""
+    return _extreme("max", input, dim, keepdim, other)
+
+
+def min(input, dim=None, keepdim=False, other=None):
+    return _extreme("min", input, dim, keepdim, other)
+
+
+def amax(input, dim=None, keepdim=False):
+    return max(input, dim, keepdim).values if dim is not None else max(input)
+
+
+def amin(input, dim=None, keepdim=False):
+    return min(input, dim, keepdim).values if dim is not None else min(input)
+
+
+def norm(input, p="fro", dim=None, keepdim=False):
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"norm(): expected a floating point tensor, got {input.dtype.name}")
+    if p in ("fro", None):
+        p = 2
+    if isinstance(p, str):
+        if p in ("inf", "Inf"):
+            p = math.inf
+        else:
+            raise RuntimeError(f"norm: p={p!r} is not supported; use a number, 'fro' or inf")
+    p = float(p)
+    if not p > 0:
+        raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
+    return apply(_op["norm"], input, p=p if p != int(p) or p == math.inf else int(p),
+                 dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def _dim_op(name, input, dim, **kw):
+    input = _tensor_in(input)
+    if dim is None:
+        raise TypeError(f"{name}() needs dim= (the axis to work along)")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{name}(): expected a floating point tensor, got {input.dtype.name}")
+    return apply(_op[name], input, dim=_dim(int(dim), input.array.ndim), **kw)
+
+
+def softmax(input, dim=None):
+    return _dim_op("softmax", input, dim)
+
+
+def log_softmax(input, dim=None):
+    return _dim_op("log_softmax", input, dim)
+
+
+def logsumexp(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    if dim is None:
+        raise TypeError("logsumexp() needs dim= (the axis or axes to reduce)")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"logsumexp(): expected a floating point tensor, got {input.dtype.name}")
+    return apply(_op["logsumexp"], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def _nondiff(name, input, *args, **kw):
+    return apply(_op[name], _tensor_in(input), *args, **kw)
+
+
+def argmax(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    return _nondiff("argmax", input, dim=None if dim is None else _dim(int(dim), input.array.ndim),
+                    keepdim=bool(keepdim))
+
+
+def argmin(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    return _nondiff("argmin", input, dim=None if dim is None else _dim(int(dim), input.array.ndim),
+                    keepdim=bool(keepdim))
+
+
+def all(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    return _nondiff("all", input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def any(input, dim=None, keepdim=False):
+    input = _tensor_in(input)
+    return _nondiff("any", input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def _compare(name):
+    op = _op[name]
+
+    def f(input, other):
+        a, b = _operands(input, other)
+        if a.__class__ is Tensor and b.__class__ is Tensor and a.array.shape != b.array.shape:
+            _broadcast_check(a.array.shape, b.array.shape)
+        return apply(op, a, b)
+    f.__name__ = name
+    f.__doc__ = f"Elementwise {name} (a boolean tensor; not differentiable)."
+    return f
+
+
+lt = _compare("lt")
+le = _compare("le")
+gt = _compare("gt")
+ge = _compare("ge")
+eq = _compare("eq")
+ne = _compare("ne")
+logical_and = _compare("logical_and")
+logical_or = _compare("logical_or")
+logical_xor = _compare("logical_xor")
+less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
+
+
+def logical_not(input):
+    return _nondiff("logical_not", input)
+
+
+def isfinite(input):
+    return _nondiff("isfinite", input)
+
+
+def equal(input, other):
+    """True when both have the same shape and values."""
+    a, b = _tensor_in(input), _tensor_in(other)
+    return a.array.shape == b.array.shape and bool((a.array == b.array).all())
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = _tensor_in(input), _tensor_in(other)
+    return bool(_xp(a.device).allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = _tensor_in(input), _tensor_in(other)
+    return _make(_xp(a.device).isclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
+
+
+# ------------------------------------------------------------ linear algebra
+
+def _dims_text(t):
+    return "x".join(str(s) for s in t.array.shape)
+
+
+def matmul(input, other):
+    a, b = _tensor_in(input), _as_tensor_like(other, input)
+    if a.array.ndim == 0 or b.array.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.array.ndim}D and {b.array.ndim}D")
+    inner_a = a.array.shape[-1]
+    inner_b = b.array.shape[0] if b.array.ndim == 1 else b.array.shape[-2]
+    if inner_a != inner_b:
+        if a.array.ndim <= 2 and b.array.ndim == 2:
+            lhs = _dims_text(a) if a.array.ndim == 2 else f"1x{inner_a}"
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({lhs} and {_dims_text(b)})")
+        raise RuntimeError(f"size mismatch: got {list(a.shape)} @ {list(b.shape)} "
+                           f"({inner_a} != {inner_b} in the contracted dimension)")
+    if a.array.ndim > 2 or b.array.ndim > 2:
+        _broadcast_check(a.array.shape[:-2], b.array.shape[:-2] if b.array.ndim > 1 else ())
+    return apply(_op["matmul"], a, b)
+
+
+def mm(input, mat2):
+    a, b = _tensor_in(input), _as_tensor_like(mat2, input)
+    if a.array.ndim != 2:
+        raise RuntimeError(f"self must be a matrix (mm needs 2-D tensors, got {a.array.ndim}-D)")
+    if b.array.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix (mm needs 2-D tensors, got {b.array.ndim}-D)")
+    return matmul(a, b)
+
+
+def mv(input, vec):
+    a, b = _tensor_in(input), _as_tensor_like(vec, input)
+    if a.array.ndim != 2 or b.array.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.array.ndim}, {b.array.ndim}")
+    return matmul(a, b)
+
+
+def dot(input, other):
+    a, b = _tensor_in(input), _as_tensor_like(other, input)
+    if a.array.ndim != 1 or b.array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+    if a.array.shape != b.array.shape:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.array.shape[0]}] and src "
+                           f"[{b.array.shape[0]}] to have the same number of elements, but got "
+                           f"{a.array.shape[0]} and {b.array.shape[0]} elements respectively")
+    return matmul(a, b)
+
+
+def outer(input, vec2):
+    a, b = _tensor_in(input), _as_tensor_like(vec2, input)
+    return mul(unsqueeze(a, 1), b)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias, as torch.nn.functional.linear."""
+    x, w = _tensor_in(input), _as_tensor_like(weight, input)
+    if w.array.ndim != 2:
+        raise RuntimeError(f"linear: weight must be 2-D (out_features x in_features), got {list(w.shape)}")
+    if x.array.ndim == 0 or x.array.shape[-1] != w.array.shape[1]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                           f"({_dims_text(x) if x.array.ndim > 1 else '1x' + str(x.array.shape[-1] if x.array.ndim else 1)}"
+                           f" and {w.array.shape[1]}x{w.array.shape[0]})")
+    if bias is None:
+        return apply(_op["linear"], x, w)
+    b = _as_tensor_like(bias, input)
+    _broadcast_check(x.array.shape[:-1] + (w.array.shape[0],), b.array.shape)
+    return apply(_op["linear"], x, w, b)
+
+
+# --------------------------------------------------------------------- shapes
+
+def _shape_args(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return tuple(int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape)
+
+
+def _infer_shape(shape, numel):
+    """Resolve one -1 in `shape`; PyTorch's error when the sizes don't fit."""
+    known = 1
+    unknown = None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if unknown is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            unknown = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if unknown is not None:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[:unknown] + (numel // known,) + shape[unknown + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def reshape(input, *shape):
+    input = _tensor_in(input)
+    shape = _infer_shape(_shape_args(shape), input.array.size)
+    return apply(_op["reshape"], input, shape=shape)
+
+
+view = reshape
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    if nd == 0:
+        return reshape(input, (1,))
+    s, e = _dim(start_dim, nd), _dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = input.array.shape
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def squeeze(input, dim=None):
+    input = _tensor_in(input)
+    if dim is None:
+        return apply(_op["squeeze"], input, dim=None)
+    return apply(_op["squeeze"], input, dim=_dim(int(dim), input.array.ndim))
+
+
+def unsqueeze(input, dim):
+    input = _tensor_in(input)
+    nd = input.array.ndim + 1
+    return apply(_op["unsqueeze"], input, dim=_dim(int(dim), nd))
+
+
+def transpose(input, dim0, dim1):
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    if nd == 0:
+        return input
+    return apply(_op["transpose"], input, dim0=_dim(int(dim0), nd), dim1=_dim(int(dim1), nd))
+
+
+swapaxes = transpose
+
+
+def t(input):
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    if nd > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    if nd < 2:
+        return input
+    return apply(_op["transpose"], input, dim0=0, dim1=1, name="TBackward0")
+
+
+def permute(input, *dims):
+    input = _tensor_in(input)
+    dims = _shape_args(dims)
+    nd = input.array.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                           f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not "
+                           f"equal to len(dims) = {len(dims)}".replace("(sparse_coo)", ""))
+    dims = tuple(_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return apply(_op["permute"], input, dims=dims)
+
+
+def expand(input, *sizes):
+    input = _tensor_in(input)
+    sizes = _shape_args(sizes)
+    old = input.array.shape
+    if len(sizes) < len(old):
+        raise RuntimeError(f"expand(torch.DoubleTensor{{{list(old)}}}, size={list(sizes)}): the number of "
+                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(old)})")
+    lead = len(sizes) - len(old)
+    shape = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            shape.append(s)
+            continue
+        o = old[i - lead]
+        if s == -1:
+            s = o
+        elif o != s and o != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({o}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(old)}")
+        shape.append(s)
+    return apply(_op["expand"], input, shape=tuple(shape))
+
+
+def broadcast_to(input, size):
+    return expand(input, size)
+
+
+def _tensor_list(tensors, name):
+    if isinstance(tensors, Tensor):
+        tensors = list(tensors)
+    if not isinstance(tensors, (list, tuple)) or len(tensors) == 0:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    first = next((x for x in tensors if isinstance(x, Tensor)), None)
+    return [_as_tensor_like(x, first) for x in tensors]
+
+
+def cat(tensors, dim=0):
+    ts = _tensor_list(tensors, "cat")
+    nd = ts[0].array.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = _dim(int(dim), nd)
+    for i, x in enumerate(ts[1:], 1):
+        if x.array.ndim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {x.array.ndim}")
+        for k in range(nd):
+            if k != d and x.array.shape[k] != ts[0].array.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ts[0].array.shape[k]} but got size {x.array.shape[k]} for tensor "
+                                   f"number {i} in the list.")
+    return apply(_op["cat"], *ts, dim=d)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    ts = _tensor_list(tensors, "stack")
+    for i, x in enumerate(ts[1:], 1):
+        if x.array.shape != ts[0].array.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at "
+                               f"entry 0 and {list(x.shape)} at entry {i}")
+    d = _dim(int(dim), ts[0].array.ndim + 1)
+    return apply(_op["stack"], *ts, dim=d)
+
+
+# ------------------------------------------------------------------- indexing
+
+def _index_key(x, key):
+    """A tuple key of ints, slices, None, Ellipsis and backend index arrays."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    xp = _xp(x.device)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            if isinstance(k, slice):
+                k = slice(*(None if v is None else _index_int(v) for v in (k.start, k.stop, k.step)))
+                if k.step is not None and k.step <= 0:
+                    raise ValueError("step must be greater than zero")
+            out.append(k)
+        elif isinstance(k, (bool, numpy.bool_)):
+            out.append(xp.asarray(bool(k)))
+        elif isinstance(k, (int, numpy.integer)):
+            out.append(int(k))
+        elif isinstance(k, Tensor):
+            if k.array.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if k.device is not x.device:
+                raise RuntimeError(f"indices should be on the same device as the indexed tensor ({x.device}), "
+                                   f"got {k.device}")
+            out.append(int(k.array) if k.array.ndim == 0 and k.array.dtype.kind in "iu" else k.array)
+        elif isinstance(k, (list, numpy.ndarray)):
+            arr = numpy.asarray(k)
+            if arr.dtype.kind not in "iub":
+                raise IndexError("only integers, slices, None, ..., and integer or boolean lists/tensors "
+                                 "are valid indices")
+            out.append(_backend.backend_for(x.device).from_host(arr))
+        else:
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and integer or boolean "
+                             f"tensors are valid indices (got {type(k).__name__})")
+    return tuple(out)
+
+
+def _index_int(v):
+    if isinstance(v, Tensor):
+        return int(v.item())
+    if isinstance(v, (bool, numpy.bool_)) or not isinstance(v, (int, numpy.integer)):
+        raise TypeError(f"slice indices must be whole numbers, got {v!r}")
+    return int(v)
+
+
+def _checked_index(x, key):
+    """Run numpy's indexing once to raise PyTorch-style errors before recording anything."""
+    nd = x.array.ndim
+    used = 0
+    for k in key:
+        if isinstance(k, int):
+            if used >= nd:
+                raise IndexError(f"too many indices for tensor of dimension {nd}")
+            size = x.array.shape[used]
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension {used} with size {size}")
+            used += 1
+        elif isinstance(k, slice):
+            used += 1
+        elif k is None or k is Ellipsis:
+            continue
+        else:
+            used += builtins.max(k.ndim, 1) if k.dtype.kind == "b" else 1
+    if used > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")
+
+
+def getitem(input, key):
+    key = _index_key(input, key)
+    _checked_index(input, key)
+    try:
+        return apply(_op["getitem"], input, key=key)
+    except IndexError as e:
+        raise IndexError(str(e).replace("array", "tensor")) from None
+
+
+def setitem(input, key, value):
+    """`input[key] = value`, in place (recorded as CopySlices when it matters)."""
+    key = _index_key(input, key)
+    _checked_index(input, key)
+    if not _is_number(value):
+        value = _as_tensor_like(value, input)
+    inplace(input, "index_put", value, key=key)
+
+
+def index_select(input, dim, index):
+    d = _dim(int(dim), input.array.ndim)
+    return getitem(input, (slice(None),) * d + (index,))
+
+
+# ------------------------------------------------------------------- in place
+
+def inplace(target, name, *args, **params):
+    """Run table op `name` with `target` as first input and write the result
+    into `target`: the version bumps, and under grad mode the target's node
+    becomes the op's node (PyTorch's rules for in-place ops)."""
+    recording = is_grad_enabled()
+    if recording and target._rg and target.grad_fn is None:
+        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
+    if recording and target._base is not None and target._base._rg:
+        raise RuntimeError("a view of a tensor that requires grad is being modified in place; "
+                           "use out-of-place operations or clone() the view first")
+    op = _op[name]
+    if name in ("add", "sub") and params.get("alpha", 1) != 1:
+        args = (mul(args[0], params.pop("alpha")),) + args[1:]
+    params.pop("alpha", None)
+    if name == "pow" and args and _is_number(args[0]):
+        op, params = _op["pow_scalar"], {"exponent": args[0]}
+        args = ()
+    elif name == "clamp":
+        if isinstance(args[0], Tensor) or isinstance(args[1] if len(args) > 1 else None, Tensor):
+            result = clamp(target, *args)
+            return _write(target, result)
+        lo = args[0] if args else None
+        hi = args[1] if len(args) > 1 else None
+        if lo is None and hi is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        op, params, args = _op["clamp"], {"min": lo, "max": hi}, ()
+    elif name == "fill":
+        value = args[0]
+        if isinstance(value, Tensor):
+            value = value.item()
+        op, params, args = _op["fill"], {"value": value}, ()
+    args = tuple(a if isinstance(a, Tensor) or _is_number(a) else _as_tensor_like(a, target) for a in args)
+    first = target
+    needs_grad = recording and (target._rg or builtins.any(isinstance(a, Tensor) and a._rg for a in args))
+    if needs_grad and 0 in op.saves:
+        # the backward needs the old values: keep them in a snapshot at the old graph position
+        first = _make(target.array.copy(), target.device, target._rg, target.grad_fn)
+    for a in args:
+        if isinstance(a, Tensor) and a.array.shape != target.array.shape:
+            _broadcast_check(target.array.shape, a.array.shape)
+    result = apply(op, first, *args, **params)
+    return _write(target, result)
+
+
+def _write(target, result):
+    if result.array.shape != target.array.shape:
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                           f"{list(result.shape)}")
+    kind_t, kind_r = target.array.dtype.kind, result.array.dtype.kind
+    order = "biuf"
+    if order.index(kind_r) > order.index(kind_t):
+        raise RuntimeError(f"result type {_type_word(result.dtype)} can't be cast to the desired output type "
+                           f"{_type_word(target.dtype)}")
+    if not target.array.flags.writeable:
+        raise RuntimeError("unsupported operation: this tensor is an expanded (broadcast) view whose elements "
+                           "share memory; clone() it before writing to it")
+    target.array[...] = result.array
+    target._vc[0] += 1
+    node = result.grad_fn
+    if node is not None:
+        if node.saved:
+            # a saved output now lives in the target: follow its array and version counter
+            node.saved = [(k, (target.array, target._vc) if k == 2 else v, target._vc[0] if k == 2 else ver, p)
+                          for k, v, ver, p in node.saved]
+        target.grad_fn = node
+        target._rg = True
+    return target
+
+
+def _type_word(d):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
+
+
+# ---------------------------------------------------------------- conversion
+
+def clone(input):
+    return apply(_op["clone"], _tensor_in(input))
+
+
+def detach(input):
+    return _tensor_in(input).detach()
+
+
+def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False):
+    """to(device), to(dtype), to(device, dtype), to(other_tensor)."""
+    for a in args:
+        if isinstance(a, Tensor):
+            device, dtype = a.device, a.dtype
+        elif isinstance(a, (_dt.DType, type)) or (isinstance(a, str) and _is_dtype_name(a)):
+            dtype = a
+        elif isinstance(a, (str, _backend.Device)):
+            device = a
+        elif a is not None:
+            raise TypeError(f"to() got an unexpected argument {a!r}")
+    out = input
+    if dtype is not None:
+        d = _dt.as_dtype(dtype)
+        if d.np != out.array.dtype:
+            out = apply(_op["to_dtype"], out, dtype=d.np)
+    if device is not None:
+        dev = _backend.device(device)
+        if dev is not out.device:
+            _backend.backend_for(dev)  # a clear error if the device cannot be used
+            out = apply(_op["to_device"], out, device=dev, source=out.device)
+    if copy and out is input:
+        out = clone(input)
+    return out
+
+
+def _is_dtype_name(s):
+    return (s[6:] if s.startswith("torch.") else s) in _dt.BY_NAME
+
+
+def numel(input):
+    return _tensor_in(input).numel()
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return _tensor_in(input).is_floating_point()
+
+
+__all__ = [n for n in dir() if not n.startswith("_") and n not in (
+    "builtins", "math", "numbers", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE", "Size")]

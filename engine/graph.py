@@ -1,0 +1,156 @@
+"""Backward-graph nodes: what an op leaves behind for the backward pass.
+
+A `Node` is a plain object one can inspect: the op (a row of the table in
+`ops.py`), its parameters, the edges to the nodes of its inputs
+(`next_functions`, as PyTorch's: `(node, 0)` or `(None, 0)`), the input
+shapes (the core sums broadcast gradients back to them), and the values the
+op's backward needs, saved with the version of the tensor they came from.
+Leaves that require grad are reached through an `AccumulateGrad` node.
+"""
+import contextvars
+import itertools
+import weakref
+
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span"]
+
+_sequence = itertools.count()
+_next_seq = _sequence.__next__
+# AccumulateGrad nodes run as soon as they are ready, as in PyTorch.
+_ACCUMULATE_PRIORITY = 1 << 62
+
+# The span of source text being evaluated; the language sets it so that every
+# node can say which sub-expression made it. None when driven from Python.
+current_span = contextvars.ContextVar("autodiff_current_span", default=None)
+
+
+class source_span:
+    """Context manager: nodes made inside carry `span`."""
+
+    __slots__ = ("span", "_token")
+
+    def __init__(self, span):
+        self.span = span
+
+    def __enter__(self):
+        self._token = current_span.set(self.span)
+
+    def __exit__(self, *exc):
+        current_span.reset(self._token)
+        return False
+
+
+class RemovableHandle:
+    """Returned by `register_hook`; `remove()` unregisters the hook."""
+
+    __slots__ = ("_hooks", "id")
+    _ids = itertools.count()
+
+    def __init__(self, hooks):
+        self._hooks = hooks
+        self.id = next(RemovableHandle._ids)
+
+    def remove(self):
+        self._hooks.pop(self.id, None)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.remove()
+
+
+class FreedGraphError(RuntimeError):
+    pass
+
+
+FREED_MESSAGE = (
+    "Trying to backward through the graph a second time (or directly access saved tensors "
+    "after they have already been freed). Saved intermediate values of the graph are freed "
+    "when you call .backward() or autograd.grad(). Specify retain_graph=True if you need to "
+    "backward through the graph a second time or if you need to access saved tensors after "
+    "calling backward."
+)
+
+
+class Node:
+    """One op application in the backward graph."""
+
+    __slots__ = ("op", "params", "next_functions", "shapes", "needs", "saved", "seq",
+                 "pre_hooks", "retain", "released", "span", "out_meta", "__weakref__")
+
+    def __init__(self, op, params, next_functions, shapes, needs, saved, out_meta):
+        self.op = op
+        self.params = params
+        self.next_functions = next_functions
+        self.shapes = shapes
+        self.needs = needs
+        self.saved = saved
+        self.seq = _next_seq()
+        self.pre_hooks = None
+        self.retain = None
+        self.released = False
+        self.span = current_span.get()
+        self.out_meta = out_meta  # (shape, dtype, device) of the output
+
+    def name(self):
+        node = self.op.node
+        return node if node.__class__ is str else node(self)
+
+    def __repr__(self):
+        return f"<{self.name()} object at {id(self):#x}>"
+
+    @property
+    def metadata(self):
+        return {}
+
+    def register_prehook(self, fn):
+        if self.pre_hooks is None:
+            self.pre_hooks = {}
+        handle = RemovableHandle(self.pre_hooks)
+        self.pre_hooks[handle.id] = fn
+        return handle
+
+    def release(self):
+        """Free the saved values (called after a backward without retain_graph)."""
+        if self.saved:
+            self.saved = None
+            self.released = True
+
+
+class AccumulateGrad:
+    """The node of a leaf that requires grad: backward adds into `variable.grad`."""
+
+    __slots__ = ("variable", "seq", "__weakref__")
+    next_functions = ()
+    pre_hooks = None
+    retain = None
+    released = False
+    span = None
+    op = None
+
+    def __init__(self, variable):
+        self.variable = variable
+        self.seq = _ACCUMULATE_PRIORITY + _next_seq()
+
+    def name(self):
+        return "AccumulateGrad"
+
+    def __repr__(self):
+        return f"<AccumulateGrad object at {id(self):#x}>"
+
+    @property
+    def metadata(self):
+        return {}
+
+    def release(self):
+        pass
+
+
+def accumulator_of(tensor):
+    """The leaf's AccumulateGrad node, made on first use and shared while alive."""
+    ref = tensor._accum
+    node = ref() if ref is not None else None
+    if node is None:
+        node = AccumulateGrad(tensor)
+        tensor._accum = weakref.ref(node)
+    return node

@@ -1,0 +1,90 @@
+"""The two meanings of `F` in the op table's backward formulas.
+
+`ArrayMath` runs each op's forward directly on raw arrays: an ordinary
+backward pass, no graph, no Tensor objects. `TensorMath` applies the ops as
+engine ops on Tensors, so the backward pass is itself recorded
+(`create_graph=True`) and can be differentiated again. Both are generated
+from the same table, so a formula is written once.
+"""
+from .backend import backend_for
+from .ops import TABLE
+
+__all__ = ["array_math", "tensor_math"]
+
+
+class ArrayMath:
+    """Table ops as plain functions on arrays of one backend."""
+
+    graph = False
+
+    def __init__(self, device):
+        xp = backend_for(device).xp
+        self.xp = xp
+        for name, op in TABLE.items():
+            setattr(self, name, _bind_forward(op.forward, xp))
+
+    def where(self, cond, a, b):
+        return self.xp.where(cond, a, b)
+
+    def eye_mask(self, n):
+        return self.xp.eye(n, dtype=bool)
+
+
+def _bind_forward(forward, xp):
+    def run(*args, **params):
+        return forward(xp, *args, **params)
+    return run
+
+
+class TensorMath:
+    """Table ops as differentiable engine ops on Tensors of one device."""
+
+    graph = True
+
+    def __init__(self, device):
+        from .tensor import apply, _make
+        self.device = device
+        self._make = _make
+        self.xp = backend_for(device).xp
+        for name, op in TABLE.items():
+            setattr(self, name, _bind_apply(apply, op))
+        self._where = _bind_apply(apply, TABLE["where"])
+
+    def where(self, cond, a, b):
+        if hasattr(cond, "array"):
+            cond = cond.array
+        return self._where(a, b, cond=cond)
+
+    def eye_mask(self, n):
+        return self._make(self.xp.eye(n, dtype=bool), self.device)
+
+
+def _bind_apply(apply, op):
+    def run(*args, **params):
+        return apply(op, *args, **params)
+    return run
+
+
+_array_math = {}
+_tensor_math = {}
+
+
+def array_math(device):
+    m = _array_math.get(device)
+    if m is None:
+        m = _array_math[device] = ArrayMath(device)
+    return m
+
+
+def tensor_math(device):
+    m = _tensor_math.get(device)
+    if m is None:
+        m = _tensor_math[device] = TensorMath(device)
+    return m
+
+
+def forget_device(device_type):
+    """Drop cached math for a device type (its backend was replaced)."""
+    for cache in (_array_math, _tensor_math):
+        for dev in [d for d in cache if d.type == device_type]:
+            del cache[dev]

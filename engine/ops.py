@@ -1,0 +1,1003 @@
+"""The op table: every differentiable op, its forward and its backward, together.
+
+How to read (and extend) this table
+-----------------------------------
+Each op is a class deriving from `Op`; defining it registers it in `TABLE`
+under its lower-case class name. A row has:
+
+``node``
+    The name of its backward node, as PyTorch names it (``MulBackward0``), or
+    a function of the node returning the name when it depends on the
+    arguments (``SumBackward0`` for a whole-tensor sum, ``SumBackward1`` with
+    ``dim``).
+
+``saves``
+    What the backward needs, by position: input indices (``0``, ``1``) and/or
+    ``"out"`` for the result. Only these are kept alive by the graph, and each
+    is checked against the version it had when saved.
+
+``forward(xp, *inputs, **params)``
+    Computes the result on raw arrays with the array module ``xp`` (numpy or
+    cupy). Inputs in tensor positions are arrays, or Python numbers where the
+    user passed a number. ``params`` are the non-tensor arguments (``dim=``).
+
+``backward(F, ctx, g, *saved, **params)``
+    Returns one gradient per input (``None`` where there is none), given
+    ``g``, the gradient of the result. It is written in the ops of this very
+    table through ``F`` and the arithmetic operators: ``F`` is the raw array
+    math for an ordinary backward and the differentiable engine ops under
+    ``create_graph=True`` -- which is what gives second and higher
+    derivatives for free. ``ctx`` is the node: ``ctx.shapes`` holds the
+    input shapes, ``ctx.needs[i]`` says whether input ``i`` wants a gradient.
+
+A gradient may come back with the *broadcast* shape: the autograd core sums
+it back to the input's shape (``sum_to``), in one place, for every op. It may
+also come back in another float dtype; the core casts it where it lands.
+
+``differentiable = False`` marks ops whose results never require grad
+(comparisons); they have no backward.
+
+Adding an op: add a row here, a public function in ``functions.py`` (and a
+method on ``Tensor`` if PyTorch has one), and a case in
+``tests/op_cases.py`` -- a test fails until the case exists.
+"""
+import math
+
+from .backend import backend_for
+
+__all__ = ["Op", "TABLE"]
+
+TABLE = {}
+
+
+class Op:
+    node = None
+    saves = ()
+    differentiable = True
+    moves_device = False  # the result lives on params["device"], not on the inputs' device
+    is_view = False  # the result may share memory (and so a version counter) with input 0
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        TABLE[cls.__name__.lower().rstrip("_")] = cls
+
+
+def _normalize_dims(dim, ndim):
+    """A tuple of non-negative axes from an int, a sequence or None (all)."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted(d % ndim if ndim else 0 for d in dim))
+
+
+def _keepdim_shape(shape, dim):
+    """`shape` with the reduced axes kept as 1."""
+    axes = _normalize_dims(dim, len(shape))
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def _unreduce(F, ctx, g, dim, keepdim):
+    """A reduction's gradient reshaped so it broadcasts against the input."""
+    if dim is not None and not keepdim:
+        g = F.reshape(g, _keepdim_shape(ctx.shapes[0], dim))
+    return g
+
+
+def _reduced_count(shape, dim):
+    n = 1
+    for a in _normalize_dims(dim, len(shape)):
+        n *= shape[a]
+    return n
+
+
+# ----------------------------------------------------------------- arithmetic
+
+class Add(Op):
+    node = "AddBackward0"
+
+    def forward(xp, a, b):
+        return a + b
+
+    def backward(F, ctx, g):
+        return g, g
+
+
+class Sub(Op):
+    node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
+
+    def forward(xp, a, b):
+        return a - b
+
+    def backward(F, ctx, g):
+        return g, (-g if ctx.needs[1] else None)
+
+
+class Mul(Op):
+    node = "MulBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return a * b
+
+    def backward(F, ctx, g, a, b):
+        return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
+
+
+class Div(Op):
+    node = "DivBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return a / b
+
+    def backward(F, ctx, g, a, b):
+        ga = g / b if ctx.needs[0] else None
+        gb = -g * a / (b * b) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Neg(Op):
+    node = "NegBackward0"
+
+    def forward(xp, x):
+        return -x
+
+    def backward(F, ctx, g):
+        return (-g,)
+
+
+class Pow_Scalar(Op):
+    """tensor ** number"""
+    node = "PowBackward0"
+    saves = (0,)
+
+    def forward(xp, x, exponent):
+        if exponent == 2:
+            return x * x
+        return x ** exponent
+
+    def backward(F, ctx, g, x, exponent):
+        if exponent == 0:
+            return (g * 0,)
+        if exponent == 1:
+            return (g,)
+        if exponent == 2:
+            return (g * 2 * x,)
+        return (g * exponent * F.pow_scalar(x, exponent=exponent - 1),)
+
+
+class Pow(Op):
+    """tensor ** tensor"""
+    node = "PowBackward1"
+    saves = (0, 1, "out")
+
+    def forward(xp, a, b):
+        return a ** b
+
+    def backward(F, ctx, g, a, b, out):
+        ga = g * b * a ** (b - 1) if ctx.needs[0] else None
+        gb = None
+        if ctx.needs[1]:
+            # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
+            gb = F.where((a == 0) & (b >= 0), 0.0, g * out * F.log(a))
+        return ga, gb
+
+
+class Rpow_Scalar(Op):
+    """number ** tensor"""
+    node = "PowBackward2"
+    saves = ("out",)
+
+    def forward(xp, x, base):
+        return base ** x
+
+    def backward(F, ctx, g, out, base):
+        if base == 0:
+            return (g * 0,)
+        return (g * out * math.log(base),)
+
+
+class Maximum(Op):
+    node = "MaximumBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.maximum(a, b)
+
+    def backward(F, ctx, g, a, b):
+        tie = (a == b) * 0.5
+        ga = g * ((a > b) + tie) if ctx.needs[0] else None
+        gb = g * ((a < b) + tie) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Minimum(Op):
+    node = "MinimumBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.minimum(a, b)
+
+    def backward(F, ctx, g, a, b):
+        tie = (a == b) * 0.5
+        ga = g * ((a < b) + tie) if ctx.needs[0] else None
+        gb = g * ((a > b) + tie) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Where(Op):
+    """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
+    node = "WhereBackward0"
+
+    def forward(xp, a, b, cond):
+        return xp.where(cond, a, b)
+
+    def backward(F, ctx, g, cond):
+        ga = F.where(cond, g, 0.0) if ctx.needs[0] else None
+        gb = F.where(cond, 0.0, g) if ctx.needs[1] else None
+        return ga, gb
+
+
+# ------------------------------------------------------------------ unary math
+
+class Abs(Op):
+    node = "AbsBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.abs(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.sign(x),)
+
+
+class Sign(Op):
+    node = "SignBackward0"
+
+    def forward(xp, x):
+        return xp.sign(x)
+
+    def backward(F, ctx, g):
+        return (g * 0,)
+
+
+class Exp(Op):
+    node = "ExpBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.exp(x)
+
+    def backward(F, ctx, g, out):
+        return (g * out,)
+
+
+class Log(Op):
+    node = "LogBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.log(x)
+
+    def backward(F, ctx, g, x):
+        return (g / x,)
+
+
+class Sqrt(Op):
+    node = "SqrtBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.sqrt(x)
+
+    def backward(F, ctx, g, out):
+        return (g / (out * 2),)
+
+
+class Sin(Op):
+    node = "SinBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.sin(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.cos(x),)
+
+
+class Cos(Op):
+    node = "CosBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.cos(x)
+
+    def backward(F, ctx, g, x):
+        return (-(g * F.sin(x)),)
+
+
+class Tan(Op):
+    node = "TanBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.tan(x)
+
+    def backward(F, ctx, g, out):
+        return (g * (out * out + 1),)
+
+
+class Tanh(Op):
+    node = "TanhBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.tanh(x)
+
+    def backward(F, ctx, g, out):
+        return (g * (1 - out * out),)
+
+
+class Sigmoid(Op):
+    node = "SigmoidBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        # split by sign so that exp never overflows
+        e = xp.exp(-xp.abs(x))
+        return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+
+    def backward(F, ctx, g, out):
+        return (g * (out * (1 - out)),)
+
+
+class Relu(Op):
+    node = "ReluBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.maximum(x, 0)
+
+    def backward(F, ctx, g, out):
+        return (g * (out > 0),)
+
+
+class Clamp(Op):
+    """clamp(x, min, max) with number bounds (either may be None)."""
+    node = staticmethod(lambda ctx: "ClampBackward1" if ctx.params.get("max") is not None
+                        else "ClampMinBackward0")
+    saves = (0,)
+
+    def forward(xp, x, min=None, max=None):
+        return xp.clip(x, min, max)
+
+    def backward(F, ctx, g, x, min=None, max=None):
+        if min is not None and max is not None:
+            return (g * ((x >= min) & (x <= max)),)
+        if min is not None:
+            return (g * (x >= min),)
+        return (g * (x <= max),)
+
+
+# ----------------------------------------------------------------- reductions
+
+class Sum(Op):
+    node = staticmethod(lambda ctx: "SumBackward0" if ctx.params.get("dim") is None else "SumBackward1")
+
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.sum(x, axis=dim, keepdims=keepdim)
+
+    def backward(F, ctx, g, dim=None, keepdim=False):
+        return (F.expand(_unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
+
+
+class Mean(Op):
+    node = staticmethod(lambda ctx: "MeanBackward0" if ctx.params.get("dim") is None else "MeanBackward1")
+
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.mean(x, axis=dim, keepdims=keepdim)
+
+    def backward(F, ctx, g, dim=None, keepdim=False):
+        n = _reduced_count(ctx.shapes[0], dim)
+        return (F.expand(_unreduce(F, ctx, g, dim, keepdim) / n, shape=ctx.shapes[0]),)
+
+
+class Sum_To(Op):
+    """Sum a broadcast gradient back to a shape: the one place broadcasting is undone."""
+    node = "SumToBackward0"
+
+    def forward(xp, x, shape):
+        return sum_to_array(x, shape)
+
+    def backward(F, ctx, g, shape):
+        return (F.expand(g, shape=ctx.shapes[0]),)
+
+
+def sum_to_array(x, shape):
+    """Sum the leading and the stretched axes of array `x` so it has `shape`."""
+    if x.shape == shape:
+        return x
+    lead = x.ndim - len(shape)
+    axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
+                                      if s == 1 and x.shape[i + lead] != 1)
+    if axes:
+        x = x.sum(axis=axes, keepdims=True)
+    return x.reshape(shape) if lead else x
+
+
+class Prod(Op):
+    node = staticmethod(lambda ctx: "ProdBackward0" if ctx.params.get("dim") is None else "ProdBackward1")
+    saves = (0,)
+
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.prod(x, axis=dim, keepdims=keepdim)
+
+    def backward(F, ctx, g, x, dim=None, keepdim=False):
+        g = _unreduce(F, ctx, g, dim, keepdim)
+        return (g * F.prod_others(x, dim=dim),)
+
+
+class Prod_Others(Op):
+    """For each element, the product of the others along `dim` (all, if None).
+
+    The derivative of `prod`; computed with exclusive cumulative products so
+    zeros are exact, and itself differentiable for higher orders."""
+    node = "ProdBackward1"
+    saves = (0,)
+
+    def forward(xp, x, dim=None):
+        if dim is None:
+            return Prod_Others.forward(xp, x.reshape(-1), 0).reshape(x.shape)
+        x = xp.moveaxis(x, dim, -1)
+        ones = xp.ones(x.shape[:-1] + (1,), dtype=x.dtype)
+        before = xp.cumprod(xp.concatenate([ones, x[..., :-1]], axis=-1), axis=-1)
+        after = xp.flip(xp.cumprod(xp.concatenate([ones, xp.flip(x, -1)[..., :-1]], axis=-1), axis=-1), -1)
+        return xp.moveaxis(before * after, -1, dim)
+
+    def backward(F, ctx, g, x, dim=None):
+        # d others_i / d x_j = product of all but i and j (i != j), 0 on i == j:
+        # the others-products of the rows of a matrix whose row i has x_i set to 1.
+        shape = ctx.shapes[0]
+        if dim is None:
+            flat = F.reshape(x, shape=(-1,))
+            gf = F.reshape(g, shape=(-1,))
+            return (F.reshape(Prod_Others._backward_last(F, gf, flat), shape=shape),)
+        nd = len(shape)
+        dim = dim % nd
+        xl = F.transpose(x, dim0=dim, dim1=nd - 1)
+        gl = F.transpose(g, dim0=dim, dim1=nd - 1)
+        return (F.transpose(Prod_Others._backward_last(F, gl, xl), dim0=dim, dim1=nd - 1),)
+
+    @staticmethod
+    def _backward_last(F, g, x):
+        n = x.shape[-1]
+        eye = F.eye_mask(n)
+        rows = F.where(eye, 1.0, F.unsqueeze(x, dim=-2))       # (..., n, n)
+        pairs = F.where(eye, 0.0, F.prod_others(rows, dim=-1))  # (..., i, j)
+        return F.sum(F.unsqueeze(g, dim=-1) * pairs, dim=-2)
+
+
+def _extreme_all_backward(F, g, x, out):
+    """max()/min() over everything: the gradient is shared evenly among ties."""
+    mask = x == out
+    return g * mask / F.sum(mask * 1.0)
+
+
+class Max_All(Op):
+    node = "MaxBackward1"
+    saves = (0, "out")
+
+    def forward(xp, x):
+        return xp.max(x)
+
+    def backward(F, ctx, g, x, out):
+        return (_extreme_all_backward(F, g, x, out),)
+
+
+class Min_All(Op):
+    node = "MinBackward1"
+    saves = (0, "out")
+
+    def forward(xp, x):
+        return xp.min(x)
+
+    def backward(F, ctx, g, x, out):
+        return (_extreme_all_backward(F, g, x, out),)
+
+
+class Extreme_Dim(Op):
+    """max(x, dim) / min(x, dim) values; `indices` (from argmax/argmin) is a parameter."""
+    node = staticmethod(lambda ctx: ctx.params["name"])
+
+    def forward(xp, x, dim, keepdim, indices, name):
+        idx = xp.expand_dims(indices, dim) if not keepdim else indices
+        out = xp.take_along_axis(x, idx, axis=dim)
+        return out if keepdim else xp.squeeze(out, axis=dim)
+
+    def backward(F, ctx, g, dim, keepdim, indices, name):
+        if not keepdim:
+            g = F.unsqueeze(g, dim=dim)
+            indices = indices.reshape(_keepdim_shape(ctx.shapes[0], dim))
+        return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
+
+
+class Take_Along(Op):
+    """x gathered at `indices` along `dim` (same ndim)."""
+    node = "GatherBackward0"
+
+    def forward(xp, x, indices, dim):
+        return xp.take_along_axis(x, indices, axis=dim)
+
+    def backward(F, ctx, g, indices, dim):
+        return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
+
+
+class Put_Along(Op):
+    """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
+    node = "ScatterAddBackward0"
+
+    def forward(xp, g, indices, dim, shape):
+        out = xp.zeros(shape, dtype=g.dtype)
+        xp.put_along_axis(out, indices, g, axis=dim)
+        return out
+
+    def backward(F, ctx, g, indices, dim, shape):
+        return (F.take_along(g, indices=indices, dim=dim),)
+
+
+class Norm(Op):
+    """The p-norm over everything or over `dim`: p = 2 (default), 1, inf, or any p > 0."""
+    node = "LinalgVectorNormBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, p=2, dim=None, keepdim=False):
+        a = xp.abs(x)
+        if p == 2:
+            return xp.sqrt(xp.sum(a * a, axis=dim, keepdims=keepdim))
+        if p == 1:
+            return xp.sum(a, axis=dim, keepdims=keepdim)
+        if p == math.inf:
+            return xp.max(a, axis=dim, keepdims=keepdim)
+        return xp.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+
+    def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
+        g = _unreduce(F, ctx, g, dim, keepdim)
+        out = _unreduce(F, ctx, out, dim, keepdim)
+        if p == 1:
+            return (g * F.sign(x),)
+        if p == math.inf:
+            a = F.abs(x)
+            mask = a == out
+            count = F.sum(mask * 1.0, dim=dim, keepdim=True)
+            return (g * F.sign(x) * mask / count,)
+        if p == 2:
+            return (F.where(out == 0, 0.0, g * x / out),)
+        a = F.abs(x)
+        return (F.where(out == 0, 0.0, g * x * F.pow_scalar(a, exponent=p - 2) /
+                        F.pow_scalar(out, exponent=p - 1)),)
+
+
+class Logsumexp(Op):
+    node = "LogsumexpBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim, keepdim=False):
+        m = xp.max(x, axis=dim, keepdims=True)
+        m = xp.where(xp.isfinite(m), m, 0)
+        out = xp.log(xp.sum(xp.exp(x - m), axis=dim, keepdims=True)) + m
+        return out if keepdim else xp.squeeze(out, axis=dim)
+
+    def backward(F, ctx, g, x, out, dim, keepdim=False):
+        g = _unreduce(F, ctx, g, dim, keepdim)
+        out = _unreduce(F, ctx, out, dim, keepdim)
+        return (g * F.exp(x - out),)
+
+
+class Softmax(Op):
+    node = "SoftmaxBackward0"
+    saves = ("out",)
+
+    def forward(xp, x, dim):
+        e = xp.exp(x - xp.max(x, axis=dim, keepdims=True))
+        return e / xp.sum(e, axis=dim, keepdims=True)
+
+    def backward(F, ctx, g, out, dim):
+        gs = g * out
+        return (gs - out * F.sum(gs, dim=dim, keepdim=True),)
+
+
+class Log_Softmax(Op):
+    node = "LogSoftmaxBackward0"
+    saves = ("out",)
+
+    def forward(xp, x, dim):
+        s = x - xp.max(x, axis=dim, keepdims=True)
+        return s - xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True))
+
+    def backward(F, ctx, g, out, dim):
+        return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
+
+
+# ---------------------------------------------------------------- linear algebra
+
+def _matmul_name(ctx):
+    a, b = len(ctx.shapes[0]), len(ctx.shapes[1])
+    if a == 2 and b == 2:
+        return "MmBackward0"
+    if a == 1 and b == 1:
+        return "DotBackward0"
+    if a == 2 and b == 1:
+        return "MvBackward0"
+    if a == 3 and b == 3 and ctx.shapes[0][0] == ctx.shapes[1][0]:
+        return "BmmBackward0"
+    return "MatmulBackward0"
+
+
+class Matmul(Op):
+    node = staticmethod(_matmul_name)
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.matmul(a, b)
+
+    def backward(F, ctx, g, a, b):
+        na, nb = len(ctx.shapes[0]), len(ctx.shapes[1])
+        ga = gb = None
+        if na == 1 and nb == 1:
+            return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
+        if na == 1:  # (n) @ (..., n, p) -> (..., p); the core sums batch axes away
+            if ctx.needs[0]:
+                ga = F.reshape(F.matmul(b, F.unsqueeze(g, dim=-1)), shape=tuple(g.shape[:-1]) + ctx.shapes[0])
+            if ctx.needs[1]:
+                gb = F.unsqueeze(a, dim=-1) * F.unsqueeze(g, dim=-2)
+            return ga, gb
+        if nb == 1:  # (..., m, n) @ (n) -> (..., m)
+            if ctx.needs[0]:
+                ga = F.unsqueeze(g, dim=-1) * b
+            if ctx.needs[1]:
+                gb = F.reshape(F.matmul(F.unsqueeze(g, dim=-2), a), shape=tuple(g.shape[:-1]) + ctx.shapes[1])
+            return ga, gb
+        if ctx.needs[0]:
+            ga = F.matmul(g, F.transpose(b, dim0=-1, dim1=-2))
+        if ctx.needs[1]:
+            gb = F.matmul(F.transpose(a, dim0=-1, dim1=-2), g)
+        return ga, gb
+
+
+class Linear(Op):
+    """linear(x, W, b) = x @ W.T + b, as torch.nn.functional.linear."""
+    node = staticmethod(lambda ctx: "AddmmBackward0" if len(ctx.shapes) == 3 and len(ctx.shapes[0]) == 2
+                        else "LinearBackward0")
+    saves = (0, 1)
+
+    def forward(xp, x, w, b=None):
+        out = xp.matmul(x, w.T)
+        return out if b is None else out + b
+
+    def backward(F, ctx, g, x, w):
+        gx = F.matmul(g, w) if ctx.needs[0] else None
+        gw = None
+        if ctx.needs[1]:
+            if len(ctx.shapes[0]) == 1:
+                gw = F.unsqueeze(g, dim=-1) * x
+            else:
+                g2 = F.reshape(g, shape=(-1, ctx.shapes[1][0]))
+                x2 = F.reshape(x, shape=(-1, ctx.shapes[1][1]))
+                gw = F.matmul(F.transpose(g2, dim0=0, dim1=1), x2)
+        if len(ctx.shapes) == 3:
+            return gx, gw, (g if ctx.needs[2] else None)
+        return gx, gw
+
+
+# ---------------------------------------------------------------------- shapes
+
+class Reshape(Op):
+    node = "ViewBackward0"
+    is_view = True
+
+    def forward(xp, x, shape):
+        return xp.reshape(x, shape)
+
+    def backward(F, ctx, g, shape):
+        return (F.reshape(g, shape=ctx.shapes[0]),)
+
+
+class Unsqueeze(Op):
+    node = "UnsqueezeBackward0"
+    is_view = True
+
+    def forward(xp, x, dim):
+        return xp.expand_dims(x, dim)
+
+    def backward(F, ctx, g, dim):
+        return (F.reshape(g, shape=ctx.shapes[0]),)
+
+
+class Squeeze(Op):
+    node = staticmethod(lambda ctx: "SqueezeBackward0" if ctx.params.get("dim") is None else "SqueezeBackward1")
+    is_view = True
+
+    def forward(xp, x, dim=None):
+        if dim is None:
+            return xp.squeeze(x)
+        return xp.squeeze(x, axis=dim) if x.shape[dim] == 1 else x
+
+    def backward(F, ctx, g, dim=None):
+        return (F.reshape(g, shape=ctx.shapes[0]),)
+
+
+class Transpose(Op):
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "TransposeBackward0")
+    is_view = True
+
+    def forward(xp, x, dim0, dim1, name=None):
+        return xp.swapaxes(x, dim0, dim1)
+
+    def backward(F, ctx, g, dim0, dim1, name=None):
+        return (F.transpose(g, dim0=dim0, dim1=dim1),)
+
+
+class Permute(Op):
+    node = "PermuteBackward0"
+    is_view = True
+
+    def forward(xp, x, dims):
+        return xp.transpose(x, dims)
+
+    def backward(F, ctx, g, dims):
+        inverse = [0] * len(dims)
+        for i, d in enumerate(dims):
+            inverse[d] = i
+        return (F.permute(g, dims=tuple(inverse)),)
+
+
+class Expand(Op):
+    """Broadcast to `shape` (a read-only view); the core sums the gradient back."""
+    node = "ExpandBackward0"
+    is_view = True
+
+    def forward(xp, x, shape):
+        return xp.broadcast_to(x, shape)
+
+    def backward(F, ctx, g, shape):
+        return (g,)
+
+
+class Cat(Op):
+    node = "CatBackward0"
+
+    def forward(xp, *xs, dim=0):
+        return xp.concatenate(xs, axis=dim)
+
+    def backward(F, ctx, g, dim=0):
+        grads, start = [], 0
+        nd = len(ctx.shapes[0])
+        d = dim % nd
+        for shape, need in zip(ctx.shapes, ctx.needs):
+            stop = start + shape[d]
+            grads.append(F.getitem(g, key=(slice(None),) * d + (slice(start, stop),)) if need else None)
+            start = stop
+        return tuple(grads)
+
+
+class Stack(Op):
+    node = "StackBackward0"
+
+    def forward(xp, *xs, dim=0):
+        return xp.stack(xs, axis=dim)
+
+    def backward(F, ctx, g, dim=0):
+        d = dim % (len(ctx.shapes[0]) + 1)
+        return tuple(F.getitem(g, key=(slice(None),) * d + (i,)) if need else None
+                     for i, need in enumerate(ctx.needs))
+
+
+def _index_name(ctx):
+    key = ctx.params["key"]
+    kinds = {type(k) for k in key}
+    if kinds - {int, slice, type(None), type(Ellipsis)}:
+        return "IndexBackward0"
+    if int in kinds:
+        return "SelectBackward0"
+    if slice in kinds:
+        return "SliceBackward0"
+    return "AliasBackward0"
+
+
+class Getitem(Op):
+    """x[key]; `key` is a tuple of ints, slices, None, Ellipsis and index arrays."""
+    node = staticmethod(_index_name)
+    is_view = True
+
+    def forward(xp, x, key):
+        return x[key]
+
+    def backward(F, ctx, g, key):
+        return (F.index_grad(g, key=key, shape=ctx.shapes[0]),)
+
+
+def _is_basic(key):
+    return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key)
+
+
+class Index_Grad(Op):
+    """Zeros of `shape` with `g` added at `key` (repeated indices accumulate)."""
+    node = "IndexPutBackward0"
+
+    def forward(xp, g, key, shape):
+        out = xp.zeros(shape, dtype=g.dtype)
+        if _is_basic(key):
+            out[key] = g
+        else:
+            scatter_add(xp, out, key, g)
+        return out
+
+    def backward(F, ctx, g, key, shape):
+        return (F.getitem(g, key=key),)
+
+
+def scatter_add(xp, target, key, values):
+    if hasattr(xp.add, "at"):
+        xp.add.at(target, key, values)
+    else:  # cupy
+        import cupyx
+        cupyx.scatter_add(target, key, values)
+
+
+class Index_Put(Op):
+    """x with x[key] = v, out of place: what `x[key] = v` records (PyTorch's CopySlices)."""
+    node = "CopySlices"
+
+    def forward(xp, x, v, key):
+        out = x.copy()
+        out[key] = v
+        return out
+
+    def backward(F, ctx, g, key):
+        gx = F.index_put(g, 0.0, key=key) if ctx.needs[0] else None
+        gv = F.getitem(g, key=key) if ctx.needs[1] else None
+        return gx, gv
+
+
+class Clone(Op):
+    node = "CloneBackward0"
+
+    def forward(xp, x):
+        return x.copy()
+
+    def backward(F, ctx, g):
+        return (g,)
+
+
+class Fill(Op):
+    """What `x.fill_(v)` / `x.zero_()` record: the old values no longer matter."""
+    node = staticmethod(lambda ctx: "ZeroBackward0" if ctx.params.get("value") == 0 else "FillBackward0")
+
+    def forward(xp, x, value):
+        return xp.full_like(x, value)
+
+    def backward(F, ctx, g, value):
+        return (g * 0,)
+
+
+class Copy(Op):
+    """What `x.copy_(src)` records: the gradient goes to `src`."""
+    node = "CopyBackwards"
+
+    def forward(xp, x, src):
+        return xp.broadcast_to(xp.asarray(src, dtype=x.dtype), x.shape)
+
+    def backward(F, ctx, g):
+        return (g * 0 if ctx.needs[0] else None), (g if ctx.needs[1] else None)
+
+
+class To_Device(Op):
+    """A copy on another device; the gradient goes back to the source device."""
+    node = "ToCopyBackward0"
+    moves_device = True
+
+    def forward(xp, x, device, source):
+        return backend_for(device).from_host(backend_for(source).to_host(x))
+
+    def backward(F, ctx, g, device, source):
+        return (F.to_device(g, device=source, source=device),)
+
+
+class To_Dtype(Op):
+    node = "ToCopyBackward0"
+
+    def forward(xp, x, dtype):
+        return x.astype(dtype)
+
+    def backward(F, ctx, g, dtype):
+        return (g,)  # the core casts the gradient to the input's dtype
+
+
+# ------------------------------------------------- non-differentiable results
+
+class _Compare(Op):
+    differentiable = False
+
+
+class Lt(_Compare):
+    def forward(xp, a, b):
+        return a < b
+
+
+class Le(_Compare):
+    def forward(xp, a, b):
+        return a <= b
+
+
+class Gt(_Compare):
+    def forward(xp, a, b):
+        return a > b
+
+
+class Ge(_Compare):
+    def forward(xp, a, b):
+        return a >= b
+
+
+class Eq(_Compare):
+    def forward(xp, a, b):
+        return a == b
+
+
+class Ne(_Compare):
+    def forward(xp, a, b):
+        return a != b
+
+
+class Logical_And(_Compare):
+    def forward(xp, a, b):
+        return xp.logical_and(a, b)
+
+
+class Logical_Or(_Compare):
+    def forward(xp, a, b):
+        return xp.logical_or(a, b)
+
+
+class Logical_Xor(_Compare):
+    def forward(xp, a, b):
+        return xp.logical_xor(a, b)
+
+
+class Logical_Not(_Compare):
+    def forward(xp, x):
+        return xp.logical_not(x)
+
+
+class Isfinite(_Compare):
+    def forward(xp, x):
+        return xp.isfinite(x)
+
+
+class Argmax(_Compare):
+    def forward(xp, x, dim=None, keepdim=False):
+        if dim is None:
+            return xp.argmax(x)
+        return xp.argmax(x, axis=dim, keepdims=keepdim)
+
+
+class Argmin(_Compare):
+    def forward(xp, x, dim=None, keepdim=False):
+        if dim is None:
+            return xp.argmin(x)
+        return xp.argmin(x, axis=dim, keepdims=keepdim)
+
+
+class All(_Compare):
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.all(x, axis=dim, keepdims=keepdim)
+
+
+class Any(_Compare):
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.any(x, axis=dim, keepdims=keepdim)
+
+
+del _Compare
+TABLE.pop("_compare", None)
