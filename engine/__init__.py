@@ -4,7 +4,7 @@
     x = tensor(3., requires_grad=True)
     (g,) = grad(x ** 2, x, create_graph=True)   # tensor(6., grad_fn=<MulBackward0>)
 """
-from .backend import Device, device, cuda_is_available, DeviceError
+from .backend import Device, device, cuda_is_available, DeviceError, get_default_device, set_default_device
 from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      get_default_dtype, set_default_dtype)
 from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
@@ -24,6 +24,7 @@ half, float, double, long, int, short, bool = float16, float32, float64, int64, 
 
 __all__ = sorted(set(_function_names) | {
     "Tensor", "Size", "Device", "device", "cuda_is_available", "DeviceError", "DType",
+    "get_default_device", "set_default_device",
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",
     "is_grad_enabled", "Node", "AccumulateGrad", "RemovableHandle", "source_span",

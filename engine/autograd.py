@@ -10,6 +10,10 @@ here, once, for every op.
 """
 import heapq
 
+from numpy import errstate as _errstate
+
+from numpy import generic as _np_generic
+
 from . import dtypes as _dt
 from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
@@ -131,7 +135,7 @@ def _discover(roots, post_order):
     if not post_order:
         stack = list(seen)
         while stack:
-            for nxt, _ in stack.pop().next_functions:
+            for nxt in stack.pop().inputs:
                 if nxt is not None:
                     if nxt in seen:
                         deps[nxt] += 1
@@ -140,16 +144,16 @@ def _discover(roots, post_order):
                         seen.add(nxt)
                         stack.append(nxt)
         return deps, order
-    stack = [(r, iter(r.next_functions)) for r in seen]
+    stack = [(r, iter(r.inputs)) for r in seen]
     while stack:
         node, edges = stack[-1]
-        for nxt, _ in edges:
+        for nxt in edges:
             if nxt is None:
                 continue
             deps[nxt] = deps.get(nxt, 0) + 1
             if nxt not in seen:
                 seen.add(nxt)
-                stack.append((nxt, iter(nxt.next_functions)))
+                stack.append((nxt, iter(nxt.inputs)))
                 break
         else:
             stack.pop()
@@ -161,7 +165,7 @@ def _needed(order, targets):
     """Nodes from which some target is reachable: the only ones worth running."""
     needed = set()
     for node in order:  # children come before parents
-        if node in targets or any(n in needed for n, _ in node.next_functions if n is not None):
+        if node in targets or any(n in needed for n in node.inputs if n is not None):
             needed.add(node)
     return needed
 
@@ -199,72 +203,106 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
     heapq.heapify(heap)
 
     token = _enabled.set(bool(create_graph))
-    math_for = tensor_math if create_graph else array_math
-    maths = {}
     try:
-        while heap:
-            node = heapq.heappop(heap)[1]
-            g = buffers.pop(node, None)
-            is_leaf_node = node.__class__ is AccumulateGrad
-            if g is not None:
-                if is_leaf_node:
-                    hooks = node.variable._hooks
-                    if hooks:
-                        g = _run_hooks(hooks, g, node.variable.device, create_graph, borrowed)
-                else:
-                    if node.pre_hooks:
-                        g = _run_hooks(node.pre_hooks, g, node.out_meta[2], create_graph, borrowed)
-                    if node.retain is not None:
-                        _retain(node, g, create_graph)
-                if targets is not None and node in targets:
-                    for i in targets[node]:
-                        captured[i] = _captured(inputs[i], g, create_graph, borrowed)
-                    if accumulate:
-                        _accumulate(inputs[targets[node][0]], g, create_graph, borrowed)
-                elif is_leaf_node and accumulate and targets is None:
-                    _accumulate(node.variable, g, create_graph, borrowed)
-            if is_leaf_node:
-                continue
-            if g is None:
-                grads = ()
-            else:
-                device = node.out_meta[2]
-                F = maths.get(device)
-                if F is None:
-                    F = maths[device] = math_for(device)
-                saved = _unpack(node, create_graph) if node.op.saves else ()
-                if node.released:
-                    raise RuntimeError(FREED_MESSAGE)
-                params = node.params
-                grads = node.op.backward(F, node, g, *saved, **params) if params else \
-                    node.op.backward(F, node, g, *saved)
-                if not retain_graph:
-                    node.release()
-            for k, (child, _) in enumerate(node.next_functions):
-                if child is None or (needed is not None and child not in needed):
-                    continue
-                gi = grads[k] if grads else None
-                if gi is not None:
-                    if gi is g:
-                        borrowed.add(id(g))
-                    shape = node.shapes[k]
-                    if gi.shape != shape:
-                        gi = F.sum_to(gi, shape=shape)
-                    prev = buffers.get(child)
-                    buffers[child] = gi if prev is None else prev + gi
-                d = deps[child] - 1
-                deps[child] = d
-                if d == 0:
-                    heapq.heappush(heap, (-child.seq, child))
+        with _quiet_numpy():  # inf and nan come out silently, as in PyTorch
+            _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                 retain_graph, create_graph, accumulate)
     finally:
         _enabled.reset(token)
     return captured
 
 
+def _quiet_numpy():
+    return _errstate(all="ignore")
+
+
+def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+             retain_graph, create_graph, accumulate):
+    """The Kahn loop: pop the newest ready node, run its backward, pass gradients on."""
+    math_for = tensor_math if create_graph else array_math
+    maths = {}
+    pop, push = heapq.heappop, heapq.heappush
+    take = buffers.pop
+    while heap:
+        node = pop(heap)[1]
+        g = take(node, None)
+        if node.__class__ is AccumulateGrad:
+            if g is not None:
+                hooks = node.variable._hooks
+                if hooks:
+                    g = _run_hooks(hooks, g, node.variable.device, create_graph, borrowed)
+                if targets is not None:
+                    if node in targets:
+                        _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
+                elif accumulate:
+                    _accumulate(node.variable, g, create_graph, borrowed)
+            continue
+        nexts = node.inputs
+        if g is None:
+            grads = (None,) * len(nexts)
+        else:
+            if node.pre_hooks:
+                g = _run_hooks(node.pre_hooks, g, node.device, create_graph, borrowed)
+            if node.retain is not None:
+                _retain(node, g, create_graph)
+            if targets is not None and node in targets:
+                _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
+                if not any(c in needed for c in nexts if c is not None):
+                    continue
+            device = node.device
+            F = maths.get(device)
+            if F is None:
+                F = maths[device] = math_for(device)
+            op = node.op
+            if op.saves:
+                saved = _unpack(node, create_graph)
+                params = node.params
+                grads = op.backward(F, node, g, *saved, **params) if params else op.backward(F, node, g, *saved)
+                if not retain_graph:
+                    node.release()
+            else:
+                params = node.params
+                grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
+        for child, gi, shape in zip(nexts, grads, node.shapes):
+            if child is None or (needed is not None and child not in needed):
+                continue
+            if gi is not None:
+                if gi is g:
+                    borrowed.add(id(g))
+                if gi.shape != shape:
+                    gi = F.sum_to(gi, shape=shape)
+                prev = buffers.get(child)
+                if prev is None:
+                    buffers[child] = gi
+                elif create_graph or not _owned(prev, borrowed) or prev.shape != gi.shape \
+                        or prev.dtype != gi.dtype:
+                    buffers[child] = prev + gi
+                else:
+                    prev += gi  # a buffer only the engine holds: add in place, no new array
+            d = deps[child] - 1
+            deps[child] = d
+            if d == 0:
+                push(heap, (-child.seq, child))
+
+
+def _owned(a, borrowed):
+    """Whether array `a` was made by this backward pass and is held by nobody else."""
+    return (not isinstance(a, _np_generic)
+            and a.base is None and id(a) not in borrowed and a.flags.writeable)
+
+
+def _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate):
+    """Keep the gradient of a tensor asked for by grad() or backward(inputs=)."""
+    for i in targets[node]:
+        captured[i] = _captured(inputs[i], g, create_graph, borrowed)
+    if accumulate:
+        _accumulate(inputs[targets[node][0]], g, create_graph, borrowed)
+
+
 def _unpack(node, graph):
     """The saved values for a node's backward: arrays, or Tensors under create_graph."""
     saved = node.saved
-    if saved is None:
+    if saved is None:  # released by an earlier backward
         raise RuntimeError(FREED_MESSAGE)
     values = []
     for kind, v, version, producer in saved:
@@ -278,7 +316,7 @@ def _unpack(node, graph):
             arr, vc = v
             if vc[0] != version:
                 raise _modified_error(node, arr, arr.dtype, node, vc[0], version)
-            values.append(_make(arr, node.out_meta[2], True, node, vc) if graph else arr)
+            values.append(_make(arr, node.device, True, node, vc) if graph else arr)
     return values
 
 
@@ -295,8 +333,7 @@ def _modified_error(node, array, np_dtype, producer, now, expected):
 def _as_tensor(g, device, create_graph):
     if create_graph:
         return g
-    xp = _xp(device)
-    return _make(g if g.__class__ is xp.ndarray else xp.asarray(g), device)
+    return _make(g, device)
 
 
 def _run_hooks(hooks, g, device, create_graph, borrowed):
@@ -316,11 +353,10 @@ def _run_hooks(hooks, g, device, create_graph, borrowed):
 
 def _owned_array(tensor, g, borrowed):
     """`g` as an array of the tensor's dtype that nobody else holds."""
-    xp = _xp(tensor.device)
-    if g.__class__ is not xp.ndarray:
-        return xp.asarray(g, dtype=tensor.array.dtype)
     if g.dtype != tensor.array.dtype:
         return g.astype(tensor.array.dtype)
+    if isinstance(g, _np_generic):  # immutable: nothing to copy
+        return g
     if id(g) in borrowed or g.base is not None or not g.flags.writeable:
         return g.copy()
     return g
@@ -347,7 +383,7 @@ def _accumulate(tensor, g, create_graph, borrowed):
         with no_grad():
             tensor._grad = current + _make(_xp(tensor.device).asarray(g), tensor.device)
     else:
-        current.array += g
+        current.array += g  # in place (a numpy scalar is rebound: nobody else holds it)
         current._vc[0] += 1
 
 

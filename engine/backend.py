@@ -7,7 +7,8 @@ imports numpy or cupy for tensor data, so a stand-in module registered under
 """
 import numpy
 
-__all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available"]
+__all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available",
+           "get_default_device", "set_default_device"]
 
 
 class DeviceError(RuntimeError):
@@ -46,17 +47,31 @@ class Device:
                 return False
         return self is other
 
-    def __hash__(self):
-        return hash((self.type, self.index))
+    __hash__ = object.__hash__  # interned: identity is equality among devices
 
 
 CPU = Device("cpu")
 
 
+_default_device = [CPU]
+
+
+def get_default_device():
+    return _default_device[0]
+
+
+def set_default_device(spec):
+    """Where creation functions put tensors when no device is given (PyTorch's torch.set_default_device)."""
+    dev = device(spec) if spec is not None else CPU
+    if dev is not CPU:
+        backend_for(dev)  # a clear error now if it cannot be used
+    _default_device[0] = dev
+
+
 def device(spec=None):
-    """Parse 'cpu', 'cuda', 'cuda:0', 'gpu' (alias of cuda) or a Device."""
+    """Parse 'cpu', 'cuda', 'cuda:0', 'gpu' (alias of cuda) or a Device; None is the default device."""
     if spec is None:
-        return CPU
+        return _default_device[0]
     if isinstance(spec, Device):
         return spec
     if not isinstance(spec, str):
@@ -80,17 +95,28 @@ def device(spec=None):
 
 
 class Backend:
-    """An array module and how to move arrays to and from the host."""
+    """An array module and how to move arrays to and from the host.
 
-    def __init__(self, name, xp, to_host, from_host):
+    `native` lists the classes a tensor may hold as its array. numpy's 0-d
+    results are numpy scalars: keeping them (instead of boxing each in a 0-d
+    array) makes scalar arithmetic several times faster; a tensor boxes its
+    scalar only when it must be shared or written in place (`Tensor._storage`).
+    """
+
+    def __init__(self, name, xp, to_host, from_host, native=None):
         self.name = name
         self.xp = xp
         self.to_host = to_host
         self.from_host = from_host
+        self.native = frozenset(native if native is not None else (xp.ndarray,))
+
+
+_NUMPY_SCALARS = (numpy.float64, numpy.float32, numpy.float16, numpy.int64, numpy.int32, numpy.int16,
+                  numpy.int8, numpy.uint8, numpy.bool_)
 
 
 def _numpy_backend():
-    return Backend("numpy", numpy, lambda a: a, numpy.asarray)
+    return Backend("numpy", numpy, lambda a: a, numpy.asarray, native=(numpy.ndarray,) + _NUMPY_SCALARS)
 
 
 def _cupy_backend():
@@ -123,6 +149,8 @@ def register_backend(device_type, loader):
     previous = _loaders.get(device_type)
     _loaders[device_type] = loader
     _backends.pop(device_type, None)
+    from .mathspace import forget_device
+    forget_device(device_type)
     return previous
 
 

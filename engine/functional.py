@@ -55,10 +55,14 @@ def jacobian(y, x, create_graph=False):
     xs, single = _inputs_tuple(x)
     if callable(y) and not isinstance(y, Tensor):
         y, xs = _call(y, xs)
-    if not isinstance(y, Tensor):
+    outputs = (y,) if isinstance(y, Tensor) else tuple(y) if isinstance(y, (tuple, list)) else None
+    if not outputs or not all(isinstance(o, Tensor) for o in outputs):
         raise TypeError("jacobian(y, x) needs the output tensor y (or a function) first")
-    result = _jacobian_rows(y, xs, create_graph)
-    return result[0] if single else tuple(result)
+    results = []
+    for out in outputs:
+        rows = _jacobian_rows(out, xs, create_graph)
+        results.append(rows[0] if single else tuple(rows))
+    return results[0] if isinstance(y, Tensor) else tuple(results)
 
 
 def hessian(y, x, create_graph=False):

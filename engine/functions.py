@@ -15,7 +15,7 @@ from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, Size, apply, _make, _xp, _dim
+from .tensor import Tensor, Size, apply, apply1, apply2, _make, _xp, _dim, _broadcast_check, _storage
 
 _op = TABLE
 _number_types = (int, float, bool, numpy.number, numpy.bool_)
@@ -124,7 +124,7 @@ def _host_array(data):
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays, tensors)."""
     dev = _backend.device(device) if device is not None else (
-        data.device if isinstance(data, Tensor) else _backend.CPU)
+        data.device if isinstance(data, Tensor) else _backend.get_default_device())
     arr = _host_array(data)
     if dtype is not None:
         target = _dt.as_dtype(dtype)
@@ -217,7 +217,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    all_int = all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in values)
+    all_int = builtins.all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in values)
     dt = _creation_dtype(dtype, _dt.int64 if all_int else None)
     n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
     _check_allocation((n,), dt.np)
@@ -324,23 +324,9 @@ def _dims(dim, ndim):
     return _dim(int(dim), ndim)
 
 
-def _shape_error(a, b, what):
-    return RuntimeError(f"The size of tensor a ({a}) must match the size of tensor b ({b}) {what}")
-
-
-def _broadcast_check(sa, sb):
-    """PyTorch's message when two shapes don't broadcast."""
-    for i in range(1, builtins.min(len(sa), len(sb)) + 1):
-        x, y = sa[-i], sb[-i]
-        if x != y and x != 1 and y != 1:
-            raise _shape_error(x, y, f"at non-singleton dimension {builtins.max(len(sa), len(sb)) - i}")
-
-
 def _binary(op, a, b):
     a, b = _operands(a, b)
-    if a.__class__ is Tensor and b.__class__ is Tensor and a.array.shape != b.array.shape:
-        _broadcast_check(a.array.shape, b.array.shape)
-    return apply(op, a, b)
+    return apply2(op, a, b)
 
 
 # ----------------------------------------------------------------- arithmetic
@@ -389,7 +375,7 @@ def square(input):
 
 
 def neg(input):
-    return apply(_op["neg"], _tensor_in(input))
+    return apply1(_op["neg"], _tensor_in(input))
 
 
 negative = neg
@@ -399,7 +385,7 @@ def _unary(name):
     op = _op[name]
 
     def f(input):
-        return apply(op, _tensor_in(input))
+        return apply1(op, input if input.__class__ is Tensor else _tensor_in(input))
     f.__name__ = name
     f.__doc__ = f"Elementwise {name}."
     return f
@@ -436,11 +422,15 @@ clip = clamp
 
 
 def clamp_min(input, min):
-    return clamp(input, min=min)
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return apply(_op["clamp"], _tensor_in(input), min=min, name="ClampMinBackward0")
 
 
 def clamp_max(input, max):
-    return clamp(input, max=max)
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return apply(_op["clamp"], _tensor_in(input), max=max, name="ClampMaxBackward0")
 
 
 def maximum(input, other):
@@ -557,11 +547,12 @@ def min(input, dim=None, keepdim=False, other=None):
 
 
 def amax(input, dim=None, keepdim=False):
-    return max(input, dim, keepdim).values if dim is not None else max(input)
+    """The largest values along dim(s); ties share the gradient evenly (unlike max(x, dim))."""
+    return _reduction("amax", input, dim, keepdim)
 
 
 def amin(input, dim=None, keepdim=False):
-    return min(input, dim, keepdim).values if dim is not None else min(input)
+    return _reduction("amin", input, dim, keepdim)
 
 
 def norm(input, p="fro", dim=None, keepdim=False):
@@ -578,8 +569,9 @@ def norm(input, p="fro", dim=None, keepdim=False):
     p = float(p)
     if not p > 0:
         raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
-    return apply(_op["norm"], input, p=p if p != int(p) or p == math.inf else int(p),
-                 dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+    if p != math.inf and p == int(p):
+        p = int(p)
+    return apply(_op["norm"], input, p=p, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
 
 
 def _dim_op(name, input, dim, **kw):
@@ -639,9 +631,7 @@ def _compare(name):
 
     def f(input, other):
         a, b = _operands(input, other)
-        if a.__class__ is Tensor and b.__class__ is Tensor and a.array.shape != b.array.shape:
-            _broadcast_check(a.array.shape, b.array.shape)
-        return apply(op, a, b)
+        return apply2(op, a, b)
     f.__name__ = name
     f.__doc__ = f"Elementwise {name} (a boolean tensor; not differentiable)."
     return f
@@ -1008,6 +998,15 @@ def setitem(input, key, value):
     _checked_index(input, key)
     if not _is_number(value):
         value = _as_tensor_like(value, input)
+        try:
+            region = input.array[key].shape
+        except IndexError as e:
+            raise IndexError(str(e).replace("array", "tensor")) from None
+        if value.array.shape != region:
+            _broadcast_check(region, value.array.shape)
+            if value.array.ndim > len(region):
+                raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
+                                   f"broadcast to indexing result of shape {list(region)}")
     inplace(input, "index_put", value, key=key)
 
 
@@ -1018,7 +1017,7 @@ def index_select(input, dim, index):
 
 # ------------------------------------------------------------------- in place
 
-def inplace(target, name, *args, **params):
+def inplace(target, op_name, *args, **params):
     """Run table op `name` with `target` as first input and write the result
     into `target`: the version bumps, and under grad mode the target's node
     becomes the op's node (PyTorch's rules for in-place ops)."""
@@ -1028,6 +1027,7 @@ def inplace(target, name, *args, **params):
     if recording and target._base is not None and target._base._rg:
         raise RuntimeError("a view of a tensor that requires grad is being modified in place; "
                            "use out-of-place operations or clone() the view first")
+    name = op_name
     op = _op[name]
     if name in ("add", "sub") and params.get("alpha", 1) != 1:
         args = (mul(args[0], params.pop("alpha")),) + args[1:]
@@ -1047,17 +1047,22 @@ def inplace(target, name, *args, **params):
     elif name == "fill":
         value = args[0]
         if isinstance(value, Tensor):
-            value = value.item()
-        op, params, args = _op["fill"], {"value": value}, ()
+            if value.array.size != 1:
+                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                                   f"{value.array.ndim} dimensions.")
+            op, params, args = _op["copy"], {"name": "FillBackward3"}, (reshape(value, ()),)
+        else:
+            op, params, args = _op["fill"], {"value": value, "name": params.get("name", "FillBackward2")}, ()
     args = tuple(a if isinstance(a, Tensor) or _is_number(a) else _as_tensor_like(a, target) for a in args)
     first = target
     needs_grad = recording and (target._rg or builtins.any(isinstance(a, Tensor) and a._rg for a in args))
     if needs_grad and 0 in op.saves:
         # the backward needs the old values: keep them in a snapshot at the old graph position
         first = _make(target.array.copy(), target.device, target._rg, target.grad_fn)
-    for a in args:
-        if isinstance(a, Tensor) and a.array.shape != target.array.shape:
-            _broadcast_check(target.array.shape, a.array.shape)
+    if name != "index_put":  # x[key] = v checks v against x[key], in the op itself
+        for a in args:
+            if isinstance(a, Tensor) and a.array.shape != target.array.shape:
+                _broadcast_check(target.array.shape, a.array.shape)
     result = apply(op, first, *args, **params)
     return _write(target, result)
 
@@ -1071,7 +1076,7 @@ def _write(target, result):
     if order.index(kind_r) > order.index(kind_t):
         raise RuntimeError(f"result type {_type_word(result.dtype)} can't be cast to the desired output type "
                            f"{_type_word(target.dtype)}")
-    if not target.array.flags.writeable:
+    if not _storage(target).flags.writeable:
         raise RuntimeError("unsupported operation: this tensor is an expanded (broadcast) view whose elements "
                            "share memory; clone() it before writing to it")
     target.array[...] = result.array

@@ -9,7 +9,7 @@ import numpy
 
 from .autograd import grad
 from .grad_mode import no_grad, enable_grad
-from .tensor import Tensor, _make, _xp
+from .tensor import Tensor, _make, _xp, _storage
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
 
@@ -40,7 +40,7 @@ def numerical_jacobian(fn, inputs, eps=1e-6):
         for j, x in enumerate(inputs):
             if not x.requires_grad:
                 continue
-            flat = x.array.reshape(-1)  # a view: writes go into x
+            flat = _storage(x).reshape(-1)  # a view: writes go into x
             for k in range(flat.size):
                 orig = flat[k].item()
                 flat[k] = orig + eps

@@ -2,7 +2,8 @@
 
 A `Node` is a plain object one can inspect: the op (a row of the table in
 `ops.py`), its parameters, the edges to the nodes of its inputs
-(`next_functions`, as PyTorch's: `(node, 0)` or `(None, 0)`), the input
+(`inputs`; `next_functions` shows them as PyTorch does: `(node, 0)` or
+`(None, 0)`), the input
 shapes (the core sums broadcast gradients back to them), and the values the
 op's backward needs, saved with the version of the tensor they came from.
 Leaves that require grad are reached through an `AccumulateGrad` node.
@@ -21,6 +22,7 @@ _ACCUMULATE_PRIORITY = 1 << 62
 # The span of source text being evaluated; the language sets it so that every
 # node can say which sub-expression made it. None when driven from Python.
 current_span = contextvars.ContextVar("autodiff_current_span", default=None)
+_get_span = current_span.get
 
 
 class source_span:
@@ -75,26 +77,37 @@ FREED_MESSAGE = (
 class Node:
     """One op application in the backward graph."""
 
-    __slots__ = ("op", "params", "next_functions", "shapes", "needs", "saved", "seq",
-                 "pre_hooks", "retain", "released", "span", "out_meta", "__weakref__")
+    # What every node has lives in slots; what few nodes get (hooks, a retained
+    # tensor, a source span, the released mark) overrides these class defaults.
+    __slots__ = ("op", "params", "inputs", "shapes", "needs", "saved", "seq", "out_shape", "out_dtype",
+                 "device", "__dict__", "__weakref__")
+    pre_hooks = None
+    retain = None
+    released = False
+    span = None
 
-    def __init__(self, op, params, next_functions, shapes, needs, saved, out_meta):
+    def __init__(self, op, params, inputs, shapes, needs, saved, out_shape, out_dtype, device):
         self.op = op
         self.params = params
-        self.next_functions = next_functions
-        self.shapes = shapes
-        self.needs = needs
+        self.inputs = inputs  # the nodes of the inputs (None where no gradient flows)
+        self.shapes = shapes  # the input shapes (None for numbers)
+        self.needs = needs  # whether each input wants a gradient
         self.saved = saved
         self.seq = _next_seq()
-        self.pre_hooks = None
-        self.retain = None
-        self.released = False
-        self.span = current_span.get()
-        self.out_meta = out_meta  # (shape, dtype, device) of the output
+        self.out_shape = out_shape
+        self.out_dtype = out_dtype
+        self.device = device
+        span = _get_span()
+        if span is not None:
+            self.span = span
 
     def name(self):
         node = self.op.node
         return node if node.__class__ is str else node(self)
+
+    @property
+    def next_functions(self):
+        return tuple((n, 0) for n in self.inputs)
 
     def __repr__(self):
         return f"<{self.name()} object at {id(self):#x}>"
@@ -122,6 +135,7 @@ class AccumulateGrad:
 
     __slots__ = ("variable", "seq", "__weakref__")
     next_functions = ()
+    inputs = ()
     pre_hooks = None
     retain = None
     released = False

@@ -21,7 +21,8 @@ class ArrayMath:
         xp = backend_for(device).xp
         self.xp = xp
         for name, op in TABLE.items():
-            setattr(self, name, _bind_forward(op.forward, xp))
+            if name != "where":  # where(cond, a, b) below: cond first, as in formulas
+                setattr(self, name, _bind_forward(op.forward, xp))
 
     def where(self, cond, a, b):
         return self.xp.where(cond, a, b)
@@ -47,7 +48,8 @@ class TensorMath:
         self._make = _make
         self.xp = backend_for(device).xp
         for name, op in TABLE.items():
-            setattr(self, name, _bind_apply(apply, op))
+            if name != "where":
+                setattr(self, name, _bind_apply(apply, op))
         self._where = _bind_apply(apply, TABLE["where"])
 
     def where(self, cond, a, b):

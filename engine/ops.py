@@ -16,6 +16,12 @@ under its lower-case class name. A row has:
     ``"out"`` for the result. Only these are kept alive by the graph, and each
     is checked against the version it had when saved.
 
+``save_for`` (optional)
+    For each entry of ``saves``, the inputs whose gradient needs it: the
+    entry is kept only when one of them wants a gradient (``a * x`` with a
+    constant ``a`` keeps ``a`` but not ``x``), so the graph holds no more
+    memory than its backward will use.
+
 ``forward(xp, *inputs, **params)``
     Computes the result on raw arrays with the array module ``xp`` (numpy or
     cupy). Inputs in tensor positions are arrays, or Python numbers where the
@@ -53,6 +59,7 @@ TABLE = {}
 class Op:
     node = None
     saves = ()
+    save_for = None
     differentiable = True
     moves_device = False  # the result lives on params["device"], not on the inputs' device
     is_view = False  # the result may share memory (and so a version counter) with input 0
@@ -80,7 +87,7 @@ def _keepdim_shape(shape, dim):
 def _unreduce(F, ctx, g, dim, keepdim):
     """A reduction's gradient reshaped so it broadcasts against the input."""
     if dim is not None and not keepdim:
-        g = F.reshape(g, _keepdim_shape(ctx.shapes[0], dim))
+        g = F.reshape(g, shape=_keepdim_shape(ctx.shapes[0], dim))
     return g
 
 
@@ -116,6 +123,7 @@ class Sub(Op):
 class Mul(Op):
     node = "MulBackward0"
     saves = (0, 1)
+    save_for = ((1,), (0,))
 
     def forward(xp, a, b):
         return a * b
@@ -125,8 +133,10 @@ class Mul(Op):
 
 
 class Div(Op):
-    node = "DivBackward0"
+    # number / tensor is MulBackward0 in PyTorch (a reciprocal times the number)
+    node = staticmethod(lambda ctx: "MulBackward0" if ctx.shapes[0] is None else "DivBackward0")
     saves = (0, 1)
+    save_for = ((1,), (0, 1))
 
     def forward(xp, a, b):
         return a / b
@@ -176,7 +186,8 @@ class Pow(Op):
         return a ** b
 
     def backward(F, ctx, g, a, b, out):
-        ga = g * b * a ** (b - 1) if ctx.needs[0] else None
+        # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch)
+        ga = F.where(b == 0, 0.0, g * b * a ** (b - 1)) if ctx.needs[0] else None
         gb = None
         if ctx.needs[1]:
             # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
@@ -365,14 +376,13 @@ class Relu(Op):
 
 class Clamp(Op):
     """clamp(x, min, max) with number bounds (either may be None)."""
-    node = staticmethod(lambda ctx: "ClampBackward1" if ctx.params.get("max") is not None
-                        else "ClampMinBackward0")
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "ClampBackward1")
     saves = (0,)
 
-    def forward(xp, x, min=None, max=None):
+    def forward(xp, x, min=None, max=None, name=None):
         return xp.clip(x, min, max)
 
-    def backward(F, ctx, g, x, min=None, max=None):
+    def backward(F, ctx, g, x, min=None, max=None, name=None):
         if min is not None and max is not None:
             return (g * ((x >= min) & (x <= max)),)
         if min is not None:
@@ -382,8 +392,14 @@ class Clamp(Op):
 
 # ----------------------------------------------------------------- reductions
 
+def _reduction_name(base):
+    """PyTorch's names: ...Backward0 for a whole-tensor reduction, ...Backward1 with dim or keepdim."""
+    return staticmethod(lambda ctx: f"{base}Backward0" if ctx.params.get("dim") is None
+                        and not ctx.params.get("keepdim") else f"{base}Backward1")
+
+
 class Sum(Op):
-    node = staticmethod(lambda ctx: "SumBackward0" if ctx.params.get("dim") is None else "SumBackward1")
+    node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
         return xp.sum(x, axis=dim, keepdims=keepdim)
@@ -393,7 +409,7 @@ class Sum(Op):
 
 
 class Mean(Op):
-    node = staticmethod(lambda ctx: "MeanBackward0" if ctx.params.get("dim") is None else "MeanBackward1")
+    node = _reduction_name("Mean")
 
     def forward(xp, x, dim=None, keepdim=False):
         return xp.mean(x, axis=dim, keepdims=keepdim)
@@ -484,6 +500,36 @@ def _extreme_all_backward(F, g, x, out):
     return g * mask / F.sum(mask * 1.0)
 
 
+class Amax(Op):
+    """amax(x, dim): the largest values; tied elements share the gradient evenly."""
+    node = "AmaxBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.max(x, axis=dim, keepdims=keepdim)
+
+    def backward(F, ctx, g, x, out, dim=None, keepdim=False):
+        return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
+
+
+class Amin(Op):
+    node = "AminBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.min(x, axis=dim, keepdims=keepdim)
+
+    def backward(F, ctx, g, x, out, dim=None, keepdim=False):
+        return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
+
+
+def _share_among_ties(F, ctx, g, x, out, dim, keepdim):
+    g = _unreduce(F, ctx, g, dim, keepdim)
+    out = _unreduce(F, ctx, out, dim, keepdim)
+    mask = x == out
+    return g * mask / F.sum(mask * 1.0, dim=dim, keepdim=True)
+
+
 class Max_All(Op):
     node = "MaxBackward1"
     saves = (0, "out")
@@ -539,7 +585,9 @@ class Put_Along(Op):
 
     def forward(xp, g, indices, dim, shape):
         out = xp.zeros(shape, dtype=g.dtype)
-        xp.put_along_axis(out, indices, g, axis=dim)
+        where = list(xp.indices(indices.shape, sparse=True))
+        where[dim] = indices
+        scatter_add(xp, out, tuple(where), g)  # repeated indices add up
         return out
 
     def backward(F, ctx, g, indices, dim, shape):
@@ -637,6 +685,7 @@ def _matmul_name(ctx):
 class Matmul(Op):
     node = staticmethod(_matmul_name)
     saves = (0, 1)
+    save_for = ((1,), (0,))
 
     def forward(xp, a, b):
         return xp.matmul(a, b)
@@ -667,9 +716,10 @@ class Matmul(Op):
 
 class Linear(Op):
     """linear(x, W, b) = x @ W.T + b, as torch.nn.functional.linear."""
-    node = staticmethod(lambda ctx: "AddmmBackward0" if len(ctx.shapes) == 3 and len(ctx.shapes[0]) == 2
-                        else "LinearBackward0")
+    node = staticmethod(lambda ctx: "LinearBackward0" if len(ctx.shapes[0]) != 2 else
+                        "AddmmBackward0" if len(ctx.shapes) == 3 else "MmBackward0")
     saves = (0, 1)
+    save_for = ((1,), (0,))
 
     def forward(xp, x, w, b=None):
         out = xp.matmul(x, w.T)
@@ -793,16 +843,21 @@ class Stack(Op):
                      for i, need in enumerate(ctx.needs))
 
 
+_FULL_SLICE = slice(None)
+
+
 def _index_name(ctx):
+    """PyTorch names an indexing result by the last step it applies (x[0, 1:3] is a slice)."""
     key = ctx.params["key"]
-    kinds = {type(k) for k in key}
-    if kinds - {int, slice, type(None), type(Ellipsis)}:
+    if not _is_basic(key):
         return "IndexBackward0"
-    if int in kinds:
-        return "SelectBackward0"
-    if slice in kinds:
-        return "SliceBackward0"
-    return "AliasBackward0"
+    for k in reversed(key):
+        if k is Ellipsis or k == _FULL_SLICE:
+            continue
+        if k is None:
+            return "UnsqueezeBackward0"
+        return "SelectBackward0" if isinstance(k, int) else "SliceBackward0"
+    return "SliceBackward0" if _FULL_SLICE in key else "AliasBackward0"
 
 
 class Getitem(Op):
@@ -847,10 +902,10 @@ def scatter_add(xp, target, key, values):
 
 class Index_Put(Op):
     """x with x[key] = v, out of place: what `x[key] = v` records (PyTorch's CopySlices)."""
-    node = "CopySlices"
+    node = staticmethod(lambda ctx: "CopySlices" if _is_basic(ctx.params["key"]) else "IndexPutBackward0")
 
     def forward(xp, x, v, key):
-        out = x.copy()
+        out = xp.array(x, copy=True)
         out[key] = v
         return out
 
@@ -872,23 +927,23 @@ class Clone(Op):
 
 class Fill(Op):
     """What `x.fill_(v)` / `x.zero_()` record: the old values no longer matter."""
-    node = staticmethod(lambda ctx: "ZeroBackward0" if ctx.params.get("value") == 0 else "FillBackward0")
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "FillBackward2")
 
-    def forward(xp, x, value):
+    def forward(xp, x, value, name=None):
         return xp.full_like(x, value)
 
-    def backward(F, ctx, g, value):
+    def backward(F, ctx, g, value, name=None):
         return (g * 0,)
 
 
 class Copy(Op):
     """What `x.copy_(src)` records: the gradient goes to `src`."""
-    node = "CopyBackwards"
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "CopyBackwards")
 
-    def forward(xp, x, src):
+    def forward(xp, x, src, name=None):
         return xp.broadcast_to(xp.asarray(src, dtype=x.dtype), x.shape)
 
-    def backward(F, ctx, g):
+    def backward(F, ctx, g, name=None):
         return (g * 0 if ctx.needs[0] else None), (g if ctx.needs[1] else None)
 
 

@@ -5,7 +5,7 @@ each parameter's version as an in-place op would.
 """
 import math
 
-from .tensor import Tensor, _xp
+from .tensor import Tensor, _xp, _storage
 
 __all__ = ["SGD", "Adam", "sgd", "adam"]
 
@@ -33,7 +33,7 @@ class Optimizer:
                 if set_to_none:
                     p._grad = None
                 else:
-                    p._grad.array[...] = 0
+                    _storage(p._grad)[...] = 0
                     p._grad._vc[0] += 1
 
     def _update(self, p, delta):

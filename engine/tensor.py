@@ -9,9 +9,14 @@ in-place op so the backward pass can tell when a saved value was changed.
 import weakref
 import warnings
 
+import numpy as _np
+
 from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
+
+_grad_enabled = is_grad_enabled
+_np_generic = _np.generic
 from .graph import Node, accumulator_of, RemovableHandle
 from .ops import TABLE
 
@@ -62,13 +67,18 @@ def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
     t.device = device
     t._rg = requires_grad
     t.grad_fn = grad_fn
-    t._grad = None
     t._vc = [0] if vc is None else vc
-    t._accum = None
-    t._hooks = None
-    t._retains = False
-    t._base = None
     return t
+
+
+def _storage(t):
+    """The tensor's array as a writable, shareable array: a numpy scalar (what
+    numpy returns for 0-d results) is boxed into a 0-d array in place, so
+    aliases made afterwards share its memory."""
+    arr = t.array
+    if isinstance(arr, _np_generic):
+        arr = t.array = _np.array(arr)
+    return arr
 
 
 def _mixed_devices(a, b):
@@ -109,11 +119,14 @@ def apply(op, *args, **params):
     xp = b.xp
     if promote:
         arrays = _promoted(args, arrays)
+    if op.is_view and isinstance(arrays[0], _np_generic):
+        arrays[0] = _storage(args[0])  # a view must share memory: box a numpy scalar first
     out = op.forward(xp, *arrays, **params)
     if op.moves_device:
         device = params["device"]
-        xp = _xp(device)
-    if out.__class__ is not xp.ndarray:
+        b = _backends.get(device.type) or _load_backend(device)
+        xp = b.xp
+    if out.__class__ not in b.native:
         out = xp.asarray(out)
     base = None
     if op.is_view and xp.may_share_memory(out, arrays[0]):
@@ -145,6 +158,28 @@ def _promoted(args, arrays):
             for a, arr in zip(args, arrays)]
 
 
+def _saved_entry(s, args, result):
+    if s == "out":
+        # the output's array and version counter, not the tensor: no cycle
+        return (SAVED_OUTPUT, (result.array, result._vc), result._vc[0], None)
+    a = args[s] if s < len(args) else None
+    if a.__class__ is Tensor:
+        return (SAVED_TENSOR, a, a._vc[0], a.grad_fn)
+    return (SAVED_VALUE, a, 0, None)
+
+
+_NOT_KEPT = (SAVED_VALUE, None, 0, None)
+
+
+def _saved_list(op, args, result, needs):
+    """The entries of `op.saves`, skipping those no wanted gradient uses (`save_for`)."""
+    save_for = op.save_for
+    if save_for is None:
+        return [_saved_entry(s, args, result) for s in op.saves]
+    return [_saved_entry(s, args, result) if any(needs[j] for j in users) else _NOT_KEPT
+            for s, users in zip(op.saves, save_for)]
+
+
 def _record(op, args, params, result):
     """The backward node of one op application."""
     nexts = []
@@ -155,41 +190,119 @@ def _record(op, args, params, result):
             shapes.append(a.array.shape)
             if a._rg:
                 fn = a.grad_fn
-                nexts.append((fn if fn is not None else accumulator_of(a), 0))
+                nexts.append(fn if fn is not None else accumulator_of(a))
                 needs.append(True)
                 continue
         else:
             shapes.append(None)
-        nexts.append((None, 0))
+        nexts.append(None)
         needs.append(False)
+    saved = _saved_list(op, args, result, needs) if op.saves else None
+    out = result.array
+    return Node(op, params, tuple(nexts), tuple(shapes), tuple(needs), saved, out.shape, out.dtype,
+                result.device)
+
+
+_TRUE1 = (True,)
+_NEEDS2 = (((False, False), (False, True)), ((True, False), (True, True)))
+
+
+def apply1(op, x):
+    """apply() for one tensor and no parameters (not a view op): the unary hot path."""
+    device = x.device
+    b = _backends.get(device.type) or _load_backend(device)
+    xp = b.xp
+    out = op.forward(xp, x.array)
+    if out.__class__ not in b.native:
+        out = xp.asarray(out)
+    if not (x._rg and op.differentiable and _grad_enabled()):
+        return _make(out, device)
+    result = _make(out, device, True)
+    fn = x.grad_fn
+    saves = op.saves
     saved = None
-    if op.saves:
-        saved = []
-        for s in op.saves:
-            if s == "out":
-                # the output's array and version counter, not the tensor: no cycle
-                saved.append((SAVED_OUTPUT, (result.array, result._vc), result._vc[0], None))
-            else:
-                a = args[s] if s < len(args) else None
-                if a.__class__ is Tensor:
-                    saved.append((SAVED_TENSOR, a, a._vc[0], a.grad_fn))
-                else:
-                    saved.append((SAVED_VALUE, a, 0, None))
-    node = Node(op, params, tuple(nexts), tuple(shapes), tuple(needs), saved,
-                (result.array.shape, result.array.dtype, result.device))
-    return node
+    if saves:
+        if saves[0] == "out":
+            saved = [(SAVED_OUTPUT, (out, result._vc), 0, None)]
+        else:
+            saved = [(SAVED_TENSOR, x, x._vc[0], fn)]
+    result.grad_fn = Node(op, None, (fn if fn is not None else accumulator_of(x),),
+                          (x.array.shape,), _TRUE1, saved, out.shape, out.dtype, device)
+    return result
 
 
-def _number(x):
-    return isinstance(x, (int, float, bool)) or (hasattr(x, "dtype") and getattr(x, "ndim", 1) == 0
-                                                   and not isinstance(x, Tensor))
+def apply2(op, a, b):
+    """apply() for two operands (tensors or numbers) and no parameters: the binary hot path."""
+    if a.__class__ is Tensor:
+        device = a.device
+        if b.__class__ is Tensor:
+            if b.device is not device:
+                raise _mixed_devices(device, b.device)
+            x, y = a.array, b.array
+            if x.dtype is not y.dtype:
+                x, y = _promoted((a, b), (x, y))
+            if x.shape != y.shape:
+                _broadcast_check(x.shape, y.shape)
+            requires = a._rg or b._rg
+        else:
+            x, y = a.array, b
+            requires = a._rg
+    else:
+        device = b.device
+        x, y = a, b.array
+        requires = b._rg
+    bk = _backends.get(device.type) or _load_backend(device)
+    xp = bk.xp
+    out = op.forward(xp, x, y)
+    if out.__class__ not in bk.native:
+        out = xp.asarray(out)
+    if not (requires and op.differentiable and _grad_enabled()):
+        return _make(out, device)
+    result = _make(out, device, True)
+    if a.__class__ is Tensor:
+        sa = x.shape
+        if a._rg:
+            fn = a.grad_fn
+            ea, na = (fn if fn is not None else accumulator_of(a)), True
+        else:
+            ea, na = None, False
+    else:
+        sa, ea, na = None, None, False
+    if b.__class__ is Tensor:
+        sb = y.shape
+        if b._rg:
+            fn = b.grad_fn
+            eb, nb = (fn if fn is not None else accumulator_of(b)), True
+        else:
+            eb, nb = None, False
+    else:
+        sb, eb, nb = None, None, False
+    saves = op.saves
+    saved = _saved_list(op, (a, b), result, (na, nb)) if saves else None
+    result.grad_fn = Node(op, None, (ea, eb), (sa, sb), _NEEDS2[na][nb], saved, out.shape, out.dtype, device)
+    return result
+
+
+def _broadcast_check(sa, sb):
+    """PyTorch's message when two shapes don't broadcast."""
+    for i in range(1, min(len(sa), len(sb)) + 1):
+        x, y = sa[-i], sb[-i]
+        if x != y and x != 1 and y != 1:
+            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                               f"non-singleton dimension {max(len(sa), len(sb)) - i}")
 
 
 class Tensor:
     """An n-dimensional array that can record how it was computed."""
 
-    __slots__ = ("array", "device", "_rg", "grad_fn", "_grad", "_vc", "_accum", "_hooks",
-                 "_retains", "_base", "__weakref__")
+    # Every tensor sets the slots; the rest are class defaults until a tensor
+    # gets a grad, hooks, a retained grad, a leaf node or a view base.
+    __slots__ = ("array", "device", "_rg", "grad_fn", "_vc", "__dict__", "__weakref__")
+    _grad = None
+    _accum = None
+    _hooks = None
+    _retains = False
+    _base = None
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
     __hash__ = object.__hash__
@@ -297,7 +410,7 @@ class Tensor:
     @property
     def data(self):
         """The same values with no history and a version counter of their own."""
-        return _make(self.array, self.device)
+        return _make(_storage(self), self.device)
 
     @data.setter
     def data(self, value):
@@ -305,13 +418,13 @@ class Tensor:
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
         if value.device is not self.device:
             raise RuntimeError("data set to a tensor on another device")
-        self.array = value.array
+        self.array = _storage(value)
 
     @property
     def T(self):
         n = self.array.ndim
-        if n <= 2:
-            return _fn.t(self) if n == 2 else self
+        if n < 2:
+            return self
         return _fn.permute(self, tuple(range(n - 1, -1, -1)))
 
     @property
@@ -349,7 +462,7 @@ class Tensor:
 
     def detach(self):
         """The same values, cut from the graph (shares memory and version counter)."""
-        return _make(self.array, self.device, False, None, self._vc)
+        return _make(_storage(self), self.device, False, None, self._vc)
 
     def detach_(self):
         self.grad_fn = None
@@ -372,7 +485,7 @@ class Tensor:
         if self.device.type != "cpu":
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. "
                             "Use Tensor.cpu() to copy the tensor to host memory first.")
-        return self.array
+        return _storage(self)
 
     def to(self, *args, **kwargs):
         return _fn.to(self, *args, **kwargs)
@@ -450,32 +563,49 @@ class Tensor:
         return (self[i] for i in range(self.array.shape[0]))
 
     def __array__(self, dtype=None, copy=None):
-        a = _host(self)
+        a = _np.asarray(_host(self))
         return a if dtype is None else a.astype(dtype)
 
     # ------------------------------------------------------------ operators
+    # the common cases (tensor or Python number) go straight to apply2
     def __add__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_ADD, self, other)
         return _fn.add(self, other)
 
     def __radd__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_ADD, other, self)
         return _fn.add(other, self)
 
     def __sub__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_SUB, self, other)
         return _fn.sub(self, other)
 
     def __rsub__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_SUB, other, self)
         return _fn.sub(other, self)
 
     def __mul__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_MUL, self, other)
         return _fn.mul(self, other)
 
     def __rmul__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_MUL, other, self)
         return _fn.mul(other, self)
 
     def __truediv__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_DIV, self, other)
         return _fn.div(self, other)
 
     def __rtruediv__(self, other):
+        if other.__class__ in _FAST:
+            return apply2(_DIV, other, self)
         return _fn.div(other, self)
 
     def __pow__(self, other):
@@ -635,6 +765,12 @@ class Tensor:
     def min(self, dim=None, keepdim=False):
         return _fn.min(self, dim, keepdim)
 
+    def amax(self, dim=None, keepdim=False):
+        return _fn.amax(self, dim, keepdim)
+
+    def amin(self, dim=None, keepdim=False):
+        return _fn.amin(self, dim, keepdim)
+
     def norm(self, p="fro", dim=None, keepdim=False):
         return _fn.norm(self, p, dim, keepdim)
 
@@ -780,13 +916,17 @@ class Tensor:
         return _fn.inplace(self, "clamp", min, max)
 
     def zero_(self):
-        return _fn.inplace(self, "fill", 0)
+        return _fn.inplace(self, "fill", 0, name="ZeroBackward0")
 
     def fill_(self, value):
         return _fn.inplace(self, "fill", value)
 
     def copy_(self, src):
         return _fn.inplace(self, "copy", src)
+
+
+_FAST = frozenset((Tensor, float, int))
+_ADD, _SUB, _MUL, _DIV = _ops["add"], _ops["sub"], _ops["mul"], _ops["div"]
 
 
 def _dim(dim, ndim):

@@ -1,0 +1,532 @@
+#!/usr/bin/env python
+"""Side-by-side benchmarks of the autodiff engine (SPEC §6, issue 2).
+
+Runs in one process against PyTorch (CPU) and HIPS autograd when they are
+importable, and against the same derivatives written by hand in numpy (the
+floor for a numpy engine), then prints one table of times and ratios.
+
+    python benchmarks/bench_engine.py             # full sizes
+    python benchmarks/bench_engine.py --quick     # small sizes, a smoke run
+    python benchmarks/bench_engine.py --only poly # one case: chain, poly, hessian, memory
+
+Cases (see benchmarks/README.md):
+  chain    2,000 scalar ops (mul, add, sin, repeated), forward + backward, µs per op
+  poly     a*x**2+b*x+c over 10^7 float64, forward + .sum().backward()
+  hessian  Hessian of f(x) = sum(sin(x)*x**2) + sum(x[:-1]*x[1:]), 100 variables
+  memory   peak RSS of `poly`, each library in its own subprocess
+
+This is a script, not a test: nothing here asserts a time.
+"""
+import argparse
+import gc
+import importlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import types
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+# --------------------------------------------------------------------------- imports
+def _import_engine():
+    """`autodiff.engine`, installed or (fallback) straight from this checkout."""
+    try:
+        return importlib.import_module("autodiff.engine")
+    except ImportError:
+        pkg = types.ModuleType("autodiff")
+        pkg.__path__ = [ROOT]          # engine/ grammar/ cli/ are the package's folders
+        sys.modules["autodiff"] = pkg
+        return importlib.import_module("autodiff.engine")
+
+
+# Imported on first use (`load`), so that a memory-measuring child imports only its own library.
+E = torch = hips = anp = None
+
+LIBS = ("ours", "torch", "hips", "numpy")
+LABELS = {"ours": "ours", "torch": "PyTorch", "hips": "HIPS", "numpy": "numpy-by-hand"}
+
+
+def load(lib):
+    """Import one library's module(s) into this module's globals; False if not installed."""
+    global E, torch, hips, anp
+    if lib == "ours":
+        if E is None:
+            E = _import_engine()
+        return True
+    if lib == "torch":
+        if torch is None:
+            try:
+                import torch as _torch
+            except ImportError:     # the torch column is skipped
+                return False
+            torch = _torch
+        return True
+    if lib == "hips":
+        if hips is None:
+            try:
+                import autograd as _hips
+                import autograd.numpy as _anp
+            except ImportError:     # the HIPS column is skipped
+                return False
+            hips, anp = _hips, _anp
+        return True
+    return lib == "numpy"
+
+
+def available_libs():
+    """Libraries importable in this process (importing them), in table order."""
+    return tuple(lib for lib in LIBS if load(lib))
+
+
+SIZES = {
+    #        chain ops  poly n       hessian n  memory n
+    "full":  dict(chain=2000, poly=10_000_000, hessian=100, memory=10_000_000),
+    "quick": dict(chain=200, poly=100_000, hessian=10, memory=100_000),
+}
+REPEATS = {
+    "full":  dict(chain=20, poly=5, hessian=5),
+    "quick": dict(chain=3, poly=2, hessian=2),
+}
+
+
+def best_time(fn, repeats):
+    """Best wall time of `fn()` over `repeats` runs after one warm-up (timeit-style:
+    the cyclic garbage collector is off while timing). Returns (seconds, last result)."""
+    best = float("inf")
+    result = None
+    for i in range(repeats + 1):
+        gc.collect()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            result = fn()
+            dt = time.perf_counter() - t0
+        finally:
+            gc.enable()
+        if i > 0:                   # run 0 is the warm-up
+            best = min(best, dt)
+    return best, result
+
+
+def _ours_from_numpy(arr):
+    """A leaf sharing (or, if the engine has no from_numpy, copying) the numpy array."""
+    maker = getattr(E, "from_numpy", None)
+    return maker(arr) if maker is not None else E.tensor(arr)
+
+
+# --------------------------------------------------------------------------- case 1: chain
+# The same op sequence in every library: op i is  x*1.0001,  x+0.001,  sin(x)  for i % 3 = 0, 1, 2.
+MUL, ADD, X0 = 1.0001, 0.001, 0.5
+
+
+def chain_ours(n):
+    x0 = E.tensor(X0, dtype=E.float64, requires_grad=True)
+    x = x0
+    for i in range(n):
+        k = i % 3
+        if k == 0:
+            x = x * MUL
+        elif k == 1:
+            x = x + ADD
+        else:
+            x = x.sin()
+    x.backward()
+    return x.item(), x0.grad.item()
+
+
+def chain_torch(n):
+    x0 = torch.tensor(X0, dtype=torch.float64, requires_grad=True)
+    x = x0
+    for i in range(n):
+        k = i % 3
+        if k == 0:
+            x = x * MUL
+        elif k == 1:
+            x = x + ADD
+        else:
+            x = x.sin()
+    x.backward()
+    return x.item(), x0.grad.item()
+
+
+def chain_hips(n):
+    def f(x):
+        for i in range(n):
+            k = i % 3
+            if k == 0:
+                x = x * MUL
+            elif k == 1:
+                x = x + ADD
+            else:
+                x = anp.sin(x)
+        return x
+    value, g = hips.value_and_grad(f)(np.array(X0))
+    return float(value), float(g)
+
+
+def chain_numpy(n):
+    """Forward keeping each op's local derivative, then their product in reverse."""
+    x = np.array(X0)
+    local = []
+    for i in range(n):
+        k = i % 3
+        if k == 0:
+            local.append(MUL)
+            x = x * MUL
+        elif k == 1:
+            local.append(1.0)
+            x = x + ADD
+        else:
+            local.append(np.cos(x))
+            x = np.sin(x)
+    g = np.float64(1.0)
+    for d in reversed(local):
+        g = g * d
+    return float(x), float(g)
+
+
+def case_chain(libs, n, repeats):
+    fns = {"ours": chain_ours, "torch": chain_torch, "hips": chain_hips, "numpy": chain_numpy}
+    times, results = {}, {}
+    for lib in libs:
+        t, res = best_time(lambda: fns[lib](n), repeats)
+        times[lib] = t / n * 1e6
+        results[lib] = np.array(res)
+    reference = results["numpy"] if "numpy" in results else np.array(chain_numpy(n))
+    return dict(name="chain", label=f"chain of {n} scalar ops, fwd+bwd", unit="µs/op",
+                times=times, results=results, reference=reference,
+                check="value and d/dx0", target=("torch", 1.0))
+
+
+# --------------------------------------------------------------------------- case 2: poly
+# y = a*x**2 + b*x + c, elementwise; backward as y.sum().backward() in every library
+# (so d sum(y) / dx = 2*a*x + b, the same as backward(gradient=ones)).
+A, B, C = 1.5, -2.0, 0.5
+
+
+def poly_inputs(n, seed=0):
+    return np.random.default_rng(seed).standard_normal(n)
+
+
+def poly_setup(lib, xnp):
+    """Build the library's inputs outside the timed region; returns a zero-arg run."""
+    if lib == "ours":
+        x = _ours_from_numpy(xnp).requires_grad_(True)
+        a, b, c = (E.tensor(v, dtype=E.float64) for v in (A, B, C))
+
+        def run():
+            x.grad = None
+            y = a * x ** 2 + b * x + c
+            s = y.sum()
+            s.backward()
+            return s.item(), x.grad.array
+        return run
+    if lib == "torch":
+        x = torch.from_numpy(xnp).requires_grad_(True)
+        a, b, c = (torch.tensor(v, dtype=torch.float64) for v in (A, B, C))
+
+        def run():
+            x.grad = None
+            y = a * x ** 2 + b * x + c
+            s = y.sum()
+            s.backward()
+            return s.item(), x.grad.numpy()
+        return run
+    if lib == "hips":
+        a, b, c = (np.array(v) for v in (A, B, C))
+        vg = hips.value_and_grad(lambda x: anp.sum(a * x ** 2 + b * x + c))
+
+        def run():
+            s, g = vg(xnp)
+            return float(s), g
+        return run
+    if lib == "numpy":
+        a, b, c = (np.array(v) for v in (A, B, C))
+
+        def run():
+            y = a * xnp ** 2 + b * xnp + c      # forward value
+            s = y.sum()
+            g = 2 * a * xnp + b                 # d sum(y) / dx by hand
+            return float(s), g
+        return run
+    raise ValueError(lib)
+
+
+def case_poly(libs, n, repeats):
+    xnp = poly_inputs(n)
+    times, results = {}, {}
+    for lib in libs:
+        run = poly_setup(lib, xnp)
+        t, res = best_time(run, repeats)
+        times[lib] = t * 1e3
+        results[lib] = res
+        del run, res
+        gc.collect()
+    ref_sum = float((A * xnp ** 2 + B * xnp + C).sum())
+    reference = (ref_sum, 2 * A * xnp + B)
+    return dict(name="poly", label=f"a*x**2+b*x+c, n={n:.0e}, fwd+bwd", unit="ms",
+                times=times, results=results, reference=reference,
+                check="sum(y) and grad 2*a*x+b", target=("numpy", 1.5))
+
+
+def poly_max_diff(result, reference):
+    """(relative diff of the forward sums, max abs diff of the gradients)."""
+    s, g = result
+    rs, rg = reference
+    return abs(s - rs) / max(1.0, abs(rs)), float(np.max(np.abs(np.asarray(g) - rg)))
+
+
+# --------------------------------------------------------------------------- case 3: hessian
+# f(x) = sum(sin(x) * x**2) + sum(x[:-1] * x[1:])
+
+
+def f_ours(x):
+    return (E.sin(x) * x ** 2).sum() + (x[:-1] * x[1:]).sum()
+
+
+def f_torch(x):
+    return (torch.sin(x) * x ** 2).sum() + (x[:-1] * x[1:]).sum()
+
+
+def f_hips(x):
+    return anp.sum(anp.sin(x) * x ** 2) + anp.sum(x[:-1] * x[1:])
+
+
+def hessian_by_hand(xnp):
+    """d²/dx² (sin x · x²) = (2 - x²) sin x + 4x cos x on the diagonal; 1 beside it."""
+    n = xnp.shape[0]
+    h = np.zeros((n, n))
+    h[np.arange(n), np.arange(n)] = (2 - xnp ** 2) * np.sin(xnp) + 4 * xnp * np.cos(xnp)
+    h[np.arange(n - 1), np.arange(1, n)] = 1.0
+    h[np.arange(1, n), np.arange(n - 1)] = 1.0
+    return h
+
+
+def hessian_run(lib, xnp):
+    if lib == "ours":
+        x = E.tensor(xnp)
+        return lambda: E.hessian(f_ours, x).array
+    if lib == "torch":
+        x = torch.from_numpy(xnp.copy())
+        return lambda: torch.autograd.functional.hessian(f_torch, x).numpy()
+    if lib == "hips":
+        h = hips.hessian(f_hips)
+        return lambda: h(xnp)
+    if lib == "numpy":
+        return lambda: hessian_by_hand(xnp)
+    raise ValueError(lib)
+
+
+def case_hessian(libs, n, repeats):
+    xnp = np.random.default_rng(1).uniform(-2, 2, n)
+    times, results = {}, {}
+    for lib in libs:
+        t, res = best_time(hessian_run(lib, xnp), repeats)
+        times[lib] = t * 1e3
+        results[lib] = np.asarray(res)
+    return dict(name="hessian", label=f"Hessian, {n} variables", unit="ms",
+                times=times, results=results, reference=hessian_by_hand(xnp),
+                check="max |H - H_other|", target=("torch", 1.0))
+
+
+# --------------------------------------------------------------------------- case 4: memory
+def _rss_kb(field):
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return None
+
+
+def _mem_child(lib, n):
+    """In a fresh process: baseline RSS after imports, then poly once, then peak RSS."""
+    try:                                # forget the peak reached while importing
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        reset = True
+    except OSError:
+        reset = False
+    gc.collect()
+    base = _rss_kb("VmRSS")
+    if base is None:                    # not Linux: ru_maxrss (kB on Linux, bytes on macOS)
+        import resource
+        base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    run = poly_setup(lib, poly_inputs(n))
+    s, g = run()
+    peak = _rss_kb("VmHWM")
+    if peak is None:
+        import resource
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps(dict(lib=lib, n=n, base_kb=base, peak_kb=peak, reset=reset, sum=s)))
+
+
+def case_memory(libs, n):
+    times, results, notes = {}, {}, []
+    for lib in libs:
+        proc = subprocess.run([sys.executable, os.path.abspath(__file__), "--mem-child", lib,
+                               "--n", str(n)], capture_output=True, text=True)
+        if proc.returncode != 0:
+            notes.append(f"{lib}: child failed: {proc.stderr.strip().splitlines()[-1:]}")
+            continue
+        data = json.loads(proc.stdout.strip().splitlines()[-1])
+        times[lib] = (data["peak_kb"] - data["base_kb"]) / 1024.0
+        results[lib] = data
+        if not data["reset"]:
+            notes.append(f"{lib}: could not reset the peak after imports (VmHWM includes them)")
+    return dict(name="memory", label=f"peak RSS of poly, n={n:.0e}", unit="MiB",
+                times=times, results=results, reference=None, notes=notes,
+                input_mib=n * 8 / 2 ** 20, target=("torch", 1.0))
+
+
+# --------------------------------------------------------------------------- report
+def machine_info():
+    lines = [f"python {platform.python_version()} ({platform.python_implementation()}), "
+             f"{platform.system()} {platform.machine()}, {os.cpu_count()} CPUs",
+             f"numpy {np.__version__}"]
+    lines.append(f"torch {torch.__version__} ({torch.get_num_threads()} threads)"
+                 if torch is not None else "torch: not installed (column skipped)")
+    if hips is not None:
+        try:
+            from importlib.metadata import version
+            hv = version("autograd")
+        except Exception:
+            hv = "?"
+        lines.append(f"HIPS autograd {hv}")
+    else:
+        lines.append("HIPS autograd: not installed (column skipped)")
+    return lines
+
+
+def _fmt(v):
+    if v is None:
+        return "-"
+    if v >= 100:
+        return f"{v:.0f}"
+    if v >= 10:
+        return f"{v:.1f}"
+    return f"{v:.2f}"
+
+
+def format_table(cases, libs):
+    others = [lib for lib in libs if lib != "ours"]
+    head = ["case", "unit"] + [LABELS[lib] for lib in libs] + \
+           [f"ours/{LABELS[lib]}" for lib in others] + ["target", "met"]
+    rows = []
+    for c in cases:
+        t = c["times"]
+        row = [c["label"], c["unit"]] + [_fmt(t.get(lib)) for lib in libs]
+        for lib in others:
+            ok = "ours" in t and lib in t and t[lib] > 0
+            row.append(f"{t['ours'] / t[lib]:.2f}x" if ok else "-")
+        tlib, tmax = c["target"]
+        row.append(f"ours <= {tmax:g}x {LABELS[tlib]}")
+        ok = "ours" in t and tlib in t and t[tlib] > 0
+        row.append(("yes" if t["ours"] / t[tlib] <= tmax else "NO") if ok else "-")
+        rows.append(row)
+    widths = [max(len(str(r[i])) for r in [head] + rows) for i in range(len(head))]
+    out = ["  ".join(str(h).ljust(w) if i < 2 else str(h).rjust(w)
+                     for i, (h, w) in enumerate(zip(head, widths)))]
+    out.append("  ".join("-" * w for w in widths))
+    for r in rows:
+        out.append("  ".join(str(v).ljust(w) if i < 2 else str(v).rjust(w)
+                             for i, (v, w) in enumerate(zip(r, widths))))
+    return out
+
+
+def format_checks(c):
+    out = []
+    if c["name"] == "chain":
+        rv, rg = c["reference"]
+        for lib, (v, g) in c["results"].items():
+            out.append(f"  chain   {LABELS[lib]:>13}: value {v:.15g}  d/dx0 {g:.15g}  "
+                       f"|diff| vs numpy {abs(v - rv):.1e}, {abs(g - rg):.1e}")
+    elif c["name"] == "poly":
+        for lib, res in c["results"].items():
+            ds, dg = poly_max_diff(res, c["reference"])
+            out.append(f"  poly    {LABELS[lib]:>13}: rel diff of sum(y) {ds:.1e}, "
+                       f"max |grad - (2*a*x+b)| {dg:.1e}")
+    elif c["name"] == "hessian":
+        res = c["results"]
+        ours = res.get("ours")
+        for lib, h in res.items():
+            d = float(np.max(np.abs(h - c["reference"])))
+            line = f"  hessian {LABELS[lib]:>13}: max |H - H_by_hand| {d:.1e}"
+            if ours is not None and lib != "ours":
+                dd = float(np.max(np.abs(ours - h)))
+                line += f", max |H_ours - H_{lib}| {dd:.1e} ({'ok' if dd <= 1e-8 else 'ABOVE 1e-8'})"
+            out.append(line)
+    elif c["name"] == "memory":
+        for lib, d in c["results"].items():
+            out.append(f"  memory  {LABELS[lib]:>13}: baseline after imports {d['base_kb'] / 1024:.0f} MiB, "
+                       f"peak {d['peak_kb'] / 1024:.0f} MiB, peak - baseline {c['times'][lib]:.0f} MiB")
+        out.append(f"  memory  (every column includes the {c['input_mib']:.0f} MiB input array x)")
+        out.extend("  memory  " + note for note in c.get("notes", []))
+    return out
+
+
+CASES = ("chain", "poly", "hessian", "memory")
+
+
+def run_cases(only=None, quick=False, libs=None, echo=print):
+    """Run the cases (all, or `only`) for `libs` (default: all importable); returns them."""
+    size, reps = SIZES["quick" if quick else "full"], REPEATS["quick" if quick else "full"]
+    libs = tuple(libs) if libs is not None else available_libs()
+    for lib in libs:
+        if not load(lib):
+            raise ImportError(f"{lib} is not installed")
+    names = CASES if only is None else (only,)
+    cases = []
+    for name in names:
+        t0 = time.perf_counter()
+        if name == "chain":
+            c = case_chain(libs, size["chain"], reps["chain"])
+        elif name == "poly":
+            c = case_poly(libs, size["poly"], reps["poly"])
+        elif name == "hessian":
+            c = case_hessian(libs, size["hessian"], reps["hessian"])
+        elif name == "memory":
+            c = case_memory(libs, size["memory"])
+        else:
+            raise ValueError(f"unknown case {name!r}; one of {', '.join(CASES)}")
+        echo(f"[{name} done in {time.perf_counter() - t0:.1f} s]")
+        cases.append(c)
+    return cases
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
+    p.add_argument("--only", choices=CASES, help="run one case")
+    p.add_argument("--mem-child", metavar="LIB", help=argparse.SUPPRESS)
+    p.add_argument("--n", type=int, help=argparse.SUPPRESS)
+    args = p.parse_args(argv)
+    if args.mem_child:
+        if not load(args.mem_child):
+            raise SystemExit(f"{args.mem_child} is not installed")
+        _mem_child(args.mem_child, args.n)
+        return 0
+    libs = available_libs()
+    print("autodiff engine benchmarks" + (" (--quick sizes)" if args.quick else ""))
+    for line in machine_info():
+        print("  " + line)
+    print(flush=True)
+    cases = run_cases(args.only, args.quick, libs, echo=lambda s: print(s, file=sys.stderr, flush=True))
+    for line in format_table(cases, libs):
+        print(line)
+    print()
+    print("checks:")
+    for c in cases:
+        for line in format_checks(c):
+            print(line)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
