@@ -1,0 +1,195 @@
+"""`autodiff eval`: evaluate one job (or a batch, one per line) and print its
+value and derivatives, as text or JSON. Options in, `run_job` called, results
+formatted: the meaning of a job lives in autodiff.grammar.job."""
+import sys
+
+import click
+
+from .output import (format_array, json_value, dumps, report_error, error_json, install_warning_printer)
+
+__all__ = ["eval_command"]
+
+
+class _GraphFormat(click.Choice):
+    name = "graph format"
+
+
+@click.command("eval", context_settings={"ignore_unknown_options": False})
+@click.argument("expr", required=False)
+@click.argument("bindings", nargs=-1)
+@click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable (VALUE is an expression).")
+@click.option("--wrt", multiple=True, metavar="NAME",
+              help="Differentiate by NAME (repeat, or a comma list). Default: every bound float variable f depends on.")
+@click.option("--order", type=click.IntRange(1, 20), default=1, show_default=True,
+              help="The N-th derivative (grad chained with create_graph, summing between steps).")
+@click.option("--weights", metavar="W", help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
+@click.option("--jacobian", is_flag=True, help="Also print the full Jacobian of f by each variable.")
+@click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
+@click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
+@click.option("--formula", is_flag=True, help="Also print each derivative as a formula.")
+@click.option("--graph", "graph_format", type=_GraphFormat(["text", "json", "dot"]), is_flag=False,
+              flag_value="text", default=None, help="Also print the graph (text, json or dot).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
+@click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None)
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
+@click.option("--seed", type=int, default=None, help="Seed for rand/randn.")
+@click.option("--precision", type=click.IntRange(1, 17), default=6, show_default=True,
+              help="Significant digits in text output.")
+@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
+              help="Stop a program after this many steps.")
+@click.option("-f", "--file", "jobs_file", type=click.File("r"), default=None,
+              help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
+def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
+                 fmt, as_json, device, dtype, seed, precision, max_steps, jobs_file):
+    """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
+
+    \b
+    autodiff eval "a*x**2+b*x+c" a=1 b=-2 c=1 x=0
+    autodiff eval "x**3" x=2 --order 2
+    autodiff eval "a*x**2+b*x+c" a=1 b=-2 c=1 "x=[[0,0],[1,2]]" --weights 1
+    echo "sin(x)" | autodiff eval - x=1 --json
+
+    EXPR '-' (or -f FILE) reads one job per line; trailing NAME=VALUE arguments and
+    the options apply to every job. In eval, numbers and lists of numbers are float
+    tensors that require grad.
+    """
+    from ..grammar.job import JobOptions, parse_binding
+    if expr is None and jobs_file is None:
+        raise click.UsageError("give an expression, '-' to read jobs from stdin, or -f FILE")
+    if expr is not None and jobs_file is not None and "=" in expr and expr.split("=")[0].isidentifier():
+        bindings = (expr,) + bindings
+        expr = None
+    pairs = []
+    for text in tuple(bindings) + tuple(sets):
+        try:
+            pairs.append(parse_binding(text))
+        except ValueError as e:
+            raise click.BadParameter(f"{e} (bindings look like x=1 or \"x=[1, 2]\")", param_hint="NAME=VALUE")
+    names = tuple(n.strip() for w in wrt for n in w.split(",") if n.strip())
+    options = JobOptions(wrt=names, order=order, weights=weights, jacobian=jacobian, hessian=hessian,
+                         check=check, formula=formula, graph=graph_format is not None,
+                         device=None if device is None else ("cuda" if device == "gpu" else device),
+                         dtype=dtype, seed=seed, max_steps=max_steps)
+    as_json = as_json or fmt == "json"
+    printer = install_warning_printer()
+    if options.device == "cuda":
+        from ..engine import backend
+        try:
+            backend.backend_for(backend.device("cuda"))
+        except backend.DeviceError as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(1)
+
+    if jobs_file is not None or expr == "-":
+        stream = jobs_file if jobs_file is not None else click.get_text_stream("stdin")
+        where = getattr(stream, "name", "<stdin>")
+        where = "<stdin>" if where in ("<stdin>", "-") else where
+        jobs = ((n, line.strip()) for n, line in enumerate(stream, 1)
+                if line.strip() and not line.lstrip().startswith("#"))
+        failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch=True)
+    else:
+        failed = _run_jobs([(1, expr)], pairs, options, as_json, graph_format, precision, printer, None,
+                           batch=False)
+    sys.exit(1 if failed else 0)
+
+
+def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch):
+    from ..grammar.errors import LanguageError
+    from ..grammar.job import run_job
+    out = click.get_text_stream("stdout")
+    failed = 0
+    first = True
+    for line, text in jobs:
+        printer.source = text
+        printer.where = f"{where}:{line}" if where else None
+        try:
+            result = run_job(text, pairs, options)
+        except LanguageError as e:
+            failed += 1
+            if as_json:
+                out.write(dumps({"line": line, "expr": text, "error": error_json(e, text)}) + "\n")
+            else:
+                report_error(e, text, f"{where}:{line}" if batch else None)
+            continue
+        except MemoryError as e:
+            failed += 1
+            _plain_error(out, as_json, line, text, "MemoryError", str(e) or "out of memory")
+            continue
+        except Exception as e:  # one job's internal failure never ends the batch
+            failed += 1
+            _plain_error(out, as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")
+            continue
+        if as_json:
+            out.write(dumps(_job_json(line, text, result, graph_format)) + "\n")
+        else:
+            if batch:
+                out.write(("" if first else "\n") + f"# line {line}: {text}\n")
+            out.write(_job_text(result, graph_format, precision))
+        first = False
+        out.flush() if not batch else None
+    return failed
+
+
+def _plain_error(out, as_json, line, text, kind, message):
+    if as_json:
+        out.write(dumps({"line": line, "expr": text, "error": {"type": kind, "message": message,
+                                                               "column": None}}) + "\n")
+    else:
+        click.echo(f"error: {message}" + (f" (line {line})" if line != 1 else ""), err=True)
+
+
+def _label(name, order):
+    return f"df/d{name}" if order == 1 else f"d{order}f/d{name}{order}"
+
+
+def _job_json(line, text, r, graph_format):
+    obj = {"line": line, "expr": text, "value": json_value(r.value), "shape": list(r.shape), "dtype": r.dtype,
+           "device": r.device, "order": r.order, "grad": {k: json_value(v) for k, v in r.grad.items()}}
+    if r.jacobian is not None:
+        obj["jacobian"] = {k: json_value(v) for k, v in r.jacobian.items()}
+    if r.hessian is not None:
+        obj["hessian"] = {a: {b: json_value(v) for b, v in row.items()} for a, row in r.hessian.items()}
+    if r.formula is not None:
+        obj["formula"] = dict(r.formula)
+    if r.check is not None:
+        obj["check"] = {k: json_value(v) for k, v in r.check.items()}
+    if graph_format is not None:
+        from .graphview import describe_graph, render
+        graph = describe_graph(r.graph, r.variables, r.source)
+        obj["graph"] = graph if graph_format == "json" else render(graph, graph_format)
+    return obj
+
+
+def _job_text(r, graph_format, precision):
+    lines = []
+
+    def put(label, value):
+        prefix = f"{label} = "
+        lines.append(prefix + format_array(value, precision, prefix=prefix))
+
+    put("f", r.value)
+    for name, g in r.grad.items():
+        put(_label(name, r.order), g)
+    if not r.grad:
+        lines.append("(f depends on no variable: nothing to differentiate)")
+    if r.formula is not None:
+        for name, text in r.formula.items():
+            lines.append(f"{_label(name, r.order)} = {text}")
+    if r.jacobian is not None:
+        for name, j in r.jacobian.items():
+            put(f"jacobian df/d{name} {list(j.shape)}", j)
+    if r.hessian is not None:
+        for a, row in r.hessian.items():
+            for b, h in row.items():
+                put(f"d2f/d{a}2" if a == b else f"d2f/d{a}d{b}", h)
+    if r.check is not None:
+        for name, err in r.check.items():
+            scale = float(abs(r.grad[name]).max()) if r.grad[name].size else 0.0
+            verdict = "ok" if err <= 1e-5 + 1e-4 * scale else "MISMATCH"
+            lines.append(f"check {_label(name, r.order)}: largest difference from finite differences "
+                         f"{err:.3g} ({verdict})")
+    if graph_format is not None:
+        from .graphview import describe_graph, render
+        lines.append(render(describe_graph(r.graph, r.variables, r.source), graph_format).rstrip("\n"))
+    return "\n".join(lines) + "\n"

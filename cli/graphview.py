@@ -1,0 +1,244 @@
+"""The graph of a result, described as data and rendered as text, JSON or DOT.
+
+`describe_graph` walks the backward graph from the result (with a stack: deep
+graphs are fine) and records, per node, what a reader wants: the node's name
+(MulBackward0, AccumulateGrad), the sub-expression that made it, its shape,
+its value where the graph holds it, the grad where one was computed, and
+the tensors it saved with their versions. The renderers only format that.
+"""
+import numpy
+
+from ..engine.graph import AccumulateGrad
+from ..engine.tensor import SAVED_TENSOR, SAVED_OUTPUT, SAVED_VALUE
+from .output import format_array, json_value
+
+__all__ = ["describe_graph", "render", "to_text", "to_dot"]
+
+
+def _span_text(node, source):
+    span = getattr(node, "span", None)
+    if span is None or source is None or getattr(span, "start", None) is None:
+        return None
+    text = source[span.start:span.end].strip()
+    return text or None
+
+
+def _array(t):
+    return numpy.asarray(t.detach()) if t is not None else None
+
+
+def describe_graph(root, variables=None, source=None, produced=None):
+    """A dict: {"root": id, "nodes": [...], "output": {...}} for the graph of tensor `root`.
+
+    `variables` maps names to leaf tensors (to label leaves); `produced` maps
+    nodes to the tensors they made (to show intermediate values and grads)."""
+    names = {id(t): n for n, t in (variables or {}).items()}
+    produced = produced or {}
+    out = {"output": {"shape": list(root.shape), "dtype": root.dtype.name, "value": json_value(_array(root)),
+                      "requires_grad": bool(root.requires_grad), "expr": None},
+           "nodes": [], "root": None}
+    start = root.grad_fn
+    if start is None:
+        if root.requires_grad and root.is_leaf:
+            from ..engine.graph import accumulator_of
+            start = accumulator_of(root)
+        else:
+            return out
+    ids = {}
+    order = []
+    stack = [start]
+    while stack:  # depth-first, inputs in next_functions order
+        node = stack.pop()
+        if node in ids:
+            continue
+        ids[node] = len(order)
+        order.append(node)
+        for nxt in reversed(node.inputs):
+            if nxt is not None and nxt not in ids:
+                stack.append(nxt)
+    for node in order:
+        out["nodes"].append(_describe_node(node, ids, names, source, produced, root))
+    out["root"] = ids[start]
+    out["output"]["expr"] = out["nodes"][0].get("expr")
+    return out
+
+
+def _describe_node(node, ids, names, source, produced, root):
+    if node.__class__ is AccumulateGrad:
+        t = node.variable
+        entry = {"id": ids[node], "name": "AccumulateGrad", "kind": "leaf", "variable": names.get(id(t)),
+                 "shape": list(t.shape), "dtype": t.dtype.name, "value": json_value(_array(t)),
+                 "is_leaf": True, "requires_grad": True, "retains_grad": False,
+                 "grad": json_value(_array(t._grad)) if t._grad is not None else None,
+                 "version": t._version, "saved": [], "next": []}
+        return entry
+    made = produced.get(node)
+    if made is None and node is root.grad_fn:
+        made = root
+    entry = {"id": ids[node], "name": node.name(), "kind": "op", "expr": _span_text(node, source),
+             "shape": list(node.out_shape), "dtype": _dtype_name(node.out_dtype),
+             "value": json_value(_array(made)) if made is not None else None,
+             "is_leaf": False, "requires_grad": True,
+             "retains_grad": bool(made is not None and made._retains),
+             "grad": json_value(_array(made._grad)) if made is not None and made._grad is not None else None,
+             "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in node.inputs]}
+    if entry["expr"] is None:
+        del entry["expr"]
+    return entry
+
+
+def _dtype_name(np_dtype):
+    from ..engine.dtypes import as_dtype
+    try:
+        return as_dtype(np_dtype).name
+    except TypeError:
+        return str(np_dtype)
+
+
+def _saved(node):
+    """The saved tensors of a node: which input (or the output), shape, saved and current version."""
+    saved = node.saved
+    if saved is None:
+        return [{"released": True}] if node.released else []
+    out = []
+    saves = node.op.saves
+    for which, (kind, value, version, _producer) in zip(saves, saved):
+        if kind == SAVED_VALUE:
+            if value is None:
+                continue
+            out.append({"of": f"input {which}", "value": value if isinstance(value, (int, float)) else str(value)})
+        elif kind == SAVED_TENSOR:
+            out.append({"of": f"input {which}", "shape": list(value.shape), "version": version,
+                        "current_version": value._version})
+        elif kind == SAVED_OUTPUT:
+            array, vc = value
+            out.append({"of": "output", "shape": list(numpy.shape(array)), "version": version,
+                        "current_version": vc[0]})
+    return out
+
+
+def render(graph, fmt):
+    if fmt == "json":
+        from .output import dumps
+        return dumps(graph)
+    if fmt == "dot":
+        return to_dot(graph)
+    return to_text(graph)
+
+
+def _summary(node, precision=4):
+    parts = []
+    if node["kind"] == "leaf":
+        label = f"AccumulateGrad {node['variable']}" if node.get("variable") else "AccumulateGrad (leaf)"
+    else:
+        label = node["name"]
+        if node.get("expr"):
+            label += f"  `{node['expr']}`"
+    parts.append(label)
+    parts.append(f"shape {node['shape']}")
+    if node.get("value") is not None:
+        parts.append("value " + _short(node["value"], precision))
+    if node.get("grad") is not None:
+        parts.append("grad " + _short(node["grad"], precision))
+    flags = []
+    if node["is_leaf"]:
+        flags.append("is_leaf")
+    if node["requires_grad"]:
+        flags.append("requires_grad")
+    if node.get("retains_grad"):
+        flags.append("retains_grad")
+    parts.append(" ".join(flags))
+    saved = node.get("saved") or []
+    if saved:
+        shown = []
+        for s in saved:
+            if s.get("released"):
+                shown.append("freed by backward")
+            elif "shape" in s:
+                v = f"v{s['version']}" if s["current_version"] == s["version"] else \
+                    f"v{s['version']}, now v{s['current_version']}!"
+                shown.append(f"{s['of']} {s['shape']} {v}")
+            else:
+                shown.append(f"{s['of']} = {s['value']}")
+        parts.append("saved: " + "; ".join(shown))
+    return "  ".join(p for p in parts if p)
+
+
+def _short(value, precision):
+    text = format_array(numpy.asarray(value, dtype=float) if not isinstance(value, str) else value, precision)
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def to_text(graph):
+    """An indented tree from the output down to the leaves; a node met again is referred back to."""
+    lines = []
+    out = graph["output"]
+    lines.append(f"output  shape {out['shape']}  value {_short(out['value'], 4)}")
+    if graph["root"] is None:
+        lines.append("  (no graph: the result does not require grad)")
+        return "\n".join(lines) + "\n"
+    nodes = graph["nodes"]
+    shown = set()
+    stack = [(graph["root"], "", "", True)]
+    while stack:
+        nid, indent, branch, last = stack.pop()
+        node = nodes[nid]
+        if nid in shown:
+            lines.append(f"{indent}{branch}#{nid} {_label(node)} (shown above)")
+            continue
+        shown.add(nid)
+        lines.append(f"{indent}{branch}#{nid} {_summary(node)}")
+        children = [c for c in node["next"] if c is not None]
+        child_indent = indent + ("" if branch == "" else ("   " if last else "│  "))
+        for i in range(len(children) - 1, -1, -1):
+            is_last = i == len(children) - 1
+            stack.append((children[i], child_indent, "└─ " if is_last else "├─ ", is_last))
+    return "\n".join(lines) + "\n"
+
+
+def _label(node):
+    if node["kind"] == "leaf":
+        return f"AccumulateGrad {node['variable']}" if node.get("variable") else "AccumulateGrad"
+    return node["name"]
+
+
+def _dot_escape(text):
+    return str(text).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def to_dot(graph):
+    """Graphviz source: leaves, ops and the output told apart by shape and colour."""
+    lines = ["digraph autodiff {", '  rankdir="BT";',
+             '  node [fontname="Helvetica", fontsize=11];', '  edge [color="#555555"];']
+    out = graph["output"]
+    lines.append(f'  output [label="output\\nshape {out["shape"]}\\nvalue {_dot_escape(_short(out["value"], 4))}", '
+                 'shape=doubleoctagon, style=filled, fillcolor="#c8e6c9"];')
+    for node in graph["nodes"]:
+        nid = f"n{node['id']}"
+        if node["kind"] == "leaf":
+            title = node.get("variable") or "leaf"
+            body = [title, f"shape {node['shape']}"]
+            if node.get("value") is not None:
+                body.append("value " + _short(node["value"], 4))
+            if node.get("grad") is not None:
+                body.append("grad " + _short(node["grad"], 4))
+            label = "\\n".join(_dot_escape(b) for b in body)
+            lines.append(f'  {nid} [label="{label}", shape=ellipse, style=filled, fillcolor="#bbdefb"];')
+        else:
+            body = [node["name"]]
+            if node.get("expr"):
+                body.append(node["expr"])
+            body.append(f"shape {node['shape']}")
+            if node.get("value") is not None:
+                body.append("value " + _short(node["value"], 4))
+            label = "\\n".join(_dot_escape(b) for b in body)
+            lines.append(f'  {nid} [label="{label}", shape=box, style="rounded,filled", fillcolor="#ffe0b2"];')
+    for node in graph["nodes"]:
+        for child in node["next"]:
+            if child is not None:
+                lines.append(f"  n{child} -> n{node['id']};")
+    if graph["root"] is not None:
+        lines.append(f"  n{graph['root']} -> output;")
+    lines.append("}")
+    return "\n".join(lines) + "\n"

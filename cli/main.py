@@ -1,0 +1,70 @@
+"""The `autodiff` command: a click group with one module per command.
+
+Exit codes: 0 success, 1 a job failed (an evaluation error or a failed
+assert), 2 a usage error. Results go to stdout; errors, warnings and progress
+to stderr. No Python traceback ever reaches the user: anything unexpected is
+reported as an internal error in one line.
+"""
+import sys
+
+import click
+
+from .commands import LazyGroup
+
+__all__ = ["main", "cli"]
+
+CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
+
+
+def _version():
+    try:
+        from importlib.metadata import version
+        return version("autodiff-cli")
+    except Exception:  # metadata missing (running from a bare checkout)
+        return "0.1.0"
+
+
+@click.group(cls=LazyGroup, context_settings=CONTEXT, commands={
+    "eval": ("autodiff.cli.eval_cmd", "eval_command"),
+    "run": ("autodiff.cli.run_cmd", "run_command"),
+    "graph": ("autodiff.cli.graph_cmd", "graph_command"),
+    "minimize": ("autodiff.cli.minimize_cmd", "minimize_command"),
+    "repl": ("autodiff.cli.repl_cmd", "repl_command"),
+})
+@click.version_option(_version(), "--version", prog_name="autodiff")
+def cli():
+    """Differentiate expressions and run autograd scripts (PyTorch's semantics, numpy or cupy).
+
+    \b
+    autodiff eval "a*x**2+b*x+c" a=1 b=-2 c=1 x=0
+    autodiff eval "sin(x)*exp(x)" x=0.5 --order 2
+    cat jobs.txt | autodiff eval - --json
+    autodiff run checks.ad
+    """
+
+
+def main(argv=None):
+    """Entry point of the console script."""
+    try:
+        code = cli.main(args=argv, prog_name="autodiff", standalone_mode=False)
+    except click.exceptions.Exit as e:
+        code = e.exit_code
+    except click.ClickException as e:
+        e.show()
+        code = e.exit_code
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        code = 130
+    except KeyboardInterrupt:
+        click.echo("interrupted", err=True)
+        code = 130
+    except BrokenPipeError:
+        code = 0
+    except Exception as e:  # never a traceback: one line, and where to report it
+        click.echo(f"error: internal error ({type(e).__name__}: {e}); please report this", err=True)
+        code = 70
+    sys.exit(code or 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""Formatting, in one place: numbers and arrays as text, results as JSON,
+errors and warnings on stderr."""
+import json
+import math
+import sys
+import warnings
+
+import click
+import numpy
+
+__all__ = ["format_number", "format_array", "json_value", "dumps", "report_error", "error_json",
+           "install_warning_printer"]
+
+
+def format_number(v, precision=6):
+    """A float as a person writes it: 2 not 2.0, 0.333333 at the default precision."""
+    if isinstance(v, (bool, numpy.bool_)):
+        return "True" if v else "False"
+    if isinstance(v, (int, numpy.integer)):
+        return str(int(v))
+    v = float(v)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == int(v) and abs(v) < 1e15:
+        return str(int(v)) if v != 0 else "0"
+    return f"{v:.{precision}g}"
+
+
+def format_array(a, precision=6, prefix=""):
+    """An array as nested brackets aligned after `prefix` (a scalar as a number)."""
+    a = numpy.asarray(a)
+    if a.ndim == 0:
+        return format_number(a.item(), precision)
+    if a.size == 0:
+        return f"[] (shape {list(a.shape)})"
+    width = max(len(format_number(v, precision)) for v in a.reshape(-1)[:1000])
+    return numpy.array2string(a, separator=", ", prefix=prefix, max_line_width=100, threshold=200,
+                              formatter={"all": lambda v: format_number(v, precision).rjust(width)})
+
+
+def _fix_nonfinite(value):
+    """JSON has no nan/inf: they become the strings "nan", "inf", "-inf"."""
+    if isinstance(value, float):
+        if math.isfinite(value):
+            return value
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    if not isinstance(value, list):
+        return value
+    stack = [value]
+    while stack:
+        items = stack.pop()
+        for i, v in enumerate(items):
+            if isinstance(v, list):
+                stack.append(v)
+            elif isinstance(v, float) and not math.isfinite(v):
+                items[i] = "nan" if math.isnan(v) else ("inf" if v > 0 else "-inf")
+    return value
+
+
+def json_value(a):
+    """A number or nested lists of numbers for an array."""
+    if isinstance(a, (int, float, bool)):
+        return _fix_nonfinite(a)
+    a = numpy.asarray(a)
+    value = a.tolist()
+    if a.dtype.kind == "f" and not numpy.isfinite(a).all():
+        value = _fix_nonfinite(value)
+    return value
+
+
+def dumps(obj):
+    return json.dumps(obj, separators=(", ", ": "), allow_nan=False)
+
+
+def error_json(error, source):
+    """The "error" object of a failed job."""
+    loc = error.location(source) if hasattr(error, "location") else None
+    out = {"type": getattr(error, "kind", type(error).__name__), "message": getattr(error, "message", str(error)),
+           "column": loc.column if loc else None}
+    if loc is not None and loc.line != 1:
+        out["source_line"] = loc.line
+    hint = getattr(error, "hint", None)
+    if hint:
+        out["hint"] = hint
+    return out
+
+
+def report_error(error, source, where=None):
+    """Print a language error to stderr: message, place, caret, hint."""
+    from ..grammar.errors import format_error
+    click.echo(format_error(error, source, where), err=True)
+
+
+class _WarningPrinter:
+    """Prints engine warnings on stderr as `warning: ...`, every time, with the
+    source place being evaluated when there is one."""
+
+    def __init__(self):
+        self.source = None
+        self.where = None
+
+    def show(self, message, category, filename, lineno, file=None, line=None):
+        text = f"warning: {message}"
+        from ..engine.graph import current_span
+        node = current_span.get()
+        if node is not None and self.source is not None and getattr(node, "start", None) is not None:
+            from ..grammar.errors import locate
+            loc = locate(self.source, node.start, node.end)
+            place = f"line {loc.line}, column {loc.column}"
+            if self.where:
+                place = f"{self.where}, {place}"
+            text = f"warning ({place}): {message}"
+        print(text, file=sys.stderr)
+
+
+WARNINGS = _WarningPrinter()
+
+
+def install_warning_printer():
+    warnings.simplefilter("always")
+    warnings.showwarning = WARNINGS.show
+    numpy.seterr(all="ignore")  # inf and nan come out silently, as in PyTorch
+    return WARNINGS

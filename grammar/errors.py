@@ -1,0 +1,103 @@
+"""Errors a user can cause, and how they are shown: a message, the line and
+column, the source line with a caret under the spot, and a hint.
+
+Every error the language raises is a `LanguageError`; nothing else should
+reach the command line (and if it does, it is still shown this way).
+"""
+import bisect
+
+__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Location", "locate", "format_error"]
+
+
+class Location:
+    """Where in the source: 1-based line and column, and the span's text."""
+
+    __slots__ = ("line", "column", "end_column", "source_line", "text")
+
+    def __init__(self, line, column, end_column, source_line, text):
+        self.line = line
+        self.column = column
+        self.end_column = end_column
+        self.source_line = source_line
+        self.text = text
+
+
+def locate(source, start, end=None):
+    """The Location of offsets [start, end) in `source`."""
+    if source is None:
+        return None
+    start = max(0, min(start, len(source)))
+    end = start if end is None else max(start, min(end, len(source)))
+    starts = [0]
+    i = source.find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = source.find("\n", i + 1)
+    line = bisect.bisect_right(starts, start) - 1
+    line_start = starts[line]
+    line_end = source.find("\n", line_start)
+    if line_end < 0:
+        line_end = len(source)
+    column = start - line_start + 1
+    end_column = min(end, line_end) - line_start + 1
+    return Location(line + 1, column, max(end_column, column + 1), source[line_start:line_end],
+                    source[start:end])
+
+
+class LanguageError(Exception):
+    """A user-facing error with an optional place in the source and a hint."""
+
+    kind = "Error"
+
+    def __init__(self, message, start=None, end=None, hint=None):
+        super().__init__(message)
+        self.message = message
+        self.start = start
+        self.end = end
+        self.hint = hint
+        self.notes = []
+
+    def location(self, source):
+        if self.start is None or source is None:
+            return None
+        return locate(source, self.start, self.end)
+
+
+class SyntaxProblem(LanguageError):
+    """The text is not a program."""
+
+    kind = "SyntaxError"
+
+    def __init__(self, message, pos, hint=None, at_end=False):
+        super().__init__(message, pos, pos + 1, hint)
+        self.at_end = at_end
+
+
+class ScriptError(LanguageError):
+    """Running the program failed (an engine error, a name that isn't bound, ...).
+
+    `kind` names the underlying error (RuntimeError, NameError, ...)."""
+
+    def __init__(self, message, start=None, end=None, hint=None, kind="RuntimeError"):
+        super().__init__(message, start, end, hint)
+        self.kind = kind
+
+
+def format_error(error, source, filename=None):
+    """The text shown for `error`: message, place, source line, caret, hint, notes."""
+    lines = [f"error: {error.message}"]
+    loc = error.location(source)
+    if loc is not None:
+        where = f"line {loc.line}, column {loc.column}"
+        if filename:
+            where = f"{filename}, {where}"
+        lines.append(f"  at {where}:")
+        shown = loc.source_line.rstrip("\r").expandtabs(1)
+        width = max(1, min(loc.end_column, len(shown) + 2) - loc.column)
+        lines.append(f"    {shown}")
+        lines.append("    " + " " * (loc.column - 1) + "^" * width)
+    if error.hint:
+        lines.append(f"  hint: {error.hint}")
+    for note in error.notes:
+        lines.append(f"  note: {note}")
+    return "\n".join(lines)

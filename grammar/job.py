@@ -1,0 +1,354 @@
+"""One `eval` job: run a program, take its final value f, and differentiate it.
+
+This is where eval's meaning lives (the command line only formats what comes
+back): bindings become variables, `--wrt` picks them (by default every bound
+float variable f depends on), `--order` chains grad with create_graph,
+`--weights` weights a non-scalar f, and the Jacobian, Hessian and a
+finite-difference check come from the same engine. Results are plain numpy
+arrays and Python values, ready to print.
+"""
+import math
+from dataclasses import dataclass, field
+
+import numpy
+
+from .. import engine as E
+from ..engine.graph import AccumulateGrad
+from .compiler import compile_program
+from .errors import LanguageError, ScriptError, SyntaxProblem
+from .parser import parse, parse_expression
+from .vm import Interpreter
+
+__all__ = ["JobOptions", "JobResult", "run_job", "parse_binding"]
+
+
+@dataclass
+class JobOptions:
+    wrt: tuple = ()               # names; empty: every bound float variable f depends on
+    order: int = 1
+    weights: str = None           # an expression
+    jacobian: bool = False
+    hessian: bool = False
+    check: bool = False
+    formula: bool = False
+    graph: bool = False
+    device: str = None
+    dtype: str = None
+    seed: int = None
+    max_steps: int = 10_000_000
+
+
+@dataclass
+class JobResult:
+    value: object = None          # numpy array (or Python number)
+    shape: tuple = ()
+    dtype: str = "float64"
+    device: str = "cpu"
+    order: int = 1
+    grad: dict = field(default_factory=dict)       # name -> array (the order-th derivative)
+    jacobian: dict = None
+    hessian: dict = None
+    check: dict = None
+    formula: dict = None
+    graph: object = None           # the engine output tensor, for the graph renderers
+    variables: dict = None         # name -> tensor
+    source: str = ""
+    warnings: list = field(default_factory=list)
+
+
+def parse_binding(text):
+    """'NAME=VALUE' -> (name, value text); ValueError with a message otherwise."""
+    name, sep, value = text.partition("=")
+    name = name.strip()
+    if not sep or not name.isidentifier() or not value.strip():
+        raise ValueError(f"expected NAME=VALUE, got {text!r}")
+    return name, value.strip()
+
+
+def _calculator_value(value):
+    """eval's reading of a bound value: numbers and lists of numbers are float
+    tensors that require grad (x=0 is differentiable, as on a calculator)."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, (int, float)):
+        return E.tensor(float(value), requires_grad=True)
+    if isinstance(value, list):
+        t = E.tensor(value)
+        if t.dtype.is_floating_point or t.dtype.name.startswith(("int", "uint")):
+            t = t.to(dtype=E.get_default_dtype()).detach()
+            t.requires_grad_(True)
+        return t
+    if isinstance(value, E.Tensor) and value.is_floating_point():
+        leaf = value.detach().clone() if value.grad_fn is not None or not value.requires_grad else value
+        if leaf is not value:
+            leaf.requires_grad_(True)
+        return leaf
+    return value
+
+
+class _EvalInterpreter(Interpreter):
+    """eval's interpreter: top-level assignments of numbers make variables."""
+
+    def __init__(self, overrides=None, **kw):
+        super().__init__(**kw)
+        self.variables = {}       # name -> leaf tensor, in binding order
+        self.overrides = overrides or {}
+
+    def bind(self, name, value):
+        if name in self.overrides:
+            value = self.overrides[name]
+        else:
+            value = _calculator_value(value)
+        if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad:
+            self.variables[name] = value
+        self.globals[name] = value
+
+    def _store(self, frame, name, value):
+        if frame.locals is None and (isinstance(value, (int, float, list)) and not isinstance(value, bool)
+                                     or name in self.overrides):
+            self.bind(name, value)
+        else:
+            super()._store(frame, name, value)
+
+
+def _unbound_hint(name):
+    return f"bind it: add {name}=VALUE (e.g. {name}=1) or --set {name}=VALUE"
+
+
+def _evaluate_value(interp, text, what):
+    try:
+        expr = parse_expression(text)
+    except SyntaxProblem as e:
+        raise ScriptError(f"in {what}: {e.message}", hint=e.hint, kind="SyntaxError") from None
+    from .syntax import Node
+    program = Node("program", (Node("expr", (expr,), expr.start, expr.end),), expr.start, expr.end)
+    try:
+        return interp.run(compile_program(program, text, keep_last=True))
+    except LanguageError as e:
+        raise ScriptError(f"in {what}: {e.message}", hint=e.hint, kind=e.kind) from None
+
+
+def _execute(source, bindings, options, overrides=None):
+    """Run the job's program; (interpreter, f)."""
+    program = parse(source)
+    if not program.args or program.args[-1].kind != "expr":
+        raise ScriptError("eval needs an expression at the end: the value f to differentiate",
+                          hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
+    code = compile_program(program, source, keep_last=True)
+    interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps)
+    if options.seed is not None:
+        E.manual_seed(options.seed)
+    for name, text in bindings:
+        interp.bind(name, _evaluate_value(interp, text, f"the value of {name}"))
+    f = interp.run(code)
+    if isinstance(f, (int, float)) and not isinstance(f, bool):
+        f = E.tensor(float(f))
+    elif isinstance(f, list):
+        try:
+            f = E.tensor(f, dtype=E.get_default_dtype())
+        except (ValueError, TypeError) as e:
+            last = program.args[-1]
+            raise ScriptError(str(e), start=last.start, end=last.end, kind=type(e).__name__) from None
+    if not isinstance(f, E.Tensor):
+        raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
+                          start=program.args[-1].start, end=program.args[-1].end, kind="TypeError")
+    if not f.is_floating_point():
+        f = f.to(dtype=E.get_default_dtype())
+    return interp, f
+
+
+def _describe(v):
+    return "None" if v is None else f"a {type(v).__name__}"
+
+
+def _leaves(f):
+    """The leaf tensors f's graph reaches (walked with a stack)."""
+    found = set()
+    if f.grad_fn is None:
+        if f.requires_grad:
+            found.add(id(f))
+        return found
+    seen = {f.grad_fn}
+    stack = [f.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node.__class__ is AccumulateGrad:
+            found.add(id(node.variable))
+            continue
+        for nxt in node.inputs:
+            if nxt is not None and nxt not in seen:
+                seen.add(nxt)
+                stack.append(nxt)
+    return found
+
+
+def _choose_wrt(interp, f, wanted):
+    if wanted:
+        chosen = {}
+        for name in wanted:
+            value = interp.globals.get(name)
+            if value is None:
+                raise ScriptError(f"--wrt {name}: no variable named {name!r}",
+                                  hint=_unbound_hint(name), kind="NameError")
+            if not isinstance(value, E.Tensor) or not value.is_floating_point():
+                raise ScriptError(f"--wrt {name}: {name} is {_describe(value)}, not a floating-point tensor",
+                                  kind="TypeError")
+            if not value.requires_grad:
+                value.requires_grad_(True)
+            chosen[name] = value
+        return chosen
+    reached = _leaves(f)
+    return {name: t for name, t in interp.variables.items() if id(t) in reached}
+
+
+def _weights(interp, f, text):
+    if text is None:
+        if f.numel() != 1:
+            raise ScriptError(f"f is not a scalar (its shape is {list(f.shape)}), so it has no single gradient",
+                              hint="pass --weights 1 to sum its gradients (or W for a weighted sum), "
+                                   "or differentiate sum(f)", kind="RuntimeError")
+        return None
+    w = _evaluate_value(interp, text, "--weights")
+    w = E.tensor(w, dtype=f.dtype) if not isinstance(w, E.Tensor) else w.to(dtype=f.dtype)
+    if tuple(w.shape) != tuple(f.shape):
+        try:
+            w = E.expand(w, tuple(f.shape)).clone()
+        except RuntimeError:
+            raise ScriptError(f"--weights has shape {list(w.shape)}, which doesn't fit f's shape {list(f.shape)}",
+                              hint="give one weight (all the same) or one per element of f",
+                              kind="RuntimeError") from None
+    return w
+
+
+def _zeros_like(t):
+    return E.zeros_like(t).detach()
+
+
+def _derivatives(f, weights, variables, order, keep_graph):
+    """{name: the order-th derivative of f by that variable (engine tensors)}."""
+    names = list(variables)
+    if not names:
+        return {}
+    tensors = [variables[n] for n in names]
+    need_graph = keep_graph or order > 1
+    if f.requires_grad:
+        first = E.grad(f, tensors, grad_outputs=weights, retain_graph=True, create_graph=need_graph,
+                       allow_unused=True)
+    else:
+        first = [None] * len(tensors)
+    out = {}
+    for name, x, g in zip(names, tensors, first):
+        for _ in range(order - 1):
+            if g is None or not g.requires_grad:
+                g = None
+                break
+            (g,) = E.grad(g.sum(), x, retain_graph=True, create_graph=True, allow_unused=True)
+        out[name] = g if g is not None else _zeros_like(x)
+    return out
+
+
+def _host(t):
+    return numpy.asarray(t.detach())
+
+
+def run_job(source, bindings=(), options=None):
+    """Run one eval job; a JobResult, or a LanguageError raised."""
+    options = options or JobOptions()
+    previous_dtype = E.get_default_dtype()
+    previous_device = E.get_default_device()
+    try:
+        if options.dtype:
+            E.set_default_dtype(options.dtype)
+        if options.device:
+            E.set_default_device(options.device)
+        if options.check and options.seed is None:
+            options.seed = 0  # re-runs for finite differences must draw the same random numbers
+        return _run(source, bindings, options)
+    finally:
+        E.set_default_dtype(previous_dtype)
+        E.set_default_device(previous_device)
+
+
+def _run(source, bindings, options):
+    interp, f = _execute(source, bindings, options)
+    variables = _choose_wrt(interp, f, options.wrt)
+    weights = _weights(interp, f, options.weights) if variables or options.jacobian else None
+    result = JobResult(source=source, order=options.order, variables=variables)
+    result.value = _host(f)
+    result.shape = tuple(f.shape)
+    result.dtype = f.dtype.name
+    result.device = str(f.device)
+    derivs = _derivatives(f, weights, variables, options.order, options.formula)
+    result.grad = {name: _host(g) for name, g in derivs.items()}
+    if options.formula:
+        result.formula_tensors = derivs
+    if options.jacobian:
+        result.jacobian = {name: _host(E.jacobian(f, x)) if f.requires_grad
+                           else numpy.zeros(tuple(f.shape) + tuple(x.shape))
+                           for name, x in variables.items()}
+    if options.hessian:
+        result.hessian = _hessian(f, weights, variables)
+    if options.check:
+        result.check = _check(source, bindings, options, interp, variables, result.grad)
+    if options.graph:
+        result.graph = f
+    result.f = f
+    return result
+
+
+def _hessian(f, weights, variables):
+    scalar = f if weights is None else (f * weights).sum()
+    if scalar.numel() != 1:
+        raise ScriptError("the Hessian needs a scalar f", hint="add --weights 1, or use sum(f)")
+    names = list(variables)
+    tensors = [variables[n] for n in names]
+    out = {a: {} for a in names}
+    if not scalar.requires_grad:
+        for a, xa in zip(names, tensors):
+            for b, xb in zip(names, tensors):
+                out[a][b] = numpy.zeros(tuple(xa.shape) + tuple(xb.shape))
+        return out
+    blocks = E.hessian(scalar, tuple(tensors))
+    for i, a in enumerate(names):
+        for j, b in enumerate(names):
+            out[a][b] = _host(blocks[i][j])
+    return out
+
+
+_CHECK_LIMIT = 2000  # elements per variable checked by finite differences
+
+
+def _check(source, bindings, options, interp, variables, grads):
+    """Largest |derivative - central difference| per variable."""
+    eps = 1e-6 if E.get_default_dtype() is E.float64 else 1e-3
+    errors = {}
+    base = {name: _host(t).astype(numpy.float64) for name, t in variables.items()}
+
+    def target(name, values):
+        """The scalar whose gradient by `name` is the reported derivative."""
+        overrides = {n: E.tensor(v, dtype=variables[n].dtype, requires_grad=True) for n, v in values.items()}
+        sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=options.max_steps)
+        interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
+        if options.order == 1:
+            w = _weights(interp2, f2, options.weights)
+            return float((f2 if w is None else f2 * w).sum().item())
+        x = overrides[name]
+        derivs = _derivatives(f2, _weights(interp2, f2, options.weights), {name: x}, options.order - 1, False)
+        return float(derivs[name].sum().item())
+
+    for name in variables:
+        flat = base[name].reshape(-1)
+        n = min(flat.size, _CHECK_LIMIT)
+        numeric = numpy.zeros(n)
+        for k in range(n):
+            plus = {m: v.copy() for m, v in base.items()}
+            minus = {m: v.copy() for m, v in base.items()}
+            plus[name].reshape(-1)[k] += eps
+            minus[name].reshape(-1)[k] -= eps
+            numeric[k] = (target(name, plus) - target(name, minus)) / (2 * eps)
+        analytic = grads[name].reshape(-1)[:n].astype(numpy.float64)
+        diff = numpy.abs(analytic - numeric)
+        errors[name] = float(numpy.max(diff)) if diff.size else 0.0
+        if not math.isfinite(errors[name]):
+            errors[name] = float("nan")
+    return errors

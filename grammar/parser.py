@@ -1,0 +1,345 @@
+"""Source text to syntax tree, with the grammar in `autodiff.lark`.
+
+lark compiles the grammar into LALR(1) tables once (cached on disk, so a cold
+start does not pay for it). Parsing then runs those tables with a small
+driver of our own, fed by a single-regex tokenizer that also tracks
+indentation: for the one-line jobs of a batch this is several times faster
+than lark's general-purpose lexer and parser loop, and it never recurses, so
+deeply nested input parses too. lark's own callbacks (built from
+`SyntaxBuilder`) shape the tree, so the grammar file stays the one
+definition of the language.
+
+Syntax errors carry the offset of the bad spot and a hint from a table of
+known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
+"""
+import os
+import re
+import tempfile
+
+from .errors import SyntaxProblem
+from .syntax import Tok, SyntaxBuilder, _OrderError
+
+__all__ = ["parse", "parse_expression"]
+
+_GRAMMAR = os.path.join(os.path.dirname(__file__), "autodiff.lark")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_WORD_PROBES = ("or", "and", "not", "True", "None", "is", "in")
+_SYMBOL_PROBES = ("+", "-", "*", "/", "//", "%", "@", "**", "^", "==", "<", "+=", "**=")
+_OPEN = {"(": ")", "[": "]", "{": "}"}
+_CLOSE = {")": "(", "]": "[", "}": "{"}
+
+_tables = None
+
+
+def _cache_file():
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "autodiff")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        probe = os.path.join(folder, ".write-test")
+        with open(probe, "w"):
+            pass
+        os.remove(probe)
+    except OSError:
+        folder = tempfile.gettempdir()
+    return os.path.join(folder, "grammar-lalr.cache")
+
+
+class _Tables:
+    """What parsing needs from lark: the LALR states, the rule callbacks, and
+    the terminals, arranged for the tokenizer."""
+
+    def __init__(self):
+        from lark import Lark
+        from lark.lexer import PatternStr
+        with open(_GRAMMAR, encoding="utf-8") as f:
+            grammar = f.read()
+        lark = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True,
+                    transformer=SyntaxBuilder(), cache=_cache_file())
+        inner = lark.parser.parser.parser
+        table = inner.parse_table
+        rules = {rule: (len(rule.expansion), rule.origin.name, cb,
+                        len(rule.expansion) == 1 and rule.options.expand1 and rule.alias is None)
+                 for rule, cb in inner.callbacks.items()}
+        # state -> {symbol: (True, next state) for a shift/goto, (False, rule info) for a reduce}
+        self.states = {state: {sym: (True, arg) if action.name == "Shift" else (False, rules[arg])
+                               for sym, (action, arg) in actions.items()}
+                       for state, actions in table.states.items()}
+        self.start = table.start_states["start"]
+        self.end = table.end_states["start"]
+        self.keywords = {}        # word -> terminal ("if" -> IF)
+        self.word_terminals = []  # regex terminals that match words: CONST, _OR, COMP_OP's "is not"
+        punct = []                # (priority, length, name, regex) of symbol terminals
+        skip = {"NAME", "NUMBER", "STRING", "FSTRING", "COMMENT", "_NEWLINE"}
+        for t in lark.terminals:
+            if t.name in skip or t.name.startswith("__IGNORE"):
+                continue
+            if isinstance(t.pattern, PatternStr):
+                value = t.pattern.value
+                if _WORD.match(value):
+                    self.keywords[value] = t.name
+                else:
+                    punct.append((t.priority, len(value), t.name, re.escape(value)))
+                continue
+            regex = t.pattern.to_regexp()
+            if any(re.fullmatch(regex, w) for w in _WORD_PROBES):
+                self.word_terminals.append((t.name, re.compile(regex)))
+            if any(re.fullmatch(regex, s) for s in _SYMBOL_PROBES):
+                punct.append((t.priority, 3, t.name, regex))
+        punct.sort(key=lambda p: (-p[0], -p[1]))
+        symbols = "|".join(f"(?P<{name}>{rx})" for _, _, name, rx in punct)
+        self.master = re.compile(
+            r"(?P<_WS>[ \t\f]+)|(?P<_CONT>\\[ \t\f]*\r?\n)|(?P<COMMENT>#[^\n]*)|(?P<_NL>\r?\n)"
+            r"|(?P<FSTRING>[fF](?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"))"
+            r"|(?P<NUMBER>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)"
+            r"|(?P<NAME>[A-Za-z_][A-Za-z0-9_]*)"
+            r"|(?P<STRING>'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")"
+            "|" + symbols)
+        self.word_cache = {}
+        # which terminal a word may also be when the parser cannot take its first reading
+        self.alternatives = {("COMP_OP", "in"): "IN"}
+
+    def word_type(self, word, text, pos):
+        """The terminal of a NAME-shaped word at `pos` (and its end): keyword, constant or name."""
+        if word in ("is", "not"):
+            for name, rx in self.word_terminals:
+                m = rx.match(text, pos)
+                if m and m.end() > pos + len(word):
+                    return name, m.end()
+        kind = self.word_cache.get(word)
+        if kind is None:
+            kind = self.keywords.get(word)
+            if kind is None:
+                for name, rx in self.word_terminals:
+                    m = rx.fullmatch(word)
+                    if m:
+                        kind = name
+                        break
+            if kind is None:
+                kind = "NAME"
+            self.word_cache[word] = kind
+        return kind, pos + len(word)
+
+
+def tables():
+    global _tables
+    if _tables is None:
+        _tables = _Tables()
+    return _tables
+
+
+def tokenize(text, t):
+    """Tokens of `text`, with _NEWLINE, _INDENT and _DEDENT as the grammar expects."""
+    master = t.master.match
+    tokens = []
+    append = tokens.append
+    indents = [0]
+    brackets = []
+    pos = 0
+    n = len(text)
+    at_line_start = True
+    while pos < n:
+        if at_line_start and not brackets:
+            # measure the indentation of a line that holds code
+            j = pos
+            width = 0
+            while j < n and text[j] in " \t\f":
+                width = (width // 8 + 1) * 8 if text[j] == "\t" else width + 1
+                j += 1
+            if j >= n or text[j] in "\r\n#":
+                # blank or comment-only line: no tokens, no indentation change
+                k = text.find("\n", j)
+                pos = n if k < 0 else k + 1
+                continue
+            at_line_start = False
+            if width > indents[-1]:
+                indents.append(width)
+                append(Tok("_INDENT", "", j, j))
+            elif width < indents[-1]:
+                while width < indents[-1]:
+                    indents.pop()
+                    append(Tok("_DEDENT", "", j, j))
+                if width != indents[-1]:
+                    raise SyntaxProblem("this line's indentation matches no enclosing block", j,
+                                        hint="indent it exactly like the lines of the block it belongs to")
+            pos = j
+        m = master(text, pos)
+        if m is None:
+            raise SyntaxProblem(f"unexpected character {text[pos]!r}", pos, hint=_character_hint(text[pos]))
+        kind = m.lastgroup
+        end = m.end()
+        if kind == "_WS" or kind == "COMMENT" or kind == "_CONT":
+            pos = end
+            continue
+        if kind == "_NL":
+            if not brackets and tokens and tokens[-1].type != "_NEWLINE":
+                append(Tok("_NEWLINE", "\n", pos, pos))
+            at_line_start = True
+            pos = end
+            continue
+        value = m.group()
+        if kind == "NAME":
+            kind, end = t.word_type(value, text, pos)
+            value = text[pos:end]
+        elif value in _OPEN:
+            brackets.append((value, pos))
+        elif value in _CLOSE:
+            if not brackets:
+                raise SyntaxProblem(f"unmatched {value!r}", pos, hint=f"there is no {_CLOSE[value]!r} for it to close")
+            opener, where = brackets.pop()
+            if _CLOSE[value] != opener:
+                raise SyntaxProblem(f"{value!r} does not match {opener!r}", pos,
+                                    hint=f"the {opener!r} at offset {where} needs {_OPEN[opener]!r}")
+        append(Tok(kind, value, pos, end))
+        pos = end
+    if brackets:
+        opener, where = brackets[-1]
+        raise SyntaxProblem(f"{opener!r} was never closed", where,
+                            hint=f"add {_OPEN[opener]!r} at the end", at_end=True)
+    if tokens and tokens[-1].type not in ("_NEWLINE", "_DEDENT"):
+        append(Tok("_NEWLINE", "\n", n, n))
+    while len(indents) > 1:
+        indents.pop()
+        append(Tok("_DEDENT", "", n, n))
+    return tokens
+
+
+def _character_hint(ch):
+    if ch in "{}":
+        return "braces are not part of the language; use [ ] for lists and tensors"
+    if ch in "$`?":
+        return f"{ch!r} has no meaning here"
+    if ch == "!":
+        return "use `not x` for negation (`!=` compares)"
+    if ch == "&" or ch == "|":
+        return "use `and` / `or`"
+    return None
+
+
+class _End:
+    type = "$END"
+    value = ""
+
+    def __init__(self, pos):
+        self.start_pos = self.end_pos = pos
+
+
+def _run_tables(tokens, t, text):
+    """The LALR(1) driver: shift tokens, reduce rules through lark's callbacks."""
+    states = t.states
+    end_state = t.end
+    state_stack = [t.start]
+    values = []
+    tokens.append(_End(len(text)))
+    prev = None
+    for tok in tokens:
+        while True:
+            actions = states[state_stack[-1]]
+            step = actions.get(tok.type)
+            if step is None:
+                alt = t.alternatives.get((tok.type, tok.value))
+                if alt is not None and alt in actions:
+                    tok.type = alt
+                    step = actions[alt]
+                else:
+                    raise _unexpected(tok, prev, actions, text)
+            shift, arg = step
+            if shift:
+                state_stack.append(arg)
+                values.append(tok)
+                break
+            # a reduce; a one-symbol `?rule` expansion (the precedence levels
+            # atom -> power -> ... -> test) hands its child up without a callback
+            size, origin, callback, passthrough = arg
+            if passthrough:
+                state_stack[-1] = states[state_stack[-2]][origin][1]
+                continue
+            if size:
+                children = values[-size:]
+                del values[-size:]
+                del state_stack[-size:]
+            else:
+                children = []
+            try:
+                value = callback(children)
+            except _OrderError as e:
+                raise SyntaxProblem("a positional argument after a keyword argument", e.node.start,
+                                    hint="put positional arguments first: f(x, y, dim=0)")
+            state_stack.append(states[state_stack[-1]][origin][1])
+            values.append(value)
+            if tok.type == "$END" and state_stack[-1] == end_state:
+                return values[-1]
+        prev = tok
+    raise SyntaxProblem("unexpected end of input", len(text))
+
+
+_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
+_VALUE_TYPES = {"NAME", "NUMBER", "STRING", "FSTRING", "CONST", "RPAR", "RSQB"}
+
+
+def _unexpected(tok, prev, actions, text):
+    """A syntax error for `tok`, with a hint from the table of known mistakes."""
+    pos = tok.start_pos
+    ptype = prev.type if prev is not None else None
+    if tok.type == "$END" or tok.type == "_NEWLINE" or tok.type == "_DEDENT":
+        if ptype in _OPERATOR_TYPES or ptype == "COMMA":
+            return SyntaxProblem(f"the expression ends with {prev.value!r}", prev.start_pos,
+                                 hint=f"something is missing after {prev.value!r}")
+        if ptype == "COLON":
+            return SyntaxProblem("a block is missing after ':'", prev.start_pos,
+                                 hint="put the block's statements on the next lines, indented")
+        return SyntaxProblem("the statement is incomplete", pos, at_end=tok.type == "$END")
+    if tok.type == "_INDENT":
+        return SyntaxProblem("unexpected indentation", pos, hint="only the lines of a block (after ':') are indented")
+    if ptype in _VALUE_TYPES and tok.type in ("NAME", "NUMBER", "LPAR", "CONST"):
+        if ptype == "NUMBER" and tok.type in ("NAME", "LPAR"):
+            return SyntaxProblem(f"missing operator between {prev.value} and {tok.value}", pos,
+                                 hint=f"did you mean {prev.value}*{tok.value}?")
+        if ptype == "NAME" and tok.type == "NAME" and prev.value in _TYPO_KEYWORDS:
+            return SyntaxProblem(f"unexpected name {tok.value!r}", pos, hint=_TYPO_KEYWORDS[prev.value])
+        return SyntaxProblem(f"missing operator before {tok.value!r}", pos,
+                             hint=f"did you mean {prev.value}*{tok.value} or {prev.value}, {tok.value}?")
+    if tok.type in _OPERATOR_TYPES and tok.type not in ("ADD_OP", "_NOT") and ptype in _OPERATOR_TYPES | {"LPAR", "COMMA", None}:
+        if ptype in _OPERATOR_TYPES:
+            return SyntaxProblem(f"two operators in a row: {prev.value!r} then {tok.value!r}", pos,
+                                 hint=f"remove one, or put a value between {prev.value!r} and {tok.value!r}")
+        return SyntaxProblem(f"{tok.value!r} needs a value on its left", pos, hint="something is missing before it")
+    if tok.type == "EQUAL" and ptype is not None:
+        return SyntaxProblem("'=' can't be used here", pos,
+                             hint="use '==' to compare; '=' assigns only at the start of a statement "
+                                  "or names a keyword argument")
+    if tok.type == "COLON" and "COLON" not in actions:
+        return SyntaxProblem("unexpected ':'", pos, hint="slices like x[1:3] go inside [ ]")
+    shown = tok.value if tok.value else tok.type
+    return SyntaxProblem(f"unexpected {shown!r}", pos, hint=_expected_hint(actions))
+
+
+_TYPO_KEYWORDS = {"def": "def NAME(PARAMS): ...", "lambda": "lambda x: x*2"}
+
+
+def _expected_hint(actions):
+    names = {"NAME": "a name", "NUMBER": "a number", "RPAR": "')'", "RSQB": "']'", "COMMA": "','",
+             "COLON": "':'", "_NEWLINE": "the end of the line", "ADD_OP": "an operator", "EQUAL": "'='"}
+    wanted = [names[k] for k in actions if k in names]
+    if not wanted:
+        return None
+    return "expected " + ", ".join(sorted(set(wanted))[:5])
+
+
+def parse(text):
+    """The program (a syntax tree) of `text`; SyntaxProblem on bad input."""
+    t = tables()
+    tokens = tokenize(text, t)
+    if not tokens:
+        from .syntax import Node
+        return Node("program", (), 0, 0)
+    return _run_tables(tokens, t, text)
+
+
+def parse_expression(text):
+    """The single expression of `text` (used for f-string fields and bindings)."""
+    program = parse(text)
+    stmts = program.args
+    if len(stmts) != 1 or stmts[0].kind != "expr":
+        raise SyntaxProblem("expected a single expression", 0)
+    return stmts[0].args[0]
