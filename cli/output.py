@@ -100,8 +100,10 @@ class _WarningPrinter:
     def __init__(self):
         self.source = None
         self.where = None
+        self.shown = set()
 
     def show(self, message, category, filename, lineno, file=None, line=None):
+        sys.stdout.flush()
         text = f"warning: {message}"
         from ..engine.graph import current_span
         node = current_span.get()
@@ -112,6 +114,9 @@ class _WarningPrinter:
             if self.where:
                 place = f"{self.where}, {place}"
             text = f"warning ({place}): {message}"
+        if text in self.shown:  # once per place, as Python shows a warning once per line
+            return
+        self.shown.add(text)
         print(text, file=sys.stderr)
 
 

@@ -987,9 +987,12 @@ def getitem(input, key):
     key = _index_key(input, key)
     _checked_index(input, key)
     try:
-        return apply(_op["getitem"], input, key=key)
+        result = apply(_op["getitem"], input, key=key)
     except IndexError as e:
         raise IndexError(str(e).replace("array", "tensor")) from None
+    if result._base is not None:
+        result._view_of = (input, key)  # so an in-place op on the view can be recorded on its base
+    return result
 
 
 def setitem(input, key, value):
@@ -1024,9 +1027,6 @@ def inplace(target, op_name, *args, **params):
     recording = is_grad_enabled()
     if recording and target._rg and target.grad_fn is None:
         raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    if recording and target._base is not None and target._base._rg:
-        raise RuntimeError("a view of a tensor that requires grad is being modified in place; "
-                           "use out-of-place operations or clone() the view first")
     name = op_name
     op = _op[name]
     if name in ("add", "sub") and params.get("alpha", 1) != 1:
@@ -1056,6 +1056,8 @@ def inplace(target, op_name, *args, **params):
     args = tuple(a if isinstance(a, Tensor) or _is_number(a) else _as_tensor_like(a, target) for a in args)
     first = target
     needs_grad = recording and (target._rg or builtins.any(isinstance(a, Tensor) and a._rg for a in args))
+    if needs_grad and target._base is not None:
+        return _inplace_on_view(target, op, args, params)
     if needs_grad and 0 in op.saves:
         # the backward needs the old values: keep them in a snapshot at the old graph position
         first = _make(target.array.copy(), target.device, target._rg, target.grad_fn)
@@ -1065,6 +1067,24 @@ def inplace(target, op_name, *args, **params):
                 _broadcast_check(target.array.shape, a.array.shape)
     result = apply(op, first, *args, **params)
     return _write(target, result)
+
+
+def _inplace_on_view(view, op, args, params):
+    """An in-place op on a view, recorded on its base as PyTorch does: the
+    base gets `base[key] = op(view, ...)` (CopySlices), the view reads from it."""
+    base = view._base
+    parent, key = view.__dict__.get("_view_of", (None, None))
+    if parent is not base:
+        raise RuntimeError("an in-place operation on this view (of a reshape, transpose or nested view) of a "
+                           "tensor that requires grad is not supported; use an out-of-place operation")
+    if base._rg and base.grad_fn is None:
+        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
+    values = apply(op, view, *args, **params)
+    setitem(base, key, values)
+    fresh = apply(_op["getitem"], base, key=key)
+    view.grad_fn = fresh.grad_fn
+    view._rg = fresh._rg
+    return view
 
 
 def _write(target, result):

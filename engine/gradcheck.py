@@ -8,7 +8,7 @@ Use float64 inputs: float32 has too few digits for differences.
 import numpy
 
 from .autograd import grad
-from .grad_mode import no_grad, enable_grad
+from .grad_mode import enable_grad
 from .tensor import Tensor, _make, _xp, _storage
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
@@ -34,7 +34,9 @@ def _host(t):
 def numerical_jacobian(fn, inputs, eps=1e-6):
     """J[out][in] as 2-D host arrays (out.numel x in.numel), by central differences."""
     inputs = _tuple(inputs)
-    with no_grad():
+    # evaluate with grad on (a function may itself differentiate, as gradgradcheck's does),
+    # and read only the values
+    with enable_grad():
         outs = _outputs(fn, inputs)
         jac = [[numpy.zeros((o.numel(), x.numel())) for x in inputs] for o in outs]
         for j, x in enumerate(inputs):
@@ -44,9 +46,9 @@ def numerical_jacobian(fn, inputs, eps=1e-6):
             for k in range(flat.size):
                 orig = flat[k].item()
                 flat[k] = orig + eps
-                plus = [_host(o).reshape(-1) for o in _outputs(fn, inputs)]
+                plus = [_host(o.detach()).reshape(-1) for o in _outputs(fn, inputs)]
                 flat[k] = orig - eps
-                minus = [_host(o).reshape(-1) for o in _outputs(fn, inputs)]
+                minus = [_host(o.detach()).reshape(-1) for o in _outputs(fn, inputs)]
                 flat[k] = orig
                 for i in range(len(outs)):
                     jac[i][j][:, k] = (plus[i] - minus[i]) / (2 * eps)
@@ -81,6 +83,8 @@ def gradcheck(fn, inputs, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=True):
     inputs = _tuple(inputs)
     numeric = numerical_jacobian(fn, inputs, eps)
     analytic = analytical_jacobian(fn, inputs)
+    if not numeric or len(numeric) != len(analytic):
+        raise GradcheckError("the function returned no outputs to check")
     for i, (nrow, arow) in enumerate(zip(numeric, analytic)):
         for j, (n, a) in enumerate(zip(nrow, arow)):
             if not numpy.allclose(a, n, rtol=rtol, atol=atol, equal_nan=True):

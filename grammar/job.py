@@ -138,6 +138,8 @@ def _execute(source, bindings, options, overrides=None):
     interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps)
     if options.seed is not None:
         E.manual_seed(options.seed)
+    for name in interp.overrides:
+        interp.bind(name, None)
     for name, text in bindings:
         interp.bind(name, _evaluate_value(interp, text, f"the value of {name}"))
     f = interp.run(code)

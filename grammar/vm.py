@@ -204,6 +204,7 @@ class Interpreter:
                     elif op == C.POP:
                         stack.pop()
                     elif op == C.ATTR:
+                        set_span(node)  # reading .grad of a non-leaf warns: say where
                         stack.append(get_attribute(stack.pop(), arg, node))
                     elif op == C.UNARY:
                         set_span(node)

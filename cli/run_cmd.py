@@ -1,0 +1,72 @@
+"""`autodiff run`: run a script of statements; print what it prints.
+
+Exit 0 when it finishes, 1 with the file, line, column and message when it
+fails (a failed assert included) -- so scripts serve as regression tests.
+"""
+import sys
+
+import click
+
+from .output import report_error, install_warning_printer
+
+__all__ = ["run_command"]
+
+
+@click.command("run")
+@click.argument("script", type=click.File("r", encoding="utf-8"), required=False)
+@click.option("-c", "--code", "code", metavar="CODE", help="Run CODE instead of a file.")
+@click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True,
+              help="Stop after this many interpreter steps (an endless loop is an error).")
+@click.option("--max-depth", type=click.IntRange(1, 10_000), default=200, show_default=True,
+              help="The deepest function calls may nest.")
+@click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None,
+              help="Where tensors are created by default.")
+@click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
+              help="The default floating dtype (float64 unless set; PyTorch's is float32).")
+@click.option("--seed", type=int, default=None, help="Seed rand/randn before running.")
+def run_command(script, code, max_steps, max_depth, device, dtype, seed):
+    """Run SCRIPT ('-' for stdin) or -c CODE: PyTorch-style statements, printing as PyTorch prints.
+
+    \b
+    autodiff run checks.ad
+    autodiff run -c "x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)"
+    """
+    if (script is None) == (code is None):
+        raise click.UsageError("give a SCRIPT file ('-' for stdin) or -c CODE, not both")
+    if code is not None:
+        source, name = code, "<code>"
+    else:
+        source = script.read()
+        name = "<stdin>" if script.name in ("<stdin>", "-") else script.name
+    sys.exit(run_source(source, name, max_steps=max_steps, max_depth=max_depth, device=device,
+                        dtype=dtype, seed=seed))
+
+
+def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, dtype=None, seed=None,
+               out=None):
+    """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout)."""
+    from ..grammar.errors import LanguageError
+    from ..grammar.program import Session
+    printer = install_warning_printer()
+    printer.source, printer.where = source, name
+    stdout = out if out is not None else click.get_text_stream("stdout")
+    try:
+        session = Session(out=stdout, max_steps=max_steps, max_depth=max_depth, device=device, dtype=dtype,
+                          seed=seed)
+    except LanguageError as e:
+        report_error(e, None)
+        return 1
+    try:
+        session.run(source)
+    except LanguageError as e:
+        stdout.flush()
+        report_error(e, source, name)
+        return 1
+    except MemoryError as e:
+        stdout.flush()
+        click.echo(f"error: out of memory ({e})", err=True)
+        return 1
+    finally:
+        session.close()
+        stdout.flush()
+    return 0

@@ -1,0 +1,79 @@
+"""`minimize`: the value of the variables that make f smallest, found with the
+engine's gradients and its SGD or Adam optimiser (the loop a PyTorch user
+writes: zero_grad, evaluate, backward, step)."""
+from dataclasses import dataclass, field
+
+import numpy
+
+from .. import engine as E
+from .errors import ScriptError
+from .job import JobOptions, _execute, _evaluate_value, _EvalInterpreter
+
+__all__ = ["MinimizeResult", "minimize"]
+
+
+@dataclass
+class MinimizeResult:
+    minimizer: dict = field(default_factory=dict)   # name -> numpy array
+    value: float = float("nan")
+    steps: int = 0
+    converged: bool = False
+    gradient_norm: float = float("nan")
+
+
+def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, tol=1e-8, momentum=0.0,
+             betas=(0.9, 0.999), max_steps=10_000_000, on_step=None):
+    """Minimise the scalar f of `source` over the variables in `inits` (name -> value text).
+
+    Stops after `steps` updates, or earlier when the largest |gradient| is at most
+    `tol`. `on_step(k, f)` is called after each update (progress)."""
+    options = JobOptions(max_steps=max_steps)
+    helper = _EvalInterpreter(max_steps=max_steps)
+    variables = {}
+    for name, text in inits:
+        value = _evaluate_value(helper, text, f"--init {name}")
+        t = E.tensor(value, dtype=E.get_default_dtype()) if not isinstance(value, E.Tensor) \
+            else value.detach().clone().to(dtype=E.get_default_dtype())
+        variables[name] = t.requires_grad_(True)
+    if not variables:
+        raise ScriptError("minimize needs at least one --init NAME=VALUE", kind="UsageError")
+    params = list(variables.values())
+    if optimizer == "sgd":
+        opt = E.SGD(params, lr=lr, momentum=momentum)
+    elif optimizer == "adam":
+        opt = E.Adam(params, lr=lr, betas=betas)
+    else:
+        raise ScriptError(f"unknown optimizer {optimizer!r}: use sgd or adam", kind="UsageError")
+
+    def evaluate():
+        _, f = _execute(source, bindings, options, overrides=variables)
+        if f.numel() != 1:
+            raise ScriptError(f"minimize needs a scalar f, but f has shape {list(f.shape)}",
+                              hint="minimize sum(f) or mean(f)", kind="RuntimeError")
+        return f
+
+    result = MinimizeResult()
+    for k in range(steps + 1):
+        opt.zero_grad()
+        f = evaluate()
+        if not f.requires_grad:
+            raise ScriptError("f does not depend on the --init variables", kind="RuntimeError")
+        f.backward()
+        largest = max(float(numpy.abs(numpy.asarray(p.grad)).max()) if p.grad is not None else 0.0
+                      for p in params)
+        result.value = float(f.item())
+        result.gradient_norm = largest
+        if largest <= tol:
+            result.converged = True
+            break
+        if k == steps:
+            break
+        opt.step()
+        result.steps = k + 1
+        if on_step is not None:
+            on_step(k + 1, result.value)
+    with E.no_grad():
+        final = evaluate()
+    result.value = float(final.item())
+    result.minimizer = {name: numpy.asarray(t.detach()) for name, t in variables.items()}
+    return result

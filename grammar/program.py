@@ -1,0 +1,37 @@
+"""A session: programs run one after another in the same names (a script, or
+the lines of a REPL), with the engine's default device and dtype set for it."""
+from .. import engine as E
+from .compiler import compile_program
+from .errors import ScriptError
+from .parser import parse
+from .vm import Interpreter
+
+__all__ = ["Session"]
+
+
+class Session:
+    def __init__(self, out=None, max_steps=100_000_000, max_depth=200, device=None, dtype=None, seed=None):
+        self._saved = (E.get_default_dtype(), E.get_default_device())
+        try:
+            if dtype:
+                E.set_default_dtype(dtype)
+            if device:
+                E.set_default_device("cuda" if device == "gpu" else device)
+        except E.DeviceError as e:
+            self.close()
+            raise ScriptError(str(e), kind="DeviceError") from None
+        if seed is not None:
+            E.manual_seed(seed)
+        self.interpreter = Interpreter(out=out, max_steps=max_steps, max_depth=max_depth)
+
+    def run(self, source, echo=False):
+        """Run `source`; with `echo`, return the value of a final expression (the REPL shows it)."""
+        program = parse(source)
+        code = compile_program(program, source, keep_last=echo)
+        self.interpreter.steps = 0
+        return self.interpreter.run(code)
+
+    def close(self):
+        dtype, device = self._saved
+        E.set_default_dtype(dtype)
+        E.set_default_device(device)

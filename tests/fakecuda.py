@@ -1,0 +1,167 @@
+"""A stand-in for CuPy, so the engine's GPU seam is tested on a machine without a GPU.
+
+`FakeCudaArray` is a numpy.ndarray subclass: arrays that live on the fake
+device have that exact type, so a test can tell a device result
+(`type(t.array) is FakeCudaArray`) from a host array that leaked out of the
+seam. Like CuPy it refuses to mix device arrays with host (numpy) arrays in
+one operation, and its reductions return 0-d device arrays, never host
+scalars.
+
+`install()` registers it as the backend of device type "cuda" through
+`autodiff.engine.backend.register_backend`; `uninstall(previous)` restores the
+loader that was there before.
+"""
+import numpy
+
+from autodiff.engine import backend as ad_backend
+
+try:  # cached per-device math (ArrayMath/TensorMath) must be dropped with the backend
+    from autodiff.engine import mathspace as _mathspace
+except ImportError:  # pragma: no cover
+    _mathspace = None
+
+
+class HostArrayError(TypeError):
+    """A host (numpy) array was mixed into an operation on fake-device arrays."""
+
+
+class FakeCudaArray(numpy.ndarray):
+    """An array "on the GPU": a numpy array of a type of its own."""
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        _check_no_host(inputs, f"{ufunc.__name__}.{method}")
+        out = kwargs.get("out")
+        if out is not None:
+            _check_no_host(out, f"{ufunc.__name__}.{method}")
+            kwargs["out"] = tuple(_plain(o) for o in out)
+        result = getattr(ufunc, method)(*(_plain(x) for x in inputs), **kwargs)
+        if out is not None:  # in place: hand back the very arrays written to
+            return out[0] if len(out) == 1 else out
+        return _wrap(result)
+
+    def __getitem__(self, key):
+        # CuPy indexing never yields a host scalar: a full index gives a 0-d device array
+        result = super().__getitem__(_plain_tree(key) if isinstance(key, tuple) else _plain(key))
+        return _wrap(result)
+
+    def __array_function__(self, func, types, args, kwargs):
+        _check_no_host(args, func.__name__)
+        _check_no_host(tuple(kwargs.values()), func.__name__)
+        result = func(*_plain_tree(args), **{k: _plain_tree(v) for k, v in kwargs.items()})
+        return _wrap(result)
+
+
+def _plain(x):
+    return x.view(numpy.ndarray) if isinstance(x, FakeCudaArray) else x
+
+
+def _plain_tree(x):
+    if isinstance(x, (list, tuple)):
+        return type(x)(_plain_tree(v) for v in x)
+    return _plain(x)
+
+
+def _is_host_array(x):
+    return type(x) is numpy.ndarray
+
+
+def _check_no_host(values, what):
+    for v in values:
+        if isinstance(v, (list, tuple)):
+            _check_no_host(v, what)
+        elif _is_host_array(v):
+            raise HostArrayError(
+                f"fake cuda: {what} got a host numpy array of shape {v.shape} mixed with device arrays "
+                f"(CuPy would raise here)")
+
+
+def _wrap(result):
+    """Device results: arrays and numpy scalars become FakeCudaArray (CuPy returns 0-d arrays)."""
+    if isinstance(result, tuple):
+        return tuple(_wrap(r) for r in result)
+    if isinstance(result, list):
+        return [_wrap(r) for r in result]
+    if isinstance(result, numpy.ndarray):
+        return result if type(result) is FakeCudaArray else result.view(FakeCudaArray)
+    if isinstance(result, numpy.generic):
+        return numpy.asarray(result).view(FakeCudaArray)
+    return result
+
+
+def to_host(a):
+    """cupy.asnumpy: a host copy."""
+    return numpy.array(numpy.asarray(a).view(numpy.ndarray), copy=True)
+
+
+def from_host(a):
+    """cupy.asarray: a device copy of host data (device arrays pass through)."""
+    if type(a) is FakeCudaArray:
+        return a
+    return numpy.array(a, copy=True).view(FakeCudaArray)
+
+
+class FakeCupy:
+    """The module-like `xp`: numpy's namespace, with results on the fake device."""
+
+    ndarray = FakeCudaArray
+    __name__ = "fakecupy"
+
+    def __init__(self):
+        self.calls = 0
+
+    # cupy.asarray / cupy.array accept host data (a transfer)
+    def asarray(self, a, dtype=None, order=None):
+        self.calls += 1
+        if type(a) is FakeCudaArray and (dtype is None or a.dtype == numpy.dtype(dtype)):
+            return a
+        return numpy.asarray(_plain(a), dtype=dtype).view(FakeCudaArray)
+
+    def array(self, a, dtype=None, copy=True):
+        self.calls += 1
+        return numpy.array(_plain(a), dtype=dtype, copy=True).view(FakeCudaArray)
+
+    def may_share_memory(self, a, b):
+        return numpy.may_share_memory(_plain(a), _plain(b))
+
+    def shares_memory(self, a, b):
+        return numpy.shares_memory(_plain(a), _plain(b))
+
+    def __getattr__(self, name):
+        if name.startswith("__"):
+            raise AttributeError(name)
+        obj = getattr(numpy, name)
+        if isinstance(obj, (type, numpy.ufunc)) or not callable(obj):
+            return obj  # dtypes and classes, ufuncs (FakeCudaArray handles them), constants
+        if name in ("dtype", "result_type", "promote_types", "can_cast", "iinfo", "finfo", "ndim", "shape",
+                    "isscalar", "issubdtype"):
+            return obj
+
+        def device_function(*args, **kwargs):
+            self.calls += 1
+            _check_no_host(args, name)
+            _check_no_host(tuple(kwargs.values()), name)
+            return _wrap(obj(*_plain_tree(args), **{k: _plain_tree(v) for k, v in kwargs.items()}))
+
+        device_function.__name__ = name
+        return device_function
+
+
+def loader():
+    return ad_backend.Backend("fakecupy", FakeCupy(), to_host, from_host)
+
+
+def _forget():
+    if _mathspace is not None and hasattr(_mathspace, "forget_device"):
+        _mathspace.forget_device("cuda")
+
+
+def install():
+    """Put the fake backend behind 'cuda'; returns the loader it replaced."""
+    previous = ad_backend.register_backend("cuda", loader)
+    _forget()
+    return previous
+
+
+def uninstall(previous):
+    ad_backend.register_backend("cuda", previous)
+    _forget()
