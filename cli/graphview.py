@@ -27,12 +27,16 @@ def _array(t):
     return numpy.asarray(t.detach()) if t is not None else None
 
 
-def describe_graph(root, variables=None, source=None, produced=None):
-    """A dict: {"root": id, "nodes": [...], "output": {...}} for the graph of tensor `root`.
+def describe_graph(root, variables=None, source=None, produced=None, names=None):
+    """A dict for the graph of tensor `root`: "output"; "nodes" and "root", the
+    backward graph (in next_functions order); "forward", the tensors and the
+    ops between them.
 
-    `variables` maps names to leaf tensors (to label leaves); `produced` maps
-    nodes to the tensors they made (to show intermediate values and grads)."""
-    names = {id(t): n for n, t in (variables or {}).items()}
+    `variables` maps names to leaf tensors and `names` ids of tensors to the
+    names they are bound to (labels); `produced` maps nodes to the tensors
+    they made (intermediate values and grads)."""
+    names = dict(names or {})
+    names.update({id(t): n for n, t in (variables or {}).items()})
     produced = produced or {}
     out = {"output": {"shape": list(root.shape), "dtype": root.dtype.name, "value": json_value(_array(root)),
                       "requires_grad": bool(root.requires_grad), "expr": None},
@@ -60,7 +64,47 @@ def describe_graph(root, variables=None, source=None, produced=None):
         out["nodes"].append(_describe_node(node, ids, names, source, produced, root))
     out["root"] = ids[start]
     out["output"]["expr"] = out["nodes"][0].get("expr")
+    out["forward"] = _forward(out["nodes"], order)
     return out
+
+
+def _forward(nodes, order):
+    """The forward view: tensors (leaves first, the output last) and the op making each."""
+    tensors = []
+    ops = []
+    # a node's tensor is listed after the tensors it is computed from: reverse post-order
+    position = {}
+    stack = [(0, False)] if nodes else []
+    done = set()
+    sequence = []
+    while stack:
+        i, expanded = stack.pop()
+        if i in done:
+            continue
+        if expanded:
+            done.add(i)
+            sequence.append(i)
+            continue
+        stack.append((i, True))
+        for child in nodes[i]["next"]:
+            if child is not None and child not in done:
+                stack.append((child, False))
+    for i in sequence:
+        node = nodes[i]
+        position[i] = len(tensors)
+        label = node.get("variable") or node.get("label") or node.get("expr") or f"t{len(tensors)}"
+        tensors.append({"id": len(tensors), "label": label, "kind": "variable" if node["kind"] == "leaf" else
+                        ("output" if i == 0 else "intermediate"), "shape": node["shape"], "value": node.get("value"),
+                        "grad": node.get("grad"), "node": i})
+        if node["kind"] != "leaf":
+            ops.append({"op": _forward_name(order[i]), "node": node["name"],
+                        "inputs": [position[c] for c in node["next"] if c is not None],
+                        "output": position[i]})
+    return {"tensors": tensors, "ops": ops}
+
+
+def _forward_name(node):
+    return node.op.__name__.lower().rstrip("_")
 
 
 def _describe_node(node, ids, names, source, produced, root):
@@ -76,14 +120,16 @@ def _describe_node(node, ids, names, source, produced, root):
     if made is None and node is root.grad_fn:
         made = root
     entry = {"id": ids[node], "name": node.name(), "kind": "op", "expr": _span_text(node, source),
+             "label": names.get(id(made)) if made is not None else None,
              "shape": list(node.out_shape), "dtype": _dtype_name(node.out_dtype),
              "value": json_value(_array(made)) if made is not None else None,
              "is_leaf": False, "requires_grad": True,
              "retains_grad": bool(made is not None and made._retains),
              "grad": json_value(_array(made._grad)) if made is not None and made._grad is not None else None,
              "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in node.inputs]}
-    if entry["expr"] is None:
-        del entry["expr"]
+    for key in ("expr", "label"):
+        if entry[key] is None:
+            del entry[key]
     return entry
 
 
@@ -132,7 +178,11 @@ def _summary(node, precision=4):
         label = f"AccumulateGrad {node['variable']}" if node.get("variable") else "AccumulateGrad (leaf)"
     else:
         label = node["name"]
-        if node.get("expr"):
+        if node.get("label"):
+            label += f"  {node['label']}"
+            if node.get("expr") and node["expr"] != node["label"]:
+                label += f" = `{node['expr']}`"
+        elif node.get("expr"):
             label += f"  `{node['expr']}`"
     parts.append(label)
     parts.append(f"shape {node['shape']}")
@@ -178,6 +228,19 @@ def to_text(graph):
     if graph["root"] is None:
         lines.append("  (no graph: the result does not require grad)")
         return "\n".join(lines) + "\n"
+    forward = graph.get("forward")
+    if forward:
+        lines.append("forward (inputs first):")
+        labels = [t["label"] for t in forward["tensors"]]
+        width = min(24, max(len(x) for x in labels))
+        made_by = {op["output"]: op for op in forward["ops"]}
+        for t in forward["tensors"]:
+            value = _short(t["value"], 4) if t.get("value") is not None else "?"
+            how = "leaf" if t["kind"] == "variable" else \
+                f"{made_by[t['id']]['op']}({', '.join(labels[i] for i in made_by[t['id']]['inputs'])})"
+            grad = f"  grad {_short(t['grad'], 4)}" if t.get("grad") is not None else ""
+            lines.append(f"  {t['label']:<{width}}  shape {t['shape']}  value {value}  <- {how}{grad}")
+        lines.append("backward (from the output, in next_functions order):")
     nodes = graph["nodes"]
     shown = set()
     stack = [(graph["root"], "", "", True)]
@@ -227,11 +290,15 @@ def to_dot(graph):
             lines.append(f'  {nid} [label="{label}", shape=ellipse, style=filled, fillcolor="#bbdefb"];')
         else:
             body = [node["name"]]
-            if node.get("expr"):
+            if node.get("label"):
+                body.append(node["label"] + (f" = {node['expr']}" if node.get("expr") else ""))
+            elif node.get("expr"):
                 body.append(node["expr"])
             body.append(f"shape {node['shape']}")
             if node.get("value") is not None:
                 body.append("value " + _short(node["value"], 4))
+            if node.get("grad") is not None:
+                body.append("grad " + _short(node["grad"], 4))
             label = "\\n".join(_dot_escape(b) for b in body)
             lines.append(f'  {nid} [label="{label}", shape=box, style="rounded,filled", fillcolor="#ffe0b2"];')
     for node in graph["nodes"]:

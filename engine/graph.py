@@ -12,7 +12,7 @@ import contextvars
 import itertools
 import weakref
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span"]
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span", "trace_inputs"]
 
 _sequence = itertools.count()
 _next_seq = _sequence.__next__
@@ -38,6 +38,24 @@ class source_span:
 
     def __exit__(self, *exc):
         current_span.reset(self._token)
+        return False
+
+
+# While on, every node also keeps all its arguments (constants included) as
+# `node.args`, so a graph can be read back as a formula. Off by default: it
+# keeps constants alive.
+_tracing = [False]
+
+
+class trace_inputs:
+    """Context manager: nodes made inside remember all their arguments (`node.args`)."""
+
+    def __enter__(self):
+        self._previous = _tracing[0]
+        _tracing[0] = True
+
+    def __exit__(self, *exc):
+        _tracing[0] = self._previous
         return False
 
 

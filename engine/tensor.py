@@ -17,7 +17,7 @@ from .grad_mode import is_grad_enabled
 
 _grad_enabled = is_grad_enabled
 _np_generic = _np.generic
-from .graph import Node, accumulator_of, RemovableHandle
+from .graph import Node, accumulator_of, RemovableHandle, _tracing
 from .ops import TABLE
 
 __all__ = ["Tensor", "Size", "apply"]
@@ -199,8 +199,11 @@ def _record(op, args, params, result):
         needs.append(False)
     saved = _saved_list(op, args, result, needs) if op.saves else None
     out = result.array
-    return Node(op, params, tuple(nexts), tuple(shapes), tuple(needs), saved, out.shape, out.dtype,
+    node = Node(op, params, tuple(nexts), tuple(shapes), tuple(needs), saved, out.shape, out.dtype,
                 result.device)
+    if _tracing[0]:
+        node.args = args
+    return node
 
 
 _TRUE1 = (True,)
@@ -226,8 +229,10 @@ def apply1(op, x):
             saved = [(SAVED_OUTPUT, (out, result._vc), 0, None)]
         else:
             saved = [(SAVED_TENSOR, x, x._vc[0], fn)]
-    result.grad_fn = Node(op, None, (fn if fn is not None else accumulator_of(x),),
-                          (x.array.shape,), _TRUE1, saved, out.shape, out.dtype, device)
+    result.grad_fn = node = Node(op, None, (fn if fn is not None else accumulator_of(x),),
+                                 (x.array.shape,), _TRUE1, saved, out.shape, out.dtype, device)
+    if _tracing[0]:
+        node.args = (x,)
     return result
 
 
@@ -279,7 +284,10 @@ def apply2(op, a, b):
         sb, eb, nb = None, None, False
     saves = op.saves
     saved = _saved_list(op, (a, b), result, (na, nb)) if saves else None
-    result.grad_fn = Node(op, None, (ea, eb), (sa, sb), _NEEDS2[na][nb], saved, out.shape, out.dtype, device)
+    result.grad_fn = node = Node(op, None, (ea, eb), (sa, sb), _NEEDS2[na][nb], saved, out.shape, out.dtype,
+                                 device)
+    if _tracing[0]:
+        node.args = (a, b)
     return result
 
 

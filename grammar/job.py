@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import numpy
 
 from .. import engine as E
-from ..engine.graph import AccumulateGrad
+from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from .parser import parse, parse_expression
@@ -52,6 +52,8 @@ class JobResult:
     formula: dict = None
     graph: object = None           # the engine output tensor, for the graph renderers
     variables: dict = None         # name -> tensor
+    names: dict = None             # id(tensor) -> the name it is bound to
+    produced: dict = None          # node -> the tensor it made (with --graph / --formula)
     source: str = ""
     warnings: list = field(default_factory=list)
 
@@ -136,6 +138,13 @@ def _execute(source, bindings, options, overrides=None):
                           hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
     code = compile_program(program, source, keep_last=True)
     interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps)
+    if options.graph or options.formula:
+        produced = interp.produced = {}
+
+        def record(value):
+            if isinstance(value, E.Tensor) and value.grad_fn is not None:
+                produced[value.grad_fn] = value
+        interp.record = record
     if options.seed is not None:
         E.manual_seed(options.seed)
     for name in interp.overrides:
@@ -272,6 +281,13 @@ def run_job(source, bindings=(), options=None):
 
 
 def _run(source, bindings, options):
+    if options.formula:
+        with trace_inputs():  # the graph keeps every argument, so derivatives read back as formulas
+            return _run_traced(source, bindings, options)
+    return _run_traced(source, bindings, options)
+
+
+def _run_traced(source, bindings, options):
     interp, f = _execute(source, bindings, options)
     variables = _choose_wrt(interp, f, options.wrt)
     weights = _weights(interp, f, options.weights) if variables or options.jacobian else None
@@ -282,8 +298,11 @@ def _run(source, bindings, options):
     result.device = str(f.device)
     derivs = _derivatives(f, weights, variables, options.order, options.formula)
     result.grad = {name: _host(g) for name, g in derivs.items()}
+    result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
+    result.produced = getattr(interp, "produced", None)
     if options.formula:
-        result.formula_tensors = derivs
+        from .formula import formula_of
+        result.formula = {name: formula_of(g, result.names, source) for name, g in derivs.items()}
     if options.jacobian:
         result.jacobian = {name: _host(E.jacobian(f, x)) if f.requires_grad
                            else numpy.zeros(tuple(f.shape) + tuple(x.shape))
@@ -354,3 +373,37 @@ def _check(source, bindings, options, interp, variables, grads):
         if not math.isfinite(errors[name]):
             errors[name] = float("nan")
     return errors
+
+
+def run_graph_job(source, bindings=(), backward=False, options=None):
+    """Run a job for `autodiff graph`: the result f with every intermediate tensor
+    recorded; with `backward`, f.backward() (weights of 1 for a non-scalar f) has
+    run with every intermediate retaining its grad, so each node can show it."""
+    options = options or JobOptions()
+    options.graph = True
+    previous_dtype = E.get_default_dtype()
+    previous_device = E.get_default_device()
+    try:
+        if options.dtype:
+            E.set_default_dtype(options.dtype)
+        if options.device:
+            E.set_default_device(options.device)
+        interp, f = _execute(source, bindings, options)
+        result = JobResult(source=source, variables=dict(interp.variables))
+        result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
+        result.produced = interp.produced
+        if backward and f.requires_grad:
+            for t in interp.produced.values():
+                if t.requires_grad and t.grad_fn is not None:
+                    t.retain_grad()
+            weights = None if f.numel() == 1 else E.ones_like(f)
+            f.backward(weights, retain_graph=True)
+        result.value = _host(f)
+        result.shape = tuple(f.shape)
+        result.dtype = f.dtype.name
+        result.device = str(f.device)
+        result.graph = f
+        return result
+    finally:
+        E.set_default_dtype(previous_dtype)
+        E.set_default_device(previous_device)

@@ -106,6 +106,7 @@ class Interpreter:
         self.steps = 0
         self.depth = 0
         self.result = None
+        self.record = None
         self.unbound_hint = unbound_hint  # how to bind a missing name ("x=VALUE" in eval)
 
     # ---------------------------------------------------------------- public
@@ -145,6 +146,7 @@ class Interpreter:
         stack = frame.stack
         set_span = current_span.set
         max_steps = self.max_steps
+        record = self.record  # a function shown every computed value (graph views), or None
         instr = None
         while True:
             try:
@@ -173,6 +175,8 @@ class Interpreter:
                         a = stack.pop()
                         set_span(node)
                         stack.append(binary(arg, a, b))
+                        if record is not None:
+                            record(stack[-1])
                     elif op == C.CALL:
                         npos, kwnames = arg
                         if kwnames:
@@ -199,6 +203,8 @@ class Interpreter:
                             continue
                         set_span(node)
                         stack.append(self._call(func, args, kwargs, node))
+                        if record is not None:
+                            record(stack[-1])
                     elif op == C.STORE:
                         self._store(frame, arg, stack.pop())
                     elif op == C.POP:
@@ -209,6 +215,8 @@ class Interpreter:
                     elif op == C.UNARY:
                         set_span(node)
                         stack.append(unary(arg, stack.pop()))
+                        if record is not None:
+                            record(stack[-1])
                     elif op == C.INDEX:
                         key = stack.pop()
                         obj = stack.pop()
@@ -217,6 +225,8 @@ class Interpreter:
                             stack.append(key)
                         set_span(node)
                         stack.append(index(obj, key))
+                        if record is not None:
+                            record(stack[-1])
                     elif op == C.JUMP:
                         frame.pc = arg
                     elif op == C.JUMP_IF_FALSE:
@@ -260,6 +270,8 @@ class Interpreter:
                         a = stack.pop()
                         set_span(node)
                         stack.append(inplace(arg, a, b))
+                        if record is not None:
+                            record(stack[-1])
                     elif op == C.STORE_ATTR:
                         obj = stack.pop()
                         value = stack.pop()

@@ -1,0 +1,514 @@
+"""A derivative read back as a formula (`eval --formula`): `2*a*x + b`.
+
+The derivative was computed with create_graph under `trace_inputs`, so its
+graph is an expression in engine ops whose nodes remember all their
+arguments. We rebuild that expression bottom-up (nodes in post-order, with a
+stack: deep graphs are fine), simplifying as we go -- numbers folded, `x*1`,
+`x + 0` and `0*x` gone, like factors and like terms gathered -- and print it
+in the language's own syntax, so the formula evaluates to the derivative.
+
+Expressions are hash-consed: each distinct expression exists once and is
+compared by identity, so gathering like terms never walks a tree.
+"""
+import math
+
+import numpy
+
+from .. import engine as E
+from ..engine.graph import AccumulateGrad
+
+__all__ = ["formula_of"]
+
+MAX_LENGTH = 20_000
+
+
+class Expr:
+    """kind: num, var, add, mul, pow, call, index, matmul, raw. `seq` orders
+    factors canonically (expressions are interned, so it is stable)."""
+
+    __slots__ = ("kind", "a", "b", "c", "seq", "__weakref__")
+
+    def __init__(self, kind, a=None, b=None, c=None):
+        self.kind = kind
+        self.a = a
+        self.b = b
+        self.c = c
+        self.seq = 0
+
+
+class _Builder:
+    """Makes simplified expressions; identical ones are the same object."""
+
+    def __init__(self):
+        self.table = {}
+
+    def _intern(self, key, make):
+        e = self.table.get(key)
+        if e is None:
+            e = self.table[key] = make()
+            e.seq = len(self.table)
+        return e
+
+    # ------------------------------------------------------------- atoms
+    def num(self, v):
+        v = float(v)
+        if v == 0:
+            v = 0.0  # one zero, not -0.0
+        return self._intern(("num", v), lambda: Expr("num", v))
+
+    def var(self, name):
+        return self._intern(("var", name), lambda: Expr("var", name))
+
+    def raw(self, text):
+        return self._intern(("raw", text), lambda: Expr("raw", text))
+
+    def call(self, name, args, extra=""):
+        args = tuple(args)
+        folded = _fold_call(name, args, extra)
+        if folded is not None:
+            return self.num(folded)
+        key = ("call", name, tuple(id(a) for a in args), extra)
+        return self._intern(key, lambda: Expr("call", name, args, extra))
+
+    def index(self, x, key_text):
+        return self._intern(("index", id(x), key_text), lambda: Expr("index", x, key_text))
+
+    def matmul(self, a, b):
+        return self._intern(("matmul", id(a), id(b)), lambda: Expr("matmul", a, b))
+
+    # -------------------------------------------------------- arithmetic
+    def _factors(self, e):
+        """(coefficient, {base: exponent}) of an expression seen as a product."""
+        if e.kind == "num":
+            return e.a, {}
+        if e.kind == "mul":
+            return e.a, dict(e.b)
+        if e.kind == "pow" and e.b.kind == "num":
+            return 1.0, {e.a: e.b.a}
+        return 1.0, {e: 1.0}
+
+    def mul(self, *operands):
+        sums = [e for e in operands if e.kind == "add"]
+        if sums:
+            size = 1
+            for e in sums:
+                size *= len(e.b) + (e.a != 0)
+            if size <= 16:  # multiply out small sums, so like terms can meet
+                rest = [e for e in operands if e.kind != "add"]
+                terms = [self.mul(*rest)] if rest else [self.num(1)]
+                for e in sums:
+                    parts = [self.mul(self.num(c), m) for c, m in e.b] + ([self.num(e.a)] if e.a != 0 else [])
+                    terms = [self._mul_plain(t, q) for t in terms for q in parts]
+                return self.add(*terms)
+        return self._mul_plain(*operands)
+
+    def _mul_plain(self, *operands):
+        coef = 1.0
+        factors = {}
+        for e in operands:
+            c, fs = self._factors(e)
+            coef *= c
+            for base, exp in fs.items():
+                factors[base] = factors.get(base, 0.0) + exp
+        if coef == 0 or not math.isfinite(coef) and not factors:
+            return self.num(coef)
+        factors = {b: p for b, p in factors.items() if p != 0}
+        if not factors:
+            return self.num(coef)
+        items = tuple(sorted(factors.items(), key=lambda kv: _order(kv[0])))
+        if coef == 1 and len(items) == 1:
+            base, exp = items[0]
+            return base if exp == 1 else self._pow_atom(base, exp)
+        key = ("mul", coef, tuple((id(b), p) for b, p in items))
+        return self._intern(key, lambda: Expr("mul", coef, items))
+
+    def _pow_atom(self, base, exp):
+        return self._intern(("pow", id(base), ("n", exp)), lambda: Expr("pow", base, self.num(exp)))
+
+    def pow(self, base, exp):
+        if exp.kind == "num":
+            p = exp.a
+            if base.kind == "num":
+                try:
+                    return self.num(base.a ** p)
+                except (OverflowError, ZeroDivisionError, ValueError):
+                    pass
+            if p == 0:
+                return self.num(1)
+            if p == 1:
+                return base
+            if base.kind == "mul" and float(p).is_integer():
+                coef, items = base.a, base.b
+                return self.mul(self.num(coef ** p), *[self._pow_atom(b, e * p) for b, e in items])
+            if base.kind == "pow" and base.b.kind == "num" and float(p).is_integer():
+                return self.pow(base.a, self.num(base.b.a * p))
+            return self._pow_atom(base, p)
+        return self._intern(("pow", id(base), id(exp)), lambda: Expr("pow", base, exp))
+
+    def _terms(self, e):
+        """(constant, [(coefficient, monomial)]) of an expression seen as a sum."""
+        if e.kind == "num":
+            return e.a, []
+        if e.kind == "add":
+            return e.a, list(e.b)
+        if e.kind == "mul":
+            coef, items = e.a, e.b
+            mono = self.mul(*[self._pow_atom(b, p) if p != 1 else b for b, p in items])
+            return 0.0, [(coef, mono)]
+        return 0.0, [(1.0, e)]
+
+    def add(self, *operands):
+        const = 0.0
+        terms = {}
+        for e in operands:
+            c, ts = self._terms(e)
+            const += c
+            for coef, mono in ts:
+                terms[mono] = terms.get(mono, 0.0) + coef
+        items = tuple(sorted(((c, m) for m, c in terms.items() if c != 0), key=lambda cm: -_degree(cm[1])))
+        if not items:
+            return self.num(const)
+        if const == 0 and len(items) == 1:
+            c, m = items[0]
+            return m if c == 1 else self.mul(self.num(c), m)
+        key = ("add", const, tuple((c, id(m)) for c, m in items))
+        return self._intern(key, lambda: Expr("add", const, items))
+
+    def neg(self, e):
+        return self.mul(self.num(-1), e)
+
+
+def _order(e):
+    """Factors print numbers first, then names (alphabetically), then the rest in a fixed order."""
+    if e.kind == "var":
+        return (0, e.a, 0)
+    if e.kind == "pow" and e.a.kind == "var":
+        return (0, e.a.a, 0)
+    return (1, "", e.seq)
+
+
+def _degree(mono):
+    """A term's degree in the variables, for ordering terms like a polynomial (2*a*x + b)."""
+    if mono.kind == "var":
+        return 1.0
+    if mono.kind == "pow" and mono.a.kind == "var" and mono.b.kind == "num":
+        return mono.b.a
+    if mono.kind == "mul":
+        return sum(p for base, p in mono.b if base.kind == "var")
+    return 0.0
+
+
+_MATH = {"exp": math.exp, "log": math.log, "sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan,
+         "tanh": math.tanh, "abs": abs, "sigmoid": lambda v: 1 / (1 + math.exp(-v)),
+         "relu": lambda v: max(v, 0.0), "sign": lambda v: (v > 0) - (v < 0)}
+
+
+def _fold_call(name, args, extra):
+    fn = _MATH.get(name)
+    if fn is None or extra or len(args) != 1 or args[0].kind != "num":
+        return None
+    try:
+        return float(fn(args[0].a))
+    except (ValueError, OverflowError):
+        return None
+
+
+# ------------------------------------------------------------ graph to formula
+
+def _constant(t, names, b):
+    """A tensor without a graph: its name if bound, its value if small."""
+    name = names.get(id(t))
+    if name is not None:
+        return b.var(name)
+    if t.numel() == 1:
+        value = t.item()
+        return b.num(float(value))
+    values = numpy.asarray(t.detach()).reshape(-1)
+    if (values == values[0]).all():  # a broadcast constant: one number says it
+        return b.num(float(values[0]))
+    if t.numel() <= 12:
+        return b.raw(repr(t.tolist()))
+    return b.raw(f"<constant {list(t.shape)}>")
+
+
+def _key_text(key):
+    parts = []
+    for k in key:
+        if k is None:
+            parts.append("None")
+        elif k is Ellipsis:
+            parts.append("...")
+        elif isinstance(k, slice):
+            text = ("" if k.start is None else str(k.start)) + ":" + ("" if k.stop is None else str(k.stop))
+            if k.step is not None:
+                text += f":{k.step}"
+            parts.append(text)
+        elif isinstance(k, int):
+            parts.append(str(k))
+        else:
+            parts.append(repr(k.tolist()))
+    return ", ".join(parts)
+
+
+def _shape_text(shape):
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
+def _node_expr(node, args, b):
+    """The expression one traced node computes, from its arguments' expressions."""
+    name = node.op.__name__.lower().rstrip("_")
+    p = node.params or {}
+    if name == "add":
+        return b.add(args[0], args[1])
+    if name == "sub":
+        return b.add(args[0], b.neg(args[1]))
+    if name == "mul":
+        return b.mul(args[0], args[1])
+    if name == "div":
+        return b.mul(args[0], b.pow(args[1], b.num(-1)))
+    if name == "neg":
+        return b.neg(args[0])
+    if name == "pow_scalar":
+        return b.pow(args[0], b.num(p["exponent"]))
+    if name == "pow":
+        return b.pow(args[0], args[1])
+    if name == "rpow_scalar":
+        return b.pow(b.num(p["base"]), args[0])
+    if name in _MATH:
+        return b.call(name, args[:1])
+    in_shape = node.shapes[0]
+    scalar_in = in_shape is not None and _numel(in_shape) == 1
+    if name in ("expand", "reshape", "squeeze", "unsqueeze", "clone", "to_dtype", "to_device"):
+        if scalar_in or name in ("clone", "to_dtype", "to_device"):
+            return args[0]
+        return b.call("reshape" if name != "expand" else "expand", args[:1], _shape_text(p["shape"])
+                      if name in ("reshape", "expand") else _shape_text(node.out_shape))
+    if name == "sum_to":
+        shape = p["shape"]
+        if tuple(shape) == tuple(in_shape):
+            return args[0]
+        if len(shape) == 0 or _numel(shape) == 1 and len(shape) == 0:
+            return b.call("sum", args[:1])
+        lead = len(in_shape) - len(shape)
+        dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and in_shape[i + lead] != 1)
+        return b.call("reshape", [b.call("sum", args[:1], f"dim={_shape_text(dims)}, keepdim=True")],
+                      _shape_text(shape))
+    if name in ("sum", "mean", "prod", "logsumexp", "amax", "amin"):
+        if scalar_in and name in ("sum", "mean", "prod", "amax", "amin") and not p.get("keepdim"):
+            return args[0]
+        extra = []
+        if p.get("dim") is not None:
+            extra.append(f"dim={p['dim']!r}")
+        if p.get("keepdim"):
+            extra.append("keepdim=True")
+        return b.call(name, args[:1], ", ".join(extra))
+    if name in ("max_all", "min_all"):
+        return args[0] if scalar_in else b.call(name[:3], args[:1])
+    if name in ("softmax", "log_softmax"):
+        return b.call(name, args[:1], f"dim={p['dim']}")
+    if name == "norm":
+        return b.call("norm", args[:1], f"p={p['p']!r}" + (f", dim={p['dim']!r}" if p.get("dim") is not None else "")
+                      + (", keepdim=True" if p.get("keepdim") else ""))
+    if name == "clamp":
+        extra = ", ".join(f"{k}={p[k]!r}" for k in ("min", "max") if p.get(k) is not None)
+        return b.call("clamp", args[:1], extra)
+    if name in ("maximum", "minimum"):
+        return b.call(name, args[:2])
+    if name == "where":
+        cond = p["cond"]
+        text = repr(cond.tolist()) if getattr(cond, "size", 2) <= 12 else "<mask>"
+        return b.call("where", [b.raw(text), args[0], args[1]])
+    if name == "matmul":
+        return b.matmul(args[0], args[1])
+    if name == "transpose":
+        return b.call("transpose", args[:1], f"{p['dim0']}, {p['dim1']}")
+    if name == "permute":
+        return b.call("permute", args[:1], _shape_text(p["dims"]))
+    if name == "getitem":
+        return b.index(args[0], _key_text(p["key"]))
+    if name in ("cat", "stack"):
+        return b.call(name, [b.raw("[" + ", ".join(["{}"] * len(args)) + "]")] + list(args), f"dim={p['dim']}")
+    if name == "linear":
+        return b.call("linear", args)
+    if name == "fill":
+        return b.num(p["value"])
+    return b.call(name, args, ", ".join(f"{k}=..." for k in p))
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _graph_expr(t, names, b):
+    """The expression of tensor `t`, built from its traced graph bottom-up."""
+    root = t.grad_fn
+    if root is None:
+        return _constant(t, names, b) if not t.requires_grad else b.var(names.get(id(t), "x"))
+    memo = {}
+    stack = [(root, False)]
+    while stack:
+        node, expanded = stack.pop()
+        if node in memo:
+            continue
+        args = getattr(node, "args", None)
+        if args is None:
+            memo[node] = b.raw(f"<{node.name()}>")
+            continue
+        if not expanded:
+            stack.append((node, True))
+            for a in args:
+                if isinstance(a, E.Tensor) and a.grad_fn is not None and a.grad_fn not in memo:
+                    stack.append((a.grad_fn, False))
+            continue
+        exprs = []
+        for a in args:
+            if isinstance(a, E.Tensor):
+                if a.grad_fn is not None:
+                    exprs.append(memo[a.grad_fn])
+                elif a.requires_grad or id(a) in names:
+                    exprs.append(b.var(names.get(id(a), "?")) if id(a) in names else _constant(a, names, b))
+                else:
+                    exprs.append(_constant(a, names, b))
+            elif a is None:
+                exprs.append(b.num(0))
+            else:
+                exprs.append(b.num(float(a)))
+        memo[node] = _node_expr(node, exprs, b)
+    return memo[root]
+
+
+# --------------------------------------------------------------------- printing
+
+_PREC_ADD, _PREC_MUL, _PREC_UNARY, _PREC_POW, _PREC_ATOM = 1, 2, 3, 4, 5
+
+
+def _num_text(v):
+    if v == int(v) and abs(v) < 1e16:
+        return str(int(v))
+    return repr(v)
+
+
+def render(expr):
+    """The text of an expression, with no more parentheses than the language needs."""
+    out = {}
+    stack = [(expr, False)]
+    while stack:
+        e, ready = stack.pop()
+        if e in out:
+            continue
+        kids = _children(e)
+        if not ready and kids:
+            stack.append((e, True))
+            stack.extend((k, False) for k in kids if k not in out)
+            continue
+        out[e] = _render_one(e, out)
+    return out[expr][0]
+
+
+def _children(e):
+    if e.kind == "add":
+        return [m for _, m in e.b]
+    if e.kind == "mul":
+        return [base for base, _ in e.b]
+    if e.kind == "pow":
+        return [e.a, e.b]
+    if e.kind == "call":
+        return list(e.b)
+    if e.kind == "index":
+        return [e.a]
+    if e.kind == "matmul":
+        return [e.a, e.b]
+    return []
+
+
+def _wrap(text_prec, need):
+    text, prec = text_prec
+    return text if prec >= need else f"({text})"
+
+
+def _render_one(e, out):
+    k = e.kind
+    if k == "num":
+        text = _num_text(e.a)
+        return text, (_PREC_UNARY if e.a < 0 else _PREC_ATOM)
+    if k in ("var", "raw"):
+        return e.a, _PREC_ATOM
+    if k == "pow" and e.b.kind == "num" and e.b.a < 0:
+        q = -e.b.a
+        base = _wrap(out[e.a], _PREC_POW + 1 if q != 1 else _PREC_ATOM)
+        return (f"1/{base}" if q == 1 else f"1/{base}**{_num_text(q)}"), _PREC_MUL
+    if k == "pow":
+        base = _wrap(out[e.a], _PREC_POW + 1)
+        exp = _wrap(out[e.b], _PREC_POW) if e.b.kind != "num" or e.b.a >= 0 else f"({_num_text(e.b.a)})"
+        return f"{base}**{exp}", _PREC_POW
+    if k == "mul":
+        coef, items = e.a, e.b
+        top, bottom = [], []
+        for base, p in items:
+            target = top if p > 0 else bottom
+            q = abs(p)
+            if q == 1:
+                target.append(_wrap(out[base], _PREC_MUL + 1 if target is top else _PREC_POW))
+            else:
+                target.append(f"{_wrap(out[base], _PREC_POW + 1)}**{_num_text(q)}")
+        sign = "-" if coef < 0 else ""
+        c = abs(coef)
+        if c != 1 or not top:
+            top.insert(0, _num_text(c))
+        text = sign + "*".join(top)
+        if bottom:
+            text += "/" + (bottom[0] if len(bottom) == 1 else "(" + "*".join(bottom) + ")")
+        return text, (_PREC_MUL if not sign else _PREC_UNARY - 1)
+    if k == "add":
+        const, items = e.a, e.b
+        parts = []
+        for coef, mono in items:
+            term = _render_one(_Term(coef, mono), out) if coef != 1 else out[mono]
+            text = _wrap(term, _PREC_ADD + 1) if term[1] <= _PREC_ADD else term[0]
+            parts.append(text)
+        if const != 0:
+            parts.append(_num_text(const))
+        text = parts[0]
+        for part in parts[1:]:
+            text += f" - {part[1:]}" if part.startswith("-") else f" + {part}"
+        return text, _PREC_ADD
+    if k == "call":
+        name, args, extra = e.a, e.b, e.c
+        if args and args[0].kind == "raw" and "{}" in args[0].a:
+            inner = args[0].a.format(*[out[a][0] for a in args[1:]])
+            texts = [inner]
+        else:
+            texts = [out[a][0] for a in args]
+        if extra:
+            texts.append(extra)
+        return f"{name}({', '.join(texts)})", _PREC_ATOM
+    if k == "index":
+        return f"{_wrap(out[e.a], _PREC_ATOM)}[{e.b}]", _PREC_ATOM
+    if k == "matmul":
+        return f"{_wrap(out[e.a], _PREC_MUL)} @ {_wrap(out[e.b], _PREC_MUL + 1)}", _PREC_MUL
+    return "?", _PREC_ATOM
+
+
+class _Term:
+    """A coefficient times a monomial, shown as a product (inside a sum)."""
+
+    __slots__ = ("kind", "a", "b")
+
+    def __init__(self, coef, mono):
+        if mono.kind == "mul":
+            self.kind, self.a, self.b = "mul", coef * mono.a, mono.b
+        else:
+            self.kind, self.a, self.b = "mul", coef, ((mono, 1.0),)
+
+
+def formula_of(t, names, source=None):
+    """The formula of tensor `t` (a derivative computed under trace_inputs)."""
+    b = _Builder()
+    expr = _graph_expr(t, names or {}, b)
+    text = render(expr)
+    if len(text) > MAX_LENGTH:
+        return f"(a formula of {len(text)} characters, too long to show)"
+    return text
