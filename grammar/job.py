@@ -7,6 +7,7 @@ float variable f depends on), `--order` chains grad with create_graph,
 finite-difference check come from the same engine. Results are plain numpy
 arrays and Python values, ready to print.
 """
+import contextlib
 import math
 from dataclasses import dataclass, field
 
@@ -56,6 +57,13 @@ class JobResult:
     produced: dict = None          # node -> the tensor it made (with --graph / --formula)
     source: str = ""
     warnings: list = field(default_factory=list)
+
+    def set_output(self, f):
+        """Record the value of f (on the host) and what it is."""
+        self.value = _host(f)
+        self.shape = tuple(f.shape)
+        self.dtype = f.dtype.name
+        self.device = str(f.device)
 
 
 def parse_binding(text):
@@ -262,22 +270,28 @@ def _host(t):
     return numpy.asarray(t.detach())
 
 
+@contextlib.contextmanager
+def engine_settings(dtype=None, device=None):
+    """The engine's default dtype and device set for a while, then put back."""
+    previous = (E.get_default_dtype(), E.get_default_device())
+    try:
+        if dtype:
+            E.set_default_dtype(dtype)
+        if device:
+            E.set_default_device("cuda" if device == "gpu" else device)
+        yield
+    finally:
+        E.set_default_dtype(previous[0])
+        E.set_default_device(previous[1])
+
+
 def run_job(source, bindings=(), options=None):
     """Run one eval job; a JobResult, or a LanguageError raised."""
     options = options or JobOptions()
-    previous_dtype = E.get_default_dtype()
-    previous_device = E.get_default_device()
-    try:
-        if options.dtype:
-            E.set_default_dtype(options.dtype)
-        if options.device:
-            E.set_default_device(options.device)
-        if options.check and options.seed is None:
-            options.seed = 0  # re-runs for finite differences must draw the same random numbers
+    if options.check and options.seed is None:
+        options.seed = 0  # re-runs for finite differences must draw the same random numbers
+    with engine_settings(options.dtype, options.device):
         return _run(source, bindings, options)
-    finally:
-        E.set_default_dtype(previous_dtype)
-        E.set_default_device(previous_device)
 
 
 def _run(source, bindings, options):
@@ -292,10 +306,7 @@ def _run_traced(source, bindings, options):
     variables = _choose_wrt(interp, f, options.wrt)
     weights = _weights(interp, f, options.weights) if variables or options.jacobian else None
     result = JobResult(source=source, order=options.order, variables=variables)
-    result.value = _host(f)
-    result.shape = tuple(f.shape)
-    result.dtype = f.dtype.name
-    result.device = str(f.device)
+    result.set_output(f)
     derivs = _derivatives(f, weights, variables, options.order, options.formula)
     result.grad = {name: _host(g) for name, g in derivs.items()}
     result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
@@ -381,13 +392,7 @@ def run_graph_job(source, bindings=(), backward=False, options=None):
     run with every intermediate retaining its grad, so each node can show it."""
     options = options or JobOptions()
     options.graph = True
-    previous_dtype = E.get_default_dtype()
-    previous_device = E.get_default_device()
-    try:
-        if options.dtype:
-            E.set_default_dtype(options.dtype)
-        if options.device:
-            E.set_default_device(options.device)
+    with engine_settings(options.dtype, options.device):
         interp, f = _execute(source, bindings, options)
         result = JobResult(source=source, variables=dict(interp.variables))
         result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
@@ -398,12 +403,6 @@ def run_graph_job(source, bindings=(), backward=False, options=None):
                     t.retain_grad()
             weights = None if f.numel() == 1 else E.ones_like(f)
             f.backward(weights, retain_graph=True)
-        result.value = _host(f)
-        result.shape = tuple(f.shape)
-        result.dtype = f.dtype.name
-        result.device = str(f.device)
+        result.set_output(f)
         result.graph = f
         return result
-    finally:
-        E.set_default_dtype(previous_dtype)
-        E.set_default_device(previous_device)

@@ -3,6 +3,7 @@ the lines of a REPL), with the engine's default device and dtype set for it."""
 from .. import engine as E
 from .compiler import compile_program
 from .errors import ScriptError
+from .job import engine_settings
 from .parser import parse
 from .vm import Interpreter
 
@@ -11,14 +12,10 @@ __all__ = ["Session"]
 
 class Session:
     def __init__(self, out=None, max_steps=100_000_000, max_depth=200, device=None, dtype=None, seed=None):
-        self._saved = (E.get_default_dtype(), E.get_default_device())
+        self._settings = engine_settings(dtype, device)
         try:
-            if dtype:
-                E.set_default_dtype(dtype)
-            if device:
-                E.set_default_device("cuda" if device == "gpu" else device)
+            self._settings.__enter__()
         except E.DeviceError as e:
-            self.close()
             raise ScriptError(str(e), kind="DeviceError") from None
         if seed is not None:
             E.manual_seed(seed)
@@ -32,6 +29,4 @@ class Session:
         return self.interpreter.run(code)
 
     def close(self):
-        dtype, device = self._saved
-        E.set_default_dtype(dtype)
-        E.set_default_device(device)
+        self._settings.__exit__(None, None, None)
