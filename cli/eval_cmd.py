@@ -72,6 +72,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
                          device=None if device is None else ("cuda" if device == "gpu" else device),
                          dtype=dtype, seed=seed, max_steps=max_steps)
     as_json = as_json or fmt == "json"
+    # a program's print() goes with the results in text, and out of the JSON stream
+    options.out = click.get_text_stream("stderr" if as_json else "stdout")
     printer = install_warning_printer()
     if options.device == "cuda":
         from ..engine import backend
@@ -156,7 +158,7 @@ def _job_json(line, text, r, graph_format):
         obj["check"] = {k: json_value(v) for k, v in r.check.items()}
     if graph_format is not None:
         from .graphview import describe_graph, render
-        graph = describe_graph(r.graph, r.variables, r.source)
+        graph = describe_graph(r.graph, r.variables, r.source, r.produced, r.names)
         obj["graph"] = graph if graph_format == "json" else render(graph, graph_format)
     return obj
 
@@ -191,5 +193,6 @@ def _job_text(r, graph_format, precision):
                          f"{err:.3g} ({verdict})")
     if graph_format is not None:
         from .graphview import describe_graph, render
-        lines.append(render(describe_graph(r.graph, r.variables, r.source), graph_format).rstrip("\n"))
+        graph = describe_graph(r.graph, r.variables, r.source, r.produced, r.names)
+        lines.append(render(graph, graph_format).rstrip("\n"))
     return "\n".join(lines) + "\n"

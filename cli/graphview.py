@@ -272,7 +272,7 @@ def _dot_escape(text):
 
 def to_dot(graph):
     """Graphviz source: leaves, ops and the output told apart by shape and colour."""
-    lines = ["digraph autodiff {", '  rankdir="BT";',
+    lines = ["digraph autodiff {", '  rankdir="BT";', '  ordering="in";',
              '  node [fontname="Helvetica", fontsize=11];', '  edge [color="#555555"];']
     out = graph["output"]
     lines.append(f'  output [label="output\\nshape {out["shape"]}\\nvalue {_dot_escape(_short(out["value"], 4))}", '

@@ -124,6 +124,7 @@ WARNINGS = _WarningPrinter()
 
 
 def install_warning_printer():
+    WARNINGS.shown.clear()
     warnings.simplefilter("always")
     warnings.showwarning = WARNINGS.show
     numpy.seterr(all="ignore")  # inf and nan come out silently, as in PyTorch

@@ -31,8 +31,10 @@ def run_command(script, code, max_steps, max_depth, device, dtype, seed):
     autodiff run checks.ad
     autodiff run -c "x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)"
     """
-    if (script is None) == (code is None):
-        raise click.UsageError("give a SCRIPT file ('-' for stdin) or -c CODE, not both")
+    if script is None and code is None:
+        raise click.UsageError("give a SCRIPT file ('-' for stdin) or -c CODE")
+    if script is not None and code is not None:
+        raise click.UsageError("give a SCRIPT file or -c CODE, not both")
     if code is not None:
         source, name = code, "<code>"
     else:

@@ -120,7 +120,9 @@ class _Compiler:
         k = node.kind
         a = node.args
         seq = []
-        if k == "const":
+        if k == "group":
+            seq.append(("node", a[0], None))
+        elif k == "const":
             seq.append(("emit", (CONST, a[0], node), None))
         elif k == "name":
             seq.append(("emit", (LOAD, a[0], node), None))
@@ -319,6 +321,8 @@ class _Compiler:
 
     def _store(self, target):
         """The work that stores the value on top of the stack into `target`."""
+        while target.kind == "group":
+            target = target.args[0]
         k = target.kind
         if k == "name":
             return [("emit", (STORE, target.args[0], target), None)]

@@ -215,20 +215,32 @@ def _fold_call(name, args, extra):
 
 # ------------------------------------------------------------ graph to formula
 
-def _constant(t, names, b):
-    """A tensor without a graph: its name if bound, its value if small."""
+_ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "neg", "pow", "pow_scalar", "rpow_scalar", "maximum",
+                          "minimum", "where", "clamp", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh",
+                          "sigmoid", "relu", "abs", "sign", "expand", "sum_to"})
+
+
+def _constant(t, names, b, elementwise):
+    """A tensor without a graph: its name if bound, its value if small. Where
+    broadcasting makes it so (an elementwise use), an all-equal tensor is one number."""
     name = names.get(id(t))
     if name is not None:
         return b.var(name)
-    if t.numel() == 1:
-        value = t.item()
-        return b.num(float(value))
+    if t.numel() == 1 and (elementwise or t.dim() == 0):
+        return b.num(float(t.item()))
     values = numpy.asarray(t.detach()).reshape(-1)
-    if (values == values[0]).all():  # a broadcast constant: one number says it
-        return b.num(float(values[0]))
+    if values.size and (values == values[0]).all():
+        if elementwise:
+            return b.num(float(values[0]))
+        return b.raw(f"full({_shape_text(tuple(t.shape))}, {_num_text(float(values[0]))})")
     if t.numel() <= 12:
-        return b.raw(repr(t.tolist()))
+        return b.raw("tensor(" + _list_text(numpy.asarray(t.detach())) + ")")
     return b.raw(f"<constant {list(t.shape)}>")
+
+
+def _list_text(a):
+    show = (lambda v: "True" if v else "False") if a.dtype == bool else (lambda v: _num_text(float(v)))
+    return numpy.array2string(a, separator=", ", formatter={"all": show}).replace("\n", "")
 
 
 def _key_text(key):
@@ -315,8 +327,12 @@ def _node_expr(node, args, b):
     if name in ("maximum", "minimum"):
         return b.call(name, args[:2])
     if name == "where":
-        cond = p["cond"]
-        text = repr(cond.tolist()) if getattr(cond, "size", 2) <= 12 else "<mask>"
+        cond = numpy.asarray(p["cond"])
+        if cond.all():
+            return args[0]
+        if not cond.any():
+            return args[1]
+        text = _list_text(cond.astype(bool)) if cond.size <= 12 else "<mask>"
         return b.call("where", [b.raw(text), args[0], args[1]])
     if name == "matmul":
         return b.matmul(args[0], args[1])
@@ -346,7 +362,7 @@ def _graph_expr(t, names, b):
     """The expression of tensor `t`, built from its traced graph bottom-up."""
     root = t.grad_fn
     if root is None:
-        return _constant(t, names, b) if not t.requires_grad else b.var(names.get(id(t), "x"))
+        return _constant(t, names, b, True) if not t.requires_grad else b.var(names.get(id(t), "x"))
     memo = {}
     stack = [(root, False)]
     while stack:
@@ -364,14 +380,13 @@ def _graph_expr(t, names, b):
                     stack.append((a.grad_fn, False))
             continue
         exprs = []
+        elementwise = node.op.__name__.lower().rstrip("_") in _ELEMENTWISE
         for a in args:
             if isinstance(a, E.Tensor):
                 if a.grad_fn is not None:
                     exprs.append(memo[a.grad_fn])
-                elif a.requires_grad or id(a) in names:
-                    exprs.append(b.var(names.get(id(a), "?")) if id(a) in names else _constant(a, names, b))
                 else:
-                    exprs.append(_constant(a, names, b))
+                    exprs.append(_constant(a, names, b, elementwise))
             elif a is None:
                 exprs.append(b.num(0))
             else:
@@ -500,6 +515,8 @@ class _Term:
     def __init__(self, coef, mono):
         if mono.kind == "mul":
             self.kind, self.a, self.b = "mul", coef * mono.a, mono.b
+        elif mono.kind == "pow" and mono.b.kind == "num":
+            self.kind, self.a, self.b = "mul", coef, ((mono.a, mono.b.a),)
         else:
             self.kind, self.a, self.b = "mul", coef, ((mono, 1.0),)
 

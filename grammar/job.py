@@ -37,6 +37,7 @@ class JobOptions:
     dtype: str = None
     seed: int = None
     max_steps: int = 10_000_000
+    out: object = None            # where the program's print() writes (None: nowhere)
 
 
 @dataclass
@@ -145,7 +146,8 @@ def _execute(source, bindings, options, overrides=None):
         raise ScriptError("eval needs an expression at the end: the value f to differentiate",
                           hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
     code = compile_program(program, source, keep_last=True)
-    interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps)
+    interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
+                              out=options.out if overrides is None else None)
     if options.graph or options.formula:
         produced = interp.produced = {}
 

@@ -70,9 +70,13 @@ class _Tables:
         self.keywords = {}        # word -> terminal ("if" -> IF)
         self.word_terminals = []  # regex terminals that match words: CONST, _OR, COMP_OP's "is not"
         punct = []                # (priority, length, name, regex) of symbol terminals
-        skip = {"NAME", "NUMBER", "STRING", "FSTRING", "COMMENT", "_NEWLINE"}
+        values = {}               # NAME, NUMBER, STRING, FSTRING: the grammar's own regexes
+        skip = {"COMMENT", "_NEWLINE"}
         for t in lark.terminals:
             if t.name in skip or t.name.startswith("__IGNORE"):
+                continue
+            if t.name in ("NAME", "NUMBER", "STRING", "FSTRING"):
+                values[t.name] = t.pattern.to_regexp()
                 continue
             if isinstance(t.pattern, PatternStr):
                 value = t.pattern.value
@@ -88,13 +92,11 @@ class _Tables:
                 punct.append((t.priority, 3, t.name, regex))
         punct.sort(key=lambda p: (-p[0], -p[1]))
         symbols = "|".join(f"(?P<{name}>{rx})" for _, _, name, rx in punct)
+        # one regex for every token; value terminals first (f"..." before the name f), then symbols
         self.master = re.compile(
-            r"(?P<_WS>[ \t\f]+)|(?P<_CONT>\\[ \t\f]*\r?\n)|(?P<COMMENT>#[^\n]*)|(?P<_NL>\r?\n)"
-            r"|(?P<FSTRING>[fF](?:'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\"))"
-            r"|(?P<NUMBER>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)"
-            r"|(?P<NAME>[A-Za-z_][A-Za-z0-9_]*)"
-            r"|(?P<STRING>'(?:[^'\\\n]|\\.)*'|\"(?:[^\"\\\n]|\\.)*\")"
-            "|" + symbols)
+            r"(?P<_WS>[ \t\f]+)|(?P<_CONT>\\[ \t\f]*\r?\n)|(?P<COMMENT>#[^\n]*)|(?P<_NL>\r?\n)|"
+            + "|".join(f"(?P<{name}>{values[name]})" for name in ("FSTRING", "NUMBER", "NAME", "STRING"))
+            + "|" + symbols)
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
         self.alternatives = {("COMP_OP", "in"): "IN"}
@@ -172,9 +174,10 @@ def tokenize(text, t):
             pos = end
             continue
         if kind == "_NL":
-            if not brackets and tokens and tokens[-1].type != "_NEWLINE":
-                append(Tok("_NEWLINE", "\n", pos, pos))
-            at_line_start = True
+            if not brackets:  # inside brackets a line break is just space
+                if tokens and tokens[-1].type != "_NEWLINE":
+                    append(Tok("_NEWLINE", "\n", pos, pos))
+                at_line_start = True
             pos = end
             continue
         value = m.group()

@@ -66,7 +66,7 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0"
 
 def unquote(text):
     """The value of a quoted string literal (simple backslash escapes)."""
-    body = text[1:-1]
+    body = text[3:-3] if text[:3] in ('"""', "'''") else text[1:-1]
     if "\\" not in body:
         return body
     out = []
@@ -129,9 +129,10 @@ class SyntaxBuilder(Transformer):
         return _node("global", tuple(n.value for n in names), names[0], names[-1])
 
     def import_stmt(self, *parts):
-        names = [p for p in parts if p is not None]
-        return _node("import", tuple(p.args[0] if p.__class__ is Node else p.value for p in names),
-                     names[0], names[-1])
+        # `import a.b as c` and `from a.b import c`: only the modules (a.b) matter
+        parts = [p for p in parts if p is not None]
+        modules = tuple(p.args[0] for p in parts if p.__class__ is Node)
+        return _node("import", modules, parts[0], parts[-1])
 
     def dotted_name(self, *names):
         return _node("dotted", (".".join(n.value for n in names),), names[0], names[-1])
@@ -288,8 +289,9 @@ class SyntaxBuilder(Transformer):
     def constant(self, tok):
         return Node("const", (_CONSTANTS[tok.value.lower()],), tok.start_pos, tok.end_pos)
 
-    def group(self, inner):
-        return inner
+    def group(self, lpar, inner, rpar):
+        # kept as a node so that (w+x)*(w+1) spans its parentheses (its operands keep their own spans)
+        return Node("group", (inner,), lpar.start_pos, rpar.end_pos)
 
     def tuple_display(self, *items):
         items = _present(items)

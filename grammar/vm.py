@@ -475,9 +475,13 @@ _INT_BITS_LIMIT = 100_000
 def binary(op, a, b):
     """`a op b` as the language means it."""
     ca, cb = a.__class__, b.__class__
-    if ca is list or cb is list:
+    if (ca is list or cb is list) and (isinstance(a, E.Tensor) or isinstance(b, E.Tensor)):
         a, b = _operand(a), _operand(b)
         ca, cb = a.__class__, b.__class__
+    elif ca is list and cb is int or cb is list and ca is int:
+        n, items = (b, a) if ca is list else (a, b)
+        if op == "*" and n * len(items) > MAX_LIST:
+            raise MemoryError(f"a list of {n * len(items)} items is too long (the limit is {MAX_LIST})")
     if ca is int and cb is int:
         if op in ("**", "^"):
             if b < 0 or (abs(a) > 1 and b * max(a.bit_length(), 1) > _INT_BITS_LIMIT):
@@ -626,6 +630,8 @@ def script_error(e, instr, interpreter):
         kind = "DeviceError"
     if isinstance(e, RecursionError):
         message = "the program nests too deeply"
+    elif isinstance(e, OverflowError):
+        message = "a number is too large to represent (overflow)"
     err = ScriptError(message, node.start if node is not None else None, node.end if node is not None else None,
                       hint=hint, kind=kind)
     return err

@@ -1,0 +1,166 @@
+"""`autodiff repl` driven through piped stdin: state between lines, values
+echoed as PyTorch reprs, blocks ended by an empty line, open brackets continued,
+errors that don't end the session, `exit`."""
+import subprocess
+import sys
+import textwrap
+
+from click.testing import CliRunner
+
+from autodiff.cli.main import cli
+
+
+def repl(text, *options):
+    result = CliRunner().invoke(cli, ["repl", *options], input=textwrap.dedent(text).lstrip("\n"),
+                                catch_exceptions=False)
+    assert "Traceback" not in result.stdout
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def test_state_kept_and_values_echoed():
+    result = repl("""
+        x = torch.tensor(2., requires_grad=True)
+        y = x**3
+        y
+        y.backward()
+        x.grad
+        x.grad.item()
+        (x.is_leaf, y.is_leaf)
+        torch.ones(2, 2)
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == textwrap.dedent("""\
+        tensor(8., grad_fn=<PowBackward0>)
+        tensor(12.)
+        12.0
+        (True, False)
+        tensor([[1., 1.],
+                [1., 1.]])
+    """)
+    assert result.stderr == ""
+
+
+def test_assignments_and_none_echo_nothing():
+    result = repl("a = 1\nb = a + 1\nNone\nprint(b)\n")
+    assert result.exit_code == 0
+    assert result.stdout == "2\n"
+
+
+def test_multi_line_for_block_ended_by_empty_line():
+    result = repl("""
+        total = 0
+        for i in range(4):
+            total += i
+            print(i)
+
+        total
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "0\n1\n2\n3\n6\n"
+
+
+def test_multi_line_def_then_call():
+    result = repl("""
+        def square(t):
+            return t * t
+
+        square(torch.tensor([3.]))
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "tensor([9.])\n"
+
+
+def test_open_bracket_continues_on_the_next_line():
+    result = repl("""
+        m = torch.tensor([[1., 2.],
+                          [3., 4.]])
+        m.sum()
+        s = (1 +
+             2)
+        s
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "tensor(10.)\n3\n"
+
+
+def test_error_does_not_end_the_session():
+    result = repl("""
+        x = 5
+        undefined_thing
+        print("after", x)
+        x = 2x
+        1 + 1
+        torch.ones(2) + torch.ones(3)
+        x
+    """)
+    assert result.exit_code == 0
+    assert result.stdout == "after 5\n2\n5\n"
+    err = result.stderr
+    assert "'undefined_thing' is not defined" in err
+    assert "did you mean 2*x?" in err
+    assert "must match the size" in err
+
+
+def test_warnings_go_to_stderr():
+    result = repl("""
+        xr = torch.tensor(1., requires_grad=True)
+        yr = xr * 2
+        print(yr.grad)
+    """)
+    assert result.exit_code == 0
+    assert result.stdout == "None\n"
+    assert "not a leaf Tensor" in result.stderr
+
+
+def test_exit_ends_the_session_with_status_0():
+    result = repl("""
+        print("before")
+        exit
+        print("never")
+    """)
+    assert result.exit_code == 0
+    assert result.stdout == "before\n"
+
+
+def test_exit_call_and_quit():
+    for word in ("exit()", "quit", "quit()"):
+        result = repl(f"print(1)\n{word}\nprint(2)\n")
+        assert result.exit_code == 0
+        assert result.stdout == "1\n"
+
+
+def test_end_of_input_ends_the_session():
+    result = repl("print(1)")  # no newline, no exit
+    assert result.exit_code == 0
+    assert result.stdout == "1\n"
+
+
+def test_dtype_option():
+    result = repl("torch.tensor([1.5])\ntorch.get_default_dtype()\n", "--dtype", "float32")
+    assert result.exit_code == 0
+    assert result.stdout == "tensor([1.5000])\ntorch.float32\n"
+
+
+def test_repl_subprocess_piped():
+    p = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "repl"],
+                       input="a = torch.tensor([1., 2.], requires_grad=True)\n(a * a).sum()\nnope\nexit\n",
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0
+    assert p.stdout == "tensor(5., grad_fn=<SumBackward0>)\n"
+    assert "'nope' is not defined" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+def test_if_else_block():
+    result = repl("""
+        x = 3
+        if x > 5:
+            print("big")
+        else:
+            print("small")
+
+        x
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "small\n3\n"

@@ -1,0 +1,618 @@
+"""`autodiff run`: every statement kind, printing as Python and PyTorch print,
+stdin and -c, warnings on stderr, and each error path (exit 1 with file, line,
+column and message; never a Python traceback)."""
+import re
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from click.testing import CliRunner
+
+from autodiff.cli.main import cli
+
+
+def run(code=None, *options, script=None, stdin=None):
+    """Invoke `autodiff run` in process: -c CODE, a SCRIPT path, or '-' with stdin."""
+    args = ["run", *options]
+    if script is not None:
+        args.append(str(script))
+    elif stdin is not None:
+        args.append("-")
+    else:
+        args += ["-c", textwrap.dedent(code).lstrip("\n")]
+    result = CliRunner().invoke(cli, args, input=stdin, catch_exceptions=False)
+    assert "Traceback" not in result.stdout
+    assert "Traceback" not in result.stderr
+    return result
+
+
+def ok(code, *options):
+    """Run CODE; it must succeed with nothing on stderr; its stdout."""
+    result = run(code, *options)
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr == ""
+    return result.stdout
+
+
+def fails(code, *options, script=None):
+    """Run CODE; it must fail with exit 1, nothing of the error on stdout; its stderr."""
+    result = run(code, *options, script=script)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert "error" in result.stderr
+    return result.stderr
+
+
+def lines(text):
+    return textwrap.dedent(text).lstrip("\n")
+
+
+# ------------------------------------------------------------------ statements
+
+def test_assignment_and_lone_expression():
+    assert ok("x = 2\ny = x * 3\nprint(y)\nx + 1\n") == "6\n"  # a lone expression prints nothing
+
+
+def test_tuple_unpacking():
+    assert ok("""
+        a, b = 1, 2
+        (c, d) = [3, 4]
+        x1 = torch.tensor(1.0, requires_grad=True)
+        x2 = torch.tensor(2.0, requires_grad=True)
+        g1, g2 = torch.autograd.grad(x1 * x2, [x1, x2])
+        print(a, b, c, d, g1, g2)
+    """) == "1 2 3 4 tensor(2.) tensor(1.)\n"
+
+
+def test_augmented_assignment_is_in_place_on_tensors():
+    assert ok("""
+        x = torch.tensor([1., 2.])
+        y = x
+        v = x._version
+        x += 1
+        x *= 2
+        print(y, x is y, x._version - v)
+    """) == "tensor([4., 6.]) True 2\n"
+
+
+def test_augmented_assignment_rebinds_numbers():
+    assert ok("""
+        n = 1
+        m = n
+        n += 1
+        n *= 10
+        print(n, m)
+    """) == "20 1\n"
+
+
+def test_item_assignment_is_in_place():
+    assert ok("""
+        a = torch.tensor([3.0, 1.0])
+        b = a
+        a[0] = 10
+        m = torch.zeros(2, 3)
+        m[:, 1] = 5
+        print(b, a._version)
+        print(m)
+    """) == lines("""
+        tensor([10.,  1.]) 1
+        tensor([[0., 5., 0.],
+                [0., 5., 0.]])
+    """)
+
+
+def test_print_sep_and_end():
+    assert ok("""
+        print(1, 2, 3, sep="-", end="!\\n")
+        print("a", end="")
+        print("b")
+        print("x", "y", sep="")
+        print()
+    """) == "1-2-3!\nab\nxy\n\n"
+
+
+def test_assert_passes():
+    assert ok('assert 1 + 1 == 2, "arithmetic"\nassert torch.ones(2).sum() == 2\nprint("ok")') == "ok\n"
+
+
+def test_assert_fails_with_file_line_column_and_message(tmp_path):
+    script = tmp_path / "checks.ad"
+    script.write_text('print("before")\nx = 2\nassert x == 3, "x should be 3"\nprint("after")\n')
+    result = run(script=script)
+    assert result.exit_code == 1
+    assert result.stdout == "before\n"  # what ran before the failure is kept, nothing after
+    err = result.stderr
+    assert "x should be 3" in err
+    assert "checks.ad" in err
+    assert "line 3" in err
+    assert "column 8" in err
+    assert "^" in err
+
+
+def test_assert_without_message_fails():
+    err = fails("assert False")
+    assert "assert" in err and "line 1" in err
+
+
+def test_no_grad_enable_grad_set_grad_enabled():
+    assert ok("""
+        w = torch.tensor(2., requires_grad=True)
+        with torch.no_grad():
+            a = w * 2
+            with torch.enable_grad():
+                b = w * 2
+            print(torch.is_grad_enabled())
+        with torch.set_grad_enabled(False):
+            c = w * 2
+        with no_grad():
+            d = w * 2
+        e = w * 2
+        print(a.requires_grad, b.requires_grad, c.requires_grad, d.requires_grad, e.requires_grad)
+        print(a.grad_fn, a.is_leaf, e.grad_fn.name())
+    """) == "False\nFalse True False False True\nNone True MulBackward0\n"
+
+
+def test_for_over_range_list_tensor_zip_enumerate():
+    assert ok("""
+        for i in range(3):
+            print(i)
+        for i in range(5, 1, -2):
+            print(i)
+        for v in [1, 'two']:
+            print(v)
+        for r in torch.tensor([[1., 2.], [3., 4.]]):
+            print(r)
+        for p, q in zip([1, 2], [3, 4]):
+            print(p, q)
+        for i, v in enumerate([5, 6]):
+            print(i, v)
+    """) == lines("""
+        0
+        1
+        2
+        5
+        3
+        1
+        two
+        tensor([1., 2.])
+        tensor([3., 4.])
+        1 3
+        2 4
+        0 5
+        1 6
+    """)
+
+
+def test_while_break_continue():
+    assert ok("""
+        i = 0
+        while i < 10:
+            i += 1
+            if i == 2:
+                continue
+            if i > 4:
+                break
+            print(i)
+        print("done", i)
+        for j in range(10):
+            if j % 2 == 0:
+                continue
+            if j > 5:
+                break
+            print("j", j)
+    """) == "1\n3\n4\ndone 5\nj 1\nj 3\nj 5\n"
+
+
+def test_if_elif_else():
+    assert ok("""
+        def sign(v):
+            if v > 0:
+                return 1
+            elif v < 0:
+                return -1
+            else:
+                return 0
+        print(sign(3), sign(-2), sign(0))
+        if torch.tensor(1.) > 0: print("tensor condition")
+    """) == "1 -1 0\ntensor condition\n"
+
+
+def test_def_with_defaults_and_keyword_arguments():
+    assert ok("""
+        def scale(t, k=2, shift=0):
+            return t * k + shift
+        print(scale(1), scale(1, 3), scale(1, shift=10), scale(t=2, k=5, shift=1))
+        def nothing():
+            return
+        def no_return(v):
+            v = v + 1
+        print(nothing(), no_return(1))
+    """) == "2 3 12 11\nNone None\n"
+
+
+def test_return_from_inside_a_loop():
+    assert ok("""
+        def first_over(xs, limit):
+            for v in xs:
+                if v > limit:
+                    return v
+            return -1
+        print(first_over([1, 5, 9], 4), first_over([1], 4))
+    """) == "5 -1\n"
+
+
+def test_recursion():
+    assert ok("""
+        def fact(n):
+            if n <= 1:
+                return 1
+            return n * fact(n - 1)
+        def fib(n):
+            return n if n < 2 else fib(n - 1) + fib(n - 2)
+        print(fact(10), fib(15))
+    """) == "3628800 610\n"
+
+
+def test_closures():
+    assert ok("""
+        def make_adder(k):
+            def add(v):
+                return v + k
+            return add
+        add3 = make_adder(3)
+        add5 = make_adder(5)
+        print(add3(4), add5(4))
+        def counter():
+            total = [0]
+            def bump():
+                total[0] = total[0] + 1
+                return total[0]
+            return bump
+        c = counter()
+        c(); c()
+        print(c())
+    """) == "7 9\n3\n"
+
+
+def test_lambda_for_register_hook():
+    assert ok("""
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 3
+        y.register_hook(lambda g: print("hook", g))
+        h = x.register_hook(lambda g: g * 10)
+        y.backward()
+        print(x.grad)
+        f = lambda a, b=1: a + b
+        print(f(1), f(1, 2))
+    """) == "hook tensor(1.)\ntensor(30.)\n2 3\n"
+
+
+def test_comparisons_and_boolean_operators():
+    assert ok("""
+        print(1 < 2, 2 <= 1, 1 == 1.0, 1 != 2, 3 > 2 > 1, 2 >= 3)
+        print(True and False, True or False, not True, not 0, 1 and 2, 0 or 3, None or "x")
+        t = torch.tensor([1., 2., 3.])
+        print(t > 1.5, (t > 1.5).any(), (t < 0).all(), t == 2)
+        print(1 < 2 and not (2 < 1) or False)
+    """) == lines("""
+        True False True True True False
+        False True False True 2 3 x
+        tensor([False,  True,  True]) tensor(True) tensor(False) tensor([False,  True, False])
+        True
+    """)
+
+
+def test_import_torch_lines_are_no_ops():
+    assert ok("import torch\nimport torch\nx = torch.ones(1)\nprint(x)") == "tensor([1.])\n"
+
+
+def test_f_strings_with_format_specs():
+    assert ok("""
+        z = torch.tensor(1.23456)
+        print(f"{z.item():.3f}", f"{3.14159:.2f}", f"{42:5d}|", f"{'s':>3}", f"{1e-5:.2e}", f"{{}}")
+        print(f"z = {z}; twice {2 * z.item():.1f}")
+    """) == "1.235 3.14    42|   s 1.00e-05 {}\nz = tensor(1.2346); twice 2.5\n"
+
+
+def test_semicolons_and_comments():
+    assert ok("a = 1; b = 2  # two statements\n# a comment line\nprint(a + b);\n") == "3\n"
+
+
+# ------------------------------------------------------------------ input sources
+
+def test_stdin_dash():
+    result = run(stdin="x = torch.tensor(2., requires_grad=True)\ny = x**3\ny.backward()\nprint(x.grad)\n")
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "tensor(12.)\n"
+
+
+def test_dash_c_code():
+    assert ok("x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)") == "tensor(12.)\n"
+
+
+def test_script_file(tmp_path):
+    script = tmp_path / "s.ad"
+    script.write_text("x = torch.ones(2, 2, requires_grad=True)\nout = ((x + 2) * (x + 2) * 3).mean()\n"
+                      "out.backward()\nprint(x.grad)\n")
+    result = run(script=script)
+    assert result.exit_code == 0
+    assert result.stdout == "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n"
+
+
+def test_usage_errors_exit_2():
+    runner = CliRunner()
+    neither = runner.invoke(cli, ["run"])
+    assert neither.exit_code == 2
+    both = runner.invoke(cli, ["run", "-c", "1", "-"], input="1\n")
+    assert both.exit_code == 2
+    missing = runner.invoke(cli, ["run", "does-not-exist.ad"])
+    assert missing.exit_code == 2
+    for r in (neither, both, missing):
+        assert "Traceback" not in r.stdout + r.stderr
+
+
+def test_console_script_subprocess():
+    """The installed console script itself: stdout, stderr and exit status kept apart."""
+    p = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "run", "-c", "print(1)\nassert 1 == 2, 'no'"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 1
+    assert p.stdout == "1\n"
+    assert "no" in p.stderr and "line 2" in p.stderr
+    assert "Traceback" not in p.stderr
+
+
+# ------------------------------------------------------------------ printing
+
+def test_python_values_print_as_python():
+    assert ok("""
+        print(None, True, False, 1, -7, 2.5, 1.0, 1e20, 0.1 + 0.2, -0.0, 10**20)
+        print((1, 2), [1, 2.0], (1,), [], (), "text", 'single')
+        print((None, True), [None, [1, (2, 'a')]])
+    """) == lines("""
+        None True False 1 -7 2.5 1.0 1e+20 0.30000000000000004 -0.0 100000000000000000000
+        (1, 2) [1, 2.0] (1,) [] () text single
+        (None, True) [None, [1, (2, 'a')]]
+    """)
+
+
+def test_tensors_print_as_pytorch():
+    assert ok("""
+        print(torch.tensor([5.]))
+        print(torch.exp(torch.tensor(2., requires_grad=True)))
+        print(torch.tensor([1e-5, 1e5]))
+        print(torch.tensor([[1.5, -2.0], [3.25, 100.0]]))
+        print(torch.zeros(2, 2, requires_grad=True))
+        print(torch.tensor([1, 2]), torch.tensor(3), torch.tensor([True, False]))
+        print(torch.tensor([1.5], dtype=torch.float32))
+        print((torch.tensor([1.], requires_grad=True) * 2,))
+    """) == lines("""
+        tensor([5.])
+        tensor(7.3891, grad_fn=<ExpBackward0>)
+        tensor([1.0000e-05, 1.0000e+05])
+        tensor([[  1.5000,  -2.0000],
+                [  3.2500, 100.0000]])
+        tensor([[0., 0.],
+                [0., 0.]], requires_grad=True)
+        tensor([1, 2]) tensor(3) tensor([ True, False])
+        tensor([1.5000], dtype=torch.float32)
+        (tensor([2.], grad_fn=<MulBackward0>),)
+    """)
+
+
+def test_long_tensor_wraps_as_pytorch():
+    out = ok("print(torch.ones(30))")
+    assert out == ("tensor([1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.,\n"
+                   "        1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.])\n")
+
+
+def test_dtype_float32_option():
+    assert ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64), torch.get_default_dtype())",
+              "--dtype", "float32") == "tensor([1.5000]) tensor([1.5000], dtype=torch.float64) torch.float32\n"
+    # and the default comes back for the next run in the same process
+    assert ok("print(torch.tensor([1.5], dtype=torch.float32))") == "tensor([1.5000], dtype=torch.float32)\n"
+
+
+def test_grad_fn_prints_as_pytorch_node():
+    out = ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())")
+    assert out == "MulBackward0 AccumulateGrad\n"
+    out = ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn)")
+    assert re.fullmatch(r"<MulBackward0 object at 0x[0-9a-f]+>\n", out)
+
+
+# ------------------------------------------------------------------ warnings
+
+def test_non_leaf_grad_warning_goes_to_stderr():
+    result = run("""
+        xw = torch.tensor([1., 2.], requires_grad=True)
+        yw = (xw * 2).sum()
+        yw.backward()
+        print(yw.grad)
+    """)
+    assert result.exit_code == 0
+    assert result.stdout == "None\n"
+    assert "not a leaf Tensor" in result.stderr
+    assert "retain_grad()" in result.stderr
+    assert "warning" in result.stderr
+    assert "line 4" in result.stderr
+
+
+def test_warning_shown_again_in_a_second_run_in_process():
+    code = "xq = torch.tensor(1., requires_grad=True)\nyq = xq * 2\nprint(yq.grad)"
+    first, second = run(code), run(code)
+    assert "not a leaf Tensor" in first.stderr
+    assert "not a leaf Tensor" in second.stderr
+
+
+# ------------------------------------------------------------------ errors
+
+def test_syntax_error_with_caret_and_hint():
+    err = fails("y = 1\nx = 2x\n")
+    assert "line 2" in err and "column 6" in err
+    assert "x = 2x" in err
+    assert re.search(r"\n\s+\^", err)  # the caret line
+    assert "did you mean 2*x?" in err
+
+
+def test_unclosed_bracket_is_a_syntax_error():
+    err = fails("x = (1, 2")
+    assert "never closed" in err and "line 1" in err
+
+
+def test_name_error_with_hint():
+    err = fails("prnt(1)")
+    assert "name 'prnt' is not defined" in err
+    assert "did you mean print?" in err
+    err = fails("value = 1\nprint(valeu)")
+    assert "valeu" in err and "line 2" in err
+
+
+def test_shape_mismatch_names_the_sub_expression_column():
+    err = fails("""
+        z = torch.ones(2) * 3
+        y = torch.tensor([1., 2., 3.])
+        w = torch.exp(z) * (z + y)
+    """)
+    assert "must match the size" in err
+    # the sub-expression `z + y` (with or without its parentheses), not the whole line
+    assert ("line 3, column 21" in err and "\n                        ^^^^^\n" in err) or \
+        ("line 3, column 20" in err and "\n                       ^^^^^^^\n" in err), err
+
+
+def test_mm_shape_error():
+    err = fails("x = torch.ones(2, 3)\nz = torch.mm(x, x)")
+    assert "cannot be multiplied (2x3 and 2x3)" in err and "line 2, column 5" in err
+
+
+def test_in_place_version_error(tmp_path):
+    script = tmp_path / "inplace.ad"
+    script.write_text("a = torch.tensor([1.0, 3.0], requires_grad=True)\nb = a.exp()\n"
+                      "loss = (b * b).mean()\nb.add_(1)\nloss.backward()\n")
+    err = fails(None, script=script)
+    assert "modified by an inplace operation" in err
+    assert "is at version 1; expected version 0 instead" in err
+    assert "inplace.ad" in err and "line 5" in err
+
+
+def test_in_place_on_leaf_error():
+    err = fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
+    assert "a leaf Variable that requires grad" in err and "line 2" in err
+    # ... but allowed under no_grad, as in PyTorch
+    assert ok("x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n    x[0] = 5.\nprint(x)") \
+        == "tensor([5., 2.], requires_grad=True)\n"
+
+
+def test_second_backward_names_retain_graph():
+    err = fails("x = torch.tensor(1., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()")
+    assert "retain_graph=True" in err and "line 4" in err
+
+
+def test_step_budget_stops_endless_loop():
+    start = time.perf_counter()
+    err = fails("while True: pass", "--max-steps", "10000")
+    assert time.perf_counter() - start < 10
+    assert "--max-steps" in err and "line 1" in err
+
+
+def test_call_depth_limit_stops_endless_recursion():
+    err = fails("""
+        def f(n):
+            return f(n + 1)
+        f(0)
+    """)
+    assert "deep" in err and "line 2" in err
+
+
+def test_absurd_allocation_fails_fast():
+    start = time.perf_counter()
+    err = fails("x = torch.zeros(10**6, 10**6)")
+    assert time.perf_counter() - start < 5
+    assert "allocate" in err and "[1000000, 1000000]" in err and "line 1" in err
+
+
+def test_python_is_out_of_reach():
+    for code in ("x = torch.ones(1)\nx.__class__", "open('f')", "eval('1')", "__import__('os')"):
+        err = fails(code)
+        assert "error" in err
+
+
+def test_runtime_errors_are_clean():
+    for code, text in [("print(1/0)", "division by zero"), ("print([1, 2][5])", "out of range"),
+                       ("x = None + 1", "unsupported operand"),
+                       ("x = torch.ones(3)\nx.backward()", "only for scalar outputs"),
+                       ("x = torch.ones(3)[5]", "out of bounds"),
+                       ("print(torch.ones(1).foo)", "no attribute 'foo'")]:
+        err = fails(code)
+        assert text in err, (code, err)
+        assert "line" in err and "column" in err
+
+
+def test_indentation_errors():
+    err = fails("x = 1\n  y = 2")
+    assert "indent" in err and "line 2" in err
+    fails("for i in range(3):\nprint(i)")
+
+
+def test_output_before_an_error_is_kept():
+    result = run("print('one')\nprint(undefined)\nprint('two')")
+    assert result.exit_code == 1
+    assert result.stdout == "one\n"
+
+
+def test_manual_gradient_descent_and_in_place_rules():
+    result = run("""
+        x = torch.tensor(2., requires_grad=True)
+        y = x * 2
+        y += 1
+        print(y, y.is_leaf)
+        for i in range(100):
+            loss = (x - 3) ** 2
+            loss.backward()
+            with torch.no_grad():
+                x -= 0.1 * x.grad
+            x.grad.zero_()
+        print(f"{x.item():.4f}", x.requires_grad, x.is_leaf)
+        x.grad = None
+        print(x.grad)
+        x = x + 1
+        print(x.is_leaf)
+        z = torch.tensor(1., requires_grad=True)
+        z += 1
+    """)
+    assert result.exit_code == 1
+    assert result.stdout == "tensor(5., grad_fn=<AddBackward0>) False\n3.0000 True True\nNone\nFalse\n"
+    assert "a leaf Variable that requires grad" in result.stderr and "line 17" in result.stderr
+
+
+def test_attributes_print_as_pytorch():
+    assert ok("""
+        x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
+        print(x.shape, x.dtype, x.device, x.size(), x.shape[0], len(x), x.numel(), x.dim())
+        print(x.sum(dim=0), x.mean(), x.max())
+        print(x.tolist(), x[0, 1].item(), [torch.tensor(1.)])
+        print(torch.arange(12.).reshape(3, 4))
+        print(torch.tensor([0.1, 0.25, 123456.]))
+    """) == lines("""
+        torch.Size([2, 2]) torch.float64 cpu torch.Size([2, 2]) 2 2 4 2
+        tensor([4., 6.], grad_fn=<SumBackward1>) tensor(2.5000, grad_fn=<MeanBackward0>) tensor(4., grad_fn=<MaxBackward1>)
+        [[1.0, 2.0], [3.0, 4.0]] 2.0 [tensor(1.)]
+        tensor([[ 0.,  1.,  2.,  3.],
+                [ 4.,  5.,  6.,  7.],
+                [ 8.,  9., 10., 11.]])
+        tensor([1.0000e-01, 2.5000e-01, 1.2346e+05])
+    """)
+
+
+def test_brackets_spanning_lines():
+    assert ok("""
+        y = torch.tensor([[3., 4.],
+                          [5., 6.]])
+        print(y.sum())
+        total = (1 +
+                 2)
+        print(total)
+    """) == "tensor(18.)\n3\n"
+
+
+def test_triple_quoted_string_statement():
+    assert ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"
