@@ -5,7 +5,8 @@ import sys
 
 import click
 
-from .output import (format_array, json_value, dumps, report_error, error_json, install_warning_printer)
+from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer,
+                     package_version)
 
 __all__ = ["eval_command"]
 
@@ -14,7 +15,22 @@ class _GraphFormat(click.Choice):
     name = "graph format"
 
 
-@click.command("eval", context_settings={"ignore_unknown_options": False})
+class _EvalCommand(click.Command):
+    """`--graph` takes an optional format: it takes the next word only when that
+    is one (so `--graph "x*y"` leaves the expression alone)."""
+
+    def parse_args(self, ctx, args):
+        args = list(args)
+        for i, a in enumerate(args):
+            if a == "--":
+                break
+            if a == "--graph" and (i + 1 == len(args) or args[i + 1] not in ("text", "json", "dot")):
+                args[i] = "--graph=text"
+        return super().parse_args(ctx, args)
+
+
+@click.command("eval", cls=_EvalCommand)
+@click.version_option(package_version(), "--version", prog_name="autodiff")
 @click.argument("expr", required=False)
 @click.argument("bindings", nargs=-1)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable (VALUE is an expression).")
@@ -74,7 +90,6 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     as_json = as_json or fmt == "json"
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = click.get_text_stream("stderr" if as_json else "stdout")
-    printer = install_warning_printer()
     if options.device == "cuda":
         from ..engine import backend
         try:
@@ -82,17 +97,18 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         except backend.DeviceError as e:
             click.echo(f"error: {e}", err=True)
             sys.exit(1)
-
-    if jobs_file is not None or expr == "-":
-        stream = jobs_file if jobs_file is not None else click.get_text_stream("stdin")
-        where = getattr(stream, "name", "<stdin>")
-        where = "<stdin>" if where in ("<stdin>", "-") else where
-        jobs = ((n, line.strip()) for n, line in enumerate(stream, 1)
-                if line.strip() and not line.lstrip().startswith("#"))
-        failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch=True)
-    else:
-        failed = _run_jobs([(1, expr)], pairs, options, as_json, graph_format, precision, printer, None,
-                           batch=False)
+    with warning_printer() as printer:
+        if jobs_file is not None or expr == "-":
+            stream = jobs_file if jobs_file is not None else click.get_text_stream("stdin")
+            where = getattr(stream, "name", "<stdin>")
+            where = "<stdin>" if where in ("<stdin>", "-") else where
+            jobs = ((n, line.strip()) for n, line in enumerate(stream, 1)
+                    if line.strip() and not line.lstrip().startswith("#"))
+            failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where,
+                               batch=True)
+        else:
+            failed = _run_jobs([(1, expr)], pairs, options, as_json, graph_format, precision, printer, None,
+                               batch=False)
     sys.exit(1 if failed else 0)
 
 
@@ -104,7 +120,7 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     first = True
     for line, text in jobs:
         printer.source = text
-        printer.where = f"{where}:{line}" if where else None
+        printer.where = f"{where}, job on line {line}" if where else None
         try:
             result = run_job(text, pairs, options)
         except LanguageError as e:
@@ -112,7 +128,7 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
             if as_json:
                 out.write(dumps({"line": line, "expr": text, "error": error_json(e, text)}) + "\n")
             else:
-                report_error(e, text, f"{where}:{line}" if batch else None)
+                report_error(e, text, where if batch else None, first_line=line)
             continue
         except MemoryError as e:
             failed += 1
@@ -173,7 +189,7 @@ def _job_text(r, graph_format, precision):
     put("f", r.value)
     for name, g in r.grad.items():
         put(_label(name, r.order), g)
-    if not r.grad:
+    if not r.grad and r.jacobian is None:
         lines.append("(f depends on no variable: nothing to differentiate)")
     if r.formula is not None:
         for name, text in r.formula.items():

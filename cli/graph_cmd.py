@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .output import report_error, install_warning_printer, dumps
+from .output import report_error, warning_printer, dumps, package_version
 
 __all__ = ["graph_command"]
 
@@ -14,6 +14,7 @@ GRAPHVIZ_HINT = ("install Graphviz (Debian/Ubuntu: apt-get install graphviz; mac
 
 
 @click.command("graph")
+@click.version_option(package_version(), "--version", prog_name="autodiff")
 @click.argument("expr")
 @click.argument("bindings", nargs=-1)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable.")
@@ -39,7 +40,7 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
         pairs = [parse_binding(t) for t in tuple(bindings) + tuple(sets)]
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="NAME=VALUE")
-    printer = install_warning_printer()
+    printer = click.get_current_context().with_resource(warning_printer())
     printer.source = expr
     dot = None
     if fmt in ("svg", "png"):

@@ -10,18 +10,11 @@ import sys
 import click
 
 from .commands import LazyGroup
+from .output import package_version
 
 __all__ = ["main", "cli"]
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
-
-
-def _version():
-    try:
-        from importlib.metadata import version
-        return version("autodiff-cli")
-    except Exception:  # metadata missing (running from a bare checkout)
-        return "0.1.0"
 
 
 @click.group(cls=LazyGroup, context_settings=CONTEXT, commands={
@@ -31,7 +24,7 @@ def _version():
     "minimize": ("autodiff.cli.minimize_cmd", "minimize_command"),
     "repl": ("autodiff.cli.repl_cmd", "repl_command"),
 })
-@click.version_option(_version(), "--version", prog_name="autodiff")
+@click.version_option(package_version(), "--version", prog_name="autodiff")
 def cli():
     """Differentiate expressions and run autograd scripts (PyTorch's semantics, numpy or cupy).
 

@@ -3,12 +3,13 @@ import sys
 
 import click
 
-from .output import format_array, json_value, dumps, report_error, install_warning_printer
+from .output import format_array, json_value, dumps, report_error, warning_printer, package_version
 
 __all__ = ["minimize_command"]
 
 
 @click.command("minimize")
+@click.version_option(package_version(), "--version", prog_name="autodiff")
 @click.argument("expr")
 @click.argument("bindings", nargs=-1)
 @click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", required=True,
@@ -40,7 +41,7 @@ def minimize_command(expr, bindings, inits, optimizer, lr, steps, tol, momentum,
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="NAME=VALUE")
     as_json = as_json or fmt == "json"
-    printer = install_warning_printer()
+    printer = click.get_current_context().with_resource(warning_printer())
     printer.source = expr
     previous = E.get_default_dtype()
     if dtype:

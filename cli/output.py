@@ -9,7 +9,15 @@ import click
 import numpy
 
 __all__ = ["format_number", "format_array", "json_value", "dumps", "report_error", "error_json",
-           "install_warning_printer"]
+           "warning_printer", "package_version"]
+
+
+def package_version():
+    try:
+        from importlib.metadata import version
+        return version("autodiff-cli")
+    except Exception:  # metadata missing (running from a bare checkout)
+        return "0.1.0"
 
 
 def format_number(v, precision=6):
@@ -87,10 +95,10 @@ def error_json(error, source):
     return out
 
 
-def report_error(error, source, where=None):
+def report_error(error, source, where=None, first_line=1):
     """Print a language error to stderr: message, place, caret, hint."""
     from ..grammar.errors import format_error
-    click.echo(format_error(error, source, where), err=True)
+    click.echo(format_error(error, source, where, first_line), err=True)
 
 
 class _WarningPrinter:
@@ -123,9 +131,22 @@ class _WarningPrinter:
 WARNINGS = _WarningPrinter()
 
 
-def install_warning_printer():
-    WARNINGS.shown.clear()
-    warnings.simplefilter("always")
-    warnings.showwarning = WARNINGS.show
-    numpy.seterr(all="ignore")  # inf and nan come out silently, as in PyTorch
-    return WARNINGS
+class warning_printer:
+    """Context manager for a command's run: engine warnings printed by WARNINGS
+    (every place once), numpy silent about inf and nan (as PyTorch is); the
+    process's previous settings come back afterwards."""
+
+    def __enter__(self):
+        self._catch = warnings.catch_warnings()
+        self._catch.__enter__()
+        self._numpy = numpy.seterr(all="ignore")
+        WARNINGS.shown.clear()
+        WARNINGS.source = WARNINGS.where = None
+        warnings.simplefilter("always")
+        warnings.showwarning = WARNINGS.show
+        return WARNINGS
+
+    def __exit__(self, *exc):
+        numpy.seterr(**self._numpy)
+        self._catch.__exit__(*exc)
+        return False

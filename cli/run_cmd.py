@@ -7,12 +7,13 @@ import sys
 
 import click
 
-from .output import report_error, install_warning_printer
+from .output import report_error, warning_printer, package_version
 
 __all__ = ["run_command"]
 
 
 @click.command("run")
+@click.version_option(package_version(), "--version", prog_name="autodiff")
 @click.argument("script", type=click.File("r", encoding="utf-8"), required=False)
 @click.option("-c", "--code", "code", metavar="CODE", help="Run CODE instead of a file.")
 @click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True,
@@ -49,26 +50,26 @@ def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, 
     """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout)."""
     from ..grammar.errors import LanguageError
     from ..grammar.program import Session
-    printer = install_warning_printer()
-    printer.source, printer.where = source, name
     stdout = out if out is not None else click.get_text_stream("stdout")
-    try:
-        session = Session(out=stdout, max_steps=max_steps, max_depth=max_depth, device=device, dtype=dtype,
-                          seed=seed)
-    except LanguageError as e:
-        report_error(e, None)
-        return 1
-    try:
-        session.run(source)
-    except LanguageError as e:
-        stdout.flush()
-        report_error(e, source, name)
-        return 1
-    except MemoryError as e:
-        stdout.flush()
-        click.echo(f"error: out of memory ({e})", err=True)
-        return 1
-    finally:
-        session.close()
-        stdout.flush()
+    with warning_printer() as printer:
+        printer.source, printer.where = source, name
+        try:
+            session = Session(out=stdout, max_steps=max_steps, max_depth=max_depth, device=device, dtype=dtype,
+                              seed=seed)
+        except LanguageError as e:
+            report_error(e, None)
+            return 1
+        try:
+            session.run(source)
+        except LanguageError as e:
+            stdout.flush()
+            report_error(e, source, name)
+            return 1
+        except MemoryError as e:
+            stdout.flush()
+            click.echo(f"error: out of memory ({e})", err=True)
+            return 1
+        finally:
+            session.close()
+            stdout.flush()
     return 0

@@ -360,6 +360,14 @@ def div(input, other):
 divide = true_divide = div
 
 
+def remainder(input, other):
+    return _binary(_op["remainder"], input, other)
+
+
+def floor_divide(input, other):
+    return _binary(_op["floor_divide"], input, other)
+
+
 def pow(input, exponent):
     if isinstance(input, Tensor) and _is_number(exponent):
         if input.array.dtype.kind in "iub" and exponent < 0 and float(exponent).is_integer():
@@ -386,7 +394,7 @@ def _unary(name):
 
     def f(input):
         return apply1(op, input if input.__class__ is Tensor else _tensor_in(input))
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise {name}."
     return f
 
@@ -632,7 +640,7 @@ def _compare(name):
     def f(input, other):
         a, b = _operands(input, other)
         return apply2(op, a, b)
-    f.__name__ = name
+    f.__name__ = f.__qualname__ = name
     f.__doc__ = f"Elementwise {name} (a boolean tensor; not differentiable)."
     return f
 
@@ -869,7 +877,10 @@ def expand(input, *sizes):
                                f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
                                f"{list(old)}")
         shape.append(s)
-    return apply(_op["expand"], input, shape=tuple(shape))
+    shape = tuple(shape)
+    # a view allocates nothing, but every op on it would touch each element: the same limit applies
+    _check_allocation(shape, input.array.dtype)
+    return apply(_op["expand"], input, shape=shape)
 
 
 def broadcast_to(input, size):

@@ -147,6 +147,22 @@ class Div(Op):
         return ga, gb
 
 
+class Remainder(Op):
+    """a % b (Python's sign convention, as torch.remainder)."""
+    node = "RemainderBackward0"
+    saves = (0, 1)
+    save_for = ((1,), (1,))
+
+    def forward(xp, a, b):
+        return xp.remainder(a, b)
+
+    def backward(F, ctx, g, a, b):
+        gb = None
+        if ctx.needs[1]:
+            gb = -g * F.floor_divide(a, b)
+        return (g if ctx.needs[0] else None), gb
+
+
 class Neg(Op):
     node = "NegBackward0"
 
@@ -1023,6 +1039,13 @@ class Logical_Xor(_Compare):
 class Logical_Not(_Compare):
     def forward(xp, x):
         return xp.logical_not(x)
+
+
+class Floor_Divide(_Compare):
+    """a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
+
+    def forward(xp, a, b):
+        return xp.floor_divide(a, b)
 
 
 class Isfinite(_Compare):

@@ -616,6 +616,18 @@ class Tensor:
             return apply2(_DIV, other, self)
         return _fn.div(other, self)
 
+    def __floordiv__(self, other):
+        return _fn.floor_divide(self, other)
+
+    def __rfloordiv__(self, other):
+        return _fn.floor_divide(other, self)
+
+    def __mod__(self, other):
+        return _fn.remainder(self, other)
+
+    def __rmod__(self, other):
+        return _fn.remainder(other, self)
+
     def __pow__(self, other):
         return _fn.pow(self, other)
 
@@ -707,6 +719,12 @@ class Tensor:
 
     def pow(self, exponent):
         return _fn.pow(self, exponent)
+
+    def remainder(self, other):
+        return _fn.remainder(self, other)
+
+    def floor_divide(self, other):
+        return _fn.floor_divide(self, other)
 
     def neg(self):
         return _fn.neg(self)

@@ -158,7 +158,10 @@ class _Compiler:
             seq.append(("emit", (TUPLE if k == "tuple" else LIST, len(a), node), None))
         elif k == "call":
             func, args, kwargs = a
-            seq.append(("node", func, None))
+            if func.kind == "name":  # a called name: an unknown one is reported as an unknown function
+                seq.append(("emit", (LOAD, func.args[0], node), None))
+            else:
+                seq.append(("node", func, None))
             for arg in args:
                 seq.append(("node", arg, None))
             for _, value in kwargs:

@@ -83,12 +83,14 @@ class ScriptError(LanguageError):
         self.kind = kind
 
 
-def format_error(error, source, filename=None):
-    """The text shown for `error`: message, place, source line, caret, hint, notes."""
+def format_error(error, source, filename=None, first_line=1):
+    """The text shown for `error`: message, place, source line, caret, hint, notes.
+
+    `first_line` is the line of the file that `source` starts at (a batch job's line)."""
     lines = [f"error: {error.message}"]
     loc = error.location(source)
     if loc is not None:
-        where = f"line {loc.line}, column {loc.column}"
+        where = f"line {loc.line + first_line - 1}, column {loc.column}"
         if filename:
             where = f"{filename}, {where}"
         lines.append(f"  at {where}:")

@@ -16,6 +16,7 @@ import numpy
 from .. import engine as E
 from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
+from ..engine.autograd import InplaceModifiedError
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from .parser import parse, parse_expression
 from .vm import Interpreter
@@ -76,24 +77,29 @@ def parse_binding(text):
     return name, value.strip()
 
 
-def _calculator_value(value):
+def _calculator_value(value, in_program=False):
     """eval's reading of a bound value: numbers and lists of numbers are float
-    tensors that require grad (x=0 is differentiable, as on a calculator)."""
+    tensors that require grad (x=0 is differentiable, as on a calculator). A
+    NAME=VALUE binding is a variable whatever its VALUE (`linspace(-1, 1, 5)`);
+    a tensor assigned inside the program follows PyTorch's rules (ones(2, 2)
+    does not require grad; ones(2, 2, requires_grad=True) does)."""
     if isinstance(value, bool):
         return value
-    if isinstance(value, (int, float)):
-        return E.tensor(float(value), requires_grad=True)
-    if isinstance(value, list):
-        t = E.tensor(value)
-        if t.dtype.is_floating_point or t.dtype.name.startswith(("int", "uint")):
-            t = t.to(dtype=E.get_default_dtype()).detach()
-            t.requires_grad_(True)
-        return t
-    if isinstance(value, E.Tensor) and value.is_floating_point():
-        leaf = value.detach().clone() if value.grad_fn is not None or not value.requires_grad else value
-        if leaf is not value:
-            leaf.requires_grad_(True)
-        return leaf
+    try:
+        if isinstance(value, (int, float)):
+            return E.tensor(float(value), requires_grad=True)
+        if isinstance(value, list):
+            t = E.tensor(value)
+            if t.dtype.is_floating_point or t.dtype.name.startswith(("int", "uint")):
+                t = t.to(dtype=E.get_default_dtype()).detach()
+                t.requires_grad_(True)
+            return t
+    except OverflowError:
+        raise ScriptError("a number is too large to represent (overflow)", kind="OverflowError") from None
+    except (ValueError, TypeError) as e:
+        raise ScriptError(str(e), kind=type(e).__name__) from None
+    if isinstance(value, E.Tensor) and value.is_floating_point() and not in_program:
+        return value.requires_grad_(True) if value.grad_fn is None else value.detach().clone().requires_grad_(True)
     return value
 
 
@@ -105,19 +111,22 @@ class _EvalInterpreter(Interpreter):
         self.variables = {}       # name -> leaf tensor, in binding order
         self.overrides = overrides or {}
 
-    def bind(self, name, value):
+    def bind(self, name, value, in_program=False):
         if name in self.overrides:
             value = self.overrides[name]
         else:
-            value = _calculator_value(value)
-        if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad:
+            value = _calculator_value(value, in_program)
+        if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad \
+                and all(v is not value for v in self.variables.values()):  # `s = x` is not a new variable
             self.variables[name] = value
         self.globals[name] = value
 
     def _store(self, frame, name, value):
         if frame.locals is None and (isinstance(value, (int, float, list)) and not isinstance(value, bool)
-                                     or name in self.overrides):
-            self.bind(name, value)
+                                     or name in self.overrides
+                                     or isinstance(value, E.Tensor) and value.grad_fn is None
+                                     and value.requires_grad):
+            self.bind(name, value, in_program=True)
         else:
             super()._store(frame, name, value)
 
@@ -160,15 +169,25 @@ def _execute(source, bindings, options, overrides=None):
     for name in interp.overrides:
         interp.bind(name, None)
     for name, text in bindings:
-        interp.bind(name, _evaluate_value(interp, text, f"the value of {name}"))
+        value = _evaluate_value(interp, text, f"the value of {name}")
+        try:
+            interp.bind(name, value)
+        except ScriptError as e:
+            raise ScriptError(f"in the value of {name}: {e.message}", hint=e.hint, kind=e.kind) from None
+    interp.steps = 0  # the step budget is the program's
+    last = program.args[-1]
+    interp.final_span = (last.start, last.end)
     f = interp.run(code)
     if isinstance(f, (int, float)) and not isinstance(f, bool):
-        f = E.tensor(float(f))
+        try:
+            f = E.tensor(float(f))
+        except OverflowError:
+            raise ScriptError("the result is too large to represent (overflow)", start=last.start, end=last.end,
+                              kind="OverflowError") from None
     elif isinstance(f, list):
         try:
             f = E.tensor(f, dtype=E.get_default_dtype())
         except (ValueError, TypeError) as e:
-            last = program.args[-1]
             raise ScriptError(str(e), start=last.start, end=last.end, kind=type(e).__name__) from None
     if not isinstance(f, E.Tensor):
         raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
@@ -215,7 +234,9 @@ def _choose_wrt(interp, f, wanted):
                 raise ScriptError(f"--wrt {name}: {name} is {_describe(value)}, not a floating-point tensor",
                                   kind="TypeError")
             if not value.requires_grad:
-                value.requires_grad_(True)
+                raise ScriptError(f"--wrt {name}: f was computed from {name} before it required grad, so f has "
+                                  f"no derivative by it", hint=f"bind it as {name}=VALUE, or create it with "
+                                  "requires_grad=True", kind="RuntimeError")
             chosen[name] = value
         return chosen
     reached = _leaves(f)
@@ -225,9 +246,10 @@ def _choose_wrt(interp, f, wanted):
 def _weights(interp, f, text):
     if text is None:
         if f.numel() != 1:
+            start, end = getattr(interp, "final_span", (None, None))
             raise ScriptError(f"f is not a scalar (its shape is {list(f.shape)}), so it has no single gradient",
-                              hint="pass --weights 1 to sum its gradients (or W for a weighted sum), "
-                                   "or differentiate sum(f)", kind="RuntimeError")
+                              start=start, end=end, hint="pass --weights 1 to sum its gradients (or W for a "
+                              "weighted sum), differentiate sum(f), or ask for --jacobian", kind="RuntimeError")
         return None
     w = _evaluate_value(interp, text, "--weights")
     w = E.tensor(w, dtype=f.dtype) if not isinstance(w, E.Tensor) else w.to(dtype=f.dtype)
@@ -293,7 +315,23 @@ def run_job(source, bindings=(), options=None):
     if options.check and options.seed is None:
         options.seed = 0  # re-runs for finite differences must draw the same random numbers
     with engine_settings(options.dtype, options.device):
-        return _run(source, bindings, options)
+        try:
+            return _run(source, bindings, options)
+        except LanguageError:
+            raise
+        except InplaceModifiedError as e:
+            raise _inplace_script_error(e) from None
+        except (RuntimeError, ValueError, TypeError, OverflowError, IndexError, ZeroDivisionError) as e:
+            # raised while differentiating f, after the program ran: point at f
+            raise ScriptError(str(e), kind=type(e).__name__) from None
+
+
+def _inplace_script_error(e):
+    span = getattr(e.node, "span", None)
+    err = ScriptError(str(e), span.start if span is not None else None, span.end if span is not None else None,
+                      hint="the value was changed in place after this expression used it; change a clone() "
+                           "instead, or compute the gradient first", kind="RuntimeError")
+    return err
 
 
 def _run(source, bindings, options):
@@ -306,10 +344,12 @@ def _run(source, bindings, options):
 def _run_traced(source, bindings, options):
     interp, f = _execute(source, bindings, options)
     variables = _choose_wrt(interp, f, options.wrt)
-    weights = _weights(interp, f, options.weights) if variables or options.jacobian else None
     result = JobResult(source=source, order=options.order, variables=variables)
     result.set_output(f)
-    derivs = _derivatives(f, weights, variables, options.order, options.formula)
+    jacobian_only = options.jacobian and options.weights is None and f.numel() != 1
+    weights = _weights(interp, f, options.weights) if variables and not jacobian_only else None
+    # a non-scalar f with --jacobian and no --weights: the Jacobian is the answer, no gradient
+    derivs = {} if jacobian_only else _derivatives(f, weights, variables, options.order, options.formula)
     result.grad = {name: _host(g) for name, g in derivs.items()}
     result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
     result.produced = getattr(interp, "produced", None)
@@ -321,6 +361,8 @@ def _run_traced(source, bindings, options):
                            else numpy.zeros(tuple(f.shape) + tuple(x.shape))
                            for name, x in variables.items()}
     if options.hessian:
+        if jacobian_only:
+            raise ScriptError("the Hessian needs a scalar f", hint="add --weights 1, or use sum(f)")
         result.hessian = _hessian(f, weights, variables)
     if options.check:
         result.check = _check(source, bindings, options, interp, variables, result.grad)

@@ -28,11 +28,19 @@ def _has_tensor(values):
     return _py.any(isinstance(v, E.Tensor) for v in values)
 
 
+def _bounded(values):
+    """Refuse to walk a range too long to finish (one call is one interpreter step)."""
+    for v in values:
+        if isinstance(v, range) and len(v) > MAX_LIST:
+            raise MemoryError(f"a range of {len(v)} items is too long to go through (the limit is {MAX_LIST})")
+
+
 def _hybrid(python_fn, engine_fn, name):
     """Python's builtin for plain numbers and lists, the engine's for tensors."""
     def call(*args, **kwargs):
         if _has_tensor(args) or _has_tensor(kwargs.values()):
             return engine_fn(*args, **kwargs)
+        _bounded(args)
         return python_fn(*args, **kwargs)
     call.__name__ = name
     call.__qualname__ = name
@@ -42,7 +50,16 @@ def _hybrid(python_fn, engine_fn, name):
 def _sum(*args, **kwargs):
     if args and isinstance(args[0], E.Tensor):
         return E.sum(*args, **kwargs)
+    _bounded(args)
     return _py.sum(*args, **kwargs)
+
+
+def _sorted(iterable, key=None, reverse=False):
+    return sorted(_list(iterable), key=key, reverse=reverse)
+
+
+def _tuple(iterable=()):
+    return tuple(_list(iterable))
 
 
 def _list(iterable=()):
@@ -167,9 +184,9 @@ BUILTINS.update(_DTYPES)
 BUILTINS.update(_OTHER)
 BUILTINS.update({
     "torch": TORCH_NAMESPACE, "autograd": _autograd, "optim": _optim, "nn": _nn, "F": _functional,
-    "print": _print_placeholder, "range": _range, "len": len, "list": _list, "tuple": tuple,
+    "print": _print_placeholder, "range": _range, "len": len, "list": _list, "tuple": _tuple,
     "float": _as_float, "int": _as_int, "bool": _as_bool, "str": _str, "repr": repr, "round": _round,
-    "format": _format, "enumerate": enumerate, "zip": zip, "sorted": sorted, "reversed": reversed,
+    "format": _format, "enumerate": enumerate, "zip": zip, "sorted": _sorted, "reversed": reversed,
     "id": id, "isinstance": None,
     "abs": _hybrid(_py.abs, E.abs, "abs"), "min": _hybrid(_py.min, E.min, "min"),
     "max": _hybrid(_py.max, E.max, "max"), "pow": _hybrid(_py.pow, E.pow, "pow"),
@@ -245,14 +262,27 @@ def is_context_manager(obj):
     return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, _Handle))
 
 
+_PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",
+                tuple: "a tuple", range: "a range", dict: "a dict", type(None): "None"}
+
+
 def _type_name(obj):
+    """What a value is, in words a user knows (not Python's class names)."""
     if isinstance(obj, E.Tensor):
         return "a tensor"
     if isinstance(obj, (_Node, _AccumulateGrad)):
         return f"<{obj.name()}>"
-    if obj is None:
-        return "None"
+    if isinstance(obj, Namespace):
+        return obj.name
+    plain = _PLAIN_NAMES.get(type(obj))
+    if plain:
+        return plain
+    if callable(obj):
+        return "a function"
     return f"a {type(obj).__name__}"
+
+
+describe = _type_name
 
 
 def attribute_names(obj):

@@ -167,7 +167,9 @@ def tokenize(text, t):
             pos = j
         m = master(text, pos)
         if m is None:
-            raise SyntaxProblem(f"unexpected character {text[pos]!r}", pos, hint=_character_hint(text[pos]))
+            ch = text[pos]
+            message = "a string is not closed" if ch in "'\"" else f"unexpected character {ch!r}"
+            raise SyntaxProblem(message, pos, hint=_character_hint(ch))
         kind = m.lastgroup
         end = m.end()
         if kind == "_WS" or kind == "COMMENT" or kind == "_CONT":
@@ -208,6 +210,8 @@ def tokenize(text, t):
 
 
 def _character_hint(ch):
+    if ch in "'\"":
+        return "this string has no closing quote (a string ends on the line it starts, unless it is triple-quoted)"
     if ch in "{}":
         return "braces are not part of the language; use [ ] for lists and tensors"
     if ch in "$`?":

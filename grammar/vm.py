@@ -9,13 +9,14 @@ a call-depth limit stop runaway programs with a clear error.
 """
 import difflib
 import operator
+import re
 
 from .. import engine as E
 from ..engine.autograd import InplaceModifiedError
 from ..engine.graph import current_span
 from . import compiler as C
 from .errors import ScriptError, LanguageError
-from .names import BUILTINS, attribute, settable, is_context_manager, MAX_LIST, attribute_names
+from .names import BUILTINS, attribute, settable, is_context_manager, MAX_LIST, attribute_names, describe
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -402,11 +403,20 @@ class Interpreter:
             self.globals[name] = value
 
     def _unbound(self, name, node):
+        called = node.kind == "call"  # the compiler gives a called name its call's node
+        if called:
+            node = node.args[0]
         if name in _PYTHON_ONLY or name.startswith("__"):
             return ScriptError(f"'{name}' is not available: programs can't reach Python itself", node.start,
                                node.end, hint="only the documented functions exist (see the README's list)",
                                kind="NameError")
         known = list(self.globals) + list(self.builtins)
+        if called:
+            functions = [n for n in known if callable(self.globals.get(n, self.builtins.get(n)))]
+            close = difflib.get_close_matches(name, functions, n=3, cutoff=0.6)
+            hint = ("did you mean " + " or ".join(close) + "?") if close else \
+                "see the README for the functions the language knows"
+            return ScriptError(f"unknown function '{name}'", node.start, node.end, hint=hint, kind="NameError")
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.7)
         if close:
             hint = "did you mean " + " or ".join(close) + "?"
@@ -604,14 +614,12 @@ def check_import(names, node):
 
 
 def _describe(value):
-    if isinstance(value, E.Tensor):
-        return "a tensor"
-    if value is None:
-        return "None"
     if isinstance(value, UserFunction):
         return f"function {value.code.name}"
-    return f"a {type(value).__name__}"
+    return describe(value)
 
+
+_LOCALS = re.compile(r"\b\w+\.<locals>\.")
 
 _KINDS = {MemoryError: "MemoryError", ZeroDivisionError: "ZeroDivisionError", IndexError: "IndexError",
           TypeError: "TypeError", ValueError: "ValueError", KeyError: "KeyError", AttributeError: "AttributeError",
@@ -623,6 +631,7 @@ def script_error(e, instr, interpreter):
     node = instr[2] if instr is not None else None
     kind = next((name for cls, name in _KINDS.items() if isinstance(e, cls)), "RuntimeError")
     message = str(e) or kind
+    message = _LOCALS.sub("", message)
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None

@@ -330,6 +330,12 @@ C("mul", "inplace_mul_", on_copy(lambda y, b: y.mul_(b)), [(2, 3), (3,)], np.mul
 # ---- div
 _nz = gen_all(away(0.0, margin=0.5))
 C("div", "same", lambda a, b: a / b, [(2, 3), (2, 3)], np.divide, "DivBackward0", gen=_nz)
+# remainder: away from the jumps of a % b (where a/b is a whole number)
+_rem = lambda rng, s: [np.array([[0.3, 2.6, -1.2], [4.4, -3.7, 1.1]]).reshape(s[0]),
+                       np.array([[1.5, 1.1, 0.9], [1.6, 1.3, 0.8]]).reshape(s[1])]
+C("remainder", "op", lambda a, b: a % b, [(2, 3), (2, 3)], np.remainder, "RemainderBackward0", gen=_rem)
+C("remainder", "number", lambda a: ad.remainder(a, 1.5), [(2, 3)], lambda a: np.remainder(a, 1.5),
+  "RemainderBackward0", gen=lambda rng, s: [np.array([[0.3, 2.6, -1.2], [4.4, -3.7, 1.1]])])
 C("div", "bcast_3x1_1x4", lambda a, b: a / b, [(3, 1), (1, 4)], np.divide, "DivBackward0", gen=_nz)
 C("div", "bcast_2x3_3", lambda a, b: ad.div(a, b), [(2, 3), (3,)], np.divide, "DivBackward0", gen=_nz)
 C("div", "bcast_scalar_2x2", lambda a, b: a / b, [(), (2, 2)], np.divide, "DivBackward0", gen=_nz)
@@ -866,6 +872,9 @@ C("to_device", "scalar", lambda x: apply("to_device", x, device=CPU, source=CPU)
 # ============================================== non-differentiable (forward only)
 
 _ties = lambda rng, s: [rng.integers(-1, 2, sh).astype(float) for sh in s]  # noqa: E731  equal values occur
+C("floor_divide", "op", lambda a, b: a // b, [(2, 3), (2, 3)], np.floor_divide,
+  gen=lambda rng, s: [rng.uniform(-5, 5, s[0]), rng.uniform(0.7, 2.0, s[1])])
+C("floor_divide", "number", lambda a: a // 2, [(3,)], lambda a: np.floor_divide(a, 2))
 C("lt", "op_bcast", lambda a, b: a < b, [(3, 1), (1, 4)], np.less, gen=_ties)
 C("lt", "number", lambda a: ad.lt(a, 0.5), [(2, 3)], lambda a: a < 0.5)
 C("le", "op_same", lambda a, b: a <= b, [(2, 3), (2, 3)], np.less_equal, gen=_ties)

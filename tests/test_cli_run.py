@@ -461,7 +461,7 @@ def test_unclosed_bracket_is_a_syntax_error():
 
 def test_name_error_with_hint():
     err = fails("prnt(1)")
-    assert "name 'prnt' is not defined" in err
+    assert "unknown function 'prnt'" in err
     assert "did you mean print?" in err
     err = fails("value = 1\nprint(valeu)")
     assert "valeu" in err and "line 2" in err

@@ -1,0 +1,412 @@
+"""Every kind of user error in the language (issue 3, point 3), through
+`autodiff eval`: the message, the line and column, the source line with a
+caret under the spot, the hint, the exit code, and never a Python traceback.
+Also the sandbox (nothing reaches Python itself) and the parser's robustness
+on deeply nested and very long input."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from autodiff.cli.main import cli
+
+PY_LEAKS = ("Traceback", "<locals>", "File \"", "site-packages", "InternalError", "internal error")
+
+
+def invoke(*args, input=None):
+    result = CliRunner().invoke(cli, ["eval", *args], input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    for stream in (result.stdout, result.stderr):
+        assert "Traceback" not in stream
+    return result
+
+
+def error_text(expr, *bindings):
+    """stderr of a failing job (exit 1, nothing on stdout)."""
+    result = invoke(expr, *bindings)
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ")
+    for leak in PY_LEAKS:
+        assert leak not in result.stderr
+    return result.stderr
+
+
+def error_json(expr, *bindings):
+    result = invoke(expr, *bindings, "--json")
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    obj = json.loads(result.stdout)
+    assert obj["line"] == 1 and obj["expr"] == expr
+    err = obj["error"]
+    assert {"type", "message", "column"} <= set(err)
+    return err
+
+
+def parts(stderr):
+    """{'message', 'where', 'source', 'caret', 'hint'} of a one-error report."""
+    lines = stderr.rstrip("\n").split("\n")
+    out = {"message": lines[0][len("error: "):]}
+    rest = lines[1:]
+    if rest and rest[0].startswith("  at "):
+        out["where"] = rest[0].strip()
+        out["source"] = rest[1][4:]
+        out["caret"] = rest[2][4:]
+        rest = rest[3:]
+    for line in rest:
+        if line.startswith("  hint: "):
+            out["hint"] = line[len("  hint: "):]
+    return out
+
+
+def caret_column(caret):
+    return len(caret) - len(caret.lstrip(" ")) + 1
+
+
+def check(expr, bindings, message, column, hint=None, kind=None, line=1, caret_width=None):
+    text = error_text(expr, *bindings)
+    p = parts(text)
+    assert message in p["message"], p
+    assert p["where"] == f"at line {line}, column {column}:", p
+    assert p["source"] == expr.split("\n")[line - 1]
+    assert caret_column(p["caret"]) == column
+    assert set(p["caret"].strip()) == {"^"}
+    if caret_width is not None:
+        assert len(p["caret"].strip()) == caret_width
+    if hint is not None:
+        assert hint in p.get("hint", ""), p
+    err = error_json(expr, *bindings)
+    assert err["column"] == column
+    assert message in err["message"]
+    if hint is not None:
+        assert hint in err["hint"]
+    if kind is not None:
+        assert err["type"] == kind
+    if line != 1:
+        assert err["source_line"] == line
+    return p
+
+
+# --------------------------------------------------------------- syntax errors
+
+def test_number_then_name():
+    p = check("2x", ["x=1"], "missing operator between 2 and x", 2, "did you mean 2*x?", "SyntaxError")
+    assert p["caret"] == " ^"
+
+
+def test_number_then_name_inside_expression():
+    check("1 + 3y", ["y=1"], "missing operator", 6, "did you mean 3*y?", "SyntaxError")
+
+
+@pytest.mark.parametrize("expr,column,closer", [
+    ("exp(", 4, ")"),
+    ("log(x", 4, ")"),
+    ("x.sum(dim=0", 6, ")"),
+    ("[1,2", 1, "]"),
+    ("x[0", 2, "]"),
+    ("sin(cos(x)", 4, ")"),
+])
+def test_bracket_never_closed(expr, column, closer):
+    check(expr, ["x=1"], "was never closed", column, f"add '{closer}'", "SyntaxError")
+
+
+@pytest.mark.parametrize("expr,column,closer", [
+    ("(1+2))", 6, ")"),
+    ("x)", 2, ")"),
+    ("]", 1, "]"),
+])
+def test_unmatched_closer(expr, column, closer):
+    check(expr, ["x=1"], f"unmatched '{closer}'", column, "no ", "SyntaxError")
+
+
+def test_two_operators_in_a_row():
+    check("x +* 3", ["x=1"], "two operators in a row: '+' then '*'", 4, "remove one", "SyntaxError")
+
+
+@pytest.mark.parametrize("expr,op,column", [("x +", "+", 3), ("x**", "**", 2), ("x * 2 -", "-", 7)])
+def test_trailing_operator(expr, op, column):
+    check(expr, ["x=1"], f"the expression ends with '{op}'", column, f"missing after '{op}'", "SyntaxError")
+
+
+def test_leading_binary_operator():
+    check("*x", ["x=1"], "'*' needs a value on its left", 1, kind="SyntaxError")
+
+
+def test_unexpected_character():
+    check("x $ 2", ["x=1"], "unexpected character '$'", 3, kind="SyntaxError")
+
+
+def test_two_values_side_by_side():
+    check("sin x", ["x=1"], "missing operator before 'x'", 5, "sin*x", "SyntaxError")
+
+
+def test_unexpected_indentation_on_line_2():
+    check("x\n  + 1", ["x=1"], "unexpected indentation", 3, line=2, kind="SyntaxError")
+
+
+def test_error_on_later_line_names_that_line():
+    check("y = x**2\nz = y +* 1\nz", ["x=1"], "two operators in a row", 8, line=2)
+
+
+# ---------------------------------------------------------------- name errors
+
+def test_unknown_function_suggests_closest_names():
+    p = check("sine(x)", ["x=1"], "sine", 1, "sin", caret_width=4)
+    assert "did you mean" in p["hint"]
+
+
+def test_unknown_method_suggests_closest_names():
+    p = check("x.sume()", ["x=[1,2]"], "sume", 1)
+    assert "sum" in p.get("hint", "")
+
+
+def test_unbound_variable_suggests_binding_it():
+    check("x + y", ["x=1"], "name 'y' is not defined", 5, "y=VALUE", "NameError", caret_width=1)
+
+
+def test_unbound_variable_without_any_binding():
+    check("a*x**2", [], "name 'a' is not defined", 1, "a=VALUE", "NameError")
+
+
+def test_error_in_binding_value_is_named():
+    text = error_text("x**2", "x=(1")
+    assert "the value of x" in text and "never closed" in text
+    text = error_text("x**2", "x=y")
+    assert "the value of x" in text and "y=VALUE" in text
+
+
+# -------------------------------------------------------------- runtime errors
+
+def test_shape_mismatch_names_the_subexpression():
+    # the failing sub-expression is `x + y`, inside the brackets
+    p = check("sum(x) + (x + y)", ["x=[1,2]", "y=[1,2,3]"], "must match the size", 11, kind="RuntimeError",
+              caret_width=5)
+    assert "(2)" in p["message"] and "(3)" in p["message"]
+
+
+def test_shape_mismatch_on_a_later_line():
+    check("y = x**2\nz = y.sum()\nq = z + [1,2,3] @ y\nq", ["x=[1,2]"], "size mismatch", 9, line=3)
+
+
+def test_shape_mismatch_of_parenthesised_operand():
+    check("(x+1)*y", ["x=[1,2]", "y=[1,2,3]"], "must match the size", 1, caret_width=7)
+
+
+def test_nonscalar_output_message_and_hint():
+    text = error_text("y = x*2; y", "x=[1,2]")
+    p = parts(text)
+    assert "not a scalar" in p["message"] and "[2]" in p["message"]
+    assert "--weights 1" in p["hint"] and "sum(" in p["hint"]
+    err = error_json("y = x*2; y", "x=[1,2]")
+    assert err["type"] == "RuntimeError"
+
+
+def test_nonscalar_output_names_the_final_expression():
+    check("y = x*2; y", ["x=[1,2]"], "not a scalar", 10)
+
+
+INPLACE = "b = x + 2; loss = (b*b).mean(); b[0] = 1000.; loss.backward(); x.grad"
+
+
+def test_inplace_version_error_in_backward():
+    p = check(INPLACE, ["x=[1,2]"], "modified by an inplace operation", 47, "clone()", "RuntimeError",
+              caret_width=len("loss.backward()"))
+    assert "version 1" in p["message"] and "version 0" in p["message"]
+    assert "MulBackward0" in p["message"] and "[2]" in p["message"]
+
+
+def test_inplace_add_on_leaf():
+    check("x.add_(10.); x", ["x=1"], "a leaf Variable that requires grad is being used in an in-place", 1,
+          kind="RuntimeError")
+
+
+def test_inplace_version_error_when_eval_differentiates():
+    expr = "b = x + 2; loss = (b*b).mean(); b[0] = 1000.; loss"
+    text = error_text(expr, "x=[1,2]")
+    assert "modified by an inplace operation" in text
+    err = error_json(expr, "x=[1,2]")
+    assert err["type"] == "RuntimeError" and err["column"] is not None
+
+
+def test_inplace_version_error_when_eval_differentiates_is_reported_without_traceback():
+    result = invoke("b = x + 2; loss = (b*b).mean(); b[0] = 1000.; loss", "x=[1,2]")
+    assert result.exit_code == 1
+    assert "modified by an inplace operation" in result.stderr
+
+
+def test_wrong_arguments_to_a_function():
+    text = error_text("exp()", "x=1")
+    assert "exp" in text
+
+
+def test_final_value_not_a_tensor():
+    check('"abc"', ["x=1"], "the final expression is a str, not a number or tensor", 1)
+    check("None", ["x=1"], "the final expression is None", 1)
+
+
+def test_program_with_no_final_expression():
+    text = error_text("y = x**2", "x=1")
+    assert "expression at the end" in text
+
+
+def test_max_steps_error():
+    expr = "while True:\n    pass\nx"
+    p = parts(error_text(expr, "x=1", "--max-steps", "100"))
+    assert p["message"] == "stopped after 100 steps (--max-steps)"
+    assert p["where"].startswith("at line 1, column ") and p["source"] == "while True:"
+    assert "--max-steps" in p["hint"]
+    err = error_json(expr, "x=1", "--max-steps", "100")
+    assert err["column"] is not None and "--max-steps" in err["message"]
+
+
+def test_max_steps_error_with_option():
+    result = invoke("while True:\n    pass\nx", "x=1", "--max-steps", "100")
+    assert result.exit_code == 1 and "stopped after 100 steps (--max-steps)" in result.stderr
+
+
+def test_absurd_allocation_is_refused():
+    text = error_text("ones(10**6, 10**6).sum()*x", "x=1")
+    assert "refusing to allocate" in text
+
+
+def test_absurd_string_is_refused():
+    text = error_text('len("a"*10**10)*x', "x=1")
+    assert "too long" in text
+
+
+# ---------------------------------------------------------------------- sandbox
+
+@pytest.mark.parametrize("expr", [
+    "x.__class__",
+    '__import__("os")',
+    'open("f")',
+    'eval("1")',
+    'exec("1")',
+    'getattr(x, "a")',
+    "().__class__",
+    "x.array",
+    "x.numpy()",
+    "x.__dict__",
+    "sin.__globals__",
+    "x.grad_fn.__init__",
+    "print.__self__",
+    "globals()",
+    "type(x)",
+    "x._data",
+    "'{0.__class__}'.format(x)",
+    "[].__class__.__base__",
+    "x.backward.__func__",
+    "import os; x",
+    "from os import path; x",
+])
+def test_sandbox_is_a_clean_error(expr):
+    result = invoke(expr, "x=1")
+    assert result.exit_code == 1, (result.stdout, result.stderr)
+    assert result.stdout == ""
+    assert result.stderr.startswith("error: ")
+    for leak in PY_LEAKS:
+        assert leak not in result.stderr
+    assert "at line 1, column" in result.stderr
+    err = error_json(expr, "x=1")
+    assert err["column"] is not None
+
+
+@pytest.mark.parametrize("name", ["__import__", "open", "eval", "getattr"])
+def test_python_builtins_are_not_available(name):
+    text = error_text(f'{name}("x")', "x=1")
+    assert f"'{name}' is not available" in text
+
+
+def test_dunder_attribute_is_not_available():
+    text = error_text("x.__class__", "x=1")
+    assert "'__class__' is not available" in text
+
+
+def test_hidden_tensor_attributes():
+    assert "no attribute 'array'" in error_text("x.array", "x=1")
+    assert "no attribute 'numpy'" in error_text("x.numpy()", "x=1")
+
+
+# -------------------------------------------------------------- robustness
+
+def _ok_json(expr, *bindings):
+    result = invoke(expr, *bindings, "--json")
+    assert result.exit_code == 0, (result.stdout[:300], result.stderr[:300])
+    return json.loads(result.stdout)
+
+
+def test_deeply_nested_parentheses():
+    n = 10_000
+    out = _ok_json("(" * n + "x" + ")" * n + "*2", "x=3")
+    assert out["value"] == 6.0 and out["grad"] == {"x": 2.0}
+
+
+def test_deeply_nested_calls():
+    n = 2_000
+    out = _ok_json("relu(" * n + "x" + ")" * n, "x=3")
+    assert out["grad"] == {"x": 1.0}
+
+
+def test_long_unary_chain():
+    out = _ok_json("(" + "-" * 10_000 + "x)", "x=0.5")
+    assert out["value"] == 0.5 and out["grad"] == {"x": 1.0}
+
+
+def test_long_right_assoc_power_chain():
+    n = 3_000
+    out = _ok_json("x" + "**1" * n, "x=2")
+    assert out["value"] == 2.0 and out["grad"] == {"x": 1.0}
+
+
+def test_very_long_sum():
+    n = 100_000
+    out = _ok_json("+".join(["x"] * n), "x=2")
+    assert out["value"] == 2.0 * n and out["grad"] == {"x": float(n)}
+
+
+def test_deeply_nested_unclosed_is_a_clean_error():
+    n = 10_000
+    text = error_text("(" * n + "x", "x=1")
+    assert "never closed" in text
+
+
+# ------------------------------------------------- huge Python integers
+
+def test_huge_integer_result_is_a_located_error():
+    err = error_json("7**777")
+    assert err["type"] != "InternalError" and err["column"] == 1
+
+
+def test_huge_integer_binding_is_a_clean_error():
+    err = error_json("x**2", "x=2**2000")
+    assert err["type"] != "InternalError" and "x" in err["message"]
+
+
+def test_huge_integer_errors_have_no_traceback():
+    for args in (["7**777"], ["x**2", "x=2**2000"], ["10**10**10*x", "x=1"]):
+        result = invoke(*args)
+        assert result.exit_code == 1 and result.stderr.startswith("error: ")
+
+
+# ------------------------------------------- work that escapes the step budget
+
+def _finishes_cleanly_within(seconds, *args):
+    """Run the console script; it must end by itself, exit 1, with a clean error."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "autodiff.cli.main", "eval", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        out, err = proc.communicate(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise AssertionError(f"still running after {seconds} s")
+    assert proc.returncode == 1 and err.startswith("error: ") and "Traceback" not in err
+
+
+def test_huge_builtin_loop_is_stopped():
+    _finishes_cleanly_within(5, "sum(range(10**9))*x", "x=1", "--max-steps", "100000")
+
+
+def test_huge_expanded_view_is_refused():
+    _finishes_cleanly_within(5, "x.expand(10**6, 10**6).sum()", "x=1")
