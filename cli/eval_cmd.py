@@ -5,8 +5,7 @@ import sys
 
 import click
 
-from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer,
-                     package_version)
+from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
 
 __all__ = ["eval_command"]
 
@@ -30,7 +29,7 @@ class _EvalCommand(click.Command):
 
 
 @click.command("eval", cls=_EvalCommand)
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.argument("expr", required=False)
 @click.argument("bindings", nargs=-1)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable (VALUE is an expression).")
@@ -89,7 +88,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
                          dtype=dtype, seed=seed, max_steps=max_steps)
     as_json = as_json or fmt == "json"
     # a program's print() goes with the results in text, and out of the JSON stream
-    options.out = click.get_text_stream("stderr" if as_json else "stdout")
+    options.out = sys.stderr if as_json else sys.stdout
     if options.device == "cuda":
         from ..engine import backend
         try:
@@ -99,7 +98,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
             sys.exit(1)
     with warning_printer() as printer:
         if jobs_file is not None or expr == "-":
-            stream = jobs_file if jobs_file is not None else click.get_text_stream("stdin")
+            stream = jobs_file if jobs_file is not None else sys.stdin
             where = getattr(stream, "name", "<stdin>")
             where = "<stdin>" if where in ("<stdin>", "-") else where
             jobs = ((n, line.strip()) for n, line in enumerate(stream, 1)
@@ -115,7 +114,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
 def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch):
     from ..grammar.errors import LanguageError
     from ..grammar.job import run_job
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     failed = 0
     first = True
     for line, text in jobs:

@@ -5,7 +5,7 @@ import sys
 
 import click
 
-from .output import report_error, warning_printer, dumps, package_version
+from .output import report_error, warning_printer, dumps
 
 __all__ = ["graph_command"]
 
@@ -14,7 +14,7 @@ GRAPHVIZ_HINT = ("install Graphviz (Debian/Ubuntu: apt-get install graphviz; mac
 
 
 @click.command("graph")
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.argument("expr")
 @click.argument("bindings", nargs=-1)
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable.")
@@ -62,7 +62,7 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
                 f.write(text)
             click.echo(f"wrote {output}", err=True)
         else:
-            click.get_text_stream("stdout").write(text)
+            sys.stdout.write(text)
         return
     source = render(graph, "dot")
     target = output or f"graph.{fmt}"

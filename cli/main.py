@@ -10,7 +10,6 @@ import sys
 import click
 
 from .commands import LazyGroup
-from .output import package_version
 
 __all__ = ["main", "cli"]
 
@@ -24,7 +23,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
     "minimize": ("autodiff.cli.minimize_cmd", "minimize_command"),
     "repl": ("autodiff.cli.repl_cmd", "repl_command"),
 })
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 def cli():
     """Differentiate expressions and run autograd scripts (PyTorch's semantics, numpy or cupy).
 

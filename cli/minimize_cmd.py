@@ -3,13 +3,13 @@ import sys
 
 import click
 
-from .output import format_array, json_value, dumps, report_error, warning_printer, package_version
+from .output import format_array, json_value, dumps, report_error, warning_printer
 
 __all__ = ["minimize_command"]
 
 
 @click.command("minimize")
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.argument("expr")
 @click.argument("bindings", nargs=-1)
 @click.option("--init", "inits", multiple=True, metavar="NAME=VALUE", required=True,

@@ -9,15 +9,7 @@ import click
 import numpy
 
 __all__ = ["format_number", "format_array", "json_value", "dumps", "report_error", "error_json",
-           "warning_printer", "package_version"]
-
-
-def package_version():
-    try:
-        from importlib.metadata import version
-        return version("autodiff-cli")
-    except Exception:  # metadata missing (running from a bare checkout)
-        return "0.1.0"
+           "warning_printer"]
 
 
 def format_number(v, precision=6):
@@ -71,6 +63,8 @@ def json_value(a):
     """A number or nested lists of numbers for an array."""
     if isinstance(a, (int, float, bool)):
         return _fix_nonfinite(a)
+    if getattr(a, "ndim", 1) == 0:  # a scalar result: no array round trip
+        return _fix_nonfinite(a.item())
     a = numpy.asarray(a)
     value = a.tolist()
     if a.dtype.kind == "f" and not numpy.isfinite(a).all():
@@ -78,8 +72,11 @@ def json_value(a):
     return value
 
 
+_ENCODER = json.JSONEncoder(separators=(", ", ": "), allow_nan=False)
+
+
 def dumps(obj):
-    return json.dumps(obj, separators=(", ", ": "), allow_nan=False)
+    return _ENCODER.encode(obj)
 
 
 def error_json(error, source):

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from .output import report_error, warning_printer, package_version
+from .output import report_error, warning_printer
 
 __all__ = ["repl_command"]
 
@@ -14,7 +14,7 @@ _EXIT_WORDS = {"exit", "quit", "exit()", "quit()"}
 
 
 @click.command("repl")
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
 @click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None)
 @click.option("--seed", type=int, default=None)
@@ -25,7 +25,7 @@ def repl_command(dtype, device, seed, max_steps):
     from ..grammar.program import Session
     interactive = sys.stdin.isatty()
     history = _setup_history() if interactive else None
-    out = click.get_text_stream("stdout")
+    out = sys.stdout
     printer = click.get_current_context().with_resource(warning_printer())
     try:
         session = Session(out=out, max_steps=max_steps, device=device, dtype=dtype, seed=seed)

@@ -7,13 +7,13 @@ import sys
 
 import click
 
-from .output import report_error, warning_printer, package_version
+from .output import report_error, warning_printer
 
 __all__ = ["run_command"]
 
 
 @click.command("run")
-@click.version_option(package_version(), "--version", prog_name="autodiff")
+@click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 @click.argument("script", type=click.File("r", encoding="utf-8"), required=False)
 @click.option("-c", "--code", "code", metavar="CODE", help="Run CODE instead of a file.")
 @click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True,
@@ -50,7 +50,7 @@ def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, 
     """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout)."""
     from ..grammar.errors import LanguageError
     from ..grammar.program import Session
-    stdout = out if out is not None else click.get_text_stream("stdout")
+    stdout = out if out is not None else sys.stdout
     with warning_printer() as printer:
         printer.source, printer.where = source, name
         try:

@@ -237,7 +237,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 
 
-_rng = [numpy.random.default_rng()]
+_rng = [None]  # made on first use: importing numpy.random costs every start
 
 
 def manual_seed(seed):
@@ -250,6 +250,8 @@ def _random(size, draw, dtype, device, requires_grad):
     dt = _creation_dtype(dtype)
     _check_allocation(shape, dt.np)
     dev = _backend.device(device)
+    if _rng[0] is None:
+        _rng[0] = numpy.random.default_rng()
     arr = draw(_rng[0], shape).astype(dt.np)
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 

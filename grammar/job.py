@@ -291,12 +291,18 @@ def _derivatives(f, weights, variables, order, keep_graph):
 
 
 def _host(t):
+    a = t.array
+    if a.ndim == 0 and t.device.type == "cpu":
+        return a  # a numpy scalar or 0-d array: printed and serialised as it is
     return numpy.asarray(t.detach())
 
 
 @contextlib.contextmanager
 def engine_settings(dtype=None, device=None):
     """The engine's default dtype and device set for a while, then put back."""
+    if not dtype and not device:
+        yield
+        return
     previous = (E.get_default_dtype(), E.get_default_device())
     try:
         if dtype:

@@ -12,9 +12,9 @@ definition of the language.
 Syntax errors carry the offset of the bad spot and a hint from a table of
 known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
 """
+import operator
 import os
 import re
-import tempfile
 
 from .errors import SyntaxProblem
 from .syntax import Tok, SyntaxBuilder, _OrderError
@@ -41,6 +41,7 @@ def _cache_file():
             pass
         os.remove(probe)
     except OSError:
+        import tempfile
         folder = tempfile.gettempdir()
     return os.path.join(folder, "grammar-lalr.cache")
 
@@ -54,17 +55,18 @@ class _Tables:
         from lark.lexer import PatternStr
         with open(_GRAMMAR, encoding="utf-8") as f:
             grammar = f.read()
-        lark = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True,
-                    transformer=SyntaxBuilder(), cache=_cache_file())
+        lark = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, cache=_cache_file())
         inner = lark.parser.parser.parser
         table = inner.parse_table
-        rules = {rule: (len(rule.expansion), rule.origin.name, cb,
+        builder = SyntaxBuilder()
+        rules = {rule: (len(rule.expansion), rule.origin.name, _reducer(rule, builder),
                         len(rule.expansion) == 1 and rule.options.expand1 and rule.alias is None)
-                 for rule, cb in inner.callbacks.items()}
+                 for rule in inner.callbacks}
         # state -> {symbol: (True, next state) for a shift/goto, (False, rule info) for a reduce}
         self.states = {state: {sym: (True, arg) if action.name == "Shift" else (False, rules[arg])
                                for sym, (action, arg) in actions.items()}
                        for state, actions in table.states.items()}
+        self.chains = {}  # (state below, top state, token) -> top state after one-child reductions
         self.start = table.start_states["start"]
         self.end = table.end_states["start"]
         self.keywords = {}        # word -> terminal ("if" -> IF)
@@ -121,6 +123,97 @@ class _Tables:
                 kind = "NAME"
             self.word_cache[word] = kind
         return kind, pos + len(word)
+
+
+class _Inlined:
+    """What a `_rule` (or a repetition lark made up) reduces to: its children,
+    spliced into the rule that contains it."""
+
+    __slots__ = ("children",)
+
+    def __init__(self, children):
+        self.children = children
+
+
+def _reducer(rule, builder):
+    """The function that reduces `rule`: keep the children lark would keep (no
+    anonymous tokens; None for a missing [optional]; `_rule` children spliced in),
+    then call the SyntaxBuilder method named for the rule (or its alias).
+
+    This is lark's own child filter (computed by lark for the rule), applied
+    here without lark's three wrapper calls per reduction."""
+    from lark.parse_tree_builder import maybe_create_child_filter, ChildFilterLALR
+    made = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
+                                     rule.options.empty_indices)
+    if made is None:
+        include, trailing = None, 0
+    elif made.func is ChildFilterLALR:
+        include, trailing = made.args[0], made.args[1]
+    else:
+        include, trailing = [(i, expand, 0) for i, expand in made.args[0]], 0
+    name = rule.alias or rule.origin.name
+    method = None if name.startswith("_") else getattr(builder, name, None)
+    expand1 = rule.options.expand1 and rule.alias is None  # an alias always builds its node
+    plain = include is not None and not trailing and not any(x or n for _, x, n in include)
+    if include is None or plain and len(include) == len(rule.expansion):
+        keep = None  # every child is kept as it is
+    elif plain:
+        keep = [i for i, _, _ in include]
+    else:
+        return _general_reducer(include, trailing, expand1, method)
+    # the common shapes, each as a small function (reductions run dozens of times per line)
+    if method is not None and not expand1:
+        if keep is None:
+            return lambda children: method(*children)
+        if not keep:
+            return lambda children: method()
+        if len(keep) == 1:
+            k = keep[0]
+            return lambda children: method(children[k])
+        pick = operator.itemgetter(*keep)
+        return lambda children: method(*pick(children))
+    if keep is not None and not keep:
+        return lambda children: method() if method is not None else _Inlined([])
+    if keep is not None:
+        pick = operator.itemgetter(*keep)
+        one = len(keep) == 1
+
+        def reduce_kept(children):
+            kept = [pick(children)] if one else list(pick(children))
+            if expand1 and len(kept) == 1:
+                return kept[0]
+            return method(*kept) if method is not None else _Inlined(kept)
+        return reduce_kept
+
+    def reduce_all(children):
+        if expand1 and len(children) == 1:
+            return children[0]
+        return method(*children) if method is not None else _Inlined(children)
+    return reduce_all
+
+
+def _general_reducer(include, trailing, expand1, method):
+    """A reduction with [optional] placeholders or spliced `_rule` children."""
+    def reduce(children):
+        kept = []
+        for i, expand, nones in include:
+            if nones:
+                kept.extend([None] * nones)
+            if expand:
+                if kept:
+                    kept.extend(children[i].children)
+                else:  # take the list over: a long left-recursive repetition stays linear
+                    kept = children[i].children
+            else:
+                kept.append(children[i])
+        if trailing:
+            kept.extend([None] * trailing)
+        if expand1 and len(kept) == 1:
+            return kept[0]
+        if method is None:
+            return _Inlined(kept)
+        return method(*kept)
+    return reduce
 
 
 def tables():
@@ -231,9 +324,20 @@ class _End:
         self.start_pos = self.end_pos = pos
 
 
+def _pass_through(states, key):
+    """The top state after every one-child reduction that `key`'s token triggers in a row."""
+    below, top, kind = key
+    while True:
+        step = states[top].get(kind)
+        if step is None or step[0] or not step[1][3]:
+            return top
+        top = states[below][step[1][1]][1]
+
+
 def _run_tables(tokens, t, text):
-    """The LALR(1) driver: shift tokens, reduce rules through lark's callbacks."""
+    """The LALR(1) driver: shift tokens, reduce rules (see `_reducer`)."""
     states = t.states
+    chains = t.chains
     end_state = t.end
     state_stack = [t.start]
     values = []
@@ -259,7 +363,12 @@ def _run_tables(tokens, t, text):
             # atom -> power -> ... -> test) hands its child up without a callback
             size, origin, callback, passthrough = arg
             if passthrough:
-                state_stack[-1] = states[state_stack[-2]][origin][1]
+                # a run of such reductions depends only on the two top states and the token: remembered
+                key = (state_stack[-2], state_stack[-1], tok.type)
+                final = chains.get(key)
+                if final is None:
+                    final = chains[key] = _pass_through(states, key)
+                state_stack[-1] = final
                 continue
             if size:
                 children = values[-size:]

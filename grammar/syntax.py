@@ -4,8 +4,6 @@ A `Node` has a `kind` (what it is: "binop", "call", "assign", ...), its
 `args`, and the character offsets `start`/`end` of the source it came from,
 which every later error and every graph node points back to.
 """
-from lark import Transformer, Tree, v_args
-
 __all__ = ["Node", "Tok", "SyntaxBuilder"]
 
 
@@ -85,13 +83,9 @@ def unquote(text):
 _CONSTANTS = {"true": True, "false": False, "none": None}
 
 
-@v_args(inline=True)
-class SyntaxBuilder(Transformer):
-    """lark callbacks, one per grammar rule, each making a `Node`."""
-
-    def __default__(self, data, children, meta):
-        # rules inlined by the grammar (`_stmt`, ...) stay lark Trees for lark to flatten
-        return Tree(data, children, meta)
+class SyntaxBuilder:
+    """One method per grammar rule (or alias), each making a `Node` from the
+    rule's kept children (the parser's `_reducer` calls them)."""
 
     # ------------------------------------------------------------ statements
     def start(self, *stmts):
@@ -185,10 +179,10 @@ class SyntaxBuilder(Transformer):
         stmts = [s for s in stmts if s is not None]
         flat = []
         for s in stmts:
-            if isinstance(s, Tree):
-                flat.extend(c for c in s.children if c is not None)
-            else:
+            if s.__class__ is Node:
                 flat.append(s)
+            else:  # the statements of one line (a; b), spliced in by the parser
+                flat.extend(c for c in s.children if c is not None)
         return Node("block", tuple(flat), _start(flat[0]), _end(flat[-1]))
 
     # ----------------------------------------------------------- expressions

@@ -99,8 +99,8 @@ class Interpreter:
     def __init__(self, out=None, max_steps=DEFAULT_MAX_STEPS, max_depth=DEFAULT_MAX_DEPTH,
                  unbound_hint=None):
         self.globals = {}
-        self.builtins = dict(BUILTINS)
-        self.builtins["print"] = self._print
+        # the shared table; only `print` is this interpreter's own (it writes to `out`)
+        self.builtins = _BuiltinsWithPrint(self._print)
         self.out = out
         self.max_steps = max_steps
         self.max_depth = max_depth
@@ -436,6 +436,28 @@ _PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "getattr", "setattr
                           "globals", "locals", "vars", "dir", "input", "exit", "quit", "type", "object",
                           "help", "breakpoint", "memoryview", "bytearray", "bytes", "classmethod",
                           "staticmethod", "property", "super", "issubclass", "callable", "iter", "next"})
+
+
+class _BuiltinsWithPrint(dict):
+    """BUILTINS with this interpreter's print, without copying the table for every run."""
+
+    __slots__ = ("print_function",)
+
+    def __init__(self, print_function):
+        super().__init__()
+        self.print_function = print_function
+
+    def __contains__(self, name):
+        return name in BUILTINS
+
+    def __getitem__(self, name):
+        return self.print_function if name == "print" else BUILTINS[name]
+
+    def get(self, name, default=None):
+        return self[name] if name in BUILTINS else default
+
+    def __iter__(self):
+        return iter(BUILTINS)
 
 
 class _Chain(dict):
