@@ -238,6 +238,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     _accumulate(node.variable, g, create_graph, borrowed)
             continue
         nexts = node.inputs
+        uniform = False
         if g is None:
             grads = (None,) * len(nexts)
         else:
@@ -254,6 +255,10 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if F is None:
                 F = maths[device] = math_for(device)
             op = node.op
+            uniform = False
+            if op.elementwise and not create_graph and getattr(g, "size", 1) > 1 and not any(g.strides):
+                g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
+                uniform = True
             if op.saves:
                 saved = _unpack(node, create_graph)
                 params = node.params
@@ -269,7 +274,10 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if gi is not None:
                 if gi is g:
                     borrowed.add(id(g))
-                if gi.shape != shape:
+                if uniform:
+                    if gi.shape != shape or shape != node.out_shape:
+                        gi = _spread(F, gi, node.out_shape, shape)
+                elif gi.shape != shape:
                     gi = F.sum_to(gi, shape=shape)
                 prev = buffers.get(child)
                 if prev is None:
@@ -283,6 +291,26 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             deps[child] = d
             if d == 0:
                 push(heap, (-child.seq, child))
+
+
+def _spread(F, gi, out_shape, shape):
+    """A gradient computed from a one-number `g`, as it would be from the full one:
+    broadcast over the output, summed back to the input's shape -- without
+    materialising anything when the gradient is itself one number."""
+    xp = F.xp
+    if gi.shape == shape == out_shape:
+        return gi
+    if gi.size == 1:
+        n_out = n_in = 1
+        for s in out_shape:
+            n_out *= s
+        for s in shape:
+            n_in *= s
+        value = gi.reshape(())
+        if n_out != n_in:
+            value = value * (n_out // n_in)
+        return xp.broadcast_to(value, shape)
+    return F.sum_to(xp.broadcast_to(gi, out_shape), shape=shape)
 
 
 def _owned(a, borrowed):
@@ -338,6 +366,8 @@ def _as_tensor(g, device, create_graph):
 
 def _run_hooks(hooks, g, device, create_graph, borrowed):
     """Call tensor hooks in registration order; a returned tensor replaces the gradient."""
+    if not create_graph and getattr(g, "ndim", 0) and not g.flags.writeable:
+        g = g.copy()  # a hook gets a real array it may change, not a broadcast view
     for hook in list(hooks.values()):
         result = hook(_as_tensor(g, device, create_graph))
         if result is not None:

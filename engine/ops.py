@@ -40,6 +40,12 @@ A gradient may come back with the *broadcast* shape: the autograd core sums
 it back to the input's shape (``sum_to``), in one place, for every op. It may
 also come back in another float dtype; the core casts it where it lands.
 
+``elementwise = True`` marks ops whose result has the broadcast shape of
+their inputs, with formulas that stay right when ``g`` is a single number:
+when ``g`` is the same everywhere (the gradient of a sum, or weights of 1),
+the core hands them that number, and each gradient stays one number as long
+as it can -- no full-size arrays of ones.
+
 ``differentiable = False`` marks ops whose results never require grad
 (comparisons); they have no backward.
 
@@ -62,6 +68,7 @@ class Op:
     save_for = None
     differentiable = True
     moves_device = False  # the result lives on params["device"], not on the inputs' device
+    elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
     is_view = False  # the result may share memory (and so a version counter) with input 0
 
     def __init_subclass__(cls, **kw):
@@ -101,6 +108,7 @@ def _reduced_count(shape, dim):
 # ----------------------------------------------------------------- arithmetic
 
 class Add(Op):
+    elementwise = True
     node = "AddBackward0"
 
     def forward(xp, a, b):
@@ -111,6 +119,7 @@ class Add(Op):
 
 
 class Sub(Op):
+    elementwise = True
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
     def forward(xp, a, b):
@@ -121,6 +130,7 @@ class Sub(Op):
 
 
 class Mul(Op):
+    elementwise = True
     node = "MulBackward0"
     saves = (0, 1)
     save_for = ((1,), (0,))
@@ -133,6 +143,7 @@ class Mul(Op):
 
 
 class Div(Op):
+    elementwise = True
     # number / tensor is MulBackward0 in PyTorch (a reciprocal times the number)
     node = staticmethod(lambda ctx: "MulBackward0" if ctx.shapes[0] is None else "DivBackward0")
     saves = (0, 1)
@@ -149,6 +160,7 @@ class Div(Op):
 
 class Remainder(Op):
     """a % b (Python's sign convention, as torch.remainder)."""
+    elementwise = True
     node = "RemainderBackward0"
     saves = (0, 1)
     save_for = ((1,), (1,))
@@ -164,6 +176,7 @@ class Remainder(Op):
 
 
 class Neg(Op):
+    elementwise = True
     node = "NegBackward0"
 
     def forward(xp, x):
@@ -175,6 +188,7 @@ class Neg(Op):
 
 class Pow_Scalar(Op):
     """tensor ** number"""
+    elementwise = True
     node = "PowBackward0"
     saves = (0,)
 
@@ -195,6 +209,7 @@ class Pow_Scalar(Op):
 
 class Pow(Op):
     """tensor ** tensor"""
+    elementwise = True
     node = "PowBackward1"
     saves = (0, 1, "out")
 
@@ -213,6 +228,7 @@ class Pow(Op):
 
 class Rpow_Scalar(Op):
     """number ** tensor"""
+    elementwise = True
     node = "PowBackward2"
     saves = ("out",)
 
@@ -226,6 +242,7 @@ class Rpow_Scalar(Op):
 
 
 class Maximum(Op):
+    elementwise = True
     node = "MaximumBackward0"
     saves = (0, 1)
 
@@ -240,6 +257,7 @@ class Maximum(Op):
 
 
 class Minimum(Op):
+    elementwise = True
     node = "MinimumBackward0"
     saves = (0, 1)
 
@@ -255,6 +273,7 @@ class Minimum(Op):
 
 class Where(Op):
     """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
+    elementwise = True
     node = "WhereBackward0"
 
     def forward(xp, a, b, cond):
@@ -269,6 +288,7 @@ class Where(Op):
 # ------------------------------------------------------------------ unary math
 
 class Abs(Op):
+    elementwise = True
     node = "AbsBackward0"
     saves = (0,)
 
@@ -280,6 +300,7 @@ class Abs(Op):
 
 
 class Sign(Op):
+    elementwise = True
     node = "SignBackward0"
 
     def forward(xp, x):
@@ -290,6 +311,7 @@ class Sign(Op):
 
 
 class Exp(Op):
+    elementwise = True
     node = "ExpBackward0"
     saves = ("out",)
 
@@ -301,6 +323,7 @@ class Exp(Op):
 
 
 class Log(Op):
+    elementwise = True
     node = "LogBackward0"
     saves = (0,)
 
@@ -312,6 +335,7 @@ class Log(Op):
 
 
 class Sqrt(Op):
+    elementwise = True
     node = "SqrtBackward0"
     saves = ("out",)
 
@@ -323,6 +347,7 @@ class Sqrt(Op):
 
 
 class Sin(Op):
+    elementwise = True
     node = "SinBackward0"
     saves = (0,)
 
@@ -334,6 +359,7 @@ class Sin(Op):
 
 
 class Cos(Op):
+    elementwise = True
     node = "CosBackward0"
     saves = (0,)
 
@@ -345,6 +371,7 @@ class Cos(Op):
 
 
 class Tan(Op):
+    elementwise = True
     node = "TanBackward0"
     saves = ("out",)
 
@@ -356,6 +383,7 @@ class Tan(Op):
 
 
 class Tanh(Op):
+    elementwise = True
     node = "TanhBackward0"
     saves = ("out",)
 
@@ -367,6 +395,7 @@ class Tanh(Op):
 
 
 class Sigmoid(Op):
+    elementwise = True
     node = "SigmoidBackward0"
     saves = ("out",)
 
@@ -380,6 +409,7 @@ class Sigmoid(Op):
 
 
 class Relu(Op):
+    elementwise = True
     node = "ReluBackward0"
     saves = ("out",)
 
@@ -392,6 +422,7 @@ class Relu(Op):
 
 class Clamp(Op):
     """clamp(x, min, max) with number bounds (either may be None)."""
+    elementwise = True
     node = staticmethod(lambda ctx: ctx.params.get("name") or "ClampBackward1")
     saves = (0,)
 
@@ -820,6 +851,7 @@ class Permute(Op):
 
 class Expand(Op):
     """Broadcast to `shape` (a read-only view); the core sums the gradient back."""
+    elementwise = True
     node = "ExpandBackward0"
     is_view = True
 
@@ -932,6 +964,7 @@ class Index_Put(Op):
 
 
 class Clone(Op):
+    elementwise = True
     node = "CloneBackward0"
 
     def forward(xp, x):
@@ -976,6 +1009,7 @@ class To_Device(Op):
 
 
 class To_Dtype(Op):
+    elementwise = True
     node = "ToCopyBackward0"
 
     def forward(xp, x, dtype):

@@ -255,7 +255,7 @@ def _weights(interp, f, text):
     w = E.tensor(w, dtype=f.dtype) if not isinstance(w, E.Tensor) else w.to(dtype=f.dtype)
     if tuple(w.shape) != tuple(f.shape):
         try:
-            w = E.expand(w, tuple(f.shape)).clone()
+            w = E.expand(w, tuple(f.shape))  # a broadcast view: one number repeated costs no memory
         except RuntimeError:
             raise ScriptError(f"--weights has shape {list(w.shape)}, which doesn't fit f's shape {list(f.shape)}",
                               hint="give one weight (all the same) or one per element of f",
