@@ -6,7 +6,6 @@ has one, so a user sees a message about their call rather than numpy's.
 """
 import builtins
 import math
-import numbers
 from collections import namedtuple
 
 import numpy
@@ -15,7 +14,7 @@ from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, Size, apply, apply1, apply2, _make, _xp, _dim, _broadcast_check, _storage
+from .tensor import Tensor, apply, apply1, apply2, _make, _xp, _dim, _broadcast_check, _storage
 
 _op = TABLE
 _number_types = (int, float, bool, numpy.number, numpy.bool_)
@@ -1183,4 +1182,5 @@ def is_floating_point(input):
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "builtins", "math", "numbers", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE", "Size")]
+    "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "apply1", "apply2", "TABLE",
+    "Tensor", "MaxResult", "MinResult")]

@@ -12,17 +12,16 @@ from .errors import SyntaxProblem
 
 __all__ = ["Code", "compile_program", "OPCODES"]
 
-OPCODES = [
-    "CONST", "LOAD", "STORE", "POP", "DUP", "ROT2",
-    "BINARY", "INPLACE", "UNARY", "NOT", "COMPARE",
-    "ATTR", "STORE_ATTR", "INDEX", "STORE_INDEX", "SLICE",
-    "TUPLE", "LIST", "FORMAT", "FSTRING", "UNPACK",
-    "CALL", "MAKE_FUNCTION", "RETURN",
-    "JUMP", "JUMP_IF_FALSE", "JUMP_IF_FALSE_KEEP", "JUMP_IF_TRUE_KEEP",
-    "GET_ITER", "FOR_ITER", "WITH_ENTER", "WITH_EXIT", "ASSERT", "IMPORT", "KEEP",
-]
-for _i, _name in enumerate(OPCODES):
-    globals()[_name] = _i
+# The opcodes, numbered (the interpreter dispatches on these integers).
+(CONST, LOAD, STORE, POP, DUP, ROT2, BINARY, INPLACE, UNARY, NOT, COMPARE, ATTR, STORE_ATTR, INDEX,
+ STORE_INDEX, SLICE, TUPLE, LIST, FORMAT, FSTRING, UNPACK, CALL, MAKE_FUNCTION, RETURN, JUMP,
+ JUMP_IF_FALSE, JUMP_IF_FALSE_KEEP, JUMP_IF_TRUE_KEEP, GET_ITER, FOR_ITER, WITH_ENTER, WITH_EXIT, ASSERT,
+ IMPORT, KEEP) = range(35)
+OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", "UNARY", "NOT", "COMPARE",
+           "ATTR", "STORE_ATTR", "INDEX", "STORE_INDEX", "SLICE", "TUPLE", "LIST", "FORMAT", "FSTRING",
+           "UNPACK", "CALL", "MAKE_FUNCTION", "RETURN", "JUMP", "JUMP_IF_FALSE", "JUMP_IF_FALSE_KEEP",
+           "JUMP_IF_TRUE_KEEP", "GET_ITER", "FOR_ITER", "WITH_ENTER", "WITH_EXIT", "ASSERT", "IMPORT",
+           "KEEP"]
 
 
 class Code:

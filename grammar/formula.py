@@ -15,7 +15,6 @@ import math
 import numpy
 
 from .. import engine as E
-from ..engine.graph import AccumulateGrad
 
 __all__ = ["formula_of"]
 
