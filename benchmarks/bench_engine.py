@@ -127,22 +127,16 @@ MUL, ADD, X0 = 1.0001, 0.001, 0.5
 
 
 def chain_ours(n):
-    x0 = E.tensor(X0, dtype=E.float64, requires_grad=True)
-    x = x0
-    for i in range(n):
-        k = i % 3
-        if k == 0:
-            x = x * MUL
-        elif k == 1:
-            x = x + ADD
-        else:
-            x = x.sin()
-    x.backward()
-    return x.item(), x0.grad.item()
+    return _chain(E, n)
 
 
 def chain_torch(n):
-    x0 = torch.tensor(X0, dtype=torch.float64, requires_grad=True)
+    return _chain(torch, n)
+
+
+def _chain(T, n):
+    """The chain in a library with PyTorch's API (ours or PyTorch itself)."""
+    x0 = T.tensor(X0, dtype=T.float64, requires_grad=True)
     x = x0
     for i in range(n):
         k = i % 3

@@ -541,12 +541,6 @@ class Prod_Others(Op):
         return F.sum(F.unsqueeze(g, dim=-1) * pairs, dim=-2)
 
 
-def _extreme_all_backward(F, g, x, out):
-    """max()/min() over everything: the gradient is shared evenly among ties."""
-    mask = x == out
-    return g * mask / F.sum(mask * 1.0)
-
-
 class Amax(Op):
     """amax(x, dim): the largest values; tied elements share the gradient evenly."""
     node = "AmaxBackward0"
@@ -571,6 +565,7 @@ class Amin(Op):
 
 
 def _share_among_ties(F, ctx, g, x, out, dim, keepdim):
+    """The gradient of a largest (smallest) value, shared evenly among the elements tied for it."""
     g = _unreduce(F, ctx, g, dim, keepdim)
     out = _unreduce(F, ctx, out, dim, keepdim)
     mask = x == out
@@ -585,7 +580,7 @@ class Max_All(Op):
         return xp.max(x)
 
     def backward(F, ctx, g, x, out):
-        return (_extreme_all_backward(F, g, x, out),)
+        return (_share_among_ties(F, ctx, g, x, out, None, False),)
 
 
 class Min_All(Op):
@@ -596,7 +591,7 @@ class Min_All(Op):
         return xp.min(x)
 
     def backward(F, ctx, g, x, out):
-        return (_extreme_all_backward(F, g, x, out),)
+        return (_share_among_ties(F, ctx, g, x, out, None, False),)
 
 
 class Extreme_Dim(Op):
