@@ -278,29 +278,22 @@ def to_dot(graph):
     lines.append(f'  output [label="output\\nshape {out["shape"]}\\nvalue {_dot_escape(_short(out["value"], 4))}", '
                  'shape=doubleoctagon, style=filled, fillcolor="#c8e6c9"];')
     for node in graph["nodes"]:
-        nid = f"n{node['id']}"
         if node["kind"] == "leaf":
-            title = node.get("variable") or "leaf"
-            body = [title, f"shape {node['shape']}"]
-            if node.get("value") is not None:
-                body.append("value " + _short(node["value"], 4))
-            if node.get("grad") is not None:
-                body.append("grad " + _short(node["grad"], 4))
-            label = "\\n".join(_dot_escape(b) for b in body)
-            lines.append(f'  {nid} [label="{label}", shape=ellipse, style=filled, fillcolor="#bbdefb"];')
+            body = [node.get("variable") or "leaf"]
+            style = 'shape=ellipse, style=filled, fillcolor="#bbdefb"'
         else:
             body = [node["name"]]
             if node.get("label"):
                 body.append(node["label"] + (f" = {node['expr']}" if node.get("expr") else ""))
             elif node.get("expr"):
                 body.append(node["expr"])
-            body.append(f"shape {node['shape']}")
-            if node.get("value") is not None:
-                body.append("value " + _short(node["value"], 4))
-            if node.get("grad") is not None:
-                body.append("grad " + _short(node["grad"], 4))
-            label = "\\n".join(_dot_escape(b) for b in body)
-            lines.append(f'  {nid} [label="{label}", shape=box, style="rounded,filled", fillcolor="#ffe0b2"];')
+            style = 'shape=box, style="rounded,filled", fillcolor="#ffe0b2"'
+        body.append(f"shape {node['shape']}")
+        for key in ("value", "grad"):
+            if node.get(key) is not None:
+                body.append(f"{key} " + _short(node[key], 4))
+        label = "\\n".join(_dot_escape(b) for b in body)
+        lines.append(f'  n{node["id"]} [label="{label}", {style}];')
     for node in graph["nodes"]:
         for child in node["next"]:
             if child is not None:

@@ -490,8 +490,7 @@ def get_attribute(obj, name, node):
 
 
 def _tensor_like_list(v):
-    return v.__class__ is list and v and all(isinstance(x, (int, float, list)) and not isinstance(x, bool)
-                                             or isinstance(x, bool) for x in v)
+    return v.__class__ is list and v and all(isinstance(x, (int, float, list)) for x in v)
 
 
 def _operand(v):
@@ -549,7 +548,7 @@ def unary(op, a):
 
 def compare(ops, operands):
     """Python's chained comparison: a < b < c is (a < b) and (b < c)."""
-    result = True
+    value = True
     for i, op in enumerate(ops):
         a, b = operands[i], operands[i + 1]
         if op in ("in", "not in") and isinstance(b, E.Tensor):
@@ -561,12 +560,9 @@ def compare(ops, operands):
             if b.__class__ is list and op not in ("is", "is not", "==", "!="):
                 b = _operand(b)
             value = _COMPARE[op](a, b)
-        if len(ops) == 1:
+        if len(ops) > 1 and not truth(value):
             return value
-        if not truth(value):
-            return value
-        result = value
-    return result
+    return value
 
 
 def truth(value):
