@@ -8,8 +8,7 @@ the tensors it saved with their versions. The renderers only format that.
 """
 import numpy
 
-from ..engine.graph import AccumulateGrad
-from ..engine.tensor import SAVED_TENSOR, SAVED_OUTPUT, SAVED_VALUE
+from ..engine import graph as G
 from .output import format_array, json_value
 
 __all__ = ["describe_graph", "render", "to_text", "to_dot"]
@@ -44,8 +43,7 @@ def describe_graph(root, variables=None, source=None, produced=None, names=None)
     start = root.grad_fn
     if start is None:
         if root.requires_grad and root.is_leaf:
-            from ..engine.graph import accumulator_of
-            start = accumulator_of(root)
+            start = G.accumulator_of(root)
         else:
             return out
     ids = {}
@@ -57,7 +55,7 @@ def describe_graph(root, variables=None, source=None, produced=None, names=None)
             continue
         ids[node] = len(order)
         order.append(node)
-        for nxt in reversed(node.inputs):
+        for nxt in reversed(G.node_inputs(node)):
             if nxt is not None and nxt not in ids:
                 stack.append(nxt)
     for node in order:
@@ -104,16 +102,17 @@ def _forward(nodes, order):
 
 
 def _forward_name(node):
-    return node.op.__name__.lower().rstrip("_")
+    return G.op_name(node)
 
 
 def _describe_node(node, ids, names, source, produced, root):
-    if node.__class__ is AccumulateGrad:
-        t = node.variable
+    t = G.leaf_tensor(node)
+    if t is not None:
+        grad = G.tensor_grad(t)
         entry = {"id": ids[node], "name": "AccumulateGrad", "kind": "leaf", "variable": names.get(id(t)),
                  "shape": list(t.shape), "dtype": t.dtype.name, "value": json_value(_array(t)),
                  "is_leaf": True, "requires_grad": True, "retains_grad": False,
-                 "grad": json_value(_array(t._grad)) if t._grad is not None else None,
+                 "grad": json_value(_array(grad)) if grad is not None else None,
                  "version": t._version, "saved": [], "next": []}
         return entry
     made = produced.get(node)
@@ -124,9 +123,9 @@ def _describe_node(node, ids, names, source, produced, root):
              "shape": list(node.out_shape), "dtype": _dtype_name(node.out_dtype),
              "value": json_value(_array(made)) if made is not None else None,
              "is_leaf": False, "requires_grad": True,
-             "retains_grad": bool(made is not None and made._retains),
-             "grad": json_value(_array(made._grad)) if made is not None and made._grad is not None else None,
-             "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in node.inputs]}
+             "retains_grad": bool(made is not None and G.retains_grad(made)),
+             "grad": _grad_json(made),
+             "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in G.node_inputs(node)]}
     for key in ("expr", "label"):
         if entry[key] is None:
             del entry[key]
@@ -141,25 +140,24 @@ def _dtype_name(np_dtype):
         return str(np_dtype)
 
 
+def _grad_json(t):
+    grad = G.tensor_grad(t) if t is not None else None
+    return json_value(_array(grad)) if grad is not None else None
+
+
 def _saved(node):
     """The saved tensors of a node: which input (or the output), shape, saved and current version."""
-    saved = node.saved
+    saved = G.saved_values(node)
     if saved is None:
-        return [{"released": True}] if node.released else []
+        return [{"released": True}]
     out = []
-    saves = node.op.saves
-    for which, (kind, value, version, _producer) in zip(saves, saved):
-        if kind == SAVED_VALUE:
-            if value is None:
-                continue
-            out.append({"of": f"input {which}", "value": value if isinstance(value, (int, float)) else str(value)})
-        elif kind == SAVED_TENSOR:
-            out.append({"of": f"input {which}", "shape": list(value.shape), "version": version,
-                        "current_version": value._version})
-        elif kind == SAVED_OUTPUT:
-            array, vc = value
-            out.append({"of": "output", "shape": list(numpy.shape(array)), "version": version,
-                        "current_version": vc[0]})
+    for v in saved:
+        if v.shape is None:
+            value = v.value
+            out.append({"of": v.of, "value": value if isinstance(value, (int, float)) else str(value)})
+        else:
+            out.append({"of": v.of, "shape": list(v.shape), "version": v.version,
+                        "current_version": v.current_version})
     return out
 
 

@@ -268,7 +268,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             else:
                 params = node.params
                 grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
-        for child, gi, shape in zip(nexts, grads, node.shapes):
+        for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or (needed is not None and child not in needed):
                 continue
             if gi is not None:
@@ -279,6 +279,12 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                         gi = _spread(F, gi, node.out_shape, shape)
                 elif gi.shape != shape:
                     gi = F.sum_to(gi, shape=shape)
+                # the gradient takes the dtype of the input it flows into (PyTorch's validate_outputs)
+                if create_graph:
+                    if gi.array.dtype != dtype:
+                        gi = F.to_dtype(gi, dtype=dtype)
+                elif gi.dtype != dtype:
+                    gi = gi.astype(dtype)
                 prev = buffers.get(child)
                 if prev is None:
                     buffers[child] = gi

@@ -14,7 +14,9 @@ from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, apply, apply1, apply2, _make, _xp, _dim, _broadcast_check, _storage
+from .tensor import Tensor, apply, _make, _xp, _dim, _broadcast_check, _storage
+from .inplace import inplace
+from .ops import is_basic_key as _is_basic_key
 
 _op = TABLE
 _number_types = (int, float, bool, numpy.number, numpy.bool_)
@@ -327,7 +329,7 @@ def _dims(dim, ndim):
 
 def _binary(op, a, b):
     a, b = _operands(a, b)
-    return apply2(op, a, b)
+    return apply(op, a, b)
 
 
 # ----------------------------------------------------------------- arithmetic
@@ -347,26 +349,11 @@ def sub(input, other, alpha=1):
 subtract = sub
 
 
-def mul(input, other):
-    return _binary(_op["mul"], input, other)
-
-
-multiply = mul
-
-
 def div(input, other):
+    if _is_number(input) and other.__class__ is Tensor:
+        # number / tensor is reciprocal(tensor) * number, as in PyTorch (same rounding, same graph)
+        return mul(reciprocal(other), input)
     return _binary(_op["div"], input, other)
-
-
-divide = true_divide = div
-
-
-def remainder(input, other):
-    return _binary(_op["remainder"], input, other)
-
-
-def floor_divide(input, other):
-    return _binary(_op["floor_divide"], input, other)
 
 
 def pow(input, exponent):
@@ -381,36 +368,6 @@ def pow(input, exponent):
 
 def square(input):
     return pow(_tensor_in(input), 2)
-
-
-def neg(input):
-    return apply1(_op["neg"], _tensor_in(input))
-
-
-negative = neg
-
-
-def _unary(name):
-    op = _op[name]
-
-    def f(input):
-        return apply1(op, input if input.__class__ is Tensor else _tensor_in(input))
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"Elementwise {name}."
-    return f
-
-
-abs = _unary("abs")
-sign = _unary("sign")
-exp = _unary("exp")
-log = _unary("log")
-sqrt = _unary("sqrt")
-sin = _unary("sin")
-cos = _unary("cos")
-tan = _unary("tan")
-tanh = _unary("tanh")
-sigmoid = _unary("sigmoid")
-relu = _unary("relu")
 
 
 def clamp(input, min=None, max=None):
@@ -633,37 +590,6 @@ def all(input, dim=None, keepdim=False):
 def any(input, dim=None, keepdim=False):
     input = _tensor_in(input)
     return _nondiff("any", input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
-
-
-def _compare(name):
-    op = _op[name]
-
-    def f(input, other):
-        a, b = _operands(input, other)
-        return apply2(op, a, b)
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = f"Elementwise {name} (a boolean tensor; not differentiable)."
-    return f
-
-
-lt = _compare("lt")
-le = _compare("le")
-gt = _compare("gt")
-ge = _compare("ge")
-eq = _compare("eq")
-ne = _compare("ne")
-logical_and = _compare("logical_and")
-logical_or = _compare("logical_or")
-logical_xor = _compare("logical_xor")
-less, less_equal, greater, greater_equal, not_equal = lt, le, gt, ge, ne
-
-
-def logical_not(input):
-    return _nondiff("logical_not", input)
-
-
-def isfinite(input):
-    return _nondiff("isfinite", input)
 
 
 def equal(input, other):
@@ -999,16 +925,14 @@ def getitem(input, key):
     key = _index_key(input, key)
     _checked_index(input, key)
     try:
-        result = apply(_op["getitem"], input, key=key)
+        return apply(_op["getitem"], input, key=key)
     except IndexError as e:
         raise IndexError(str(e).replace("array", "tensor")) from None
-    if result._base is not None:
-        result._view_of = (input, key)  # so an in-place op on the view can be recorded on its base
-    return result
 
 
 def setitem(input, key, value):
-    """`input[key] = value`, in place (recorded as CopySlices when it matters)."""
+    """`input[key] = value`, in place: through a view of `input` for a basic key
+    (CopySlices on `input`), as index_put_ for a key with index arrays."""
     key = _index_key(input, key)
     _checked_index(input, key)
     if not _is_number(value):
@@ -1022,7 +946,15 @@ def setitem(input, key, value):
             if value.array.ndim > len(region):
                 raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
                                    f"broadcast to indexing result of shape {list(region)}")
-    inplace(input, "index_put", value, key=key)
+    if _is_basic_key(key):
+        view = apply(_op["getitem"], input, key=key)
+        inplace(view, _fill if _is_number(value) else _copy, value)
+    else:
+        inplace(input, _index_put, value, key)
+
+
+def _index_put(input, value, key):
+    return apply(_op["index_put"], input, value, key=key)
 
 
 def index_select(input, dim, index):
@@ -1030,110 +962,37 @@ def index_select(input, dim, index):
     return getitem(input, (slice(None),) * d + (index,))
 
 
-# ------------------------------------------------------------------- in place
+# ------------------------------------------------------- in place (see inplace.py)
 
-def inplace(target, op_name, *args, **params):
-    """Run table op `name` with `target` as first input and write the result
-    into `target`: the version bumps, and under grad mode the target's node
-    becomes the op's node (PyTorch's rules for in-place ops)."""
-    recording = is_grad_enabled()
-    if recording and target._rg and target.grad_fn is None:
-        raise RuntimeError("a leaf Variable that requires grad is being used in an in-place operation.")
-    name = op_name
-    op = _op[name]
-    if name in ("add", "sub") and params.get("alpha", 1) != 1:
-        args = (mul(args[0], params.pop("alpha")),) + args[1:]
-    params.pop("alpha", None)
-    if name == "pow" and args and _is_number(args[0]):
-        op, params = _op["pow_scalar"], {"exponent": args[0]}
-        args = ()
-    elif name == "clamp":
-        if isinstance(args[0], Tensor) or isinstance(args[1] if len(args) > 1 else None, Tensor):
-            result = clamp(target, *args)
-            return _write(target, result)
-        lo = args[0] if args else None
-        hi = args[1] if len(args) > 1 else None
-        if lo is None and hi is None:
-            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-        op, params, args = _op["clamp"], {"min": lo, "max": hi}, ()
-    elif name == "fill":
-        value = args[0]
-        if isinstance(value, Tensor):
-            if value.array.size != 1:
-                raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
-                                   f"{value.array.ndim} dimensions.")
-            op, params, args = _op["copy"], {"name": "FillBackward3"}, (reshape(value, ()),)
-        else:
-            op, params, args = _op["fill"], {"value": value, "name": params.get("name", "FillBackward2")}, ()
-    args = tuple(a if isinstance(a, Tensor) or _is_number(a) else _as_tensor_like(a, target) for a in args)
-    first = target
-    needs_grad = recording and (target._rg or builtins.any(isinstance(a, Tensor) and a._rg for a in args))
-    if needs_grad and target._base is not None:
-        return _inplace_on_view(target, op, args, params)
-    if needs_grad and 0 in op.saves:
-        # the backward needs the old values: keep them in a snapshot at the old graph position
-        first = _make(target.array.copy(), target.device, target._rg, target.grad_fn)
-    if name != "index_put":  # x[key] = v checks v against x[key], in the op itself
-        for a in args:
-            if isinstance(a, Tensor) and a.array.shape != target.array.shape:
-                _broadcast_check(target.array.shape, a.array.shape)
-    result = apply(op, first, *args, **params)
-    return _write(target, result)
+def _fill(input, value, name="FillBackward2"):
+    if isinstance(value, Tensor):
+        if value.array.size != 1:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.array.ndim} dimensions.")
+        return apply(_op["copy"], input, reshape(value, ()), name="FillBackward3")
+    return apply(_op["fill"], input, value=value, name=name)
 
 
-def _inplace_on_view(view, op, args, params):
-    """An in-place op on a view, recorded on its base as PyTorch does: the
-    base gets `base[key] = op(view, ...)` (CopySlices), the view reads from it."""
-    base = view._base
-    parent, key = view.__dict__.get("_view_of", (None, None))
-    if parent is not base:
-        raise RuntimeError("an in-place operation on this view (of a reshape, transpose or nested view) of a "
-                           "tensor that requires grad is not supported; use an out-of-place operation")
-    if base._rg and base.grad_fn is None:
-        raise RuntimeError("a view of a leaf Variable that requires grad is being used in an in-place operation.")
-    values = apply(op, view, *args, **params)
-    setitem(base, key, values)
-    fresh = apply(_op["getitem"], base, key=key)
-    view.grad_fn = fresh.grad_fn
-    view._rg = fresh._rg
-    return view
+def _copy(input, src):
+    src = src if isinstance(src, Tensor) or _is_number(src) else _as_tensor_like(src, input)
+    if isinstance(src, Tensor) and src.array.shape != input.array.shape:
+        _broadcast_check(input.array.shape, src.array.shape)
+    return apply(_op["copy"], input, src)
 
 
-def _write(target, result):
-    if result.array.shape != target.array.shape:
-        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-                           f"{list(result.shape)}")
-    kind_t, kind_r = target.array.dtype.kind, result.array.dtype.kind
-    order = "biuf"
-    if order.index(kind_r) > order.index(kind_t):
-        raise RuntimeError(f"result type {_type_word(result.dtype)} can't be cast to the desired output type "
-                           f"{_type_word(target.dtype)}")
-    if not _storage(target).flags.writeable:
-        raise RuntimeError("unsupported operation: this tensor is an expanded (broadcast) view whose elements "
-                           "share memory; clone() it before writing to it")
-    target.array[...] = result.array
-    target._vc[0] += 1
-    node = result.grad_fn
-    if node is not None:
-        if node.saved:
-            # a saved output now lives in the target: follow its array and version counter
-            node.saved = [(k, (target.array, target._vc) if k == 2 else v, target._vc[0] if k == 2 else ver, p)
-                          for k, v, ver, p in node.saved]
-        target.grad_fn = node
-        target._rg = True
-    return target
+def fill_(input, value):
+    return inplace(input, _fill, value)
 
 
-def _type_word(d):
-    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
-            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
+def zero_(input):
+    return inplace(input, _fill, 0, name="ZeroBackward0")
+
+
+def copy_(input, src):
+    return inplace(input, _copy, src)
 
 
 # ---------------------------------------------------------------- conversion
-
-def clone(input):
-    return apply(_op["clone"], _tensor_in(input))
-
 
 def detach(input):
     return _tensor_in(input).detach()
@@ -1181,6 +1040,70 @@ def is_floating_point(input):
     return _tensor_in(input).is_floating_point()
 
 
+# ---------------------------------------------------- generated from the op table
+# Each row names its public functions; those with a `wrapper` are made here,
+# the rest are written above. Every Tensor method that only forwards to the
+# function of the same name, and every in-place variant, is made here too:
+# an op with PyTorch's name needs nothing but its row.
+
+def _unary_wrapper(op, name):
+    def function(input):
+        return apply(op, input if input.__class__ is Tensor else _tensor_in(input))
+    return _named(function, name, f"{name}(input): elementwise {name}, as torch.{name}.")
+
+
+def _binary_wrapper(op, name):
+    def function(input, other):
+        a, b = _operands(input, other)
+        return apply(op, a, b)
+    return _named(function, name, f"{name}(input, other), as torch.{name} (tensors or numbers; they broadcast).")
+
+
+def _method(function, name):
+    def method(self, *args, **kwargs):
+        return function(self, *args, **kwargs)
+    return _named(method, name, function.__doc__)
+
+
+def _inplace_variant(function, name):
+    def variant(input, *args, **kwargs):
+        return inplace(input, function, *args, **kwargs)
+    return _named(variant, name, f"In-place {function.__name__}: the result is written into input.")
+
+
+def _named(f, name, doc):
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    return f
+
+
+_WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
+
+
+def _install_surface(namespace):
+    """Public functions, Tensor methods and in-place variants of every row."""
+    for op in TABLE.values():
+        first = None
+        for name in op.names:
+            function = namespace.get(name)
+            if function is None:
+                function = _WRAPPERS[op.wrapper](op, name) if op.wrapper else first
+                if function is None:
+                    raise TypeError(f"op row {op.name!r}: functions.py must define {name}() (no wrapper)")
+                namespace[name] = function
+            first = first or function
+            if op.method and name not in Tensor.__dict__:
+                setattr(Tensor, name, _method(function, name))
+            if op.inplace:
+                variant = _inplace_variant(function, name + "_")
+                namespace.setdefault(name + "_", variant)
+                if name + "_" not in Tensor.__dict__:
+                    setattr(Tensor, name + "_", variant)
+
+
+_install_surface(globals())
+
+
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "apply1", "apply2", "TABLE",
+    "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE",
     "Tensor", "MaxResult", "MinResult")]

@@ -12,10 +12,17 @@ import contextvars
 import itertools
 import weakref
 
-__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span", "trace_inputs"]
+__all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span", "trace_inputs",
+           "SavedValue", "op_name", "node_op", "node_inputs", "node_params", "node_args", "leaf_tensor",
+           "saved_values", "tensor_grad", "retains_grad", "view_base", "accumulator_of"]
 
 _sequence = itertools.count()
 _next_seq = _sequence.__next__
+
+
+def peek_sequence():
+    """A sequence number lower than that of every node made from now on."""
+    return _next_seq()
 # AccumulateGrad nodes run as soon as they are ready, as in PyTorch.
 _ACCUMULATE_PRIORITY = 1 << 62
 
@@ -97,18 +104,19 @@ class Node:
 
     # What every node has lives in slots; what few nodes get (hooks, a retained
     # tensor, a source span, the released mark) overrides these class defaults.
-    __slots__ = ("op", "params", "inputs", "shapes", "needs", "saved", "seq", "out_shape", "out_dtype",
-                 "device", "__dict__", "__weakref__")
+    __slots__ = ("op", "params", "inputs", "shapes", "dtypes", "needs", "saved", "seq", "out_shape",
+                 "out_dtype", "device", "__dict__", "__weakref__")
     pre_hooks = None
     retain = None
     released = False
     span = None
 
-    def __init__(self, op, params, inputs, shapes, needs, saved, out_shape, out_dtype, device):
+    def __init__(self, op, params, inputs, shapes, dtypes, needs, saved, out_shape, out_dtype, device):
         self.op = op
         self.params = params
         self.inputs = inputs  # the nodes of the inputs (None where no gradient flows)
         self.shapes = shapes  # the input shapes (None for numbers)
+        self.dtypes = dtypes  # the input dtypes: a gradient is cast to its input's dtype
         self.needs = needs  # whether each input wants a gradient
         self.saved = saved
         self.seq = _next_seq()
@@ -125,7 +133,11 @@ class Node:
 
     @property
     def next_functions(self):
-        return tuple((n, 0) for n in self.inputs)
+        inputs = self.inputs
+        if self.shapes[0] is None and self.op.reflected:
+            # `2 * b` is b.__rmul__(2) in PyTorch: the tensor's edge comes first
+            inputs = inputs[1:] + inputs[:1]
+        return tuple((n, 0) for n in inputs)
 
     def __repr__(self):
         return f"<{self.name()} object at {id(self):#x}>"
@@ -153,6 +165,7 @@ class AccumulateGrad:
 
     __slots__ = ("variable", "seq", "__weakref__")
     next_functions = ()
+    params = None
     inputs = ()
     pre_hooks = None
     retain = None
@@ -186,3 +199,86 @@ def accumulator_of(tensor):
         node = AccumulateGrad(tensor)
         tensor._accum = weakref.ref(node)
     return node
+
+
+# --------------------------------------------------------------- inspection
+# What the CLI and the language read off a graph, without reaching into the
+# engine's private attributes.
+
+class SavedValue:
+    """One value a node saved for its backward: `of` is "input N" or "output";
+    for a tensor, its shape, the version it was saved at and its version now;
+    for a number or other parameter, `value`."""
+
+    __slots__ = ("of", "shape", "version", "current_version", "value")
+
+    def __init__(self, of, shape=None, version=None, current_version=None, value=None):
+        self.of = of
+        self.shape = shape
+        self.version = version
+        self.current_version = current_version
+        self.value = value
+
+
+def op_name(node):
+    """The op-table name of the op that made `node` ("mul", "getitem"); "accumulate_grad" for a leaf."""
+    return "accumulate_grad" if node.op is None else node.op.name
+
+
+def node_op(node):
+    """The op-table row that made `node` (None for a leaf's AccumulateGrad)."""
+    return node.op
+
+
+def node_inputs(node):
+    """The nodes the gradient goes on to, one per input (None where none flows)."""
+    return node.inputs
+
+
+def node_params(node):
+    """The non-tensor arguments the op was called with (dim=, key=, ...)."""
+    return getattr(node, "params", None) or {}
+
+
+def node_args(node):
+    """Every argument of the op (constants included), when the graph was made under trace_inputs."""
+    return getattr(node, "args", None)
+
+
+def leaf_tensor(node):
+    """The leaf tensor of an AccumulateGrad node (None for other nodes)."""
+    return node.variable if isinstance(node, AccumulateGrad) else None
+
+
+def saved_values(node):
+    """The values `node` keeps for its backward; None once a backward freed them."""
+    from .tensor import SAVED_VALUE, SAVED_TENSOR
+    saved = getattr(node, "saved", None)
+    if saved is None:
+        return None if node.released else []
+    out = []
+    for which, (kind, value, version, _producer) in zip(node.op.saves, saved):
+        of = "output" if which == "out" else f"input {which}"
+        if kind == SAVED_VALUE:
+            if value is not None:
+                out.append(SavedValue(of, value=value))
+        elif kind == SAVED_TENSOR:
+            out.append(SavedValue(of, tuple(value.array.shape), version, value._vc[0]))
+        else:
+            array, vc = value
+            out.append(SavedValue(of, tuple(array.shape), version, vc[0]))
+    return out
+
+
+def tensor_grad(t):
+    """`t.grad` without the warning PyTorch gives for a non-leaf that does not retain it."""
+    return t._grad
+
+
+def retains_grad(t):
+    return t._retains
+
+
+def view_base(t):
+    """The tensor whose memory view `t` shares (None when `t` is not a view)."""
+    return t._base

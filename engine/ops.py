@@ -1,9 +1,14 @@
-"""The op table: every differentiable op, its forward and its backward, together.
+"""The op table: every differentiable op, its forward and its backward, and
+the public surface it gives -- all in one row.
 
 How to read (and extend) this table
 -----------------------------------
 Each op is a class deriving from `Op`; defining it registers it in `TABLE`
-under its lower-case class name. A row has:
+under its ``name``. A row has:
+
+``name``
+    The table key: how backward formulas call the op (``F.exp``), and the
+    name of the public function unless ``names`` says otherwise.
 
 ``node``
     The name of its backward node, as PyTorch names it (``MulBackward0``), or
@@ -36,44 +41,111 @@ under its lower-case class name. A row has:
     derivatives for free. ``ctx`` is the node: ``ctx.shapes`` holds the
     input shapes, ``ctx.needs[i]`` says whether input ``i`` wants a gradient.
 
-A gradient may come back with the *broadcast* shape: the autograd core sums
-it back to the input's shape (``sum_to``), in one place, for every op. It may
-also come back in another float dtype; the core casts it where it lands.
+A gradient may come back with the *broadcast* shape, or in another float
+dtype: the autograd core sums it back to the input's shape (``sum_to``) and
+casts it to the input's dtype, in one place, for every op.
 
-``elementwise = True`` marks ops whose result has the broadcast shape of
-their inputs, with formulas that stay right when ``g`` is a single number:
-when ``g`` is the same everywhere (the gradient of a sum, or weights of 1),
-the core hands them that number, and each gradient stays one number as long
-as it can -- no full-size arrays of ones.
+Flags
+    ``elementwise = True``: the result has the broadcast shape of the inputs,
+    and the formulas stay right when ``g`` is a single number (the core hands
+    them that number when the gradient is the same everywhere -- the gradient
+    of a sum, or weights of 1 -- so no full-size arrays of ones are made).
+    ``differentiable = False``: results never require grad (comparisons); no
+    backward. ``is_view = True``: the result may share memory with input 0
+    (it then shares its version counter and can be written through).
+    ``moves_device = True``: the result lives on ``params["device"]``.
 
-``differentiable = False`` marks ops whose results never require grad
-(comparisons); they have no backward.
+The public surface (what users call)
+    ``names``: the public functions this row stands behind (``torch.<name>``
+    in the language), the first being the row's own; ``()`` marks an internal
+    row (reached only from other rows' formulas or from hand-written
+    functions). ``wrapper``: ``"unary"`` or ``"binary"`` when `functions.py`
+    should make the function itself (``f(input)``; ``f(input, other)`` taking
+    tensors or numbers); ``None`` when the argument handling is special and
+    `functions.py` writes it by hand. ``method``: `Tensor` gets a method of
+    each name (``x.exp()``). ``inplace``: and an in-place variant of each,
+    ``exp_``, as a method and as a function. ``formula``: how ``eval
+    --formula`` prints the op -- ``infix("+")``, ``prefix("-")``,
+    ``call("dim")`` (a function call, with those parameters as keywords),
+    ``SAME`` (it prints as its input) or ``custom("index")`` (a renderer in
+    grammar/formula.py).
 
-Adding an op: add a row here, a public function in ``functions.py`` (and a
-method on ``Tensor`` if PyTorch has one), and a case in
-``tests/op_cases.py`` -- a test fails until the case exists.
+Adding an op: one row here and one case in ``tests/op_cases.py``. A unary
+elementwise op with PyTorch's name needs nothing else: the function, the
+method, the in-place variant, the language and the formula printer all come
+from the row (tests/test_op_surface.py checks that each part exists).
 """
 import math
 
 from .backend import backend_for
 
-__all__ = ["Op", "TABLE"]
+__all__ = ["Op", "TABLE", "infix", "prefix", "call", "custom", "SAME"]
 
 TABLE = {}
 
 
+# ------------------------------------------------------- how formulas print ops
+
+def infix(symbol, left=None, right=None):
+    """`a symbol b`; `left`/`right` name a parameter that stands in for a missing operand."""
+    return ("infix", symbol, left, right)
+
+
+def prefix(symbol):
+    return ("prefix", symbol)
+
+
+def call(*keywords):
+    """`name(args, k=v, ...)` with the named parameters (those not None) as keywords."""
+    return ("call", keywords)
+
+
+PARAMS_ELIDED = ("call", None)  # `name(args, k=..., ...)`: what a row that declares nothing prints
+
+
+def custom(kind):
+    return ("custom", kind)
+
+
+SAME = ("same",)
+
+
 class Op:
+    name = None
     node = None
     saves = ()
     save_for = None
     differentiable = True
     moves_device = False  # the result lives on params["device"], not on the inputs' device
     elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
-    is_view = False  # the result may share memory (and so a version counter) with input 0
+    is_view = False       # the result may share memory (and so a version counter) with input 0
+    view_overlaps = False  # a view whose elements repeat the input's (expand)
+    reflected = False     # `2 * b` is PyTorch's b.__rmul__(2): next_functions lists b first
+    # the public surface
+    names = ()
+    wrapper = None
+    method = False
+    inplace = False
+    formula = PARAMS_ELIDED
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        TABLE[cls.__name__.lower().rstrip("_")] = cls
+        if cls.name is not None:
+            TABLE[cls.name] = cls
+
+
+class Elementwise(Op):
+    """A unary elementwise op with PyTorch's name: function, method and in-place variant from the row."""
+    elementwise = True
+    formula = call()
+    wrapper = "unary"
+    method = True
+    inplace = True
+
+    def __init_subclass__(cls, **kw):
+        if cls.name is not None and "names" not in cls.__dict__:
+            cls.names = (cls.name,)
+        super().__init_subclass__(**kw)
 
 
 def _normalize_dims(dim, ndim):
@@ -108,6 +180,11 @@ def _reduced_count(shape, dim):
 # ----------------------------------------------------------------- arithmetic
 
 class Add(Op):
+    name = "add"
+    reflected = True
+    names = ("add",)
+    method = inplace = True
+    formula = infix("+")
     elementwise = True
     node = "AddBackward0"
 
@@ -119,6 +196,11 @@ class Add(Op):
 
 
 class Sub(Op):
+    name = "sub"
+    reflected = True
+    names = ("sub", "subtract")
+    method = inplace = True
+    formula = infix("-")
     elementwise = True
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
@@ -130,6 +212,12 @@ class Sub(Op):
 
 
 class Mul(Op):
+    name = "mul"
+    reflected = True
+    names = ("mul", "multiply")
+    wrapper = "binary"
+    method = inplace = True
+    formula = infix("*")
     elementwise = True
     node = "MulBackward0"
     saves = (0, 1)
@@ -143,9 +231,12 @@ class Mul(Op):
 
 
 class Div(Op):
+    name = "div"
+    names = ("div", "divide", "true_divide")
+    method = inplace = True
+    formula = infix("/")
     elementwise = True
-    # number / tensor is MulBackward0 in PyTorch (a reciprocal times the number)
-    node = staticmethod(lambda ctx: "MulBackward0" if ctx.shapes[0] is None else "DivBackward0")
+    node = "DivBackward0"  # number / tensor is reciprocal(tensor) * number, as in PyTorch
     saves = (0, 1)
     save_for = ((1,), (0, 1))
 
@@ -160,6 +251,10 @@ class Div(Op):
 
 class Remainder(Op):
     """a % b (Python's sign convention, as torch.remainder)."""
+    name = "remainder"
+    names = ("remainder",)
+    wrapper = "binary"
+    method = inplace = True
     elementwise = True
     node = "RemainderBackward0"
     saves = (0, 1)
@@ -175,8 +270,10 @@ class Remainder(Op):
         return (g if ctx.needs[0] else None), gb
 
 
-class Neg(Op):
-    elementwise = True
+class Neg(Elementwise):
+    name = "neg"
+    names = ("neg", "negative")
+    formula = prefix("-")
     node = "NegBackward0"
 
     def forward(xp, x):
@@ -186,8 +283,23 @@ class Neg(Op):
         return (-g,)
 
 
-class Pow_Scalar(Op):
+class Reciprocal(Elementwise):
+    name = "reciprocal"
+    node = "ReciprocalBackward0"
+    saves = ("out",)
+    formula = infix("**", right=-1)
+
+    def forward(xp, x):
+        return 1 / x
+
+    def backward(F, ctx, g, out):
+        return (-g * (out * out),)
+
+
+class PowScalar(Op):
     """tensor ** number"""
+    name = "pow_scalar"
+    formula = infix("**", right="exponent")
     elementwise = True
     node = "PowBackward0"
     saves = (0,)
@@ -209,6 +321,10 @@ class Pow_Scalar(Op):
 
 class Pow(Op):
     """tensor ** tensor"""
+    name = "pow"
+    names = ("pow", "square")
+    method = inplace = True
+    formula = infix("**")
     elementwise = True
     node = "PowBackward1"
     saves = (0, 1, "out")
@@ -226,8 +342,10 @@ class Pow(Op):
         return ga, gb
 
 
-class Rpow_Scalar(Op):
+class RpowScalar(Op):
     """number ** tensor"""
+    name = "rpow_scalar"
+    formula = infix("**", left="base")
     elementwise = True
     node = "PowBackward2"
     saves = ("out",)
@@ -242,6 +360,9 @@ class Rpow_Scalar(Op):
 
 
 class Maximum(Op):
+    name = "maximum"
+    names = ("maximum",)
+    method = True
     elementwise = True
     node = "MaximumBackward0"
     saves = (0, 1)
@@ -257,6 +378,9 @@ class Maximum(Op):
 
 
 class Minimum(Op):
+    name = "minimum"
+    names = ("minimum",)
+    method = True
     elementwise = True
     node = "MinimumBackward0"
     saves = (0, 1)
@@ -273,6 +397,9 @@ class Minimum(Op):
 
 class Where(Op):
     """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
+    name = "where"
+    names = ("where",)  # Tensor.where(condition, other) puts self second: tensor.py writes it
+    formula = custom("where")
     elementwise = True
     node = "WhereBackward0"
 
@@ -287,8 +414,9 @@ class Where(Op):
 
 # ------------------------------------------------------------------ unary math
 
-class Abs(Op):
-    elementwise = True
+class Abs(Elementwise):
+    name = "abs"
+    names = ("abs", "absolute")
     node = "AbsBackward0"
     saves = (0,)
 
@@ -299,8 +427,8 @@ class Abs(Op):
         return (g * F.sign(x),)
 
 
-class Sign(Op):
-    elementwise = True
+class Sign(Elementwise):
+    name = "sign"
     node = "SignBackward0"
 
     def forward(xp, x):
@@ -310,8 +438,8 @@ class Sign(Op):
         return (g * 0,)
 
 
-class Exp(Op):
-    elementwise = True
+class Exp(Elementwise):
+    name = "exp"
     node = "ExpBackward0"
     saves = ("out",)
 
@@ -322,8 +450,8 @@ class Exp(Op):
         return (g * out,)
 
 
-class Log(Op):
-    elementwise = True
+class Log(Elementwise):
+    name = "log"
     node = "LogBackward0"
     saves = (0,)
 
@@ -334,8 +462,8 @@ class Log(Op):
         return (g / x,)
 
 
-class Sqrt(Op):
-    elementwise = True
+class Sqrt(Elementwise):
+    name = "sqrt"
     node = "SqrtBackward0"
     saves = ("out",)
 
@@ -346,8 +474,8 @@ class Sqrt(Op):
         return (g / (out * 2),)
 
 
-class Sin(Op):
-    elementwise = True
+class Sin(Elementwise):
+    name = "sin"
     node = "SinBackward0"
     saves = (0,)
 
@@ -358,8 +486,8 @@ class Sin(Op):
         return (g * F.cos(x),)
 
 
-class Cos(Op):
-    elementwise = True
+class Cos(Elementwise):
+    name = "cos"
     node = "CosBackward0"
     saves = (0,)
 
@@ -370,8 +498,8 @@ class Cos(Op):
         return (-(g * F.sin(x)),)
 
 
-class Tan(Op):
-    elementwise = True
+class Tan(Elementwise):
+    name = "tan"
     node = "TanBackward0"
     saves = ("out",)
 
@@ -382,8 +510,8 @@ class Tan(Op):
         return (g * (out * out + 1),)
 
 
-class Tanh(Op):
-    elementwise = True
+class Tanh(Elementwise):
+    name = "tanh"
     node = "TanhBackward0"
     saves = ("out",)
 
@@ -394,8 +522,8 @@ class Tanh(Op):
         return (g * (1 - out * out),)
 
 
-class Sigmoid(Op):
-    elementwise = True
+class Sigmoid(Elementwise):
+    name = "sigmoid"
     node = "SigmoidBackward0"
     saves = ("out",)
 
@@ -408,8 +536,8 @@ class Sigmoid(Op):
         return (g * (out * (1 - out)),)
 
 
-class Relu(Op):
-    elementwise = True
+class Relu(Elementwise):
+    name = "relu"
     node = "ReluBackward0"
     saves = ("out",)
 
@@ -422,6 +550,10 @@ class Relu(Op):
 
 class Clamp(Op):
     """clamp(x, min, max) with number bounds (either may be None)."""
+    name = "clamp"
+    names = ("clamp", "clip", "clamp_min", "clamp_max")
+    method = inplace = True
+    formula = call("min", "max")
     elementwise = True
     node = staticmethod(lambda ctx: ctx.params.get("name") or "ClampBackward1")
     saves = (0,)
@@ -446,6 +578,10 @@ def _reduction_name(base):
 
 
 class Sum(Op):
+    name = "sum"
+    names = ("sum",)
+    method = True
+    formula = custom("reduction")
     node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
@@ -456,6 +592,10 @@ class Sum(Op):
 
 
 class Mean(Op):
+    name = "mean"
+    names = ("mean",)
+    method = True
+    formula = custom("reduction")
     node = _reduction_name("Mean")
 
     def forward(xp, x, dim=None, keepdim=False):
@@ -466,8 +606,10 @@ class Mean(Op):
         return (F.expand(_unreduce(F, ctx, g, dim, keepdim) / n, shape=ctx.shapes[0]),)
 
 
-class Sum_To(Op):
+class SumTo(Op):
     """Sum a broadcast gradient back to a shape: the one place broadcasting is undone."""
+    name = "sum_to"
+    formula = custom("sum_to")
     node = "SumToBackward0"
 
     def forward(xp, x, shape):
@@ -490,6 +632,10 @@ def sum_to_array(x, shape):
 
 
 class Prod(Op):
+    name = "prod"
+    names = ("prod",)
+    method = True
+    formula = custom("reduction")
     node = staticmethod(lambda ctx: "ProdBackward0" if ctx.params.get("dim") is None else "ProdBackward1")
     saves = (0,)
 
@@ -501,17 +647,18 @@ class Prod(Op):
         return (g * F.prod_others(x, dim=dim),)
 
 
-class Prod_Others(Op):
+class ProdOthers(Op):
     """For each element, the product of the others along `dim` (all, if None).
 
     The derivative of `prod`; computed with exclusive cumulative products so
     zeros are exact, and itself differentiable for higher orders."""
+    name = "prod_others"
     node = "ProdBackward1"
     saves = (0,)
 
     def forward(xp, x, dim=None):
         if dim is None:
-            return Prod_Others.forward(xp, x.reshape(-1), 0).reshape(x.shape)
+            return ProdOthers.forward(xp, x.reshape(-1), 0).reshape(x.shape)
         x = xp.moveaxis(x, dim, -1)
         ones = xp.ones(x.shape[:-1] + (1,), dtype=x.dtype)
         before = xp.cumprod(xp.concatenate([ones, x[..., :-1]], axis=-1), axis=-1)
@@ -525,12 +672,12 @@ class Prod_Others(Op):
         if dim is None:
             flat = F.reshape(x, shape=(-1,))
             gf = F.reshape(g, shape=(-1,))
-            return (F.reshape(Prod_Others._backward_last(F, gf, flat), shape=shape),)
+            return (F.reshape(ProdOthers._backward_last(F, gf, flat), shape=shape),)
         nd = len(shape)
         dim = dim % nd
         xl = F.transpose(x, dim0=dim, dim1=nd - 1)
         gl = F.transpose(g, dim0=dim, dim1=nd - 1)
-        return (F.transpose(Prod_Others._backward_last(F, gl, xl), dim0=dim, dim1=nd - 1),)
+        return (F.transpose(ProdOthers._backward_last(F, gl, xl), dim0=dim, dim1=nd - 1),)
 
     @staticmethod
     def _backward_last(F, g, x):
@@ -543,6 +690,10 @@ class Prod_Others(Op):
 
 class Amax(Op):
     """amax(x, dim): the largest values; tied elements share the gradient evenly."""
+    name = "amax"
+    names = ("amax",)
+    method = True
+    formula = custom("reduction")
     node = "AmaxBackward0"
     saves = (0, "out")
 
@@ -554,6 +705,10 @@ class Amax(Op):
 
 
 class Amin(Op):
+    name = "amin"
+    names = ("amin",)
+    method = True
+    formula = custom("reduction")
     node = "AminBackward0"
     saves = (0, "out")
 
@@ -572,7 +727,11 @@ def _share_among_ties(F, ctx, g, x, out, dim, keepdim):
     return g * mask / F.sum(mask * 1.0, dim=dim, keepdim=True)
 
 
-class Max_All(Op):
+class MaxAll(Op):
+    name = "max_all"
+    names = ("max",)  # max(x); max(x, dim) and max(x, y) are other rows
+    method = True
+    formula = custom("extreme")
     node = "MaxBackward1"
     saves = (0, "out")
 
@@ -583,7 +742,11 @@ class Max_All(Op):
         return (_share_among_ties(F, ctx, g, x, out, None, False),)
 
 
-class Min_All(Op):
+class MinAll(Op):
+    name = "min_all"
+    names = ("min",)
+    method = True
+    formula = custom("extreme")
     node = "MinBackward1"
     saves = (0, "out")
 
@@ -594,8 +757,9 @@ class Min_All(Op):
         return (_share_among_ties(F, ctx, g, x, out, None, False),)
 
 
-class Extreme_Dim(Op):
+class ExtremeDim(Op):
     """max(x, dim) / min(x, dim) values; `indices` (from argmax/argmin) is a parameter."""
+    name = "extreme_dim"
     node = staticmethod(lambda ctx: ctx.params["name"])
 
     def forward(xp, x, dim, keepdim, indices, name):
@@ -610,8 +774,9 @@ class Extreme_Dim(Op):
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
 
-class Take_Along(Op):
+class TakeAlong(Op):
     """x gathered at `indices` along `dim` (same ndim)."""
+    name = "take_along"
     node = "GatherBackward0"
 
     def forward(xp, x, indices, dim):
@@ -621,8 +786,9 @@ class Take_Along(Op):
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
 
-class Put_Along(Op):
+class PutAlong(Op):
     """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
+    name = "put_along"
     node = "ScatterAddBackward0"
 
     def forward(xp, g, indices, dim, shape):
@@ -638,6 +804,10 @@ class Put_Along(Op):
 
 class Norm(Op):
     """The p-norm over everything or over `dim`: p = 2 (default), 1, inf, or any p > 0."""
+    name = "norm"
+    names = ("norm",)
+    method = True
+    formula = custom("norm")
     node = "LinalgVectorNormBackward0"
     saves = (0, "out")
 
@@ -669,6 +839,10 @@ class Norm(Op):
 
 
 class Logsumexp(Op):
+    name = "logsumexp"
+    names = ("logsumexp",)
+    method = True
+    formula = custom("reduction")
     node = "LogsumexpBackward0"
     saves = (0, "out")
 
@@ -685,6 +859,10 @@ class Logsumexp(Op):
 
 
 class Softmax(Op):
+    name = "softmax"
+    names = ("softmax",)
+    method = True
+    formula = call("dim")
     node = "SoftmaxBackward0"
     saves = ("out",)
 
@@ -697,7 +875,11 @@ class Softmax(Op):
         return (gs - out * F.sum(gs, dim=dim, keepdim=True),)
 
 
-class Log_Softmax(Op):
+class LogSoftmax(Op):
+    name = "log_softmax"
+    names = ("log_softmax",)
+    method = True
+    formula = call("dim")
     node = "LogSoftmaxBackward0"
     saves = ("out",)
 
@@ -725,6 +907,10 @@ def _matmul_name(ctx):
 
 
 class Matmul(Op):
+    name = "matmul"
+    names = ("matmul", "mm", "mv", "dot")
+    method = True
+    formula = infix("@")
     node = staticmethod(_matmul_name)
     saves = (0, 1)
     save_for = ((1,), (0,))
@@ -758,6 +944,8 @@ class Matmul(Op):
 
 class Linear(Op):
     """linear(x, W, b) = x @ W.T + b, as torch.nn.functional.linear."""
+    name = "linear"
+    names = ("linear",)
     node = staticmethod(lambda ctx: "LinearBackward0" if len(ctx.shapes[0]) != 2 else
                         "AddmmBackward0" if len(ctx.shapes) == 3 else "MmBackward0")
     saves = (0, 1)
@@ -785,6 +973,10 @@ class Linear(Op):
 # ---------------------------------------------------------------------- shapes
 
 class Reshape(Op):
+    name = "reshape"
+    names = ("reshape", "view", "flatten")
+    method = True
+    formula = custom("reshape")
     node = "ViewBackward0"
     is_view = True
 
@@ -796,6 +988,10 @@ class Reshape(Op):
 
 
 class Unsqueeze(Op):
+    name = "unsqueeze"
+    names = ("unsqueeze",)
+    method = True
+    formula = custom("reshape")
     node = "UnsqueezeBackward0"
     is_view = True
 
@@ -807,6 +1003,10 @@ class Unsqueeze(Op):
 
 
 class Squeeze(Op):
+    name = "squeeze"
+    names = ("squeeze",)
+    method = True
+    formula = custom("reshape")
     node = staticmethod(lambda ctx: "SqueezeBackward0" if ctx.params.get("dim") is None else "SqueezeBackward1")
     is_view = True
 
@@ -820,6 +1020,10 @@ class Squeeze(Op):
 
 
 class Transpose(Op):
+    name = "transpose"
+    names = ("transpose", "swapaxes", "t")
+    method = True
+    formula = custom("transpose")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "TransposeBackward0")
     is_view = True
 
@@ -831,6 +1035,10 @@ class Transpose(Op):
 
 
 class Permute(Op):
+    name = "permute"
+    names = ("permute",)
+    method = True
+    formula = custom("permute")
     node = "PermuteBackward0"
     is_view = True
 
@@ -846,9 +1054,14 @@ class Permute(Op):
 
 class Expand(Op):
     """Broadcast to `shape` (a read-only view); the core sums the gradient back."""
+    name = "expand"
+    names = ("expand", "broadcast_to")
+    method = True
+    formula = custom("reshape")
     elementwise = True
     node = "ExpandBackward0"
     is_view = True
+    view_overlaps = True
 
     def forward(xp, x, shape):
         return xp.broadcast_to(x, shape)
@@ -858,6 +1071,9 @@ class Expand(Op):
 
 
 class Cat(Op):
+    name = "cat"
+    names = ("cat", "concat", "concatenate")
+    formula = custom("join")
     node = "CatBackward0"
 
     def forward(xp, *xs, dim=0):
@@ -875,6 +1091,9 @@ class Cat(Op):
 
 
 class Stack(Op):
+    name = "stack"
+    names = ("stack",)
+    formula = custom("join")
     node = "StackBackward0"
 
     def forward(xp, *xs, dim=0):
@@ -892,7 +1111,7 @@ _FULL_SLICE = slice(None)
 def _index_name(ctx):
     """PyTorch names an indexing result by the last step it applies (x[0, 1:3] is a slice)."""
     key = ctx.params["key"]
-    if not _is_basic(key):
+    if not is_basic_key(key):
         return "IndexBackward0"
     for k in reversed(key):
         if k is Ellipsis or k == _FULL_SLICE:
@@ -905,27 +1124,32 @@ def _index_name(ctx):
 
 class Getitem(Op):
     """x[key]; `key` is a tuple of ints, slices, None, Ellipsis and index arrays."""
+    name = "getitem"  # x[key]; the language and Tensor.__getitem__ reach it
+    formula = custom("index")
     node = staticmethod(_index_name)
     is_view = True
 
     def forward(xp, x, key):
+        if not any(k is Ellipsis for k in key):
+            key = key + (Ellipsis,)  # x[1, 2] as a 0-d view, not a copied number
         return x[key]
 
     def backward(F, ctx, g, key):
         return (F.index_grad(g, key=key, shape=ctx.shapes[0]),)
 
 
-def _is_basic(key):
+def is_basic_key(key):
     return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key)
 
 
-class Index_Grad(Op):
+class IndexGrad(Op):
     """Zeros of `shape` with `g` added at `key` (repeated indices accumulate)."""
+    name = "index_grad"
     node = "IndexPutBackward0"
 
     def forward(xp, g, key, shape):
         out = xp.zeros(shape, dtype=g.dtype)
-        if _is_basic(key):
+        if is_basic_key(key):
             out[key] = g
         else:
             scatter_add(xp, out, key, g)
@@ -943,9 +1167,11 @@ def scatter_add(xp, target, key, values):
         cupyx.scatter_add(target, key, values)
 
 
-class Index_Put(Op):
-    """x with x[key] = v, out of place: what `x[key] = v` records (PyTorch's CopySlices)."""
-    node = staticmethod(lambda ctx: "CopySlices" if _is_basic(ctx.params["key"]) else "IndexPutBackward0")
+class IndexPut(Op):
+    """x with x[key] = v, out of place, for a key with index arrays (a basic key
+    makes a view, and writing through a view is CopySlices below)."""
+    name = "index_put"
+    node = "IndexPutBackward0"
 
     def forward(xp, x, v, key):
         out = xp.array(x, copy=True)
@@ -958,7 +1184,98 @@ class Index_Put(Op):
         return gx, gv
 
 
+# ------------------------------------------------- views written through in place
+#
+# A view records how it was made from its base as a `chain`: a tuple of
+# (view row, params) steps. Replaying the chain on an array shaped like the
+# base selects the same elements. That is all three rows below need: the
+# view's own node once its base changed (AsStrided), the gradient that node
+# sends back (ViewScatter), and the base's node after an in-place op on the
+# view (CopySlices).
+
+def view_region(xp, array, chain):
+    """The elements of `array` (shaped like the base) that `chain` selects: a
+    writable alias where the steps alias, else None and an index array into
+    `array.reshape(-1)` (when a reshape step had to copy, or a step
+    repeats elements, as expand does)."""
+    region = array
+    overlapping = False
+    for op, params in chain:
+        region = op.forward(xp, region, **params)
+        overlapping = overlapping or op.view_overlaps
+    if not overlapping and xp.may_share_memory(region, array):
+        return region, None
+    flat = xp.arange(array.size).reshape(array.shape)
+    for op, params in chain:
+        flat = op.forward(xp, flat, **params)
+    return None, flat
+
+
+def _write_region(xp, array, chain, value, add=False):
+    """array[chain] = value (or += value, repeated elements adding up); `array` is C-contiguous."""
+    region, index = view_region(xp, array, chain)
+    if region is not None:
+        if add:
+            region += value
+        else:
+            region[...] = value
+    elif add:
+        scatter_add(xp, array.reshape(-1), index, xp.broadcast_to(value, index.shape))
+    else:
+        array.reshape(-1)[index] = value
+
+
+class AsStrided(Op):
+    """A view re-derived from its base (after either was changed in place)."""
+    name = "as_strided"
+    node = "AsStridedBackward0"
+
+    def forward(xp, x, chain):
+        for op, params in chain:
+            x = op.forward(xp, x, **params)
+        return x
+
+    def backward(F, ctx, g, chain):
+        return (F.view_scatter(g, chain=chain, shape=ctx.shapes[0]),)
+
+
+class ViewScatter(Op):
+    """Zeros shaped like the base, with `g` added where the view's elements are."""
+    name = "view_scatter"
+    node = "AsStridedScatterBackward0"
+
+    def forward(xp, g, chain, shape):
+        out = xp.zeros(shape, dtype=g.dtype)
+        _write_region(xp, out, chain, g, add=True)
+        return out
+
+    def backward(F, ctx, g, chain, shape):
+        return (F.as_strided(g, chain=chain),)
+
+
+class CopySlices(Op):
+    """The base after an in-place op on one of its views: `value` (the op's
+    result) written over the view's elements."""
+    name = "copy_slices"
+    node = "CopySlices"
+
+    def forward(xp, base, value, chain):
+        out = xp.array(base, copy=True)
+        _write_region(xp, out, chain, value)
+        return out
+
+    def backward(F, ctx, g, chain):
+        gb = F.copy_slices(g, 0.0, chain=chain) if ctx.needs[0] else None
+        gv = F.as_strided(g, chain=chain) if ctx.needs[1] else None
+        return gb, gv
+
+
 class Clone(Op):
+    name = "clone"
+    names = ("clone",)
+    wrapper = "unary"
+    method = True
+    formula = SAME
     elementwise = True
     node = "CloneBackward0"
 
@@ -971,6 +1288,8 @@ class Clone(Op):
 
 class Fill(Op):
     """What `x.fill_(v)` / `x.zero_()` record: the old values no longer matter."""
+    name = "fill"  # x.fill_(v), x.zero_(): in-place only, written in tensor.py
+    formula = custom("fill")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "FillBackward2")
 
     def forward(xp, x, value, name=None):
@@ -982,6 +1301,7 @@ class Fill(Op):
 
 class Copy(Op):
     """What `x.copy_(src)` records: the gradient goes to `src`."""
+    name = "copy"  # x.copy_(src)
     node = staticmethod(lambda ctx: ctx.params.get("name") or "CopyBackwards")
 
     def forward(xp, x, src, name=None):
@@ -991,8 +1311,10 @@ class Copy(Op):
         return (g * 0 if ctx.needs[0] else None), (g if ctx.needs[1] else None)
 
 
-class To_Device(Op):
+class ToDevice(Op):
     """A copy on another device; the gradient goes back to the source device."""
+    name = "to_device"
+    formula = SAME
     node = "ToCopyBackward0"
     moves_device = True
 
@@ -1003,7 +1325,9 @@ class To_Device(Op):
         return (F.to_device(g, device=source, source=device),)
 
 
-class To_Dtype(Op):
+class ToDtype(Op):
+    name = "to_dtype"
+    formula = SAME
     elementwise = True
     node = "ToCopyBackward0"
 
@@ -1016,95 +1340,135 @@ class To_Dtype(Op):
 
 # ------------------------------------------------- non-differentiable results
 
-class _Compare(Op):
+class Compare(Op):
+    """Comparisons and other ops whose results never require grad: no backward."""
     differentiable = False
+    wrapper = "binary"
+    method = True
 
 
-class Lt(_Compare):
+class Lt(Compare):
+    name = "lt"
+    names = ("lt", "less")
     def forward(xp, a, b):
         return a < b
 
 
-class Le(_Compare):
+class Le(Compare):
+    name = "le"
+    names = ("le", "less_equal")
     def forward(xp, a, b):
         return a <= b
 
 
-class Gt(_Compare):
+class Gt(Compare):
+    name = "gt"
+    names = ("gt", "greater")
     def forward(xp, a, b):
         return a > b
 
 
-class Ge(_Compare):
+class Ge(Compare):
+    name = "ge"
+    names = ("ge", "greater_equal")
     def forward(xp, a, b):
         return a >= b
 
 
-class Eq(_Compare):
+class Eq(Compare):
+    name = "eq"
+    names = ("eq",)
     def forward(xp, a, b):
         return a == b
 
 
-class Ne(_Compare):
+class Ne(Compare):
+    name = "ne"
+    names = ("ne", "not_equal")
     def forward(xp, a, b):
         return a != b
 
 
-class Logical_And(_Compare):
+class LogicalAnd(Compare):
+    name = "logical_and"
+    names = ("logical_and",)
     def forward(xp, a, b):
         return xp.logical_and(a, b)
 
 
-class Logical_Or(_Compare):
+class LogicalOr(Compare):
+    name = "logical_or"
+    names = ("logical_or",)
     def forward(xp, a, b):
         return xp.logical_or(a, b)
 
 
-class Logical_Xor(_Compare):
+class LogicalXor(Compare):
+    name = "logical_xor"
+    names = ("logical_xor",)
     def forward(xp, a, b):
         return xp.logical_xor(a, b)
 
 
-class Logical_Not(_Compare):
+class LogicalNot(Compare):
+    name = "logical_not"
+    names = ("logical_not",)
+    wrapper = "unary"
     def forward(xp, x):
         return xp.logical_not(x)
 
 
-class Floor_Divide(_Compare):
+class FloorDivide(Compare):
     """a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
+    name = "floor_divide"
+    names = ("floor_divide",)
 
     def forward(xp, a, b):
         return xp.floor_divide(a, b)
 
 
-class Isfinite(_Compare):
+class Isfinite(Compare):
+    name = "isfinite"
+    names = ("isfinite",)
+    wrapper = "unary"
     def forward(xp, x):
         return xp.isfinite(x)
 
 
-class Argmax(_Compare):
+class Argmax(Compare):
+    name = "argmax"
+    names = ("argmax",)
+    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmax(x)
         return xp.argmax(x, axis=dim, keepdims=keepdim)
 
 
-class Argmin(_Compare):
+class Argmin(Compare):
+    name = "argmin"
+    names = ("argmin",)
+    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmin(x)
         return xp.argmin(x, axis=dim, keepdims=keepdim)
 
 
-class All(_Compare):
+class All(Compare):
+    name = "all"
+    names = ("all",)
+    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         return xp.all(x, axis=dim, keepdims=keepdim)
 
 
-class Any(_Compare):
+class Any(Compare):
+    name = "any"
+    names = ("any",)
+    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         return xp.any(x, axis=dim, keepdims=keepdim)
 
 
-del _Compare
-TABLE.pop("_compare", None)
+

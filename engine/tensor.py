@@ -1,10 +1,18 @@
-"""The Tensor: an array with PyTorch's autograd attributes, and `apply`, which
-runs a row of the op table and records the backward node.
+"""The Tensor: an array with PyTorch's autograd attributes, and `apply`, the
+one path by which a row of the op table runs and records its backward node.
 
 A tensor holds its backend array (`.array`, numpy or cupy), its `device`,
-whether it requires grad, its `grad_fn` (None for leaves), its accumulated
-`.grad`, and a version counter shared with its views, bumped by every
-in-place op so the backward pass can tell when a saved value was changed.
+whether it requires grad, its backward node (`grad_fn`; None for leaves),
+its accumulated `.grad`, and a version counter, bumped by every in-place op
+so the backward pass can tell when a saved value was changed.
+
+A view (the result of a view row that shares memory with its input: `x[0]`,
+`x.t()`, `x.view(6)`, ...) shares its base's version counter and knows its
+base (`_base`, always the tensor that owns the memory) and the chain of view
+steps that selects it. When the base or another of its views is changed in
+place, the view's node is re-derived from the base's new graph the next time
+it is used (PyTorch's AsStridedBackward0), so no view ever keeps a stale
+history.
 """
 import weakref
 import warnings
@@ -14,15 +22,13 @@ import numpy as _np
 from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
-
-_grad_enabled = is_grad_enabled
-_np_generic = _np.generic
 from .graph import Node, accumulator_of, RemovableHandle, _tracing
 from .ops import TABLE
 
 __all__ = ["Tensor", "Size", "apply"]
 
-_ops = TABLE
+_grad_enabled = is_grad_enabled
+_np_generic = _np.generic
 _new = object.__new__
 _backends = _backend._backends
 _load_backend = _backend.backend_for
@@ -30,12 +36,23 @@ _load_backend = _backend.backend_for
 # How a saved value is kept (see Node.saved).
 SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
 
+# How a view came to be (PyTorch's CreationMeta): only an ordinary view may be
+# written through with its history recorded.
+VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = "default", "no_grad", "multi_output"
+
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
     "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead."
 )
+
+NO_GRAD_VIEW_REBASED = (
+    "A view was created in no_grad mode and its base or another view of its base has been modified "
+    "inplace with grad mode enabled. Given that this use case is ambiguous and error-prone, it is "
+    "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
+    "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
+    "inplace to be tracked).")
 
 
 class Size(tuple):
@@ -55,6 +72,18 @@ class Size(tuple):
         return n
 
 
+class ViewInfo:
+    """How a view selects its elements from its base, and whether its node is current."""
+
+    __slots__ = ("chain", "meta", "version", "output")
+
+    def __init__(self, chain, meta, version, output=0):
+        self.chain = chain      # ((view row, params), ...) from the base to the view
+        self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD or VIEW_MULTI_OUTPUT
+        self.version = version  # the version counter's value when the view's node was made
+        self.output = output    # which output of a multi-output view function (unbind, split)
+
+
 def _xp(device):
     b = _backends.get(device.type)
     return (b if b is not None else _load_backend(device)).xp
@@ -66,7 +95,7 @@ def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
     t.array = array
     t.device = device
     t._rg = requires_grad
-    t.grad_fn = grad_fn
+    t._fn = grad_fn
     t._vc = [0] if vc is None else vc
     return t
 
@@ -90,35 +119,42 @@ def apply(op, *args, **params):
     """Run `op` (a table row) on tensors and numbers; record a node when recording.
 
     A result requires grad when grad mode is on and any tensor argument does.
+    A view row's result that shares memory with its input becomes a view of it.
     """
     device = None
     requires = False
     dtype = None
-    promote = False
+    shape = None
+    promote = broadcast = False
     arrays = []
+    push = arrays.append
     for a in args:
         if a.__class__ is Tensor:
-            d = a.device
+            arr = a.array
             if device is None:
-                device = d
-            elif d is not device:
-                raise _mixed_devices(device, d)
+                device, dtype, shape = a.device, arr.dtype, arr.shape
+            else:
+                if a.device is not device:
+                    raise _mixed_devices(device, a.device)
+                if arr.dtype is not dtype:
+                    promote = True
+                if arr.shape != shape:
+                    broadcast = True
+            if a._base is not None:
+                _refresh(a)
             if a._rg:
                 requires = True
-            arr = a.array
-            if dtype is None:
-                dtype = arr.dtype
-            elif arr.dtype is not dtype:
-                promote = True
-            arrays.append(arr)
+            push(arr)
         else:
-            arrays.append(a)
+            push(a)
     if device is None:
         device = _backend.CPU
     b = _backends.get(device.type) or _load_backend(device)
     xp = b.xp
     if promote:
         arrays = _promoted(args, arrays)
+    if broadcast and op.elementwise:
+        _broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])
     if op.is_view and isinstance(arrays[0], _np_generic):
         arrays[0] = _storage(args[0])  # a view must share memory: box a numpy scalar first
     out = op.forward(xp, *arrays, **params)
@@ -128,18 +164,55 @@ def apply(op, *args, **params):
         xp = b.xp
     if out.__class__ not in b.native:
         out = xp.asarray(out)
-    base = None
+    parent = None
     if op.is_view and xp.may_share_memory(out, arrays[0]):
-        base = args[0]
-    vc = None if base is None else base._vc
-    if not (requires and op.differentiable and is_grad_enabled()):
-        result = _make(out, device, False, None, vc)
+        parent = args[0]
+        result = _make(out, device, False, None, parent._vc)
     else:
-        result = _make(out, device, True, None, vc)
-        result.grad_fn = _record(op, args, params, result)
-    if base is not None:
-        result._base = base if base._base is None else base._base
+        result = _make(out, device)
+    if requires and op.differentiable and _grad_enabled():
+        result._rg = True
+        result._fn = _record(op, args, params, result)
+    if parent is not None:
+        _link_view(result, parent, op, params)
     return result
+
+
+def _link_view(view, parent, op, params, meta=None, output=0):
+    """Make `view` a view of `parent`'s base, selected by parent's chain plus this step."""
+    if parent._base is None:
+        base, chain, inherited = parent, (), VIEW_DEFAULT
+    else:
+        base, chain, inherited = parent._base, parent._view.chain, parent._view.meta
+    if meta is None:
+        meta = inherited if _grad_enabled() else VIEW_NO_GRAD
+    view._base = base
+    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output)
+
+
+def _refresh(t):
+    """Re-derive a view's node from its base when either was changed in place
+    (or the base came to require grad) since the view's node was made."""
+    info = t._view
+    base = t._base
+    if info.version == t._vc[0] and (t._rg or not base._rg or info.meta == VIEW_NO_GRAD):
+        return
+    if base._rg:
+        if info.meta == VIEW_NO_GRAD:
+            raise RuntimeError(NO_GRAD_VIEW_REBASED)
+        old = t._fn
+        t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
+        t._rg = True
+        if t._retains:
+            _move_retain(t, old, t._fn)
+    info.version = t._vc[0]
+
+
+def _move_retain(t, old, new):
+    """A retained grad follows the tensor's current value (PyTorch 2.x)."""
+    if old is not None and old.retain is not None and old.retain() is t:
+        old.retain = None
+    new.retain = weakref.ref(t)
 
 
 def _promoted(args, arrays):
@@ -164,7 +237,7 @@ def _saved_entry(s, args, result):
         return (SAVED_OUTPUT, (result.array, result._vc), result._vc[0], None)
     a = args[s] if s < len(args) else None
     if a.__class__ is Tensor:
-        return (SAVED_TENSOR, a, a._vc[0], a.grad_fn)
+        return (SAVED_TENSOR, a, a._vc[0], a._fn)
     return (SAVED_VALUE, a, 0, None)
 
 
@@ -181,123 +254,52 @@ def _saved_list(op, args, result, needs):
 
 
 def _record(op, args, params, result):
-    """The backward node of one op application."""
+    """The backward node of one op application whose output is `result`."""
     nexts = []
     needs = []
     shapes = []
+    dtypes = []
     for a in args:
         if a.__class__ is Tensor:
-            shapes.append(a.array.shape)
+            arr = a.array
+            shapes.append(arr.shape)
+            dtypes.append(arr.dtype)
             if a._rg:
-                fn = a.grad_fn
+                fn = a._fn
                 nexts.append(fn if fn is not None else accumulator_of(a))
                 needs.append(True)
                 continue
         else:
             shapes.append(None)
+            dtypes.append(None)
         nexts.append(None)
         needs.append(False)
     saved = _saved_list(op, args, result, needs) if op.saves else None
     out = result.array
-    node = Node(op, params, tuple(nexts), tuple(shapes), tuple(needs), saved, out.shape, out.dtype,
-                result.device)
+    node = Node(op, params, tuple(nexts), tuple(shapes), tuple(dtypes), tuple(needs), saved,
+                out.shape, out.dtype, result.device)
     if _tracing[0]:
         node.args = args
     return node
 
 
-_TRUE1 = (True,)
-_NEEDS2 = (((False, False), (False, True)), ((True, False), (True, True)))
-
-
-def apply1(op, x):
-    """apply() for one tensor and no parameters (not a view op): the unary hot path."""
-    device = x.device
-    b = _backends.get(device.type) or _load_backend(device)
-    xp = b.xp
-    out = op.forward(xp, x.array)
-    if out.__class__ not in b.native:
-        out = xp.asarray(out)
-    if not (x._rg and op.differentiable and _grad_enabled()):
-        return _make(out, device)
-    result = _make(out, device, True)
-    fn = x.grad_fn
-    saves = op.saves
-    saved = None
-    if saves:
-        if saves[0] == "out":
-            saved = [(SAVED_OUTPUT, (out, result._vc), 0, None)]
-        else:
-            saved = [(SAVED_TENSOR, x, x._vc[0], fn)]
-    result.grad_fn = node = Node(op, None, (fn if fn is not None else accumulator_of(x),),
-                                 (x.array.shape,), _TRUE1, saved, out.shape, out.dtype, device)
-    if _tracing[0]:
-        node.args = (x,)
-    return result
-
-
-def apply2(op, a, b):
-    """apply() for two operands (tensors or numbers) and no parameters: the binary hot path."""
-    if a.__class__ is Tensor:
-        device = a.device
-        if b.__class__ is Tensor:
-            if b.device is not device:
-                raise _mixed_devices(device, b.device)
-            x, y = a.array, b.array
-            if x.dtype is not y.dtype:
-                x, y = _promoted((a, b), (x, y))
-            if x.shape != y.shape:
-                _broadcast_check(x.shape, y.shape)
-            requires = a._rg or b._rg
-        else:
-            x, y = a.array, b
-            requires = a._rg
-    else:
-        device = b.device
-        x, y = a, b.array
-        requires = b._rg
-    bk = _backends.get(device.type) or _load_backend(device)
-    xp = bk.xp
-    out = op.forward(xp, x, y)
-    if out.__class__ not in bk.native:
-        out = xp.asarray(out)
-    if not (requires and op.differentiable and _grad_enabled()):
-        return _make(out, device)
-    result = _make(out, device, True)
-    if a.__class__ is Tensor:
-        sa = x.shape
-        if a._rg:
-            fn = a.grad_fn
-            ea, na = (fn if fn is not None else accumulator_of(a)), True
-        else:
-            ea, na = None, False
-    else:
-        sa, ea, na = None, None, False
-    if b.__class__ is Tensor:
-        sb = y.shape
-        if b._rg:
-            fn = b.grad_fn
-            eb, nb = (fn if fn is not None else accumulator_of(b)), True
-        else:
-            eb, nb = None, False
-    else:
-        sb, eb, nb = None, None, False
-    saves = op.saves
-    saved = _saved_list(op, (a, b), result, (na, nb)) if saves else None
-    result.grad_fn = node = Node(op, None, (ea, eb), (sa, sb), _NEEDS2[na][nb], saved, out.shape, out.dtype,
-                                 device)
-    if _tracing[0]:
-        node.args = (a, b)
-    return result
+def _broadcast_shapes(shapes):
+    """The shape `shapes` broadcast to; PyTorch's message (about the last mismatching dimension) if none."""
+    out = ()
+    for s in shapes:
+        n = max(len(out), len(s))
+        a, b = (1,) * (n - len(out)) + out, (1,) * (n - len(s)) + tuple(s)
+        for i in range(n - 1, -1, -1):
+            x, y = a[i], b[i]
+            if x != y and x != 1 and y != 1:
+                raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
+                                   f"non-singleton dimension {i}")
+        out = tuple(y if x == 1 else x for x, y in zip(a, b))
+    return out
 
 
 def _broadcast_check(sa, sb):
-    """PyTorch's message when two shapes don't broadcast."""
-    for i in range(1, min(len(sa), len(sb)) + 1):
-        x, y = sa[-i], sb[-i]
-        if x != y and x != 1 and y != 1:
-            raise RuntimeError(f"The size of tensor a ({x}) must match the size of tensor b ({y}) at "
-                               f"non-singleton dimension {max(len(sa), len(sb)) - i}")
+    _broadcast_shapes((sa, sb))
 
 
 class Tensor:
@@ -305,12 +307,13 @@ class Tensor:
 
     # Every tensor sets the slots; the rest are class defaults until a tensor
     # gets a grad, hooks, a retained grad, a leaf node or a view base.
-    __slots__ = ("array", "device", "_rg", "grad_fn", "_vc", "__dict__", "__weakref__")
+    __slots__ = ("array", "device", "_rg", "_fn", "_vc", "__dict__", "__weakref__")
     _grad = None
     _accum = None
     _hooks = None
     _retains = False
     _base = None
+    _view = None
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
     __hash__ = object.__hash__
@@ -355,7 +358,15 @@ class Tensor:
         return self.device.type == "cuda"
 
     @property
+    def grad_fn(self):
+        if self._base is not None:
+            _refresh(self)
+        return self._fn
+
+    @property
     def requires_grad(self):
+        if self._base is not None:
+            _refresh(self)
         return self._rg
 
     @requires_grad.setter
@@ -383,7 +394,7 @@ class Tensor:
 
     @property
     def grad(self):
-        if self.grad_fn is not None and not self._retains and self._grad is None:
+        if self._grad is None and not self._retains and self.grad_fn is not None:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -442,22 +453,24 @@ class Tensor:
     # ------------------------------------------------------------ autograd
     def retain_grad(self):
         """Keep (and accumulate) this non-leaf's gradient in `.grad` after backward."""
-        if not self._rg:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self.grad_fn is None:
+        fn = self.grad_fn
+        if fn is None:
             return
         self._retains = True
-        self.grad_fn.retain = weakref.ref(self)
+        fn.retain = weakref.ref(self)
 
     def register_hook(self, hook):
         """Call `hook(grad)` when this tensor's gradient is computed; a returned
         tensor replaces the gradient. Returns a handle with `remove()`."""
-        if not self._rg:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if not callable(hook):
             raise TypeError("register_hook expects a function of one argument (the gradient)")
-        if self.grad_fn is not None:
-            return self.grad_fn.register_prehook(hook)
+        fn = self.grad_fn
+        if fn is not None:
+            return fn.register_prehook(hook)
         if self._hooks is None:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)
@@ -473,7 +486,14 @@ class Tensor:
         return _make(_storage(self), self.device, False, None, self._vc)
 
     def detach_(self):
-        self.grad_fn = None
+        if self._base is not None:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                               "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                               "cannot be called on these gradients. To fix this error, please refer to "
+                               "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                               "solution.")
+        self._fn = None
         self._rg = False
         return self
 
@@ -487,7 +507,7 @@ class Tensor:
         return _host(self).tolist()
 
     def numpy(self):
-        if self._rg:
+        if self.requires_grad:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         if self.device.type != "cpu":
@@ -526,9 +546,6 @@ class Tensor:
 
     def bool(self):
         return _fn.to(self, dtype=_dt.bool_)
-
-    def clone(self):
-        return _fn.clone(self)
 
     def contiguous(self):
         return self
@@ -575,45 +592,45 @@ class Tensor:
         return a if dtype is None else a.astype(dtype)
 
     # ------------------------------------------------------------ operators
-    # the common cases (tensor or Python number) go straight to apply2
+    # Python's operators. The common operand types (a tensor or a Python
+    # number) go straight to the row; anything else through the public
+    # function, which converts it.
     def __add__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_ADD, self, other)
+            return apply(_ADD, self, other)
         return _fn.add(self, other)
 
     def __radd__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_ADD, other, self)
+            return apply(_ADD, other, self)
         return _fn.add(other, self)
 
     def __sub__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_SUB, self, other)
+            return apply(_SUB, self, other)
         return _fn.sub(self, other)
 
     def __rsub__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_SUB, other, self)
+            return apply(_SUB, other, self)
         return _fn.sub(other, self)
 
     def __mul__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_MUL, self, other)
+            return apply(_MUL, self, other)
         return _fn.mul(self, other)
 
     def __rmul__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_MUL, other, self)
+            return apply(_MUL, other, self)
         return _fn.mul(other, self)
 
     def __truediv__(self, other):
         if other.__class__ in _FAST:
-            return apply2(_DIV, self, other)
+            return apply(_DIV, self, other)
         return _fn.div(self, other)
 
     def __rtruediv__(self, other):
-        if other.__class__ in _FAST:
-            return apply2(_DIV, other, self)
         return _fn.div(other, self)
 
     def __floordiv__(self, other):
@@ -641,7 +658,7 @@ class Tensor:
         return _fn.matmul(other, self)
 
     def __neg__(self):
-        return _fn.neg(self)
+        return apply(_NEG, self)
 
     def __pos__(self):
         return self
@@ -704,255 +721,34 @@ class Tensor:
     def __ipow__(self, other):
         return self.pow_(other)
 
-    # ------------------------------------------------------------ math methods
-    def add(self, other, alpha=1):
-        return _fn.add(self, other, alpha=alpha)
-
-    def sub(self, other, alpha=1):
-        return _fn.sub(self, other, alpha=alpha)
-
-    def mul(self, other):
-        return _fn.mul(self, other)
-
-    def div(self, other):
-        return _fn.div(self, other)
-
-    def pow(self, exponent):
-        return _fn.pow(self, exponent)
-
-    def remainder(self, other):
-        return _fn.remainder(self, other)
-
-    def floor_divide(self, other):
-        return _fn.floor_divide(self, other)
-
-    def neg(self):
-        return _fn.neg(self)
-
-    def abs(self):
-        return _fn.abs(self)
-
-    def sign(self):
-        return _fn.sign(self)
-
-    def exp(self):
-        return _fn.exp(self)
-
-    def log(self):
-        return _fn.log(self)
-
-    def sqrt(self):
-        return _fn.sqrt(self)
-
-    def square(self):
-        return _fn.square(self)
-
-    def sin(self):
-        return _fn.sin(self)
-
-    def cos(self):
-        return _fn.cos(self)
-
-    def tan(self):
-        return _fn.tan(self)
-
-    def tanh(self):
-        return _fn.tanh(self)
-
-    def sigmoid(self):
-        return _fn.sigmoid(self)
-
-    def relu(self):
-        return _fn.relu(self)
-
-    def clamp(self, min=None, max=None):
-        return _fn.clamp(self, min, max)
-
-    clip = clamp
-
-    def maximum(self, other):
-        return _fn.maximum(self, other)
-
-    def minimum(self, other):
-        return _fn.minimum(self, other)
-
-    def sum(self, dim=None, keepdim=False):
-        return _fn.sum(self, dim, keepdim)
-
-    def mean(self, dim=None, keepdim=False):
-        return _fn.mean(self, dim, keepdim)
-
-    def prod(self, dim=None, keepdim=False):
-        return _fn.prod(self, dim, keepdim)
-
-    def max(self, dim=None, keepdim=False):
-        return _fn.max(self, dim, keepdim)
-
-    def min(self, dim=None, keepdim=False):
-        return _fn.min(self, dim, keepdim)
-
-    def amax(self, dim=None, keepdim=False):
-        return _fn.amax(self, dim, keepdim)
-
-    def amin(self, dim=None, keepdim=False):
-        return _fn.amin(self, dim, keepdim)
-
-    def norm(self, p="fro", dim=None, keepdim=False):
-        return _fn.norm(self, p, dim, keepdim)
-
-    def softmax(self, dim):
-        return _fn.softmax(self, dim)
-
-    def log_softmax(self, dim):
-        return _fn.log_softmax(self, dim)
-
-    def logsumexp(self, dim, keepdim=False):
-        return _fn.logsumexp(self, dim, keepdim)
-
-    def argmax(self, dim=None, keepdim=False):
-        return _fn.argmax(self, dim, keepdim)
-
-    def argmin(self, dim=None, keepdim=False):
-        return _fn.argmin(self, dim, keepdim)
-
-    def all(self, dim=None, keepdim=False):
-        return _fn.all(self, dim, keepdim)
-
-    def any(self, dim=None, keepdim=False):
-        return _fn.any(self, dim, keepdim)
-
-    def eq(self, other):
-        return _fn.eq(self, other)
-
-    def ne(self, other):
-        return _fn.ne(self, other)
-
-    def lt(self, other):
-        return _fn.lt(self, other)
-
-    def le(self, other):
-        return _fn.le(self, other)
-
-    def gt(self, other):
-        return _fn.gt(self, other)
-
-    def ge(self, other):
-        return _fn.ge(self, other)
-
-    def equal(self, other):
-        return _fn.equal(self, other)
-
-    def isfinite(self):
-        return _fn.isfinite(self)
-
-    def matmul(self, other):
-        return _fn.matmul(self, other)
-
-    def mm(self, other):
-        return _fn.mm(self, other)
-
-    def mv(self, other):
-        return _fn.mv(self, other)
-
-    def dot(self, other):
-        return _fn.dot(self, other)
-
-    def t(self):
-        return _fn.t(self)
-
-    def transpose(self, dim0, dim1):
-        return _fn.transpose(self, dim0, dim1)
-
-    def permute(self, *dims):
-        return _fn.permute(self, *dims)
-
-    def reshape(self, *shape):
-        return _fn.reshape(self, *shape)
-
-    def view(self, *shape):
-        return _fn.reshape(self, *shape)
+    # ---------------------------------------------------- methods with their own shape
+    # (the methods that only forward to a public function of the same name,
+    # and their in-place variants, come from the op table: see functions.py)
+    def where(self, condition, other):
+        return _fn.where(condition, self, other)
 
     def view_as(self, other):
+        return _fn.view(self, other.shape)
+
+    def reshape_as(self, other):
         return _fn.reshape(self, other.shape)
-
-    reshape_as = view_as
-
-    def flatten(self, start_dim=0, end_dim=-1):
-        return _fn.flatten(self, start_dim, end_dim)
-
-    def squeeze(self, dim=None):
-        return _fn.squeeze(self, dim)
-
-    def unsqueeze(self, dim):
-        return _fn.unsqueeze(self, dim)
-
-    def expand(self, *sizes):
-        return _fn.expand(self, *sizes)
 
     def expand_as(self, other):
         return _fn.expand(self, other.shape)
 
-    # ------------------------------------------------------------ in place
-    def add_(self, other, alpha=1):
-        return _fn.inplace(self, "add", other, alpha=alpha)
-
-    def sub_(self, other, alpha=1):
-        return _fn.inplace(self, "sub", other, alpha=alpha)
-
-    def mul_(self, other):
-        return _fn.inplace(self, "mul", other)
-
-    def div_(self, other):
-        return _fn.inplace(self, "div", other)
-
-    def pow_(self, exponent):
-        return _fn.inplace(self, "pow", exponent)
-
-    def neg_(self):
-        return _fn.inplace(self, "neg")
-
-    def abs_(self):
-        return _fn.inplace(self, "abs")
-
-    def exp_(self):
-        return _fn.inplace(self, "exp")
-
-    def log_(self):
-        return _fn.inplace(self, "log")
-
-    def sqrt_(self):
-        return _fn.inplace(self, "sqrt")
-
-    def sin_(self):
-        return _fn.inplace(self, "sin")
-
-    def cos_(self):
-        return _fn.inplace(self, "cos")
-
-    def tanh_(self):
-        return _fn.inplace(self, "tanh")
-
-    def sigmoid_(self):
-        return _fn.inplace(self, "sigmoid")
-
-    def relu_(self):
-        return _fn.inplace(self, "relu")
-
-    def clamp_(self, min=None, max=None):
-        return _fn.inplace(self, "clamp", min, max)
-
     def zero_(self):
-        return _fn.inplace(self, "fill", 0, name="ZeroBackward0")
+        return _fn.zero_(self)
 
     def fill_(self, value):
-        return _fn.inplace(self, "fill", value)
+        return _fn.fill_(self, value)
 
     def copy_(self, src):
-        return _fn.inplace(self, "copy", src)
+        return _fn.copy_(self, src)
 
 
 _FAST = frozenset((Tensor, float, int))
-_ADD, _SUB, _MUL, _DIV = _ops["add"], _ops["sub"], _ops["mul"], _ops["div"]
+_ADD, _SUB, _MUL, _DIV, _NEG = TABLE["add"], TABLE["sub"], TABLE["mul"], TABLE["div"], TABLE["neg"]
+_AS_STRIDED = TABLE["as_strided"]
 
 
 def _dim(dim, ndim):

@@ -15,6 +15,7 @@ import math
 import numpy
 
 from .. import engine as E
+from ..engine import graph as _graph
 
 __all__ = ["formula_of"]
 
@@ -61,9 +62,9 @@ class _Builder:
     def raw(self, text):
         return self._intern(("raw", text), lambda: Expr("raw", text))
 
-    def call(self, name, args, extra=""):
+    def call(self, name, args, extra="", row=None):
         args = tuple(args)
-        folded = _fold_call(name, args, extra)
+        folded = _fold_call(row, args, extra)
         if folded is not None:
             return self.num(folded)
         key = ("call", name, tuple(id(a) for a in args), extra)
@@ -197,27 +198,17 @@ def _degree(mono):
     return 0.0
 
 
-_MATH = {"exp": math.exp, "log": math.log, "sqrt": math.sqrt, "sin": math.sin, "cos": math.cos, "tan": math.tan,
-         "tanh": math.tanh, "abs": abs, "sigmoid": lambda v: 1 / (1 + math.exp(-v)),
-         "relu": lambda v: max(v, 0.0), "sign": lambda v: (v > 0) - (v < 0)}
-
-
-def _fold_call(name, args, extra):
-    fn = _MATH.get(name)
-    if fn is None or extra or len(args) != 1 or args[0].kind != "num":
+def _fold_call(row, args, extra):
+    """A unary elementwise call on a number, computed by the row's own forward."""
+    if row is None or row.wrapper != "unary" or not row.elementwise or extra or len(args) != 1 \
+            or args[0].kind != "num":
         return None
-    try:
-        return float(fn(args[0].a))
-    except (ValueError, OverflowError):
-        return None
+    with numpy.errstate(all="ignore"):
+        value = float(row.forward(numpy, numpy.float64(args[0].a)))
+    return value if math.isfinite(value) else None
 
 
 # ------------------------------------------------------------ graph to formula
-
-_ELEMENTWISE = frozenset({"add", "sub", "mul", "div", "neg", "pow", "pow_scalar", "rpow_scalar", "maximum",
-                          "minimum", "where", "clamp", "exp", "log", "sqrt", "sin", "cos", "tan", "tanh",
-                          "sigmoid", "relu", "abs", "sign", "expand", "sum_to"})
-
 
 def _constant(t, names, b, elementwise):
     """A tensor without a graph: its name if bound, its value if small. Where
@@ -266,88 +257,129 @@ def _shape_text(shape):
 
 
 def _node_expr(node, args, b):
-    """The expression one traced node computes, from its arguments' expressions."""
-    name = node.op.__name__.lower().rstrip("_")
-    p = node.params or {}
-    if name == "add":
-        return b.add(args[0], args[1])
-    if name == "sub":
-        return b.add(args[0], b.neg(args[1]))
-    if name == "mul":
-        return b.mul(args[0], args[1])
-    if name == "div":
-        return b.mul(args[0], b.pow(args[1], b.num(-1)))
-    if name == "neg":
+    """The expression one traced node computes, from its arguments' expressions,
+    printed as its op-table row says (`formula`)."""
+    row = _graph.node_op(node)
+    p = _graph.node_params(node)
+    spec = row.formula
+    kind = spec[0]
+    if kind == "infix":
+        _, symbol, left, right = spec
+        operands = list(args)
+        if left is not None:
+            operands.insert(0, b.num(p[left] if isinstance(left, str) else left))
+        if right is not None:
+            operands.append(b.num(p[right] if isinstance(right, str) else right))
+        return _INFIX[symbol](b, operands[0], operands[1])
+    if kind == "prefix":
         return b.neg(args[0])
-    if name == "pow_scalar":
-        return b.pow(args[0], b.num(p["exponent"]))
-    if name == "pow":
-        return b.pow(args[0], args[1])
-    if name == "rpow_scalar":
-        return b.pow(b.num(p["base"]), args[0])
-    if name in _MATH:
-        return b.call(name, args[:1])
-    in_shape = node.shapes[0]
-    scalar_in = in_shape is not None and _numel(in_shape) == 1
-    if name in ("expand", "reshape", "squeeze", "unsqueeze", "clone", "to_dtype", "to_device"):
-        if scalar_in or name in ("clone", "to_dtype", "to_device"):
-            return args[0]
-        return b.call("reshape" if name != "expand" else "expand", args[:1], _shape_text(p["shape"])
-                      if name in ("reshape", "expand") else _shape_text(node.out_shape))
-    if name == "sum_to":
-        shape = p["shape"]
-        if tuple(shape) == tuple(in_shape):
-            return args[0]
-        if len(shape) == 0 or _numel(shape) == 1 and len(shape) == 0:
-            return b.call("sum", args[:1])
-        lead = len(in_shape) - len(shape)
-        dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and in_shape[i + lead] != 1)
-        return b.call("reshape", [b.call("sum", args[:1], f"dim={_shape_text(dims)}, keepdim=True")],
-                      _shape_text(shape))
-    if name in ("sum", "mean", "prod", "logsumexp", "amax", "amin"):
-        if scalar_in and name in ("sum", "mean", "prod", "amax", "amin") and not p.get("keepdim"):
-            return args[0]
-        extra = []
-        if p.get("dim") is not None:
-            extra.append(f"dim={p['dim']!r}")
-        if p.get("keepdim"):
-            extra.append("keepdim=True")
-        return b.call(name, args[:1], ", ".join(extra))
-    if name in ("max_all", "min_all"):
-        return args[0] if scalar_in else b.call(name[:3], args[:1])
-    if name in ("softmax", "log_softmax"):
-        return b.call(name, args[:1], f"dim={p['dim']}")
-    if name == "norm":
-        return b.call("norm", args[:1], f"p={p['p']!r}" + (f", dim={p['dim']!r}" if p.get("dim") is not None else "")
-                      + (", keepdim=True" if p.get("keepdim") else ""))
-    if name == "clamp":
-        extra = ", ".join(f"{k}={p[k]!r}" for k in ("min", "max") if p.get(k) is not None)
-        return b.call("clamp", args[:1], extra)
-    if name in ("maximum", "minimum"):
-        return b.call(name, args[:2])
-    if name == "where":
-        cond = numpy.asarray(p["cond"])
-        if cond.all():
-            return args[0]
-        if not cond.any():
-            return args[1]
-        text = _list_text(cond.astype(bool)) if cond.size <= 12 else "<mask>"
-        return b.call("where", [b.raw(text), args[0], args[1]])
-    if name == "matmul":
-        return b.matmul(args[0], args[1])
-    if name == "transpose":
-        return b.call("transpose", args[:1], f"{p['dim0']}, {p['dim1']}")
-    if name == "permute":
-        return b.call("permute", args[:1], _shape_text(p["dims"]))
-    if name == "getitem":
-        return b.index(args[0], _key_text(p["key"]))
-    if name in ("cat", "stack"):
-        return b.call(name, [b.raw("[" + ", ".join(["{}"] * len(args)) + "]")] + list(args), f"dim={p['dim']}")
-    if name == "linear":
-        return b.call("linear", args)
-    if name == "fill":
-        return b.num(p["value"])
-    return b.call(name, args, ", ".join(f"{k}=..." for k in p))
+    if kind == "same":
+        return args[0]
+    if kind == "custom":
+        return _CUSTOM[spec[1]](node, row, args, b, p)
+    keywords = spec[1]
+    if keywords is None:  # a row that says nothing: its parameters, elided
+        extra = ", ".join(f"{k}=..." for k in p)
+    else:
+        extra = ", ".join(f"{k}={p[k]!r}" for k in keywords if p.get(k) is not None)
+    return b.call(_public_name(row), args, extra, row=row)
+
+
+def _public_name(row):
+    return row.names[0] if row.names else row.name
+
+
+_INFIX = {
+    "+": lambda b, x, y: b.add(x, y),
+    "-": lambda b, x, y: b.add(x, b.neg(y)),
+    "*": lambda b, x, y: b.mul(x, y),
+    "/": lambda b, x, y: b.mul(x, b.pow(y, b.num(-1))),
+    "**": lambda b, x, y: b.pow(x, y),
+    "@": lambda b, x, y: b.matmul(x, y),
+}
+
+
+def _scalar_input(node):
+    shape = node.shapes[0]
+    return shape is not None and _numel(shape) == 1
+
+
+def _render_reshape(node, row, args, b, p):
+    """reshape, view, squeeze, unsqueeze and expand: nothing to show for a single number."""
+    if _scalar_input(node):
+        return args[0]
+    name = "expand" if row.name == "expand" else "reshape"
+    shape = p["shape"] if row.name in ("reshape", "expand") else node.out_shape
+    return b.call(name, args[:1], _shape_text(shape))
+
+
+def _render_sum_to(node, row, args, b, p):
+    shape, in_shape = p["shape"], node.shapes[0]
+    if tuple(shape) == tuple(in_shape):
+        return args[0]
+    if len(shape) == 0:
+        return b.call("sum", args[:1])
+    lead = len(in_shape) - len(shape)
+    dims = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape) if s == 1 and in_shape[i + lead] != 1)
+    return b.call("reshape", [b.call("sum", args[:1], f"dim={_shape_text(dims)}, keepdim=True")],
+                  _shape_text(shape))
+
+
+def _render_reduction(node, row, args, b, p):
+    name = _public_name(row)
+    if _scalar_input(node) and name != "logsumexp" and not p.get("keepdim"):
+        return args[0]
+    extra = []
+    if p.get("dim") is not None:
+        extra.append(f"dim={p['dim']!r}")
+    if p.get("keepdim"):
+        extra.append("keepdim=True")
+    return b.call(name, args[:1], ", ".join(extra))
+
+
+def _render_extreme(node, row, args, b, p):
+    return args[0] if _scalar_input(node) else b.call(_public_name(row), args[:1])
+
+
+def _render_norm(node, row, args, b, p):
+    return b.call("norm", args[:1], f"p={p['p']!r}" + (f", dim={p['dim']!r}" if p.get("dim") is not None else "")
+                  + (", keepdim=True" if p.get("keepdim") else ""))
+
+
+def _render_where(node, row, args, b, p):
+    cond = numpy.asarray(p["cond"])
+    if cond.all():
+        return args[0]
+    if not cond.any():
+        return args[1]
+    text = _list_text(cond.astype(bool)) if cond.size <= 12 else "<mask>"
+    return b.call("where", [b.raw(text), args[0], args[1]])
+
+
+def _render_transpose(node, row, args, b, p):
+    return b.call("transpose", args[:1], f"{p['dim0']}, {p['dim1']}")
+
+
+def _render_permute(node, row, args, b, p):
+    return b.call("permute", args[:1], _shape_text(p["dims"]))
+
+
+def _render_index(node, row, args, b, p):
+    return b.index(args[0], _key_text(p["key"]))
+
+
+def _render_join(node, row, args, b, p):
+    return b.call(row.name, [b.raw("[" + ", ".join(["{}"] * len(args)) + "]")] + list(args), f"dim={p['dim']}")
+
+
+def _render_fill(node, row, args, b, p):
+    return b.num(p["value"])
+
+
+_CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _render_reduction,
+           "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
+           "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
+           "join": _render_join, "fill": _render_fill}
 
 
 def _numel(shape):
@@ -368,7 +400,7 @@ def _graph_expr(t, names, b):
         node, expanded = stack.pop()
         if node in memo:
             continue
-        args = getattr(node, "args", None)
+        args = _graph.node_args(node)
         if args is None:
             memo[node] = b.raw(f"<{node.name()}>")
             continue
@@ -379,7 +411,7 @@ def _graph_expr(t, names, b):
                     stack.append((a.grad_fn, False))
             continue
         exprs = []
-        elementwise = node.op.__name__.lower().rstrip("_") in _ELEMENTWISE
+        elementwise = _graph.node_op(node).elementwise
         for a in args:
             if isinstance(a, E.Tensor):
                 if a.grad_fn is not None:

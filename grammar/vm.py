@@ -528,14 +528,10 @@ def binary(op, a, b):
 
 
 def inplace(op, a, b):
-    """`a op= b`: in place for tensors (PyTorch's +=), a new value otherwise."""
+    """`a op= b`: in place for tensors (PyTorch's +=, views included), a new value otherwise."""
     if isinstance(a, E.Tensor):
         if b.__class__ is list:
             b = _operand(b)
-        base = a._base
-        if op in ("@", "//", "%") or (base is not None and base.requires_grad and E.is_grad_enabled()):
-            # y[0] += 1 on a y that requires grad: compute out of place; the store writes it into y
-            return binary(op, a, b)
         return _INPLACE[op](a, b)
     return binary(op, a, b)
 

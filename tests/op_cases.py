@@ -40,7 +40,7 @@ import autodiff.engine as ad
 __all__ = ["Case", "CASES", "make_arrays", "INTERNAL_ROWS"]
 
 # Rows with no PyTorch counterpart of their own: their node name is the engine's.
-INTERNAL_ROWS = ("sum_to", "prod_others", "index_grad", "put_along")
+INTERNAL_ROWS = ("sum_to", "prod_others", "index_grad", "put_along", "view_scatter")
 
 class Case:
     """One op test case (see the module docstring)."""
@@ -340,7 +340,10 @@ C("div", "bcast_3x1_1x4", lambda a, b: a / b, [(3, 1), (1, 4)], np.divide, "DivB
 C("div", "bcast_2x3_3", lambda a, b: ad.div(a, b), [(2, 3), (3,)], np.divide, "DivBackward0", gen=_nz)
 C("div", "bcast_scalar_2x2", lambda a, b: a / b, [(), (2, 2)], np.divide, "DivBackward0", gen=_nz)
 C("div", "python_number", lambda a: a / 2.0, [(2, 3)], lambda a: a / 2.0, "DivBackward0")
-C("div", "rdiv_number", lambda a: 2.0 / a, [(2, 3)], lambda a: 2.0 / a, "MulBackward0", gen=_nz)
+C("reciprocal", "rdiv_number", lambda a: 2.0 / a, [(2, 3)], lambda a: 2.0 / a, "MulBackward0", gen=_nz)
+C("reciprocal", "fn", lambda a: ad.reciprocal(a), [(2, 3)], np.reciprocal, "ReciprocalBackward0", gen=_nz)
+C("reciprocal", "inplace_reciprocal_", on_copy(lambda y: y.reciprocal_()), [(3,)], np.reciprocal,
+  "ReciprocalBackward0", gen=_nz)
 C("div", "denominator_only", lambda a, b: a / b, [(2, 3), (2, 3)], np.divide, "DivBackward0", gen=_nz,
   requires=(False, True))
 C("div", "inplace_div_", on_copy(lambda y, b: y.div_(b)), [(2, 3), (2, 3)], np.divide, "DivBackward0", gen=_nz)
@@ -824,18 +827,49 @@ def _put_int_pair(y, v):
     y[1, 0] = v
 
 
-C("index_put", "row", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices")
-C("index_put", "col_number", on_copy(_put_col_number), [(2, 3)], np_on_copy(_put_col_number), "CopySlices")
-C("index_put", "slice_bcast", on_copy(_put_slice_bcast), [(3, 2), (2,)], np_on_copy(_put_slice_bcast),
+C("copy_slices", "row", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices")
+C("copy_slices", "col_number", on_copy(_put_col_number), [(2, 3)], np_on_copy(_put_col_number), "CopySlices")
+C("copy_slices", "slice_bcast", on_copy(_put_slice_bcast), [(3, 2), (2,)], np_on_copy(_put_slice_bcast),
   "CopySlices")
-C("index_put", "col_tensor", on_copy(_put_col), [(2, 3), (2,)], np_on_copy(_put_col), "CopySlices")
-C("index_put", "int_pair_scalar_value", on_copy(_put_int_pair), [(2, 3), ()], np_on_copy(_put_int_pair),
+C("copy_slices", "col_tensor", on_copy(_put_col), [(2, 3), (2,)], np_on_copy(_put_col), "CopySlices")
+C("copy_slices", "int_pair_scalar_value", on_copy(_put_int_pair), [(2, 3), ()], np_on_copy(_put_int_pair),
   "CopySlices")
-C("index_put", "value_only", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices",
+C("copy_slices", "value_only", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices",
   requires=(False, True))
 C("index_put", "list_key", on_copy(_put_list), [(3, 2), (2, 2)], np_on_copy(_put_list), "IndexPutBackward0")
 C("index_put", "mask_key", on_copy(lambda y, m: y.__setitem__(m, 0.0)), [(2, 3), (2, 3)],
   np_on_copy(lambda y, m: y.__setitem__(m, 0.0)), "IndexPutBackward0", gen=gen_each(normal, mask()))
+
+
+# ---- views written through: CopySlices on the base, AsStrided for the view after
+def _mul_view(y, w):
+    y[0:2].mul_(w)
+
+
+def _np_mul_view(y, w):
+    y[0:2] *= w
+
+
+def _view_after_base_changed(x):
+    y = x * 1
+    v = y[1:]
+    y.mul_(1.5)
+    return v
+
+
+C("copy_slices", "view_mul_", on_copy(_mul_view), [(3, 2), (2,)], np_on_copy(_np_mul_view), "CopySlices")
+C("copy_slices", "transposed_view_add_", on_copy(lambda y, b: y.t().add_(b)), [(2, 3), (2,)],
+  np_on_copy(lambda y, b: y.T.__iadd__(b)), "CopySlices")
+C("as_strided", "view_after_base_mul_", _view_after_base_changed, [(3, 2)], lambda x: x[1:] * 1.5,
+  "AsStridedBackward0")
+C("as_strided", "view_modified_in_place", lambda x: (lambda v: (v.mul_(2.0), v)[1])((x * 1)[:, 1]), [(2, 3)],
+  lambda x: x[:, 1] * 2.0, "AsStridedBackward0")
+_ROWS_1_2 = ((ad.OPS["getitem"], {"key": (slice(1, 3),)}),)
+C("view_scatter", "rows", lambda g: apply("view_scatter", g, chain=_ROWS_1_2, shape=(4, 2)), [(2, 2)],
+  lambda g: np.concatenate([np.zeros((1, 2)), g, np.zeros((1, 2))]), "AsStridedScatterBackward0", internal=True)
+_EXPANDED = ((ad.OPS["expand"], {"shape": (3, 2)}),)
+C("view_scatter", "expanded", lambda g: apply("view_scatter", g, chain=_EXPANDED, shape=(1, 2)), [(3, 2)],
+  lambda g: g.sum(axis=0, keepdims=True), "AsStridedScatterBackward0", internal=True)
 
 # ================================================================ copies, fills
 

@@ -1,0 +1,151 @@
+"""In-place ops, as PyTorch's autograd records them.
+
+`inplace(target, compute, *args)` runs `compute` -- an ordinary out-of-place
+public function -- on the target's current value and writes the result back
+into the target's memory. So every in-place variant (`exp_`, `add_(b,
+alpha=2)`, `clamp_(min=t)`, `x[key] = v`) shares its out-of-place twin's
+argument handling and derivative, and only the rebasing below is special:
+
+- the target's version counter (shared with its base and every view of it)
+  is bumped, so backward refuses values saved before the change;
+- a plain tensor's node becomes the op's node (a retained grad follows it);
+- a view's base gets a CopySlices node -- the base with the view's elements
+  replaced by the op's result -- and every view of that base re-derives its
+  own node from the base's new graph when next used (AsStridedBackward0).
+
+The checks happen first, in PyTorch's order and with its messages: views of
+multi-output functions and views made under no_grad may not be written with
+history; neither may a leaf that requires grad, nor a view of one.
+"""
+from .graph import peek_sequence
+from .grad_mode import is_grad_enabled
+from .ops import TABLE
+from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, VIEW_DEFAULT, VIEW_NO_GRAD,
+                     SAVED_TENSOR, SAVED_OUTPUT)
+
+__all__ = ["inplace"]
+
+_COPY_SLICES = TABLE["copy_slices"]
+
+LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+NO_GRAD_VIEW_MESSAGE = (
+    "A view was created in no_grad mode and is being modified inplace with grad mode enabled. Given that "
+    "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
+    "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
+    "tracked) or both outside (if you want the inplace to be tracked).")
+OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
+                   "memory location. Please clone() the tensor before performing the operation.")
+
+
+def _multi_output_message(view):
+    function = view._view.chain[-1][1].get("function", "a function")
+    return (f"Output {view._view.output} of {function} is a view and is being modified inplace. This view is "
+            f"the output of a function that returns multiple views. Such functions do not allow the output "
+            f"views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+
+
+def _check(target, args):
+    """PyTorch's check_inplace: refuse in-place ops that autograd could not record correctly."""
+    if not is_grad_enabled():
+        return
+    if not (target.requires_grad or any(a.__class__ is Tensor and a.requires_grad for a in args)):
+        return
+    if target._base is not None:
+        meta = target._view.meta
+        if meta != VIEW_DEFAULT:
+            raise RuntimeError(NO_GRAD_VIEW_MESSAGE if meta == VIEW_NO_GRAD else _multi_output_message(target))
+        if target._rg and target._base._fn is None:
+            raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
+    if target._rg and target._fn is None:
+        raise RuntimeError(LEAF_MESSAGE)
+
+
+def inplace(target, compute, *args, **kwargs):
+    """`target` <- compute(target, *args, **kwargs), in place, with its history rebased."""
+    _check(target, args)
+    if not _writable(target):
+        raise RuntimeError(OVERLAP_MESSAGE)
+    # the old value as a tensor of its own: same memory, same place in the graph, its own version counter
+    old = _make(target.array, target.device, target.requires_grad, target.grad_fn, [target._vc[0]])
+    mark = peek_sequence()
+    result = compute(old, *args, **kwargs)
+    if result.array.shape != target.array.shape:
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                           f"{list(result.shape)}")
+    _check_cast(result, target)
+    if result.array is target.array:
+        result = _make(result.array.copy(), result.device, result._rg, result._fn)
+    if _saved_by_new_nodes(old, result._fn, mark):
+        old.array = old.array.copy()  # the op's backward needs the value from before the write
+    _storage(target)[...] = result.array
+    target._vc[0] += 1
+    node = result._fn
+    if node is not None:
+        if target._base is not None:
+            _rebase_view(target, result)
+        else:
+            _rebase(target, node)
+    return target
+
+
+def _writable(t):
+    arr = _storage(t)
+    flags = getattr(arr, "flags", None)
+    if flags is not None and not getattr(flags, "writeable", True):
+        return False
+    view = t._view
+    return view is None or not any(op.view_overlaps for op, _ in view.chain)
+
+
+def _check_cast(result, target):
+    kind_t, kind_r = target.array.dtype.kind, result.array.dtype.kind
+    order = "biuf"
+    if order.index(kind_r) > order.index(kind_t):
+        raise RuntimeError(f"result type {_type_word(result.dtype)} can't be cast to the desired output type "
+                           f"{_type_word(target.dtype)}")
+
+
+def _type_word(d):
+    return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
+            "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
+
+
+def _saved_by_new_nodes(old, root, mark):
+    """Whether a node made by this in-place op (sequence number from `mark` on) saved `old`."""
+    stack = [root] if root is not None else []
+    seen = set()
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen or node.seq < mark or node.op is None:
+            continue
+        seen.add(node)
+        for kind, value, _version, _producer in node.saved or ():
+            if kind == SAVED_TENSOR and value is old:
+                return True
+        stack.extend(node.inputs)
+    return False
+
+
+def _rebase(target, node):
+    """The target's history is now the op's node."""
+    if node.saved:
+        # a saved output now lives in the target: follow its array and version counter
+        node.saved = [(k, (target.array, target._vc), target._vc[0], p) if k == SAVED_OUTPUT else (k, v, ver, p)
+                      for k, v, ver, p in node.saved]
+    old = target._fn
+    target._fn = node
+    target._rg = True
+    if target._retains:
+        _move_retain(target, old, node)
+
+
+def _rebase_view(view, result):
+    """An in-place op on a view: the base's history becomes CopySlices (the base
+    with the view's elements replaced by `result`); the view re-derives its own."""
+    base = view._base
+    before = _make(base.array, base.device, base._rg, base._fn, [base._vc[0]])
+    node = _record(_COPY_SLICES, (before, result), {"chain": view._view.chain}, base)
+    _rebase(base, node)
+    view._rg = True
+    _refresh(view)
