@@ -16,7 +16,7 @@ On top of them, helpers for one exit status:
     error_text   exit 1 with one plain error report on stderr, nothing on stdout
 
 and per command: `job`/`failed_job` (`eval --json`), `run`/`run_ok`/`run_fails`,
-`minimize`/`minimize_json` and `repl`.
+`minimize_json` and `repl`.
 """
 import json
 import os
@@ -169,11 +169,6 @@ def run_fails(code, *options, script=None):
 
 
 # ------------------------------------------------------------------ minimize and repl
-
-def minimize(*args):
-    """`autodiff minimize ARGS`; the result."""
-    return invoke("minimize", *args)
-
 
 def minimize_json(*args):
     """`autodiff minimize ARGS --json`, which must succeed; its JSON object."""
