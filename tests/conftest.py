@@ -23,6 +23,7 @@ import os
 import pathlib
 import subprocess
 import sys
+import sysconfig
 import textwrap
 import traceback
 
@@ -93,15 +94,15 @@ def error_text(*args, input=None):
 
 
 def console(*args, input=None, env=None, timeout=120):
-    """`autodiff ARGS` as a shell runs it: the console script installed next to this
-    Python (else `python -m autodiff.cli.main`) in a subprocess, text in and out, with
+    """`autodiff ARGS` as a shell runs it: the console script installed for this Python
+    (else `python -m autodiff.cli.main`) in a subprocess, text in and out, with
     `env` added to the environment; the CompletedProcess.
 
     Never a traceback on any stream, never the last-resort "internal error" report
     (the console script's form of an exception escaping the command), and it must end
     within `timeout` seconds.
     """
-    script = pathlib.Path(sys.executable).with_name("autodiff")
+    script = pathlib.Path(sysconfig.get_path("scripts")) / "autodiff"
     cmd = [str(script)] if script.exists() else [sys.executable, "-m", "autodiff.cli.main"]
     try:
         proc = subprocess.run(cmd + list(args), input=input, capture_output=True, text=True, timeout=timeout,
