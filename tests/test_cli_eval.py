@@ -11,7 +11,7 @@ import sys
 import numpy
 import pytest
 
-from conftest import console, error_text, failed_job, fails, invoke, job, ok, usage_error
+from conftest import console, error_text, failed_job, invoke, job, ok, usage_error
 
 BASE_KEYS = ["line", "expr", "value", "shape", "dtype", "device", "order", "grad"]
 QUAD = ["a*x**2+b*x+c", "a=1", "b=-2", "c=1"]
