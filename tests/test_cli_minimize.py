@@ -6,24 +6,8 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 
-from autodiff.cli.main import cli
-
-
-def minimize(*args):
-    result = CliRunner().invoke(cli, ["minimize", *args], catch_exceptions=False)
-    assert "Traceback" not in result.stdout
-    assert "Traceback" not in result.stderr
-    return result
-
-
-def minimize_json(*args):
-    result = minimize(*args, "--json")
-    assert result.exit_code == 0, result.stderr
-    lines = result.stdout.strip().splitlines()
-    assert len(lines) == 1
-    return json.loads(lines[0])
+from conftest import console, error_text, fails, minimize_json, ok, usage_error
 
 
 def test_seed_case_sgd():
@@ -38,8 +22,7 @@ def test_seed_case_sgd():
 
 
 def test_seed_case_text_output():
-    result = minimize("x**2 - 2*x + 1", "--init", "x=0", "--lr", "0.01", "--steps", "500")
-    assert result.exit_code == 0
+    result = ok("minimize", "x**2 - 2*x + 1", "--init", "x=0", "--lr", "0.01", "--steps", "500")
     assert result.stderr == ""
     text = result.stdout
     assert "x = 0.999959\n" in text
@@ -110,73 +93,71 @@ def test_fixed_bindings_are_not_optimised():
 
 # ------------------------------------------------------------------ errors
 
-def _clean_failure(result, code):
-    assert result.exit_code == code, (result.stdout, result.stderr)
-    assert "Traceback" not in result.stdout + result.stderr
+NOT_SCALAR = "minimize needs a scalar f, but f has shape [2]"
 
 
 def test_non_scalar_f_is_an_error():
-    result = minimize("x*2", "--init", "x=[1,2]")
-    _clean_failure(result, 1)
-    assert "scalar" in result.stderr
-    assert result.stdout == ""
+    assert error_text("minimize", "x*2", "--init", "x=[1,2]") == \
+        f"error: {NOT_SCALAR}\n  hint: minimize sum(f) or mean(f)\n"
+
+
+@pytest.mark.xfail(strict=True, reason="product bug: minimize's non-scalar f error has no line, column or caret "
+                                       "(eval's same error points at f: SPEC §3, runtime errors point at the source)")
+def test_non_scalar_f_error_points_at_f():
+    assert error_text("minimize", "x*2", "--init", "x=[1,2]").startswith(
+        f"error: {NOT_SCALAR}\n  at line 1, column 1:\n    x*2\n    ^^^\n")
 
 
 def test_non_scalar_f_json_error():
-    result = minimize("x*2", "--init", "x=[1,2]", "--json")
-    _clean_failure(result, 1)
+    result = fails("minimize", "x*2", "--init", "x=[1,2]", "--json")
     out = json.loads(result.stdout)
-    assert "scalar" in out["error"]["message"]
+    assert out["error"]["type"] == "RuntimeError" and out["error"]["message"] == NOT_SCALAR
 
 
 def test_f_not_depending_on_the_variables():
-    result = minimize("3", "--init", "x=0")
-    _clean_failure(result, 1)
-    assert "does not depend" in result.stderr
+    assert error_text("minimize", "3", "--init", "x=0") == "error: f does not depend on the --init variables\n"
 
 
 def test_unbound_name_in_f():
-    result = minimize("y**2", "--init", "x=0")
-    _clean_failure(result, 1)
-    assert "'y' is not defined" in result.stderr
+    assert error_text("minimize", "y**2", "--init", "x=0").startswith(
+        "error: name 'y' is not defined\n  at line 1, column 1:\n    y**2\n    ^\n")
 
 
 def test_syntax_error_in_f():
-    result = minimize("x**2 +", "--init", "x=0")
-    _clean_failure(result, 1)
-    assert "^" in result.stderr
+    assert error_text("minimize", "x**2 +", "--init", "x=0") == (
+        "error: the expression ends with '+'\n"
+        "  at line 1, column 6:\n"
+        "    x**2 +\n"
+        "         ^\n"
+        "  hint: something is missing after '+'\n")
 
 
 @pytest.mark.parametrize("init", ["x", "x=", "1=2"])
 def test_bad_init_is_a_usage_error(init):
-    result = minimize("x**2", "--init", init)
-    _clean_failure(result, 2)
-    assert "NAME=VALUE" in result.stderr
+    assert usage_error("minimize", "x**2", "--init", init) == \
+        f"Invalid value for NAME=VALUE: expected NAME=VALUE, got {init!r}"
 
 
 def test_bad_init_value_fails():
-    result = minimize("x**2", "--init", "x=foo(")
-    assert result.exit_code in (1, 2)
-    assert "Traceback" not in result.stdout + result.stderr
-    assert "error" in result.stderr.lower()
+    # the form NAME=VALUE is right; the value is an expression that fails, as a binding's does in eval
+    assert error_text("minimize", "x**2", "--init", "x=foo(") == \
+        "error: in --init x: '(' was never closed\n  hint: add ')' at the end\n"
 
 
 def test_missing_init_and_bad_optimizer_are_usage_errors():
-    _clean_failure(minimize("x**2"), 2)
-    _clean_failure(minimize("x**2", "--init", "x=0", "--optimizer", "bogus"), 2)
+    assert usage_error("minimize", "x**2") == "Missing option '--init'."
+    assert usage_error("minimize", "x**2", "--init", "x=0", "--optimizer", "bogus") == \
+        "Invalid value for '--optimizer': 'bogus' is not one of 'sgd', 'adam'."
 
 
 # ------------------------------------------------------------------ progress bar
 
 def test_no_progress_bar_when_stderr_is_not_a_terminal():
-    result = minimize("x**2 - 2*x + 1", "--init", "x=0", "--steps", "200")
-    assert result.exit_code == 0
-    assert result.stderr == ""
+    assert ok("minimize", "x**2 - 2*x + 1", "--init", "x=0", "--steps", "200").stderr == ""
 
 
 def test_no_progress_bar_in_a_pipe_subprocess():
-    p = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "minimize", "x**2 - 2*x + 1", "--init", "x=0",
-                        "--steps", "200", "--json"], capture_output=True, text=True, timeout=60)
+    p = console("minimize", "x**2 - 2*x + 1", "--init", "x=0", "--steps", "200", "--json")
     assert p.returncode == 0, p.stderr
     assert p.stderr == ""
     assert json.loads(p.stdout)["steps"] == 200

@@ -1,21 +1,9 @@
 """`autodiff repl` driven through piped stdin: state between lines, values
 echoed as PyTorch reprs, blocks ended by an empty line, open brackets continued,
 errors that don't end the session, `exit`."""
-import subprocess
-import sys
 import textwrap
 
-from click.testing import CliRunner
-
-from autodiff.cli.main import cli
-
-
-def repl(text, *options):
-    result = CliRunner().invoke(cli, ["repl", *options], input=textwrap.dedent(text).lstrip("\n"),
-                                catch_exceptions=False)
-    assert "Traceback" not in result.stdout
-    assert "Traceback" not in result.stderr
-    return result
+from conftest import console, repl
 
 
 def test_state_kept_and_values_echoed():
@@ -143,9 +131,7 @@ def test_dtype_option():
 
 
 def test_repl_subprocess_piped():
-    p = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "repl"],
-                       input="a = torch.tensor([1., 2.], requires_grad=True)\n(a * a).sum()\nnope\nexit\n",
-                       capture_output=True, text=True, timeout=60)
+    p = console("repl", input="a = torch.tensor([1., 2.], requires_grad=True)\n(a * a).sum()\nnope\nexit\n")
     assert p.returncode == 0
     assert p.stdout == "tensor(5., grad_fn=<SumBackward0>)\n"
     assert "'nope' is not defined" in p.stderr

@@ -2,46 +2,12 @@
 stdin and -c, warnings on stderr, and each error path (exit 1 with file, line,
 column and message; never a Python traceback)."""
 import re
-import subprocess
-import sys
 import textwrap
 import time
 
 import pytest
-from click.testing import CliRunner
 
-from autodiff.cli.main import cli
-
-
-def run(code=None, *options, script=None, stdin=None):
-    """Invoke `autodiff run` in process: -c CODE, a SCRIPT path, or '-' with stdin."""
-    args = ["run", *options]
-    if script is not None:
-        args.append(str(script))
-    elif stdin is not None:
-        args.append("-")
-    else:
-        args += ["-c", textwrap.dedent(code).lstrip("\n")]
-    result = CliRunner().invoke(cli, args, input=stdin, catch_exceptions=False)
-    assert "Traceback" not in result.stdout
-    assert "Traceback" not in result.stderr
-    return result
-
-
-def ok(code, *options):
-    """Run CODE; it must succeed with nothing on stderr; its stdout."""
-    result = run(code, *options)
-    assert result.exit_code == 0, result.stderr
-    assert result.stderr == ""
-    return result.stdout
-
-
-def fails(code, *options, script=None):
-    """Run CODE; it must fail with exit 1, nothing of the error on stdout; its stderr."""
-    result = run(code, *options, script=script)
-    assert result.exit_code == 1, (result.stdout, result.stderr)
-    assert "error" in result.stderr
-    return result.stderr
+from conftest import console, run, run_fails, run_ok, usage_error
 
 
 def lines(text):
@@ -51,11 +17,11 @@ def lines(text):
 # ------------------------------------------------------------------ statements
 
 def test_assignment_and_lone_expression():
-    assert ok("x = 2\ny = x * 3\nprint(y)\nx + 1\n") == "6\n"  # a lone expression prints nothing
+    assert run_ok("x = 2\ny = x * 3\nprint(y)\nx + 1\n") == "6\n"  # a lone expression prints nothing
 
 
 def test_tuple_unpacking():
-    assert ok("""
+    assert run_ok("""
         a, b = 1, 2
         (c, d) = [3, 4]
         x1 = torch.tensor(1.0, requires_grad=True)
@@ -66,7 +32,7 @@ def test_tuple_unpacking():
 
 
 def test_augmented_assignment_is_in_place_on_tensors():
-    assert ok("""
+    assert run_ok("""
         x = torch.tensor([1., 2.])
         y = x
         v = x._version
@@ -77,7 +43,7 @@ def test_augmented_assignment_is_in_place_on_tensors():
 
 
 def test_augmented_assignment_rebinds_numbers():
-    assert ok("""
+    assert run_ok("""
         n = 1
         m = n
         n += 1
@@ -87,7 +53,7 @@ def test_augmented_assignment_rebinds_numbers():
 
 
 def test_item_assignment_is_in_place():
-    assert ok("""
+    assert run_ok("""
         a = torch.tensor([3.0, 1.0])
         b = a
         a[0] = 10
@@ -103,7 +69,7 @@ def test_item_assignment_is_in_place():
 
 
 def test_print_sep_and_end():
-    assert ok("""
+    assert run_ok("""
         print(1, 2, 3, sep="-", end="!\\n")
         print("a", end="")
         print("b")
@@ -113,7 +79,7 @@ def test_print_sep_and_end():
 
 
 def test_assert_passes():
-    assert ok('assert 1 + 1 == 2, "arithmetic"\nassert torch.ones(2).sum() == 2\nprint("ok")') == "ok\n"
+    assert run_ok('assert 1 + 1 == 2, "arithmetic"\nassert torch.ones(2).sum() == 2\nprint("ok")') == "ok\n"
 
 
 def test_assert_fails_with_file_line_column_and_message(tmp_path):
@@ -122,21 +88,23 @@ def test_assert_fails_with_file_line_column_and_message(tmp_path):
     result = run(script=script)
     assert result.exit_code == 1
     assert result.stdout == "before\n"  # what ran before the failure is kept, nothing after
-    err = result.stderr
-    assert "x should be 3" in err
-    assert "checks.ad" in err
-    assert "line 3" in err
-    assert "column 8" in err
-    assert "^" in err
+    assert result.stderr == (
+        "error: assertion failed: x should be 3\n"
+        f"  at {script}, line 3, column 8:\n"
+        '    assert x == 3, "x should be 3"\n'
+        "           ^^^^^^^^^^^^^^^^^^^^^^^\n")
 
 
 def test_assert_without_message_fails():
-    err = fails("assert False")
-    assert "assert" in err and "line 1" in err
+    assert run_fails("assert False") == (
+        "error: assertion failed\n"
+        "  at <code>, line 1, column 8:\n"
+        "    assert False\n"
+        "           ^^^^^\n")
 
 
 def test_no_grad_enable_grad_set_grad_enabled():
-    assert ok("""
+    assert run_ok("""
         w = torch.tensor(2., requires_grad=True)
         with torch.no_grad():
             a = w * 2
@@ -154,7 +122,7 @@ def test_no_grad_enable_grad_set_grad_enabled():
 
 
 def test_for_over_range_list_tensor_zip_enumerate():
-    assert ok("""
+    assert run_ok("""
         for i in range(3):
             print(i)
         for i in range(5, 1, -2):
@@ -185,7 +153,7 @@ def test_for_over_range_list_tensor_zip_enumerate():
 
 
 def test_while_break_continue():
-    assert ok("""
+    assert run_ok("""
         i = 0
         while i < 10:
             i += 1
@@ -205,7 +173,7 @@ def test_while_break_continue():
 
 
 def test_if_elif_else():
-    assert ok("""
+    assert run_ok("""
         def sign(v):
             if v > 0:
                 return 1
@@ -219,7 +187,7 @@ def test_if_elif_else():
 
 
 def test_def_with_defaults_and_keyword_arguments():
-    assert ok("""
+    assert run_ok("""
         def scale(t, k=2, shift=0):
             return t * k + shift
         print(scale(1), scale(1, 3), scale(1, shift=10), scale(t=2, k=5, shift=1))
@@ -232,7 +200,7 @@ def test_def_with_defaults_and_keyword_arguments():
 
 
 def test_return_from_inside_a_loop():
-    assert ok("""
+    assert run_ok("""
         def first_over(xs, limit):
             for v in xs:
                 if v > limit:
@@ -243,7 +211,7 @@ def test_return_from_inside_a_loop():
 
 
 def test_recursion():
-    assert ok("""
+    assert run_ok("""
         def fact(n):
             if n <= 1:
                 return 1
@@ -255,7 +223,7 @@ def test_recursion():
 
 
 def test_closures():
-    assert ok("""
+    assert run_ok("""
         def make_adder(k):
             def add(v):
                 return v + k
@@ -276,7 +244,7 @@ def test_closures():
 
 
 def test_lambda_for_register_hook():
-    assert ok("""
+    assert run_ok("""
         x = torch.tensor(2., requires_grad=True)
         y = x * 3
         y.register_hook(lambda g: print("hook", g))
@@ -289,7 +257,7 @@ def test_lambda_for_register_hook():
 
 
 def test_comparisons_and_boolean_operators():
-    assert ok("""
+    assert run_ok("""
         print(1 < 2, 2 <= 1, 1 == 1.0, 1 != 2, 3 > 2 > 1, 2 >= 3)
         print(True and False, True or False, not True, not 0, 1 and 2, 0 or 3, None or "x")
         t = torch.tensor([1., 2., 3.])
@@ -304,11 +272,11 @@ def test_comparisons_and_boolean_operators():
 
 
 def test_import_torch_lines_are_no_ops():
-    assert ok("import torch\nimport torch\nx = torch.ones(1)\nprint(x)") == "tensor([1.])\n"
+    assert run_ok("import torch\nimport torch\nx = torch.ones(1)\nprint(x)") == "tensor([1.])\n"
 
 
 def test_f_strings_with_format_specs():
-    assert ok("""
+    assert run_ok("""
         z = torch.tensor(1.23456)
         print(f"{z.item():.3f}", f"{3.14159:.2f}", f"{42:5d}|", f"{'s':>3}", f"{1e-5:.2e}", f"{{}}")
         print(f"z = {z}; twice {2 * z.item():.1f}")
@@ -316,7 +284,7 @@ def test_f_strings_with_format_specs():
 
 
 def test_semicolons_and_comments():
-    assert ok("a = 1; b = 2  # two statements\n# a comment line\nprint(a + b);\n") == "3\n"
+    assert run_ok("a = 1; b = 2  # two statements\n# a comment line\nprint(a + b);\n") == "3\n"
 
 
 # ------------------------------------------------------------------ input sources
@@ -328,7 +296,7 @@ def test_stdin_dash():
 
 
 def test_dash_c_code():
-    assert ok("x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)") == "tensor(12.)\n"
+    assert run_ok("x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)") == "tensor(12.)\n"
 
 
 def test_script_file(tmp_path):
@@ -341,31 +309,24 @@ def test_script_file(tmp_path):
 
 
 def test_usage_errors_exit_2():
-    runner = CliRunner()
-    neither = runner.invoke(cli, ["run"])
-    assert neither.exit_code == 2
-    both = runner.invoke(cli, ["run", "-c", "1", "-"], input="1\n")
-    assert both.exit_code == 2
-    missing = runner.invoke(cli, ["run", "does-not-exist.ad"])
-    assert missing.exit_code == 2
-    for r in (neither, both, missing):
-        assert "Traceback" not in r.stdout + r.stderr
+    assert usage_error("run") == "give a SCRIPT file ('-' for stdin) or -c CODE"
+    assert usage_error("run", "-c", "1", "-", input="1\n") == "give a SCRIPT file or -c CODE, not both"
+    assert usage_error("run", "does-not-exist.ad") == \
+        "Invalid value for '[SCRIPT]': 'does-not-exist.ad': No such file or directory"
 
 
 def test_console_script_subprocess():
     """The installed console script itself: stdout, stderr and exit status kept apart."""
-    p = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "run", "-c", "print(1)\nassert 1 == 2, 'no'"],
-                       capture_output=True, text=True, timeout=60)
+    p = console("run", "-c", "print(1)\nassert 1 == 2, 'no'")
     assert p.returncode == 1
     assert p.stdout == "1\n"
-    assert "no" in p.stderr and "line 2" in p.stderr
-    assert "Traceback" not in p.stderr
+    assert p.stderr.startswith("error: assertion failed: no\n  at <code>, line 2, column 8:\n")
 
 
 # ------------------------------------------------------------------ printing
 
 def test_python_values_print_as_python():
-    assert ok("""
+    assert run_ok("""
         print(None, True, False, 1, -7, 2.5, 1.0, 1e20, 0.1 + 0.2, -0.0, 10**20)
         print((1, 2), [1, 2.0], (1,), [], (), "text", 'single')
         print((None, True), [None, [1, (2, 'a')]])
@@ -377,7 +338,7 @@ def test_python_values_print_as_python():
 
 
 def test_tensors_print_as_pytorch():
-    assert ok("""
+    assert run_ok("""
         print(torch.tensor([5.]))
         print(torch.exp(torch.tensor(2., requires_grad=True)))
         print(torch.tensor([1e-5, 1e5]))
@@ -401,22 +362,23 @@ def test_tensors_print_as_pytorch():
 
 
 def test_long_tensor_wraps_as_pytorch():
-    out = ok("print(torch.ones(30))")
+    out = run_ok("print(torch.ones(30))")
     assert out == ("tensor([1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.,\n"
                    "        1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.])\n")
 
 
 def test_dtype_float32_option():
-    assert ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64), torch.get_default_dtype())",
+    assert run_ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64), torch.get_default_dtype())",
               "--dtype", "float32") == "tensor([1.5000]) tensor([1.5000], dtype=torch.float64) torch.float32\n"
     # and the default comes back for the next run in the same process
-    assert ok("print(torch.tensor([1.5], dtype=torch.float32))") == "tensor([1.5000], dtype=torch.float32)\n"
+    assert run_ok("print(torch.tensor([1.5], dtype=torch.float32))") == "tensor([1.5000], dtype=torch.float32)\n"
 
 
 def test_grad_fn_prints_as_pytorch_node():
-    out = ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())")
+    out = run_ok("y = torch.tensor(1., requires_grad=True) * 2\n"
+                 "print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())")
     assert out == "MulBackward0 AccumulateGrad\n"
-    out = ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn)")
+    out = run_ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn)")
     assert re.fullmatch(r"<MulBackward0 object at 0x[0-9a-f]+>\n", out)
 
 
@@ -431,109 +393,128 @@ def test_non_leaf_grad_warning_goes_to_stderr():
     """)
     assert result.exit_code == 0
     assert result.stdout == "None\n"
-    assert "not a leaf Tensor" in result.stderr
+    assert result.stderr.startswith("warning (<code>, line 4, column 7): The .grad attribute of a Tensor that is "
+                                    "not a leaf Tensor is being accessed.")
     assert "retain_grad()" in result.stderr
-    assert "warning" in result.stderr
-    assert "line 4" in result.stderr
 
 
 def test_warning_shown_again_in_a_second_run_in_process():
     code = "xq = torch.tensor(1., requires_grad=True)\nyq = xq * 2\nprint(yq.grad)"
     first, second = run(code), run(code)
+    assert first.exit_code == second.exit_code == 0
     assert "not a leaf Tensor" in first.stderr
     assert "not a leaf Tensor" in second.stderr
 
 
 # ------------------------------------------------------------------ errors
 
+def head(err):
+    """The first two lines of an error report: `error: MESSAGE` and `  at WHERE, line L, column C:`."""
+    return err.split("\n")[:2]
+
+
 def test_syntax_error_with_caret_and_hint():
-    err = fails("y = 1\nx = 2x\n")
-    assert "line 2" in err and "column 6" in err
+    err = run_fails("y = 1\nx = 2x\n")
+    assert head(err) == ["error: missing operator between 2 and x", "  at <code>, line 2, column 6:"]
     assert "x = 2x" in err
     assert re.search(r"\n\s+\^", err)  # the caret line
     assert "did you mean 2*x?" in err
 
 
 def test_unclosed_bracket_is_a_syntax_error():
-    err = fails("x = (1, 2")
-    assert "never closed" in err and "line 1" in err
+    err = run_fails("x = (1, 2")
+    assert head(err) == ["error: '(' was never closed", "  at <code>, line 1, column 5:"]
 
 
 def test_name_error_with_hint():
-    err = fails("prnt(1)")
-    assert "unknown function 'prnt'" in err
+    err = run_fails("prnt(1)")
+    assert head(err) == ["error: unknown function 'prnt'", "  at <code>, line 1, column 1:"]
     assert "did you mean print?" in err
-    err = fails("value = 1\nprint(valeu)")
-    assert "valeu" in err and "line 2" in err
+    err = run_fails("value = 1\nprint(valeu)")
+    assert head(err) == ["error: name 'valeu' is not defined", "  at <code>, line 2, column 7:"]
 
 
 def test_shape_mismatch_names_the_sub_expression_column():
-    err = fails("""
+    err = run_fails("""
         z = torch.ones(2) * 3
         y = torch.tensor([1., 2., 3.])
         w = torch.exp(z) * (z + y)
     """)
-    assert "must match the size" in err
-    # the sub-expression `z + y` (with or without its parentheses), not the whole line
-    assert ("line 3, column 21" in err and "\n                        ^^^^^\n" in err) or \
-        ("line 3, column 20" in err and "\n                       ^^^^^^^\n" in err), err
+    # the sub-expression `z + y` inside the parentheses (as eval points at it), not the whole line
+    assert err == ("error: The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 0\n"
+                   "  at <code>, line 3, column 21:\n"
+                   "    w = torch.exp(z) * (z + y)\n"
+                   "                        ^^^^^\n")
 
 
 def test_mm_shape_error():
-    err = fails("x = torch.ones(2, 3)\nz = torch.mm(x, x)")
-    assert "cannot be multiplied (2x3 and 2x3)" in err and "line 2, column 5" in err
+    err = run_fails("x = torch.ones(2, 3)\nz = torch.mm(x, x)")
+    assert head(err) == ["error: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)",
+                         "  at <code>, line 2, column 5:"]
 
 
 def test_in_place_version_error(tmp_path):
     script = tmp_path / "inplace.ad"
     script.write_text("a = torch.tensor([1.0, 3.0], requires_grad=True)\nb = a.exp()\n"
                       "loss = (b * b).mean()\nb.add_(1)\nloss.backward()\n")
-    err = fails(None, script=script)
-    assert "modified by an inplace operation" in err
-    assert "is at version 1; expected version 0 instead" in err
-    assert "inplace.ad" in err and "line 5" in err
+    err = run_fails(None, script=script)
+    message, where = head(err)
+    assert message.startswith("error: one of the variables needed for gradient computation has been modified "
+                              "by an inplace operation: ")
+    assert "is at version 1; expected version 0 instead" in message
+    assert where == f"  at {script}, line 5, column 1:"
 
 
 def test_in_place_on_leaf_error():
-    err = fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
-    assert "a leaf Variable that requires grad" in err and "line 2" in err
+    err = run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
+    assert head(err) == ["error: a leaf Variable that requires grad is being used in an in-place operation.",
+                         "  at <code>, line 2, column 1:"]
     # ... but allowed under no_grad, as in PyTorch
-    assert ok("x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n    x[0] = 5.\nprint(x)") \
+    assert run_ok("x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n    x[0] = 5.\nprint(x)") \
         == "tensor([5., 2.], requires_grad=True)\n"
 
 
 def test_second_backward_names_retain_graph():
-    err = fails("x = torch.tensor(1., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()")
-    assert "retain_graph=True" in err and "line 4" in err
+    err = run_fails("x = torch.tensor(1., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()")
+    message, where = head(err)
+    assert message.startswith("error: Trying to backward through the graph a second time ")
+    assert "retain_graph=True" in message and where == "  at <code>, line 4, column 1:"
 
 
 def test_step_budget_stops_endless_loop():
     start = time.perf_counter()
-    err = fails("while True: pass", "--max-steps", "10000")
+    err = run_fails("while True: pass", "--max-steps", "10000")
     assert time.perf_counter() - start < 10
-    assert "--max-steps" in err and "line 1" in err
+    assert head(err) == ["error: stopped after 10000 steps (--max-steps)", "  at <code>, line 1, column 7:"]
 
 
 def test_call_depth_limit_stops_endless_recursion():
-    err = fails("""
+    err = run_fails("""
         def f(n):
             return f(n + 1)
         f(0)
     """)
-    assert "deep" in err and "line 2" in err
+    message, where = head(err)
+    assert re.fullmatch(r"error: calls nested more than \d+ deep", message), err
+    assert where == "  at <code>, line 2, column 12:"
 
 
 def test_absurd_allocation_fails_fast():
     start = time.perf_counter()
-    err = fails("x = torch.zeros(10**6, 10**6)")
+    err = run_fails("x = torch.zeros(10**6, 10**6)")
     assert time.perf_counter() - start < 5
-    assert "allocate" in err and "[1000000, 1000000]" in err and "line 1" in err
+    message, where = head(err)
+    assert message.startswith("error: refusing to allocate 7.3 TiB for a tensor of shape [1000000, 1000000] ")
+    assert where == "  at <code>, line 1, column 5:"
 
 
 def test_python_is_out_of_reach():
-    for code in ("x = torch.ones(1)\nx.__class__", "open('f')", "eval('1')", "__import__('os')"):
-        err = fails(code)
-        assert "error" in err
+    for code, first in [("x = torch.ones(1)\nx.__class__", "'__class__' is not available in this language"),
+                        ("open('f')", "'open' is not available: programs can't reach Python itself"),
+                        ("eval('1')", "'eval' is not available: programs can't reach Python itself"),
+                        ("__import__('os')", "'__import__' is not available: programs can't reach Python itself")]:
+        err = run_fails(code)
+        assert err.startswith(f"error: {first}\n"), (code, err)
 
 
 def test_runtime_errors_are_clean():
@@ -542,15 +523,22 @@ def test_runtime_errors_are_clean():
                        ("x = torch.ones(3)\nx.backward()", "only for scalar outputs"),
                        ("x = torch.ones(3)[5]", "out of bounds"),
                        ("print(torch.ones(1).foo)", "no attribute 'foo'")]:
-        err = fails(code)
-        assert text in err, (code, err)
-        assert "line" in err and "column" in err
+        err = run_fails(code)
+        assert text in err.split("\n")[0], (code, err)
+        assert re.search(r"\n  at <code>, line \d+, column \d+:\n", err), (code, err)
 
 
 def test_indentation_errors():
-    err = fails("x = 1\n  y = 2")
-    assert "indent" in err and "line 2" in err
-    fails("for i in range(3):\nprint(i)")
+    err = run_fails("x = 1\n  y = 2")
+    assert head(err) == ["error: unexpected indentation", "  at <code>, line 2, column 3:"]
+    run_fails("for i in range(3):\nprint(i)")
+
+
+@pytest.mark.xfail(strict=True, reason="product bug: a block header with no indented body reports "
+                                       "\"unexpected 'print'\", not that an indented block is expected")
+def test_missing_indented_block_says_so():
+    err = run_fails("for i in range(3):\nprint(i)")
+    assert "indent" in err.split("\n")[0] and "\n  at <code>, line 2, column 1:\n" in err
 
 
 def test_output_before_an_error_is_kept():
@@ -581,11 +569,12 @@ def test_manual_gradient_descent_and_in_place_rules():
     """)
     assert result.exit_code == 1
     assert result.stdout == "tensor(5., grad_fn=<AddBackward0>) False\n3.0000 True True\nNone\nFalse\n"
-    assert "a leaf Variable that requires grad" in result.stderr and "line 17" in result.stderr
+    assert head(result.stderr) == ["error: a leaf Variable that requires grad is being used in an in-place operation.",
+                                   "  at <code>, line 17, column 1:"]
 
 
 def test_attributes_print_as_pytorch():
-    assert ok("""
+    assert run_ok("""
         x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         print(x.shape, x.dtype, x.device, x.size(), x.shape[0], len(x), x.numel(), x.dim())
         print(x.sum(dim=0), x.mean(), x.max())
@@ -604,7 +593,7 @@ def test_attributes_print_as_pytorch():
 
 
 def test_brackets_spanning_lines():
-    assert ok("""
+    assert run_ok("""
         y = torch.tensor([[3., 4.],
                           [5., 6.]])
         print(y.sum())
@@ -615,4 +604,4 @@ def test_brackets_spanning_lines():
 
 
 def test_triple_quoted_string_statement():
-    assert ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"
+    assert run_ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"

@@ -12,30 +12,20 @@ import re
 
 import numpy
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from autodiff.cli.main import cli
+from conftest import invoke, job, ok
 
 RTOL, ATOL = 1e-9, 1e-12
 
 
-def invoke(args, input=None):
-    result = CliRunner().invoke(cli, args, input=input)
-    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
-    assert "Traceback" not in result.stdout and "Traceback" not in result.stderr
-    return result
-
-
 def derivative(expr, bindings, order=1, wrt=None):
     """eval EXPR --formula --json: the job's object."""
-    args = ["eval", expr, *bindings, "--order", str(order), "--formula", "--json"]
+    args = [expr, *bindings, "--order", str(order), "--formula"]
     if wrt:
         args += ["--wrt", wrt]
-    result = invoke(args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    out = json.loads(result.stdout)
+    out = job(*args)
     assert set(out["formula"]) == set(out["grad"])
     return out
 
@@ -44,11 +34,12 @@ def evaluate(formulas, bindings):
     """The values of formulas (a list), by `autodiff eval - BINDINGS --json --weights 1`
     (one batch job per formula; --weights 1 so a formula with a non-scalar value
     is evaluated, not refused as a non-scalar f)."""
-    result = invoke(["eval", "-", *bindings, "--weights", "1", "--json"], input="\n".join(formulas) + "\n")
+    result = invoke("eval", "-", *bindings, "--weights", "1", "--json", input="\n".join(formulas) + "\n")
     objs = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(objs) == len(formulas), result.stdout
     for obj, text in zip(objs, formulas):
         assert "error" not in obj, f"the formula {text!r} does not evaluate: {obj.get('error')}"
+    assert result.exit_code == 0, result.stderr
     return [obj["value"] for obj in objs]
 
 
@@ -160,8 +151,7 @@ def test_formula_evaluates_to_the_derivative(expr, bindings, order, wrt, exact):
 
 
 def test_the_spec_example_in_text_and_json():
-    result = invoke(["eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula"])
-    assert result.exit_code == 0
+    result = ok("eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula")
     assert "df/dx = 2*a*x + b" in result.stdout.splitlines()
     out = derivative("a*x**2+b*x+c", ["a=1", "b=-2", "c=1", "x=0"])
     assert out["formula"] == {"a": "x**2", "b": "x", "c": "1", "x": "2*a*x + b"}
@@ -169,12 +159,11 @@ def test_the_spec_example_in_text_and_json():
 
 
 def test_formula_key_only_when_asked():
-    result = invoke(["eval", "x**2", "x=1", "--json"])
-    assert "formula" not in json.loads(result.stdout)
+    assert "formula" not in job("x**2", "x=1")
 
 
 def test_formula_in_batch_mode():
-    result = invoke(["eval", "-", "x=2", "--formula", "--json"], input="x**3\nsin(x)\n")
+    result = ok("eval", "-", "x=2", "--formula", "--json", input="x**3\nsin(x)\n")
     objs = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["formula"] for o in objs] == [{"x": "3*x**2"}, {"x": "cos(x)"}]
 
@@ -289,8 +278,9 @@ def test_random_formulas_evaluate_to_their_derivatives(expr, x, y):
     bindings = [f"x={x!r}", f"y={y!r}"]
     jobs = []
     for order in (1, 2):
-        result = invoke(["eval", expr, *bindings, "--order", str(order), "--formula", "--json"])
+        result = invoke("eval", expr, *bindings, "--order", str(order), "--formula", "--json")
         out = json.loads(result.stdout)
+        assert result.exit_code == (1 if "error" in out else 0), result.stderr
         assume("error" not in out)  # e.g. a value that overflows
         assume(_finite(out["value"]))
         for name, g in out["grad"].items():

@@ -11,9 +11,8 @@ import pathlib
 
 import numpy
 import pytest
-from click.testing import CliRunner
 
-from autodiff.cli.main import cli
+from conftest import job
 
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "eval.json"
 CASES = json.loads(GOLDEN.read_text())["cases"]
@@ -35,13 +34,7 @@ def test_golden_file_is_sane():
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_eval_matches_pytorch(case):
-    args = ["eval", case["expr"], *case["bindings"], *case["options"], "--json"]
-    result = CliRunner().invoke(cli, args)
-    assert result.exit_code == 0, (result.stdout, result.stderr)
-    assert result.exception is None or isinstance(result.exception, SystemExit)
-    lines = result.stdout.splitlines()
-    assert len(lines) == 1
-    out = json.loads(lines[0])
+    out = job(case["expr"], *case["bindings"], *case["options"])
     expect = case["expect"]
     assert out["line"] == 1 and out["expr"] == case["expr"]
     assert out["dtype"] == "float64" and out["device"] == "cpu"
