@@ -466,7 +466,11 @@ def test_in_place_version_error(tmp_path):
 
 
 def test_in_place_on_leaf_error():
+    # PyTorch's words: x[0] = v writes through a view of x, x[[0]] = v into x itself
     err = run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
+    assert head(err) == ["error: a view of a leaf Variable that requires grad is being used in an in-place "
+                         "operation.", "  at <code>, line 2, column 1:"]
+    err = run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx.add_(1)")
     assert head(err) == ["error: a leaf Variable that requires grad is being used in an in-place operation.",
                          "  at <code>, line 2, column 1:"]
     # ... but allowed under no_grad, as in PyTorch
