@@ -128,36 +128,47 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
 
 
 def _discover(roots, post_order):
-    """Edge counts of every node reachable from `roots` (and, if asked, a post-order)."""
+    """Edge counts of every node reachable from `roots` and, if asked, a
+    post-order (each node after every node its gradient goes on to). A root
+    may feed another root."""
     deps = {}
-    seen = set(roots)
+    seen = set()
     order = []
     if not post_order:
-        stack = list(seen)
+        stack = []
+        for root in roots:
+            if root not in seen:
+                seen.add(root)
+                stack.append(root)
         while stack:
             for nxt in stack.pop().inputs:
                 if nxt is not None:
-                    if nxt in seen:
+                    if nxt in deps:
                         deps[nxt] += 1
                     else:
                         deps[nxt] = 1
-                        seen.add(nxt)
-                        stack.append(nxt)
+                        if nxt not in seen:
+                            seen.add(nxt)
+                            stack.append(nxt)
         return deps, order
-    stack = [(r, iter(r.inputs)) for r in seen]
-    while stack:
-        node, edges = stack[-1]
-        for nxt in edges:
-            if nxt is None:
-                continue
-            deps[nxt] = deps.get(nxt, 0) + 1
-            if nxt not in seen:
-                seen.add(nxt)
-                stack.append((nxt, iter(nxt.inputs)))
-                break
-        else:
-            stack.pop()
-            order.append(node)
+    for root in roots:
+        if root in seen:
+            continue
+        seen.add(root)
+        stack = [(root, iter(root.inputs))]
+        while stack:
+            node, edges = stack[-1]
+            for nxt in edges:
+                if nxt is None:
+                    continue
+                deps[nxt] = deps.get(nxt, 0) + 1
+                if nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, iter(nxt.inputs)))
+                    break
+            else:
+                stack.pop()
+                order.append(node)
     return deps, order
 
 

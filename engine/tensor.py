@@ -75,13 +75,14 @@ class Size(tuple):
 class ViewInfo:
     """How a view selects its elements from its base, and whether its node is current."""
 
-    __slots__ = ("chain", "meta", "version", "output")
+    __slots__ = ("chain", "meta", "version", "output", "base_fn")
 
-    def __init__(self, chain, meta, version, output=0):
+    def __init__(self, chain, meta, version, output=0, base_fn=None):
         self.chain = chain      # ((view row, params), ...) from the base to the view
         self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD or VIEW_MULTI_OUTPUT
         self.version = version  # the version counter's value when the view's node was made
         self.output = output    # which output of a multi-output view function (unbind, split)
+        self.base_fn = base_fn  # for a view made under no_grad: the base's node then
 
 
 def _xp(device):
@@ -187,7 +188,9 @@ def _link_view(view, parent, op, params, meta=None, output=0):
     if meta is None:
         meta = inherited if _grad_enabled() else VIEW_NO_GRAD
     view._base = base
-    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output)
+    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn)
+    if meta == VIEW_NO_GRAD and base._rg:
+        view._rg = True  # as PyTorch: it requires grad, but no gradient flows through it
 
 
 def _refresh(t):
@@ -195,16 +198,19 @@ def _refresh(t):
     (or the base came to require grad) since the view's node was made."""
     info = t._view
     base = t._base
-    if info.version == t._vc[0] and (t._rg or not base._rg or info.meta == VIEW_NO_GRAD):
+    if info.version == t._vc[0] and (t._rg or not base._rg):
         return
     if base._rg:
         if info.meta == VIEW_NO_GRAD:
-            raise RuntimeError(NO_GRAD_VIEW_REBASED)
-        old = t._fn
-        t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
-        t._rg = True
-        if t._retains:
-            _move_retain(t, old, t._fn)
+            if base._fn is not info.base_fn:
+                raise RuntimeError(NO_GRAD_VIEW_REBASED)
+            t._rg = True
+        else:
+            old = t._fn
+            t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
+            t._rg = True
+            if t._retains:
+                _move_retain(t, old, t._fn)
     info.version = t._vc[0]
 
 
@@ -266,7 +272,9 @@ def _record(op, args, params, result):
             dtypes.append(arr.dtype)
             if a._rg:
                 fn = a._fn
-                nexts.append(fn if fn is not None else accumulator_of(a))
+                if fn is None and (a._base is None or a._view.meta != VIEW_NO_GRAD):
+                    fn = accumulator_of(a)
+                nexts.append(fn)  # None for a view made under no_grad: no gradient flows through it
                 needs.append(True)
                 continue
         else:
