@@ -31,8 +31,10 @@ def _host(t):
     return numpy.asarray(t, dtype=numpy.float64)
 
 
-def numerical_jacobian(fn, inputs, eps=1e-6):
-    """J[out][in] as 2-D host arrays (out.numel x in.numel), by central differences."""
+def numerical_jacobian(fn, inputs, eps=1e-6, max_elements=None):
+    """J[out][in] as 2-D host arrays (out.numel x in.numel), by central differences
+    (of the first `max_elements` elements of each input, if given; the other
+    columns stay zero)."""
     inputs = _tuple(inputs)
     # evaluate with grad on (a function may itself differentiate, as gradgradcheck's does),
     # and read only the values
@@ -43,7 +45,8 @@ def numerical_jacobian(fn, inputs, eps=1e-6):
             if not x.requires_grad:
                 continue
             flat = _storage(x).reshape(-1)  # a view: writes go into x
-            for k in range(flat.size):
+            count = flat.size if max_elements is None else min(flat.size, max_elements)
+            for k in range(count):
                 orig = flat[k].item()
                 flat[k] = orig + eps
                 plus = [_host(o.detach()).reshape(-1) for o in _outputs(fn, inputs)]

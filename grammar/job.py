@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy
 
 from .. import engine as E
+from ..engine.gradcheck import numerical_jacobian
 from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
@@ -401,34 +402,30 @@ _CHECK_LIMIT = 2000  # elements per variable checked by finite differences
 
 
 def _check(source, bindings, options, interp, variables, grads):
-    """Largest |derivative - central difference| per variable."""
+    """Largest |derivative - central difference| per variable, the differences
+    taken by the engine's gradcheck (of the job re-run with perturbed bindings)."""
     eps = 1e-6 if E.get_default_dtype() is E.float64 else 1e-3
+    names = list(variables)
+    # fresh leaves holding the bindings' values: the differences perturb these in place
+    inputs = [E.tensor(_host(variables[n]), dtype=variables[n].dtype) for n in names]
     errors = {}
-    base = {name: _host(t).astype(numpy.float64) for name, t in variables.items()}
-
-    def target(name, values):
-        """The scalar whose gradient by `name` is the reported derivative."""
-        overrides = {n: E.tensor(v, dtype=variables[n].dtype, requires_grad=True) for n, v in values.items()}
-        sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=options.max_steps)
-        interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
-        if options.order == 1:
+    for k, name in enumerate(names):
+        def target(*values, name=name):
+            """The scalar whose gradient by `name` is the reported derivative."""
+            overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
+            sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=options.max_steps)
+            interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
             w = _weights(interp2, f2, options.weights)
-            return float((f2 if w is None else f2 * w).sum().item())
-        x = overrides[name]
-        derivs = _derivatives(f2, _weights(interp2, f2, options.weights), {name: x}, options.order - 1, False)
-        return float(derivs[name].sum().item())
+            if options.order == 1:
+                return E.tensor(float((f2 if w is None else f2 * w).sum().item()), dtype=E.float64)
+            derivs = _derivatives(f2, w, {name: overrides[name]}, options.order - 1, False)
+            return E.tensor(float(derivs[name].sum().item()), dtype=E.float64)
 
-    for name in variables:
-        flat = base[name].reshape(-1)
-        n = min(flat.size, _CHECK_LIMIT)
-        numeric = numpy.zeros(n)
-        for k in range(n):
-            plus = {m: v.copy() for m, v in base.items()}
-            minus = {m: v.copy() for m, v in base.items()}
-            plus[name].reshape(-1)[k] += eps
-            minus[name].reshape(-1)[k] -= eps
-            numeric[k] = (target(name, plus) - target(name, minus)) / (2 * eps)
-        analytic = grads[name].reshape(-1)[:n].astype(numpy.float64)
+        for j, x in enumerate(inputs):
+            x.requires_grad_(j == k)  # perturb this variable only
+        numeric = numerical_jacobian(target, inputs, eps, max_elements=_CHECK_LIMIT)[0][k].reshape(-1)
+        numeric = numeric[:_CHECK_LIMIT]
+        analytic = grads[name].reshape(-1)[:numeric.size].astype(numpy.float64)
         diff = numpy.abs(analytic - numeric)
         errors[name] = float(numpy.max(diff)) if diff.size else 0.0
         if not math.isfinite(errors[name]):
