@@ -8,7 +8,7 @@ imports numpy or cupy for tensor data, so a stand-in module registered under
 import numpy
 
 __all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available",
-           "get_default_device", "set_default_device"]
+           "get_default_device", "set_default_device", "special"]
 
 
 class DeviceError(RuntimeError):
@@ -173,3 +173,25 @@ def cuda_is_available():
 
 def numpy_backend():
     return backend_for(CPU)
+
+
+_HOST_SPECIAL = {}
+
+
+def special(xp, name):
+    """A special function (`erf`) on arrays of module `xp`: cupyx.scipy.special's
+    on CuPy; elsewhere Python's `math` function applied elementwise (numpy has
+    none of its own), with the result back in `xp` and the input's dtype."""
+    if getattr(xp, "__name__", "") == "cupy":
+        from cupyx.scipy import special as cupy_special
+        return getattr(cupy_special, name)
+    fn = _HOST_SPECIAL.get(name)
+    if fn is None:
+        import math
+        elementwise = numpy.vectorize(getattr(math, name), otypes=[numpy.float64])
+
+        def fn(x):
+            host = numpy.asarray(x)
+            return xp.asarray(elementwise(host).astype(host.dtype if host.dtype.kind == "f" else numpy.float64))
+        fn = _HOST_SPECIAL[name] = fn
+    return fn

@@ -77,7 +77,7 @@ from the row (tests/test_op_surface.py checks that each part exists).
 """
 import math
 
-from .backend import backend_for
+from .backend import backend_for, special
 
 __all__ = ["Op", "TABLE", "infix", "prefix", "call", "custom", "SAME"]
 
@@ -268,6 +268,38 @@ class Remainder(Op):
         if ctx.needs[1]:
             gb = -g * F.floor_divide(a, b)
         return (g if ctx.needs[0] else None), gb
+
+
+class Atan2(Op):
+    name = "atan2"
+    names = ("atan2", "arctan2")
+    node = "Atan2Backward0"
+    wrapper = "binary"
+    method = inplace = elementwise = True
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.arctan2(a, b)
+
+    def backward(F, ctx, g, a, b):
+        r = g / (a * a + b * b)
+        return (r * b if ctx.needs[0] else None), (-r * a if ctx.needs[1] else None)
+
+
+class Hypot(Op):
+    name = "hypot"
+    names = ("hypot",)
+    node = "HypotBackward0"
+    wrapper = "binary"
+    method = inplace = elementwise = True
+    saves = (0, 1, "out")
+
+    def forward(xp, a, b):
+        return xp.hypot(a, b)
+
+    def backward(F, ctx, g, a, b, out):
+        r = g / out
+        return (r * a if ctx.needs[0] else None), (r * b if ctx.needs[1] else None)
 
 
 class Neg(Elementwise):
@@ -546,6 +578,105 @@ class Relu(Elementwise):
 
     def backward(F, ctx, g, out):
         return (g * (out > 0),)
+
+
+class Sinh(Elementwise):
+    name = "sinh"
+    node = "SinhBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.sinh(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.cosh(x),)
+
+
+class Cosh(Elementwise):
+    name = "cosh"
+    node = "CoshBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.cosh(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.sinh(x),)
+
+
+class Log1p(Elementwise):
+    name = "log1p"
+    node = "Log1PBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.log1p(x)
+
+    def backward(F, ctx, g, x):
+        return (g / (x + 1),)
+
+
+class Expm1(Elementwise):
+    name = "expm1"
+    node = "Expm1Backward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.expm1(x)
+
+    def backward(F, ctx, g, out):
+        return (g * (out + 1),)
+
+
+class Atan(Elementwise):
+    name = "atan"
+    names = ("atan", "arctan")
+    node = "AtanBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arctan(x)
+
+    def backward(F, ctx, g, x):
+        return (g / (x * x + 1),)
+
+
+class Asin(Elementwise):
+    name = "asin"
+    names = ("asin", "arcsin")
+    node = "AsinBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arcsin(x)
+
+    def backward(F, ctx, g, x):
+        return (g / F.sqrt(1 - x * x),)
+
+
+class Acos(Elementwise):
+    name = "acos"
+    names = ("acos", "arccos")
+    node = "AcosBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arccos(x)
+
+    def backward(F, ctx, g, x):
+        return (-g / F.sqrt(1 - x * x),)
+
+
+class Erf(Elementwise):
+    name = "erf"
+    node = "ErfBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return special(xp, "erf")(x)
+
+    def backward(F, ctx, g, x):
+        return (g * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
 
 
 class Clamp(Op):

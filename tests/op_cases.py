@@ -462,6 +462,16 @@ C("relu", "op", lambda x: ad.relu(x), [(2, 3)], lambda x: np.maximum(x, 0), "Rel
 C("relu", "method", lambda x: x.relu(), [(4,)], lambda x: np.maximum(x, 0), "ReluBackward0", gen=gen_all(away(0.0)))
 C("relu", "inplace_relu_", on_copy(lambda y: y.relu_()), [(2, 3)], lambda x: np.maximum(x, 0), "ReluBackward0",
   gen=gen_all(away(0.0)))
+C("sinh", "op", lambda x: ad.sinh(x), [(2, 3)], np.sinh, "SinhBackward0")
+C("cosh", "method", lambda x: x.cosh(), [(2, 3)], np.cosh, "CoshBackward0")
+C("log1p", "op", lambda x: ad.log1p(x), [(2, 3)], np.log1p, "Log1PBackward0", gen=gen_all(uniform(-0.7, 2.0)))
+C("expm1", "inplace_expm1_", on_copy(lambda y: y.expm1_()), [(2, 3)], np.expm1, "Expm1Backward0")
+C("atan", "op", lambda x: ad.atan(x), [(2, 3)], np.arctan, "AtanBackward0")
+C("asin", "method", lambda x: x.asin(), [(2, 3)], np.arcsin, "AsinBackward0", gen=gen_all(uniform(-0.8, 0.8)))
+C("acos", "op", lambda x: ad.arccos(x), [(2, 3)], np.arccos, "AcosBackward0", gen=gen_all(uniform(-0.8, 0.8)))
+C("atan2", "bcast", lambda a, b: ad.atan2(a, b), [(2, 3), (3,)], np.arctan2, "Atan2Backward0", gen=_nz)
+C("hypot", "method", lambda a, b: a.hypot(b), [(2, 3), (2, 3)], np.hypot, "HypotBackward0", gen=_nz)
+C("erf", "op", lambda x: ad.erf(x), [(2, 3)], np.vectorize(math.erf), "ErfBackward0")
 
 # ---- clamp (number bounds)
 _clamp_gen = gen_all(away(-0.5, 0.5, margin=0.15))
