@@ -430,7 +430,8 @@ class Minimum(Op):
 class Where(Op):
     """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
     name = "where"
-    names = ("where",)  # Tensor.where(condition, other) puts self second: tensor.py writes it
+    names = ("where",)
+    method = True  # Tensor.where(condition, other) puts self second: tensor.py writes that one by hand
     formula = custom("where")
     elementwise = True
     node = "WhereBackward0"
