@@ -70,7 +70,7 @@ Terminal = collections.namedtuple("Terminal", "name priority kind value regexp")
 # before it), ...), and `trailing` Nones after the last.
 RuleShape = collections.namedtuple("RuleShape", "size origin name expand1 include trailing")
 
-# state -> {symbol: (True, next state) for a shift or goto, (False, RuleShape) for a reduce}
+# state -> {symbol: (True, next state) for a shift or goto, (False, reduction(RuleShape)) for a reduce}
 FastTable = collections.namedtuple("FastTable", "states start end")
 
 
@@ -109,10 +109,12 @@ class Grammar:
         return feed
 
 
-def load(grammar_file, builder, path=None):
+def load(grammar_file, builder, reduction, path=None):
     """Compile the grammar (or load it from lark's cache) and pick the way
     to parse: `path` "fast" or "public" asks for one; None decides by lark's
-    version and the environment. Reductions call `builder`'s methods."""
+    version and the environment. Reductions call `builder`'s methods: on the
+    public way through lark's Transformer, on the fast way through what
+    `reduction(RuleShape)` makes (the table's reduce entries)."""
     import lark as lark_module
     from lark import Lark
     with open(grammar_file, encoding="utf-8") as f:
@@ -142,8 +144,8 @@ def load(grammar_file, builder, path=None):
         raise ValueError(f"no parser path {path!r}")
     if why is None:
         try:
-            return Grammar(compiled, terminals, "fast", table=_fast_table(compiled))
-        except (AttributeError, ImportError, KeyError, TypeError, ValueError, IndexError) as e:
+            return Grammar(compiled, terminals, "fast", table=_fast_table(compiled, reduction))
+        except (AttributeError, ImportError, KeyError, TypeError, ValueError, IndexError, AssertionError) as e:
             if path == "fast":
                 raise
             why = f"lark {version}'s parser internals are not as expected ({type(e).__name__}: {e})"
@@ -189,12 +191,14 @@ def _terminals(compiled):
 
 
 # ------------------------------------------------------- lark's internals
-def _fast_table(compiled):
-    """The parse table and each rule's shape, read from lark's internals."""
+def _fast_table(compiled, reduction):
+    """The parse table, each reduce given as `reduction(RuleShape)` (made
+    once per shape), read from lark's internals."""
     from lark.parse_tree_builder import maybe_create_child_filter, ChildFilterLALR, ChildFilterLALR_NoPlaceholders
     inner = compiled.parser.parser.parser
     table = inner.parse_table
-    shapes = {}
+    reduces = {}  # Rule -> what a reduce by it becomes
+    made_for = {}  # RuleShape -> the same, so that equal shapes share one
     for rule in inner.callbacks:
         made = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
                                          rule.options.empty_indices)
@@ -210,16 +214,24 @@ def _fast_table(compiled):
             if not (0 <= i < len(rule.expansion)) or nones < 0:
                 raise ValueError(f"child filter of {rule!r} out of range")
         name = rule.alias or getattr(rule.options, "template_source", None) or rule.origin.name
-        shapes[rule] = RuleShape(len(rule.expansion), rule.origin.name, name,
-                                 bool(rule.options.expand1) and rule.alias is None, include, trailing)
+        shape = RuleShape(len(rule.expansion), rule.origin.name, name,
+                          bool(rule.options.expand1) and rule.alias is None, include, trailing)
+        if shape not in made_for:
+            made_for[shape] = reduction(shape)
+        reduces[rule] = made_for[shape]
+    by_id = {}  # id(Rule) -> reduce: a Rule's own hash is slow, and the table holds few distinct ones
     states = {}
     for state, actions in table.states.items():
         row = states[state] = {}
         for symbol, (action, arg) in actions.items():
-            if action.name == "Shift":
+            name = action.name
+            if name == "Shift":
                 row[symbol] = (True, arg)
-            elif action.name == "Reduce":
-                row[symbol] = (False, shapes[arg])
+            elif name == "Reduce":
+                r = by_id.get(id(arg))
+                if r is None:
+                    r = by_id[id(arg)] = (False, reduces[arg])
+                row[symbol] = r
             else:
-                raise ValueError(f"unknown parser action {action.name!r}")
+                raise ValueError(f"unknown parser action {name!r}")
     return FastTable(states, table.start_states["start"], table.end_states["start"])

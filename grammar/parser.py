@@ -1,13 +1,18 @@
 """Source text to syntax tree, with the grammar in `autodiff.lark`.
 
-lark compiles the grammar into LALR(1) tables once (cached on disk, so a cold
-start does not pay for it). Parsing then runs those tables with a small
-driver of our own, fed by a single-regex tokenizer that also tracks
+lark compiles the grammar into LALR(1) tables once (cached on disk by lark,
+so a cold start does not pay for it). Parsing then runs those tables with a
+small driver of our own, fed by a single-regex tokenizer that also tracks
 indentation: for the one-line jobs of a batch this is several times faster
 than lark's general-purpose lexer and parser loop, and it never recurses, so
-deeply nested input parses too. lark's own callbacks (built from
-`SyntaxBuilder`) shape the tree, so the grammar file stays the one
-definition of the language.
+deeply nested input parses too. lark's own child filters decide what each
+rule keeps and `SyntaxBuilder` shapes the tree, so the grammar file stays the
+one definition of the language.
+
+The driver needs lark's non-public parser internals; `lark_seam` is the one
+module that reads them, and on a lark version it was not verified against it
+hands the same tokens to lark's public LALR parser instead (`_run_public`):
+same trees, same errors, only slower.
 
 Syntax errors carry the offset of the bad spot and a hint from a table of
 known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
@@ -42,20 +47,17 @@ class _Tables:
 
     def __init__(self, path=None):
         builder = SyntaxBuilder()
-        grammar = lark_seam.load(_GRAMMAR, builder, path)
+
+        def reduction(shape):  # what the driver needs to reduce a rule: see _run_tables
+            return shape.size, shape.origin, _reducer(shape, builder), _passes_through(shape)
+        grammar = lark_seam.load(_GRAMMAR, builder, reduction, path)
         self.grammar = grammar
         self.path = grammar.path
         self.why = grammar.why
         self.chains = {}  # (state below, top state, token) -> top state after one-child reductions
         if grammar.table is not None:
-            reducers = {}
-            for row in grammar.table.states.values():
-                for step, arg in row.values():
-                    if not step and arg not in reducers:
-                        reducers[arg] = (arg.size, arg.origin, _reducer(arg, builder), _passes_through(arg))
             # state -> {symbol: (True, next state) for a shift/goto, (False, rule info) for a reduce}
-            self.states = {state: {sym: step if step[0] else (False, reducers[step[1]]) for sym, step in row.items()}
-                           for state, row in grammar.table.states.items()}
+            self.states = grammar.table.states
             self.start = grammar.table.start
             self.end = grammar.table.end
             self.run = _run_tables
