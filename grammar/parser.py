@@ -1,13 +1,18 @@
 """Source text to syntax tree, with the grammar in `autodiff.lark`.
 
-lark compiles the grammar into LALR(1) tables once (cached on disk, so a cold
-start does not pay for it). Parsing then runs those tables with a small
-driver of our own, fed by a single-regex tokenizer that also tracks
+lark compiles the grammar into LALR(1) tables once (cached on disk by lark,
+so a cold start does not pay for it). Parsing then runs those tables with a
+small driver of our own, fed by a single-regex tokenizer that also tracks
 indentation: for the one-line jobs of a batch this is several times faster
 than lark's general-purpose lexer and parser loop, and it never recurses, so
-deeply nested input parses too. lark's own callbacks (built from
-`SyntaxBuilder`) shape the tree, so the grammar file stays the one
-definition of the language.
+deeply nested input parses too. lark's own child filters decide what each
+rule keeps and `SyntaxBuilder` shapes the tree, so the grammar file stays the
+one definition of the language.
+
+The driver needs lark's non-public parser internals; `lark_seam` is the one
+module that reads them, and on a lark version it was not verified against it
+hands the same tokens to lark's public LALR parser instead (`_run_public`):
+same trees, same errors, only slower.
 
 Syntax errors carry the offset of the bad spot and a hint from a table of
 known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
@@ -16,6 +21,7 @@ import operator
 import os
 import re
 
+from . import lark_seam
 from .errors import SyntaxProblem
 from .syntax import Tok, SyntaxBuilder, _OrderError
 
@@ -28,66 +34,53 @@ _SYMBOL_PROBES = ("+", "-", "*", "/", "//", "%", "@", "**", "^", "==", "<", "+="
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 
-_tables = None
-
-
-def _cache_file():
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "autodiff")
-    try:
-        os.makedirs(folder, exist_ok=True)
-        probe = os.path.join(folder, ".write-test")
-        with open(probe, "w"):
-            pass
-        os.remove(probe)
-    except OSError:
-        import tempfile
-        folder = tempfile.gettempdir()
-    return os.path.join(folder, "grammar-lalr.cache")
+_tables = {}
 
 
 class _Tables:
-    """What parsing needs from lark: the LALR states, the rule callbacks, and
-    the terminals, arranged for the tokenizer."""
+    """What parsing needs from lark (through `lark_seam`): the LALR states and
+    reductions for the fast driver, or lark's public parser; and the
+    terminals, arranged for the tokenizer.
 
-    def __init__(self):
-        from lark import Lark
-        from lark.lexer import PatternStr
-        with open(_GRAMMAR, encoding="utf-8") as f:
-            grammar = f.read()
-        lark = Lark(grammar, parser="lalr", lexer="contextual", maybe_placeholders=True, cache=_cache_file())
-        inner = lark.parser.parser.parser
-        table = inner.parse_table
+    `path` is "fast" or "public" (`why` says why); `path=None` lets the seam
+    decide by lark's version."""
+
+    def __init__(self, path=None):
         builder = SyntaxBuilder()
-        rules = {rule: (len(rule.expansion), rule.origin.name, _reducer(rule, builder),
-                        len(rule.expansion) == 1 and rule.options.expand1 and rule.alias is None)
-                 for rule in inner.callbacks}
-        # state -> {symbol: (True, next state) for a shift/goto, (False, rule info) for a reduce}
-        self.states = {state: {sym: (True, arg) if action.name == "Shift" else (False, rules[arg])
-                               for sym, (action, arg) in actions.items()}
-                       for state, actions in table.states.items()}
+
+        def reduction(shape):  # what the driver needs to reduce a rule: see _run_tables
+            return shape.size, shape.origin, _reducer(shape, builder), _passes_through(shape)
+        grammar = lark_seam.load(_GRAMMAR, builder, reduction, path)
+        self.grammar = grammar
+        self.path = grammar.path
+        self.why = grammar.why
         self.chains = {}  # (state below, top state, token) -> top state after one-child reductions
-        self.start = table.start_states["start"]
-        self.end = table.end_states["start"]
+        if grammar.table is not None:
+            # state -> {symbol: (True, next state) for a shift/goto, (False, rule info) for a reduce}
+            self.states = grammar.table.states
+            self.start = grammar.table.start
+            self.end = grammar.table.end
+            self.run = _run_tables
+        else:
+            self.run = _run_public
         self.keywords = {}        # word -> terminal ("if" -> IF)
         self.word_terminals = []  # regex terminals that match words: CONST, _OR, COMP_OP's "is not"
         punct = []                # (priority, length, name, regex) of symbol terminals
         values = {}               # NAME, NUMBER, STRING, FSTRING: the grammar's own regexes
         skip = {"COMMENT", "_NEWLINE"}
-        for t in lark.terminals:
+        for t in grammar.terminals:
             if t.name in skip or t.name.startswith("__IGNORE"):
                 continue
             if t.name in ("NAME", "NUMBER", "STRING", "FSTRING"):
-                values[t.name] = t.pattern.to_regexp()
+                values[t.name] = t.regexp
                 continue
-            if isinstance(t.pattern, PatternStr):
-                value = t.pattern.value
-                if _WORD.match(value):
-                    self.keywords[value] = t.name
+            if t.kind == "str":
+                if _WORD.match(t.value):
+                    self.keywords[t.value] = t.name
                 else:
-                    punct.append((t.priority, len(value), t.name, re.escape(value)))
+                    punct.append((t.priority, len(t.value), t.name, re.escape(t.value)))
                 continue
-            regex = t.pattern.to_regexp()
+            regex = t.regexp
             if any(re.fullmatch(regex, w) for w in _WORD_PROBES):
                 self.word_terminals.append((t.name, re.compile(regex)))
             if any(re.fullmatch(regex, s) for s in _SYMBOL_PROBES):
@@ -125,6 +118,12 @@ class _Tables:
         return kind, pos + len(word)
 
 
+def _passes_through(shape):
+    """Whether a reduction by `shape` just hands its one child up: a one-symbol
+    `?rule` expansion that keeps that symbol as it is."""
+    return shape.size == 1 and shape.expand1 and not shape.trailing and shape.include in (None, ((0, False, 0),))
+
+
 class _Inlined:
     """What a `_rule` (or a repetition lark made up) reduces to: its children,
     spliced into the rule that contains it."""
@@ -135,27 +134,19 @@ class _Inlined:
         self.children = children
 
 
-def _reducer(rule, builder):
-    """The function that reduces `rule`: keep the children lark would keep (no
-    anonymous tokens; None for a missing [optional]; `_rule` children spliced in),
-    then call the SyntaxBuilder method named for the rule (or its alias).
+def _reducer(shape, builder):
+    """The function that reduces a rule of `shape` (a lark_seam.RuleShape):
+    keep the children lark would keep (no anonymous tokens; None for a missing
+    [optional]; `_rule` children spliced in), then call the SyntaxBuilder
+    method named for the rule (or its alias).
 
     This is lark's own child filter (computed by lark for the rule), applied
     here without lark's three wrapper calls per reduction."""
-    from lark.parse_tree_builder import maybe_create_child_filter, ChildFilterLALR
-    made = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
-                                     rule.options.empty_indices)
-    if made is None:
-        include, trailing = None, 0
-    elif made.func is ChildFilterLALR:
-        include, trailing = made.args[0], made.args[1]
-    else:
-        include, trailing = [(i, expand, 0) for i, expand in made.args[0]], 0
-    name = rule.alias or rule.origin.name
+    include, trailing, expand1 = shape.include, shape.trailing, shape.expand1
+    name = shape.name
     method = None if name.startswith("_") else getattr(builder, name, None)
-    expand1 = rule.options.expand1 and rule.alias is None  # an alias always builds its node
     plain = include is not None and not trailing and not any(x or n for _, x, n in include)
-    if include is None or plain and len(include) == len(rule.expansion):
+    if include is None or plain and len(include) == shape.size:
         keep = None  # every child is kept as it is
     elif plain:
         keep = [i for i, _, _ in include]
@@ -216,11 +207,13 @@ def _general_reducer(include, trailing, expand1, method):
     return reduce
 
 
-def tables():
-    global _tables
-    if _tables is None:
-        _tables = _Tables()
-    return _tables
+def tables(path=None):
+    """The parser tables (built once): the way lark_seam picks by lark's
+    version, or `path` "fast" / "public" when asked for."""
+    t = _tables.get(path)
+    if t is None:
+        t = _tables[path] = _Tables(path)
+    return t
 
 
 def tokenize(text, t):
@@ -379,14 +372,43 @@ def _run_tables(tokens, t, text):
             try:
                 value = callback(children)
             except _OrderError as e:
-                raise SyntaxProblem("a positional argument after a keyword argument", e.node.start,
-                                    hint="put positional arguments first: f(x, y, dim=0)")
+                raise _order_problem(e) from None
             state_stack.append(states[state_stack[-1]][origin][1])
             values.append(value)
             if tok.type == "$END" and state_stack[-1] == end_state:
                 return values[-1]
         prev = tok
     raise SyntaxProblem("unexpected end of input", len(text))
+
+
+def _run_public(tokens, t, text):
+    """The same parse through lark's public LALR parser (see lark_seam): the
+    same tokens in, the same SyntaxBuilder calls, the same errors out."""
+    feed = t.grammar.start()
+    prev = None
+    tokens.append(_End(len(text)))
+    try:
+        for tok in tokens:
+            try:
+                try:
+                    result = feed(tok)
+                except lark_seam.Rejected as e:
+                    alt = t.alternatives.get((tok.type, tok.value))
+                    if alt is None or alt not in e.expected:
+                        raise
+                    tok.type = alt
+                    result = feed(tok)
+            except lark_seam.Rejected as e:
+                raise _unexpected(tok, prev, e.expected, text) from None
+            prev = tok
+    except _OrderError as e:
+        raise _order_problem(e) from None
+    return result
+
+
+def _order_problem(e):
+    return SyntaxProblem("a positional argument after a keyword argument", e.node.start,
+                         hint="put positional arguments first: f(x, y, dim=0)")
 
 
 _OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
@@ -442,14 +464,16 @@ def _expected_hint(actions):
     return "expected " + ", ".join(sorted(set(wanted))[:5])
 
 
-def parse(text):
-    """The program (a syntax tree) of `text`; SyntaxProblem on bad input."""
-    t = tables()
+def parse(text, t=None):
+    """The program (a syntax tree) of `text`; SyntaxProblem on bad input.
+    `t`: the tables to use (`tables()` when not given)."""
+    if t is None:
+        t = tables()
     tokens = tokenize(text, t)
     if not tokens:
         from .syntax import Node
         return Node("program", (), 0, 0)
-    return _run_tables(tokens, t, text)
+    return t.run(tokens, t, text)
 
 
 def parse_expression(text):
