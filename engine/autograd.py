@@ -122,7 +122,7 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 raise RuntimeError("One of the differentiated Tensors appears to not have been used in "
                                    "the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
-                r = _make(_xp(t.device).zeros_like(t.array), t.device)
+                r = _make(_xp(t.device).zeros_like(t.array), t.device, bool(create_graph))
         final.append(r)
     return tuple(final)
 
@@ -273,9 +273,15 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if op.saves:
                 saved = _unpack(node, create_graph)
                 params = node.params
-                grads = op.backward(F, node, g, *saved, **params) if params else op.backward(F, node, g, *saved)
+                if params:
+                    grads = op.backward(F, node, g, *saved, **params)
+                elif len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
+                    grads = op.backward(F, node, g, saved[0])
+                else:
+                    grads = op.backward(F, node, g, *saved)
                 if not retain_graph:
-                    node.release()
+                    node.saved = None  # freed (Node.release, inline: this runs once per node)
+                    node.released = True
             else:
                 params = node.params
                 grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
@@ -292,9 +298,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     gi = F.sum_to(gi, shape=shape)
                 # the gradient takes the dtype of the input it flows into (PyTorch's validate_outputs)
                 if create_graph:
-                    if gi.array.dtype != dtype:
+                    if gi.array.dtype is not dtype and gi.array.dtype != dtype:
                         gi = F.to_dtype(gi, dtype=dtype)
-                elif gi.dtype != dtype:
+                elif gi.dtype is not dtype and gi.dtype != dtype:
                     gi = gi.astype(dtype)
                 prev = buffers.get(child)
                 if prev is None:

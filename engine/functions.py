@@ -14,7 +14,7 @@ from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, apply, _make, _xp, _dim, _broadcast_check, _storage
+from .tensor import Tensor, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
 from .inplace import inplace
 from .ops import is_basic_key as _is_basic_key
 
@@ -1042,27 +1042,21 @@ def is_floating_point(input):
 
 # ---------------------------------------------------- generated from the op table
 # Each row names its public functions; those with a `wrapper` are made here,
-# the rest are written above. Every Tensor method that only forwards to the
-# function of the same name, and every in-place variant, is made here too:
-# an op with PyTorch's name needs nothing but its row.
+# the rest are written above. Every function's first parameter is the tensor
+# it works on, so it serves as the Tensor method of the same name as it is;
+# the in-place variants are made here too. An op with PyTorch's name needs
+# nothing but its row.
 
 def _unary_wrapper(op, name):
     def function(input):
-        return apply(op, input if input.__class__ is Tensor else _tensor_in(input))
+        return run_op(op, (input if input.__class__ is Tensor else _tensor_in(input),), _NO_PARAMS)
     return _named(function, name, f"{name}(input): elementwise {name}, as torch.{name}.")
 
 
 def _binary_wrapper(op, name):
     def function(input, other):
-        a, b = _operands(input, other)
-        return apply(op, a, b)
+        return run_op(op, _operands(input, other), _NO_PARAMS)
     return _named(function, name, f"{name}(input, other), as torch.{name} (tensors or numbers; they broadcast).")
-
-
-def _method(function, name):
-    def method(self, *args, **kwargs):
-        return function(self, *args, **kwargs)
-    return _named(method, name, function.__doc__)
 
 
 def _inplace_variant(function, name):
@@ -1093,7 +1087,7 @@ def _install_surface(namespace):
                 namespace[name] = function
             first = first or function
             if op.method and name not in Tensor.__dict__:
-                setattr(Tensor, name, _method(function, name))
+                setattr(Tensor, name, function)  # its first parameter is the tensor: x.name(...) is name(x, ...)
             if op.inplace:
                 variant = _inplace_variant(function, name + "_")
                 namespace.setdefault(name + "_", variant)

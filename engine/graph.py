@@ -100,7 +100,19 @@ FREED_MESSAGE = (
 
 
 class Node:
-    """One op application in the backward graph."""
+    """One op application in the backward graph. Nodes are made by the one
+    op-recording path, `tensor._record`, which fills in:
+
+    op         the op-table row
+    params     its non-tensor arguments (dim=, key=, ...)
+    inputs     the nodes of the inputs (None where no gradient flows)
+    shapes     the input shapes (None for numbers): gradients are summed back to them
+    dtypes     the input dtypes: a gradient is cast to its input's dtype
+    needs      whether each input wants a gradient
+    saved      what the backward needs, with versions (None once freed)
+    seq        creation order: backward runs the newest ready node first
+    out_shape, out_dtype, device   of the result
+    """
 
     # What every node has lives in slots; what few nodes get (hooks, a retained
     # tensor, a source span, the released mark) overrides these class defaults.
@@ -110,22 +122,6 @@ class Node:
     retain = None
     released = False
     span = None
-
-    def __init__(self, op, params, inputs, shapes, dtypes, needs, saved, out_shape, out_dtype, device):
-        self.op = op
-        self.params = params
-        self.inputs = inputs  # the nodes of the inputs (None where no gradient flows)
-        self.shapes = shapes  # the input shapes (None for numbers)
-        self.dtypes = dtypes  # the input dtypes: a gradient is cast to its input's dtype
-        self.needs = needs  # whether each input wants a gradient
-        self.saved = saved
-        self.seq = _next_seq()
-        self.out_shape = out_shape
-        self.out_dtype = out_dtype
-        self.device = device
-        span = _get_span()
-        if span is not None:
-            self.span = span
 
     def name(self):
         node = self.op.node

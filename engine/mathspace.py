@@ -6,6 +6,8 @@ engine ops on Tensors, so the backward pass is itself recorded
 (`create_graph=True`) and can be differentiated again. Both are generated
 from the same table, so a formula is written once.
 """
+from functools import partial
+
 from .backend import backend_for
 from .ops import TABLE
 
@@ -32,9 +34,7 @@ class ArrayMath:
 
 
 def _bind_forward(forward, xp):
-    def run(*args, **params):
-        return forward(xp, *args, **params)
-    return run
+    return partial(forward, xp)
 
 
 class TensorMath:
@@ -62,9 +62,7 @@ class TensorMath:
 
 
 def _bind_apply(apply, op):
-    def run(*args, **params):
-        return apply(op, *args, **params)
-    return run
+    return partial(apply, op)
 
 
 _array_math = {}

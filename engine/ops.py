@@ -130,6 +130,8 @@ class Op:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
+        cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (tensor.py)
+        cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
         if cls.name is not None:
             TABLE[cls.name] = cls
 
@@ -342,13 +344,17 @@ class PowScalar(Op):
         return x ** exponent
 
     def backward(F, ctx, g, x, exponent):
+        # PyTorch's pow_backward: grad * (exponent * x ** (exponent - 1)), zeros for exponent 0.
+        # Recorded (create_graph) it keeps x ** (exponent - 1) even when that is x ** 0, so the
+        # derivative of x**2 is differentiable twice more (to 0) as in PyTorch.
         if exponent == 0:
             return (g * 0,)
-        if exponent == 1:
-            return (g,)
-        if exponent == 2:
-            return (g * 2 * x,)
-        return (g * exponent * F.pow_scalar(x, exponent=exponent - 1),)
+        if not F.graph:
+            if exponent == 1:
+                return (g,)
+            if exponent == 2:
+                return (g * 2 * x,)  # the same bits as g * (2 * x): doubling is exact
+        return (g * (exponent * F.pow_scalar(x, exponent=exponent - 1)),)
 
 
 class Pow(Op):

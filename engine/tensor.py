@@ -22,10 +22,10 @@ import numpy as _np
 from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
-from .graph import Node, accumulator_of, RemovableHandle, _tracing
+from .graph import Node, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
 from .ops import TABLE
 
-__all__ = ["Tensor", "Size", "apply"]
+__all__ = ["Tensor", "Size", "apply", "run_op"]
 
 _grad_enabled = is_grad_enabled
 _np_generic = _np.generic
@@ -98,6 +98,7 @@ def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
     t._rg = requires_grad
     t._fn = grad_fn
     t._vc = [0] if vc is None else vc
+    t._base = None
     return t
 
 
@@ -122,13 +123,54 @@ def apply(op, *args, **params):
     A result requires grad when grad mode is on and any tensor argument does.
     A view row's result that shares memory with its input becomes a view of it.
     """
-    device = None
-    requires = False
-    dtype = None
-    shape = None
-    promote = broadcast = False
+    return run_op(op, args, params)
+
+
+def run_op(op, args, params):
+    """apply() with the arguments as a tuple and the parameters as a dict: the
+    one path every op takes (the operators call it directly). The common
+    shapes of a call -- one tensor; a tensor and a number -- are sorted out
+    inline; anything else by `_gather`."""
+    a = args[0]
+    if len(args) == 1 and a.__class__ is Tensor:
+        if a._base is not None:
+            _refresh(a)
+        device, requires, arrays = a.device, a._rg, (a.array,)
+    elif len(args) == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
+        t = a if a.__class__ is Tensor else args[1]
+        if t._base is not None:
+            _refresh(t)
+        device, requires = t.device, t._rg
+        arrays = (a.array, args[1]) if t is a else (a, t.array)
+    else:
+        device, requires, arrays = _gather(op, args)
+    b = _backends.get(device.type) or _load_backend(device)
+    if op.special:
+        return _apply_special(op, args, params, device, requires, arrays, b)
+    # a call with a fixed number of arguments stays in the interpreter's fast path (no *args)
+    if params:
+        out = op.forward(b.xp, *arrays, **params)
+    elif len(arrays) == 2:
+        out = op.forward(b.xp, arrays[0], arrays[1])
+    elif len(arrays) == 1:
+        out = op.forward(b.xp, arrays[0])
+    else:
+        out = op.forward(b.xp, *arrays)
+    if out.__class__ not in b.native:
+        out = b.xp.asarray(out)
+    result = _make(out, device)
+    if requires and op.differentiable and _grad_enabled():
+        result._rg = True
+        result._fn = _record(op, args, params, result)
+    return result
+
+
+def _gather(op, args):
+    """(device, requires grad, arrays) of any arguments: one device, one dtype
+    (PyTorch's promotion), shapes that broadcast together (PyTorch's message)."""
+    device = dtype = shape = None
+    requires = promote = broadcast = False
     arrays = []
-    push = arrays.append
     for a in args:
         if a.__class__ is Tensor:
             arr = a.array
@@ -145,28 +187,32 @@ def apply(op, *args, **params):
                 _refresh(a)
             if a._rg:
                 requires = True
-            push(arr)
+            arrays.append(arr)
         else:
-            push(a)
+            arrays.append(a)
     if device is None:
         device = _backend.CPU
-    b = _backends.get(device.type) or _load_backend(device)
-    xp = b.xp
     if promote:
         arrays = _promoted(args, arrays)
     if broadcast and op.elementwise:
         _broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])
+    return device, requires, arrays
+
+
+def _apply_special(op, args, params, device, requires, arrays, b):
+    """apply() for a view row (the result may share memory: it becomes a view)
+    and for a row that moves data to another device."""
+    arrays = list(arrays)
     if op.is_view and isinstance(arrays[0], _np_generic):
         arrays[0] = _storage(args[0])  # a view must share memory: box a numpy scalar first
-    out = op.forward(xp, *arrays, **params)
+    out = op.forward(b.xp, *arrays, **params)
     if op.moves_device:
         device = params["device"]
         b = _backends.get(device.type) or _load_backend(device)
-        xp = b.xp
     if out.__class__ not in b.native:
-        out = xp.asarray(out)
+        out = b.xp.asarray(out)
     parent = None
-    if op.is_view and xp.may_share_memory(out, arrays[0]):
+    if op.is_view and b.xp.may_share_memory(out, arrays[0]):
         parent = args[0]
         result = _make(out, device, False, None, parent._vc)
     else:
@@ -237,58 +283,104 @@ def _promoted(args, arrays):
             for a, arr in zip(args, arrays)]
 
 
-def _saved_entry(s, args, result):
-    if s == "out":
-        # the output's array and version counter, not the tensor: no cycle
-        return (SAVED_OUTPUT, (result.array, result._vc), result._vc[0], None)
-    a = args[s] if s < len(args) else None
-    if a.__class__ is Tensor:
-        return (SAVED_TENSOR, a, a._vc[0], a._fn)
-    return (SAVED_VALUE, a, 0, None)
-
-
 _NOT_KEPT = (SAVED_VALUE, None, 0, None)
+_NO_PARAMS = {}  # shared by every node without parameters: never written to
+_NUMBER_INPUT = (None, None, None, False)
 
 
-def _saved_list(op, args, result, needs):
-    """The entries of `op.saves`, skipping those no wanted gradient uses (`save_for`)."""
-    save_for = op.save_for
-    if save_for is None:
-        return [_saved_entry(s, args, result) for s in op.saves]
-    return [_saved_entry(s, args, result) if any(needs[j] for j in users) else _NOT_KEPT
-            for s, users in zip(op.saves, save_for)]
+def _input_meta(a):
+    """(edge, shape, dtype, needs grad) of one argument of a recorded op."""
+    if a.__class__ is Tensor:
+        arr = a.array
+        if a._rg:
+            fn = a._fn
+            return (fn if fn is not None else _edge_of_leaf(a)), arr.shape, arr.dtype, True
+        return None, arr.shape, arr.dtype, False
+    return _NUMBER_INPUT
+
+
+def _edge_of_leaf(a):
+    """Where the gradient of a tensor without a node goes: its AccumulateGrad
+    (None for a view made under no_grad, which passes no gradient)."""
+    if a._base is None or a._view.meta != VIEW_NO_GRAD:
+        return accumulator_of(a)
+    return None
+
+
+_NEEDS = {True: (True,), False: (False,)}
+_NEEDS_FIRST = {True: (True, False), False: (False, False)}
+_NEEDS_SECOND = {True: (False, True), False: (False, False)}
 
 
 def _record(op, args, params, result):
-    """The backward node of one op application whose output is `result`."""
-    nexts = []
-    needs = []
-    shapes = []
-    dtypes = []
-    for a in args:
-        if a.__class__ is Tensor:
-            arr = a.array
-            shapes.append(arr.shape)
-            dtypes.append(arr.dtype)
-            if a._rg:
-                fn = a._fn
-                if fn is None and (a._base is None or a._view.meta != VIEW_NO_GRAD):
-                    fn = accumulator_of(a)
-                nexts.append(fn)  # None for a view made under no_grad: no gradient flows through it
-                needs.append(True)
-                continue
+    """The backward node of one op application whose output is `result`.
+
+    The node keeps what `op.saves` names -- an input tensor (checked against
+    its version when used) or the output's array and version counter (not
+    the tensor: no cycle) -- except what no wanted gradient uses (`save_for`).
+    Every node is made here (this runs once per recorded op, so the fields
+    are filled in directly rather than through a constructor call)."""
+    node = _new(Node)
+    node.op = op
+    node.params = params or _NO_PARAMS
+    a = args[0]
+    n = len(args)
+    if n <= 2 and (a.__class__ is Tensor) is not (n == 2 and args[1].__class__ is Tensor):
+        # one tensor, maybe with a number: the usual shapes of a call, straight-line
+        t = a if a.__class__ is Tensor else args[1]
+        arr = t.array
+        edge = None
+        if t._rg:
+            edge = t._fn
+            if edge is None:
+                edge = _edge_of_leaf(t)
+        if n == 1:
+            node.inputs, node.shapes, node.dtypes = (edge,), (arr.shape,), (arr.dtype,)
+            needs = _NEEDS[t._rg]
+        elif t is a:
+            node.inputs, node.shapes, node.dtypes = (edge, None), (arr.shape, None), (arr.dtype, None)
+            needs = _NEEDS_FIRST[t._rg]
         else:
-            shapes.append(None)
-            dtypes.append(None)
-        nexts.append(None)
-        needs.append(False)
-    saved = _saved_list(op, args, result, needs) if op.saves else None
+            node.inputs, node.shapes, node.dtypes = (None, edge), (None, arr.shape), (None, arr.dtype)
+            needs = _NEEDS_SECOND[t._rg]
+    else:
+        node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
+    node.needs = needs
+    saved = None
+    if op.saves:
+        plan = op.keeps.get(needs)
+        if plan is None:
+            plan = op.keeps[needs] = _save_plan(op, needs)
+        saved = []
+        for s in plan:
+            if s is None:
+                saved.append(_NOT_KEPT)
+            elif s == "out":
+                vc = result._vc
+                saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
+            else:
+                a = args[s] if s < len(args) else None
+                saved.append((SAVED_TENSOR, a, a._vc[0], a._fn) if a.__class__ is Tensor
+                             else (SAVED_VALUE, a, 0, None))
+    node.saved = saved
+    node.seq = _next_seq()
     out = result.array
-    node = Node(op, params, tuple(nexts), tuple(shapes), tuple(dtypes), tuple(needs), saved,
-                out.shape, out.dtype, result.device)
+    node.out_shape = out.shape
+    node.out_dtype = out.dtype
+    node.device = result.device
+    span = _get_span()
+    if span is not None:
+        node.span = span
     if _tracing[0]:
         node.args = args
     return node
+
+
+def _save_plan(op, needs):
+    """op.saves with None where no input that wants a gradient uses the entry."""
+    if op.save_for is None:
+        return op.saves
+    return tuple(s if any(needs[j] for j in users) else None for s, users in zip(op.saves, op.save_for))
 
 
 def _broadcast_shapes(shapes):
@@ -315,12 +407,11 @@ class Tensor:
 
     # Every tensor sets the slots; the rest are class defaults until a tensor
     # gets a grad, hooks, a retained grad, a leaf node or a view base.
-    __slots__ = ("array", "device", "_rg", "_fn", "_vc", "__dict__", "__weakref__")
+    __slots__ = ("array", "device", "_rg", "_fn", "_vc", "_base", "__dict__", "__weakref__")
     _grad = None
     _accum = None
     _hooks = None
     _retains = False
-    _base = None
     _view = None
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
@@ -605,37 +696,37 @@ class Tensor:
     # function, which converts it.
     def __add__(self, other):
         if other.__class__ in _FAST:
-            return apply(_ADD, self, other)
+            return run_op(_ADD, (self, other), _NO_PARAMS)
         return _fn.add(self, other)
 
     def __radd__(self, other):
         if other.__class__ in _FAST:
-            return apply(_ADD, other, self)
+            return run_op(_ADD, (other, self), _NO_PARAMS)
         return _fn.add(other, self)
 
     def __sub__(self, other):
         if other.__class__ in _FAST:
-            return apply(_SUB, self, other)
+            return run_op(_SUB, (self, other), _NO_PARAMS)
         return _fn.sub(self, other)
 
     def __rsub__(self, other):
         if other.__class__ in _FAST:
-            return apply(_SUB, other, self)
+            return run_op(_SUB, (other, self), _NO_PARAMS)
         return _fn.sub(other, self)
 
     def __mul__(self, other):
         if other.__class__ in _FAST:
-            return apply(_MUL, self, other)
+            return run_op(_MUL, (self, other), _NO_PARAMS)
         return _fn.mul(self, other)
 
     def __rmul__(self, other):
         if other.__class__ in _FAST:
-            return apply(_MUL, other, self)
+            return run_op(_MUL, (other, self), _NO_PARAMS)
         return _fn.mul(other, self)
 
     def __truediv__(self, other):
         if other.__class__ in _FAST:
-            return apply(_DIV, self, other)
+            return run_op(_DIV, (self, other), _NO_PARAMS)
         return _fn.div(self, other)
 
     def __rtruediv__(self, other):
@@ -666,7 +757,7 @@ class Tensor:
         return _fn.matmul(other, self)
 
     def __neg__(self):
-        return apply(_NEG, self)
+        return run_op(_NEG, (self,), _NO_PARAMS)
 
     def __pos__(self):
         return self
