@@ -132,11 +132,12 @@ def run_op(op, args, params):
     shapes of a call -- one tensor; a tensor and a number -- are sorted out
     inline; anything else by `_gather`."""
     a = args[0]
-    if len(args) == 1 and a.__class__ is Tensor:
+    n = len(args)
+    if n == 1 and a.__class__ is Tensor:
         if a._base is not None:
             _refresh(a)
         device, requires, arrays = a.device, a._rg, (a.array,)
-    elif len(args) == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
+    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
         t = a if a.__class__ is Tensor else args[1]
         if t._base is not None:
             _refresh(t)
@@ -145,23 +146,32 @@ def run_op(op, args, params):
     else:
         device, requires, arrays = _gather(op, args)
     b = _backends.get(device.type) or _load_backend(device)
-    if op.special:
-        return _apply_special(op, args, params, device, requires, arrays, b)
+    if op.special and op.is_view and isinstance(arrays[0], _np_generic):
+        arrays = (_storage(args[0]),) + tuple(arrays[1:])  # a view must share memory: box a numpy scalar
     # a call with a fixed number of arguments stays in the interpreter's fast path (no *args)
     if params:
         out = op.forward(b.xp, *arrays, **params)
-    elif len(arrays) == 2:
+    elif n == 2:
         out = op.forward(b.xp, arrays[0], arrays[1])
-    elif len(arrays) == 1:
+    elif n == 1:
         out = op.forward(b.xp, arrays[0])
     else:
         out = op.forward(b.xp, *arrays)
+    parent = None
+    if op.special:
+        if op.moves_device:
+            device = params["device"]
+            b = _backends.get(device.type) or _load_backend(device)
+        elif b.xp.may_share_memory(out, arrays[0]):
+            parent = args[0]  # a view row whose result shares memory: a view of args[0]
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
-    result = _make(out, device)
+    result = _make(out, device) if parent is None else _make(out, device, False, None, parent._vc)
     if requires and op.differentiable and _grad_enabled():
         result._rg = True
         result._fn = _record(op, args, params, result)
+    if parent is not None:
+        _link_view(result, parent, op, params)
     return result
 
 
@@ -197,32 +207,6 @@ def _gather(op, args):
     if broadcast and op.elementwise:
         _broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])
     return device, requires, arrays
-
-
-def _apply_special(op, args, params, device, requires, arrays, b):
-    """apply() for a view row (the result may share memory: it becomes a view)
-    and for a row that moves data to another device."""
-    arrays = list(arrays)
-    if op.is_view and isinstance(arrays[0], _np_generic):
-        arrays[0] = _storage(args[0])  # a view must share memory: box a numpy scalar first
-    out = op.forward(b.xp, *arrays, **params)
-    if op.moves_device:
-        device = params["device"]
-        b = _backends.get(device.type) or _load_backend(device)
-    if out.__class__ not in b.native:
-        out = b.xp.asarray(out)
-    parent = None
-    if op.is_view and b.xp.may_share_memory(out, arrays[0]):
-        parent = args[0]
-        result = _make(out, device, False, None, parent._vc)
-    else:
-        result = _make(out, device)
-    if requires and op.differentiable and _grad_enabled():
-        result._rg = True
-        result._fn = _record(op, args, params, result)
-    if parent is not None:
-        _link_view(result, parent, op, params)
-    return result
 
 
 def _link_view(view, parent, op, params, meta=None, output=0):
@@ -359,7 +343,7 @@ def _record(op, args, params, result):
                 vc = result._vc
                 saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
             else:
-                a = args[s] if s < len(args) else None
+                a = args[s] if s < n else None
                 saved.append((SAVED_TENSOR, a, a._vc[0], a._fn) if a.__class__ is Tensor
                              else (SAVED_VALUE, a, 0, None))
     node.saved = saved
