@@ -19,7 +19,8 @@ its `result` dict; here every recorded value must match:
 - a warning recorded by `warns`: category name and message, likewise.
 
 Cases in group "semantics" use only API the engine already has; group "api"
-needs API the engine is to gain (they are separate test ids, `api-...`).
+holds the ops and functions the engine is to gain (test ids `api-...`), so that
+a missing function never hides a semantic check.
 """
 import json
 import math
