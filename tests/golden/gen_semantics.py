@@ -751,7 +751,8 @@ case("grad_of_non_requiring_output", """
 case("backward_nonscalar_without_gradient", """
     x = T.tensor([1.0, 2.0], requires_grad=True)
     result = {'backward': catch(lambda: (x * 2.0).backward()),
-              'grad': catch(lambda: T.grad(x * 2.0, x))}
+              'grad': catch(lambda: T.grad(x * 2.0, x)),
+              'module backward, None weight': catch(lambda: T.backward([x * 2.0], [None]))}
 """)
 
 case("grad_outputs_shape_mismatch", """
@@ -1669,7 +1670,12 @@ case("setitem_advanced_and_broadcast", """
     y3[1] = x3
     y3.backward(T.tensor([[[1.0, 2.0, 3.0, 4.0], [0.5, 0.5, 0.5, 0.5], [1.0, 0.0, -1.0, 2.0]],
                           [[1.0, 1.0, 1.0, 1.0], [2.0, 2.0, 2.0, 2.0], [3.0, -3.0, 0.0, 1.0]]]))
+    x4 = T.ones(2, 3, requires_grad=True)
+    y4 = x4 + 2
+    y4[T.tensor([[True, False, True], [False, False, True]])] = 0.5
+    y4.backward(T.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))
     result = {'version bumped': y._version != v0, 'x.grad': g1, 'x2.grad': x2.grad, 'value.grad': value.grad,
+              'mask': [y4, x4.grad],
               'x3.grad': x3.grad, 'names': [y.grad_fn.name(), y3.grad_fn.name()]}
 """, loose=PREFIX)
 
