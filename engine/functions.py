@@ -1073,6 +1073,10 @@ def _named(f, name, doc):
 
 _WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 
+# the families written in modules of their own (they build on the helpers above)
+from .functions_linalg import *  # noqa: E402,F401,F403
+from .functions_stats import *  # noqa: E402,F401,F403
+
 
 def _install_surface(namespace):
     """Public functions, Tensor methods and in-place variants of every row."""

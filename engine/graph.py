@@ -1,7 +1,7 @@
 """Backward-graph nodes: what an op leaves behind for the backward pass.
 
 A `Node` is a plain object one can inspect: the op (a row of the table in
-`ops.py`), its parameters, the edges to the nodes of its inputs
+`ops/`), its parameters, the edges to the nodes of its inputs
 (`inputs`; `next_functions` shows them as PyTorch does: `(node, 0)` or
 `(None, 0)`), the input
 shapes (the core sums broadcast gradients back to them), and the values the

@@ -1,6 +1,6 @@
 """The op test table: OpInfo-style cases for every row of the engine's op table.
 
-Each `Case` names the row of `ad.OPS` (engine/ops.py's `TABLE`) it covers and
+Each `Case` names the row of `ad.OPS` (the op table of engine/ops/) it covers and
 gives:
 
 ``fn``
@@ -28,7 +28,7 @@ directly through ``ad.functions.apply`` so their own derivatives are checked.
 `tests/test_ops.py` runs every case (forward, gradcheck, gradgradcheck, node
 name) and fails when a row of the table has no case.
 
-Adding an op: add its row in engine/ops.py, then cases here.
+Adding an op: add its row in engine/ops/, then cases here.
 """
 import math
 import zlib
@@ -963,6 +963,10 @@ C("any", "dim0", lambda m: ad.any(m, dim=0), [(2, 3)], lambda m: np.any(m, axis=
 C("any", "float_keepdim", lambda x: x.any(1, keepdim=True), [(2, 3)], lambda x: np.any(x, axis=1, keepdims=True),
   gen=_ties)
 
+
+# the families kept in files of their own (they add to CASES through C)
+import op_cases_linalg  # noqa: E402,F401
+import op_cases_stats  # noqa: E402,F401
 
 # ============================================================ known engine bugs
 # Temporary: each entry marks the checks an engine bug breaks as

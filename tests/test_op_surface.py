@@ -1,6 +1,6 @@
 """The op table defines the public surface: every row's declared parts exist.
 
-A row of engine/ops.py declares its public function names, whether Tensor
+A row of the op table (engine/ops/) declares its public function names, whether Tensor
 has a method of each and an in-place variant (`exp_`), and how `eval
 --formula` prints it. These tests fail when any declared part is missing --
 the function, the method, the in-place method and function, the formula

@@ -1,0 +1,89 @@
+"""The op table: every differentiable op, its forward and its backward, and
+the public surface it gives -- all in one row.
+
+How to read (and extend) this table
+-----------------------------------
+Each op is a class deriving from `Op`; defining it registers it in `TABLE`
+under its ``name``. A row has:
+
+``name``
+    The table key: how backward formulas call the op (``F.exp``), and the
+    name of the public function unless ``names`` says otherwise.
+
+``node``
+    The name of its backward node, as PyTorch names it (``MulBackward0``), or
+    a function of the node returning the name when it depends on the
+    arguments (``SumBackward0`` for a whole-tensor sum, ``SumBackward1`` with
+    ``dim``).
+
+``saves``
+    What the backward needs, by position: input indices (``0``, ``1``) and/or
+    ``"out"`` for the result. Only these are kept alive by the graph, and each
+    is checked against the version it had when saved.
+
+``save_for`` (optional)
+    For each entry of ``saves``, the inputs whose gradient needs it: the
+    entry is kept only when one of them wants a gradient (``a * x`` with a
+    constant ``a`` keeps ``a`` but not ``x``), so the graph holds no more
+    memory than its backward will use.
+
+``forward(xp, *inputs, **params)``
+    Computes the result on raw arrays with the array module ``xp`` (numpy or
+    cupy). Inputs in tensor positions are arrays, or Python numbers where the
+    user passed a number. ``params`` are the non-tensor arguments (``dim=``).
+
+``backward(F, ctx, g, *saved, **params)``
+    Returns one gradient per input (``None`` where there is none), given
+    ``g``, the gradient of the result. It is written in the ops of this very
+    table through ``F`` and the arithmetic operators: ``F`` is the raw array
+    math for an ordinary backward and the differentiable engine ops under
+    ``create_graph=True`` -- which is what gives second and higher
+    derivatives for free. ``ctx`` is the node: ``ctx.shapes`` holds the
+    input shapes, ``ctx.needs[i]`` says whether input ``i`` wants a gradient.
+
+A gradient may come back with the *broadcast* shape, or in another float
+dtype: the autograd core sums it back to the input's shape (``sum_to``) and
+casts it to the input's dtype, in one place, for every op.
+
+Flags
+    ``elementwise = True``: the result has the broadcast shape of the inputs,
+    and the formulas stay right when ``g`` is a single number (the core hands
+    them that number when the gradient is the same everywhere -- the gradient
+    of a sum, or weights of 1 -- so no full-size arrays of ones are made).
+    ``differentiable = False``: results never require grad (comparisons); no
+    backward. ``is_view = True``: the result may share memory with input 0
+    (it then shares its version counter and can be written through).
+    ``moves_device = True``: the result lives on ``params["device"]``.
+
+The public surface (what users call)
+    ``names``: the public functions this row stands behind (``torch.<name>``
+    in the language), the first being the row's own; ``()`` marks an internal
+    row (reached only from other rows' formulas or from hand-written
+    functions). ``wrapper``: ``"unary"`` or ``"binary"`` when `functions.py`
+    should make the function itself (``f(input)``; ``f(input, other)`` taking
+    tensors or numbers); ``None`` when the argument handling is special and
+    `functions.py` writes it by hand. ``method``: `Tensor` gets a method of
+    each name (``x.exp()``). ``inplace``: and an in-place variant of each,
+    ``exp_``, as a method and as a function. ``formula``: how ``eval
+    --formula`` prints the op -- ``infix("+")``, ``prefix("-")``,
+    ``call("dim")`` (a function call, with those parameters as keywords),
+    ``SAME`` (it prints as its input) or ``custom("index")`` (a renderer in
+    grammar/formula.py).
+
+The rows live in this package by family (``arithmetic``, ``unary``,
+``reductions``, ``linalg``, ``shapes``, ``views``, ``compare``); ``table``
+holds the base class and the helpers they share.
+
+Adding an op: one row in the module of its family and one case in
+``tests/op_cases.py``. A unary
+elementwise op with PyTorch's name needs nothing else: the function, the
+method, the in-place variant, the language and the formula printer all come
+from the row (tests/test_op_surface.py checks that each part exists).
+"""
+from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
+from . import arithmetic, unary, reductions, linalg, shapes, views, compare  # noqa: F401  (each registers its rows)
+from .reductions import sum_to_array
+from .views import view_region
+
+__all__ = ["TABLE", "Op", "Elementwise", "infix", "prefix", "call", "custom", "SAME", "is_basic_key",
+           "sum_to_array", "view_region"]

@@ -1,0 +1,274 @@
+"""Arithmetic: + - * / % **, atan2, hypot, neg, reciprocal, maximum/minimum, where."""
+import math
+
+from .table import Elementwise, Op, custom, infix, prefix
+
+
+class Add(Op):
+    name = "add"
+    reflected = True
+    names = ("add",)
+    method = inplace = True
+    formula = infix("+")
+    elementwise = True
+    node = "AddBackward0"
+
+    def forward(xp, a, b):
+        return a + b
+
+    def backward(F, ctx, g):
+        return g, g
+
+
+class Sub(Op):
+    name = "sub"
+    reflected = True
+    names = ("sub", "subtract")
+    method = inplace = True
+    formula = infix("-")
+    elementwise = True
+    node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
+
+    def forward(xp, a, b):
+        return a - b
+
+    def backward(F, ctx, g):
+        return g, (-g if ctx.needs[1] else None)
+
+
+class Mul(Op):
+    name = "mul"
+    reflected = True
+    names = ("mul", "multiply")
+    wrapper = "binary"
+    method = inplace = True
+    formula = infix("*")
+    elementwise = True
+    node = "MulBackward0"
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, a, b):
+        return a * b
+
+    def backward(F, ctx, g, a, b):
+        return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
+
+
+class Div(Op):
+    name = "div"
+    names = ("div", "divide", "true_divide")
+    method = inplace = True
+    formula = infix("/")
+    elementwise = True
+    node = "DivBackward0"  # number / tensor is reciprocal(tensor) * number, as in PyTorch
+    saves = (0, 1)
+    save_for = ((1,), (0, 1))
+
+    def forward(xp, a, b):
+        return a / b
+
+    def backward(F, ctx, g, a, b):
+        ga = g / b if ctx.needs[0] else None
+        gb = -g * a / (b * b) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Remainder(Op):
+    """a % b (Python's sign convention, as torch.remainder)."""
+    name = "remainder"
+    names = ("remainder",)
+    wrapper = "binary"
+    method = inplace = True
+    elementwise = True
+    node = "RemainderBackward0"
+    saves = (0, 1)
+    save_for = ((1,), (1,))
+
+    def forward(xp, a, b):
+        return xp.remainder(a, b)
+
+    def backward(F, ctx, g, a, b):
+        gb = None
+        if ctx.needs[1]:
+            gb = -g * F.floor_divide(a, b)
+        return (g if ctx.needs[0] else None), gb
+
+
+class Atan2(Op):
+    name = "atan2"
+    names = ("atan2", "arctan2")
+    node = "Atan2Backward0"
+    wrapper = "binary"
+    method = inplace = elementwise = True
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.arctan2(a, b)
+
+    def backward(F, ctx, g, a, b):
+        r = g / (a * a + b * b)
+        return (r * b if ctx.needs[0] else None), (-r * a if ctx.needs[1] else None)
+
+
+class Hypot(Op):
+    name = "hypot"
+    names = ("hypot",)
+    node = "HypotBackward0"
+    wrapper = "binary"
+    method = inplace = elementwise = True
+    saves = (0, 1, "out")
+
+    def forward(xp, a, b):
+        return xp.hypot(a, b)
+
+    def backward(F, ctx, g, a, b, out):
+        r = g / out
+        return (r * a if ctx.needs[0] else None), (r * b if ctx.needs[1] else None)
+
+
+class Neg(Elementwise):
+    name = "neg"
+    names = ("neg", "negative")
+    formula = prefix("-")
+    node = "NegBackward0"
+
+    def forward(xp, x):
+        return -x
+
+    def backward(F, ctx, g):
+        return (-g,)
+
+
+class Reciprocal(Elementwise):
+    name = "reciprocal"
+    node = "ReciprocalBackward0"
+    saves = ("out",)
+    formula = infix("**", right=-1)
+
+    def forward(xp, x):
+        return 1 / x
+
+    def backward(F, ctx, g, out):
+        return (-g * (out * out),)
+
+
+class PowScalar(Op):
+    """tensor ** number"""
+    name = "pow_scalar"
+    formula = infix("**", right="exponent")
+    elementwise = True
+    node = "PowBackward0"
+    saves = (0,)
+
+    def forward(xp, x, exponent):
+        if exponent == 2:
+            return x * x
+        return x ** exponent
+
+    def backward(F, ctx, g, x, exponent):
+        # PyTorch's pow_backward: grad * (exponent * x ** (exponent - 1)), zeros for exponent 0.
+        # Recorded (create_graph) it keeps x ** (exponent - 1) even when that is x ** 0, so the
+        # derivative of x**2 is differentiable twice more (to 0) as in PyTorch.
+        if exponent == 0:
+            return (g * 0,)
+        if not F.graph:
+            if exponent == 1:
+                return (g,)
+            if exponent == 2:
+                return (g * 2 * x,)  # the same bits as g * (2 * x): doubling is exact
+        return (g * (exponent * F.pow_scalar(x, exponent=exponent - 1)),)
+
+
+class Pow(Op):
+    """tensor ** tensor"""
+    name = "pow"
+    names = ("pow", "square")
+    method = inplace = True
+    formula = infix("**")
+    elementwise = True
+    node = "PowBackward1"
+    saves = (0, 1, "out")
+
+    def forward(xp, a, b):
+        return a ** b
+
+    def backward(F, ctx, g, a, b, out):
+        # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch)
+        ga = F.where(b == 0, 0.0, g * b * a ** (b - 1)) if ctx.needs[0] else None
+        gb = None
+        if ctx.needs[1]:
+            # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
+            gb = F.where((a == 0) & (b >= 0), 0.0, g * out * F.log(a))
+        return ga, gb
+
+
+class RpowScalar(Op):
+    """number ** tensor"""
+    name = "rpow_scalar"
+    formula = infix("**", left="base")
+    elementwise = True
+    node = "PowBackward2"
+    saves = ("out",)
+
+    def forward(xp, x, base):
+        return base ** x
+
+    def backward(F, ctx, g, out, base):
+        if base == 0:
+            return (g * 0,)
+        return (g * out * math.log(base),)
+
+
+class Maximum(Op):
+    name = "maximum"
+    names = ("maximum",)
+    method = True
+    elementwise = True
+    node = "MaximumBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.maximum(a, b)
+
+    def backward(F, ctx, g, a, b):
+        tie = (a == b) * 0.5
+        ga = g * ((a > b) + tie) if ctx.needs[0] else None
+        gb = g * ((a < b) + tie) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Minimum(Op):
+    name = "minimum"
+    names = ("minimum",)
+    method = True
+    elementwise = True
+    node = "MinimumBackward0"
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        return xp.minimum(a, b)
+
+    def backward(F, ctx, g, a, b):
+        tie = (a == b) * 0.5
+        ga = g * ((a < b) + tie) if ctx.needs[0] else None
+        gb = g * ((a > b) + tie) if ctx.needs[1] else None
+        return ga, gb
+
+
+class Where(Op):
+    """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
+    name = "where"
+    names = ("where",)
+    method = True  # Tensor.where(condition, other) puts self second: tensor.py writes that one by hand
+    formula = custom("where")
+    elementwise = True
+    node = "WhereBackward0"
+
+    def forward(xp, a, b, cond):
+        return xp.where(cond, a, b)
+
+    def backward(F, ctx, g, cond):
+        ga = F.where(cond, g, 0.0) if ctx.needs[0] else None
+        gb = F.where(cond, 0.0, g) if ctx.needs[1] else None
+        return ga, gb

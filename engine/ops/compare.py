@@ -1,0 +1,133 @@
+"""Results that never require grad: comparisons, logic, argmax/argmin, all/any, floor_divide."""
+from .table import Op
+
+
+class Compare(Op):
+    """Comparisons and other ops whose results never require grad: no backward."""
+    differentiable = False
+    wrapper = "binary"
+    method = True
+
+
+class Lt(Compare):
+    name = "lt"
+    names = ("lt", "less")
+    def forward(xp, a, b):
+        return a < b
+
+
+class Le(Compare):
+    name = "le"
+    names = ("le", "less_equal")
+    def forward(xp, a, b):
+        return a <= b
+
+
+class Gt(Compare):
+    name = "gt"
+    names = ("gt", "greater")
+    def forward(xp, a, b):
+        return a > b
+
+
+class Ge(Compare):
+    name = "ge"
+    names = ("ge", "greater_equal")
+    def forward(xp, a, b):
+        return a >= b
+
+
+class Eq(Compare):
+    name = "eq"
+    names = ("eq",)
+    def forward(xp, a, b):
+        return a == b
+
+
+class Ne(Compare):
+    name = "ne"
+    names = ("ne", "not_equal")
+    def forward(xp, a, b):
+        return a != b
+
+
+class LogicalAnd(Compare):
+    name = "logical_and"
+    names = ("logical_and",)
+    def forward(xp, a, b):
+        return xp.logical_and(a, b)
+
+
+class LogicalOr(Compare):
+    name = "logical_or"
+    names = ("logical_or",)
+    def forward(xp, a, b):
+        return xp.logical_or(a, b)
+
+
+class LogicalXor(Compare):
+    name = "logical_xor"
+    names = ("logical_xor",)
+    def forward(xp, a, b):
+        return xp.logical_xor(a, b)
+
+
+class LogicalNot(Compare):
+    name = "logical_not"
+    names = ("logical_not",)
+    wrapper = "unary"
+    def forward(xp, x):
+        return xp.logical_not(x)
+
+
+class FloorDivide(Compare):
+    """a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
+    name = "floor_divide"
+    names = ("floor_divide",)
+
+    def forward(xp, a, b):
+        return xp.floor_divide(a, b)
+
+
+class Isfinite(Compare):
+    name = "isfinite"
+    names = ("isfinite",)
+    wrapper = "unary"
+    def forward(xp, x):
+        return xp.isfinite(x)
+
+
+class Argmax(Compare):
+    name = "argmax"
+    names = ("argmax",)
+    wrapper = None
+    def forward(xp, x, dim=None, keepdim=False):
+        if dim is None:
+            return xp.argmax(x)
+        return xp.argmax(x, axis=dim, keepdims=keepdim)
+
+
+class Argmin(Compare):
+    name = "argmin"
+    names = ("argmin",)
+    wrapper = None
+    def forward(xp, x, dim=None, keepdim=False):
+        if dim is None:
+            return xp.argmin(x)
+        return xp.argmin(x, axis=dim, keepdims=keepdim)
+
+
+class All(Compare):
+    name = "all"
+    names = ("all",)
+    wrapper = None
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.all(x, axis=dim, keepdims=keepdim)
+
+
+class Any(Compare):
+    name = "any"
+    names = ("any",)
+    wrapper = None
+    def forward(xp, x, dim=None, keepdim=False):
+        return xp.any(x, axis=dim, keepdims=keepdim)

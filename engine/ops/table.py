@@ -1,0 +1,112 @@
+"""The base of the op table: `TABLE`, the `Op` row class, how formulas print
+rows, and the helpers several families of rows share. The specification of a
+row is the docstring of the `ops` package."""
+
+TABLE = {}
+
+
+# ------------------------------------------------------- how formulas print ops
+
+def infix(symbol, left=None, right=None):
+    """`a symbol b`; `left`/`right` name a parameter that stands in for a missing operand."""
+    return ("infix", symbol, left, right)
+
+
+def prefix(symbol):
+    return ("prefix", symbol)
+
+
+def call(*keywords):
+    """`name(args, k=v, ...)` with the named parameters (those not None) as keywords."""
+    return ("call", keywords)
+
+
+PARAMS_ELIDED = ("call", None)  # `name(args, k=..., ...)`: what a row that declares nothing prints
+
+
+def custom(kind):
+    return ("custom", kind)
+
+
+SAME = ("same",)
+
+
+class Op:
+    name = None
+    node = None
+    saves = ()
+    save_for = None
+    differentiable = True
+    moves_device = False  # the result lives on params["device"], not on the inputs' device
+    elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
+    is_view = False       # the result may share memory (and so a version counter) with input 0
+    view_overlaps = False  # a view whose elements repeat the input's (expand)
+    reflected = False     # `2 * b` is PyTorch's b.__rmul__(2): next_functions lists b first
+    # the public surface
+    names = ()
+    wrapper = None
+    method = False
+    inplace = False
+    formula = PARAMS_ELIDED
+
+    def __init_subclass__(cls, **kw):
+        super().__init_subclass__(**kw)
+        cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (tensor.py)
+        cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
+        if cls.name is not None:
+            TABLE[cls.name] = cls
+
+
+class Elementwise(Op):
+    """A unary elementwise op with PyTorch's name: function, method and in-place variant from the row."""
+    elementwise = True
+    formula = call()
+    wrapper = "unary"
+    method = True
+    inplace = True
+
+    def __init_subclass__(cls, **kw):
+        if cls.name is not None and "names" not in cls.__dict__:
+            cls.names = (cls.name,)
+        super().__init_subclass__(**kw)
+
+
+def _normalize_dims(dim, ndim):
+    """A tuple of non-negative axes from an int, a sequence or None (all)."""
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, int):
+        dim = (dim,)
+    return tuple(sorted(d % ndim if ndim else 0 for d in dim))
+
+
+def _keepdim_shape(shape, dim):
+    """`shape` with the reduced axes kept as 1."""
+    axes = _normalize_dims(dim, len(shape))
+    return tuple(1 if i in axes else s for i, s in enumerate(shape))
+
+
+def _unreduce(F, ctx, g, dim, keepdim):
+    """A reduction's gradient reshaped so it broadcasts against the input."""
+    if dim is not None and not keepdim:
+        g = F.reshape(g, shape=_keepdim_shape(ctx.shapes[0], dim))
+    return g
+
+
+def _reduced_count(shape, dim):
+    n = 1
+    for a in _normalize_dims(dim, len(shape)):
+        n *= shape[a]
+    return n
+
+
+def is_basic_key(key):
+    return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key)
+
+
+def scatter_add(xp, target, key, values):
+    if hasattr(xp.add, "at"):
+        xp.add.at(target, key, values)
+    else:  # cupy
+        import cupyx
+        cupyx.scatter_add(target, key, values)
