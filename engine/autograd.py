@@ -18,7 +18,8 @@ from . import dtypes as _dt
 from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
 from .mathspace import array_math, tensor_math
-from .tensor import Tensor, _make, SAVED_VALUE, SAVED_TENSOR, _xp
+from .ops import TABLE
+from .tensor import Tensor, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
 
 __all__ = ["backward", "grad", "InplaceModifiedError"]
 
@@ -54,8 +55,7 @@ def _root_grads(outputs, grad_outputs, create_graph):
         # backward(gradient=[1., 2.]) on one output: the list is the weights themselves
         grad_outputs = [grad_outputs]
     if len(grad_outputs) != len(outputs):
-        raise RuntimeError(f"grad can be given for each output: got {len(grad_outputs)} gradients "
-                           f"for {len(outputs)} outputs")
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         xp = _xp(out.device)
@@ -91,7 +91,9 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
     if inputs is not None:
         inputs = tuple(_check_tensor(t, "backward's inputs") for t in _as_tuple(inputs))
         if not inputs:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
+            raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+        for t in inputs:
+            t.retain_grad()  # as PyTorch: a non-leaf input keeps (and accumulates) its grad
     if retain_graph is None:
         retain_graph = create_graph
     grads = _root_grads(outputs, grad_tensors, create_graph)
@@ -108,7 +110,10 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     if not outputs:
         raise RuntimeError("grad requires at least one output")
     if not inputs:
-        raise RuntimeError("grad requires at least one input")
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads=True, "
+                         "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     if retain_graph is None:
@@ -116,11 +121,11 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     grads = _root_grads(outputs, grad_outputs, create_graph)
     results = _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
     final = []
-    for t, r in zip(inputs, results):
+    for i, (t, r) in enumerate(zip(inputs, results)):
         if r is None:
             if not allow_unused:
-                raise RuntimeError("One of the differentiated Tensors appears to not have been used in "
-                                   "the graph. Set allow_unused=True if this is the desired behavior.")
+                raise RuntimeError(f"The differentiated Tensor at index {i} appears to not have been used in "
+                                   f"the graph. Set allow_unused=True if this is the desired behavior.")
             if materialize_grads:
                 r = _make(_xp(t.device).zeros_like(t.array), t.device, bool(create_graph))
         final.append(r)
@@ -184,7 +189,7 @@ def _needed(order, targets):
 def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
     roots = []
     for i, t in enumerate(outputs):
-        if not t._rg:
+        if not t.requires_grad:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         roots.append(t.grad_fn if t.grad_fn is not None else accumulator_of(t))
 
@@ -192,7 +197,7 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
     if inputs is not None:
         targets = {}
         for i, t in enumerate(inputs):
-            if not t._rg:
+            if not t.requires_grad:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
             node = t.grad_fn if t.grad_fn is not None else accumulator_of(t)
             targets.setdefault(node, []).append(i)
@@ -258,7 +263,8 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if node.retain is not None:
                 _retain(node, g, create_graph)
             if targets is not None and node in targets:
-                _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
+                # a non-leaf input of backward(inputs=) retains its grad (see backward): no second add here
+                _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
                 if not any(c in needed for c in nexts if c is not None):
                     continue
             device = node.device
@@ -266,6 +272,13 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if F is None:
                 F = maths[device] = math_for(device)
             op = node.op
+            keeps = op.saves_params
+            if keeps and (keeps is True or keeps(node.params)):
+                # index data the backward needs is "saved" too: freed like saved tensors
+                if node.released:
+                    raise RuntimeError(FREED_MESSAGE)
+                if not retain_graph:
+                    node.released = True
             uniform = False
             if op.elementwise and not create_graph and getattr(g, "size", 1) > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
@@ -361,23 +374,29 @@ def _unpack(node, graph):
             values.append(v)
         elif kind == SAVED_TENSOR:
             if v._vc[0] != version:
-                raise _modified_error(node, v.array, v.array.dtype, producer, v._vc[0], version)
+                raise _modified_error(node, v.array, v.grad_fn, v._vc[0], version)
+            if producer is not None and v._fn is None and not v._rg:
+                raise RuntimeError(DETACHED_MESSAGE)
             values.append(v if graph else v.array)
         else:
             arr, vc = v
             if vc[0] != version:
-                raise _modified_error(node, arr, arr.dtype, node, vc[0], version)
+                raise _modified_error(node, arr, node, vc[0], version)
             values.append(_make(arr, node.device, True, node, vc) if graph else arr)
     return values
 
 
-def _modified_error(node, array, np_dtype, producer, now, expected):
-    kind = _dt.as_dtype(np_dtype).tensor_type
-    where = f", which is output 0 of {producer.name()}," if producer is not None else ""
+DETACHED_MESSAGE = ("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
+                    "is not supported, please use out-of-place `.detach()` instead")
+def _modified_error(node, array, grad_fn, now, expected):
+    """PyTorch's message for a saved value changed in place; `grad_fn` is the
+    node the value is now the output of (none for a leaf)."""
+    kind = _dt.as_dtype(array.dtype).tensor_type
+    where = f", which is output {grad_fn.output_nr} of {short_name(grad_fn)}," if grad_fn is not None else ""
     message = (f"one of the variables needed for gradient computation has been modified by an inplace "
                f"operation: [torch.{kind} {list(array.shape)}]{where} is at version {now}; expected "
-               f"version {expected} instead. (It was saved by {node.name()}; modify a clone() instead, "
-               f"or compute the gradient before changing it.)")
+               f"version {expected} instead. Hint: enable anomaly detection to find the operation that "
+               f"failed to compute its gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False).")
     return InplaceModifiedError(message, node)
 
 
@@ -427,7 +446,9 @@ def _accumulate(tensor, g, create_graph, borrowed):
     current = tensor._grad
     if create_graph:
         g = _graph_grad(tensor, g)
-        tensor._grad = g if current is None else current + g
+        # the first grad is a copy of the incoming one (PyTorch's CopyBackwards), later ones add
+        tensor._grad = apply(TABLE["copy"], _make(_xp(g.device).zeros_like(g.array), g.device), g) \
+            if current is None else current + g
         return
     if current is None:
         tensor._grad = _make(_owned_array(tensor, g, borrowed), tensor.device)

@@ -50,6 +50,19 @@ BY_NAME.update({"half": float16, "float": float32, "double": float64, "short": i
 
 _default = [float64]
 
+# How PyTorch's C++ messages name dtypes: the C++ type, and the ScalarType.
+_CPP_NAMES = {"float16": "c10::Half", "float32": "float", "float64": "double", "int8": "signed char",
+              "int16": "short int", "int32": "int", "int64": "long int", "uint8": "unsigned char", "bool": "bool"}
+
+
+def cpp_name(d):
+    return _CPP_NAMES[d.name]
+
+
+def scalar_name(d):
+    """Float, Double, Long, ...: PyTorch's ScalarType names (its tensor type without "Tensor")."""
+    return d.tensor_type[:-len("Tensor")]
+
 
 def get_default_dtype():
     return _default[0]

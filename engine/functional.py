@@ -34,7 +34,7 @@ def _jacobian_rows(y, xs, create_graph):
     xp = _xp(y.device)
     n = y.array.size
     rows = [[] for _ in xs]
-    if not y._rg:
+    if not y.requires_grad:
         return [_zeros(tuple(y.array.shape) + tuple(x.array.shape), x) for x in xs]
     for i in range(n):
         onehot = xp.zeros(n, dtype=y.array.dtype)

@@ -79,7 +79,7 @@ def _creation_dtype(dtype, default=None):
 def _finish(array, device, requires_grad):
     t = _make(array, device)
     if requires_grad:
-        t.requires_grad = True
+        t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
     return t
 
 
@@ -716,7 +716,17 @@ def reshape(input, *shape):
     return apply(_op["reshape"], input, shape=shape)
 
 
-view = reshape
+def view(input, *shape):
+    """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
+    input = _tensor_in(input)
+    shape = _infer_shape(_shape_args(shape), input.array.size)
+    probe = _storage(input).view()
+    try:
+        probe.shape = shape  # numpy refuses exactly when a copy would be needed
+    except AttributeError:
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+    return apply(_op["reshape"], input, shape=shape)
 
 
 def flatten(input, start_dim=0, end_dim=-1):

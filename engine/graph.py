@@ -122,6 +122,8 @@ class Node:
     retain = None
     released = False
     span = None
+    output_nr = 0  # which output of a multi-output function (unbind, split) this node stands for
+    copied = False  # a view row's result that could not share memory with its input (a copying reshape)
 
     def name(self):
         node = self.op.node
@@ -130,10 +132,10 @@ class Node:
     @property
     def next_functions(self):
         inputs = self.inputs
-        if self.shapes[0] is None and self.op.reflected:
-            # `2 * b` is b.__rmul__(2) in PyTorch: the tensor's edge comes first
-            inputs = inputs[1:] + inputs[:1]
-        return tuple((n, 0) for n in inputs)
+        if self.shapes[0] is None and self.op.number_left:
+            # `2 * b` is b.__rmul__(2) in PyTorch: the tensor's edge comes first (or alone: rsub)
+            inputs = inputs[1:] + inputs[:1] if self.op.number_left == "swap" else inputs[1:]
+        return tuple((None, 0) if n is None else (named(n), n.output_nr) for n in inputs)
 
     def __repr__(self):
         return f"<{self.name()} object at {id(self):#x}>"
@@ -156,6 +158,23 @@ class Node:
             self.released = True
 
 
+_node_classes = {}
+
+
+def named(node):
+    """`node`, now an instance of a Node subclass named after it, so that
+    `type(y.grad_fn).__name__` reads as in PyTorch ('MulBackward0'). Done when a
+    node is handed to the user (grad_fn, next_functions): inside the engine
+    nodes stay plain `Node`s, whose attribute lookups the interpreter keeps fast."""
+    if node.__class__ is Node:
+        name = node.name().replace("torch::autograd::", "")
+        cls = _node_classes.get(name)
+        if cls is None:
+            cls = _node_classes[name] = type(name, (Node,), {"__slots__": ()})
+        node.__class__ = cls
+    return node
+
+
 class AccumulateGrad:
     """The node of a leaf that requires grad: backward adds into `variable.grad`."""
 
@@ -168,6 +187,7 @@ class AccumulateGrad:
     released = False
     span = None
     op = None
+    output_nr = 0
 
     def __init__(self, variable):
         self.variable = variable

@@ -21,11 +21,12 @@ from .graph import peek_sequence
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
 from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, VIEW_DEFAULT, VIEW_NO_GRAD,
-                     SAVED_TENSOR, SAVED_OUTPUT)
+                     SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name)
 
 __all__ = ["inplace"]
 
 _COPY_SLICES = TABLE["copy_slices"]
+_AS_STRIDED = TABLE["as_strided"]
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -38,11 +39,13 @@ OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-
                    "memory location. Please clone() the tensor before performing the operation.")
 
 
-def _multi_output_message(view):
-    function = view._view.chain[-1][1].get("function", "a function")
-    return (f"Output {view._view.output} of {function} is a view and is being modified inplace. This view is "
-            f"the output of a function that returns multiple views. Such functions do not allow the output "
-            f"views to be modified inplace. You should replace the inplace operation by an out-of-place one.")
+def _no_grad_view_message(view):
+    fn = view._fn
+    if fn is None:
+        return NO_GRAD_VIEW_MESSAGE
+    return (f"Output {fn.output_nr} of {short_name(fn)} is a view of a view which was created in no_grad mode "
+            f"and is being modified inplace with grad mode enabled." + NO_GRAD_VIEW_MESSAGE[NO_GRAD_VIEW_MESSAGE
+                                                                        .index(" Given that"):])
 
 
 def _check(target, args):
@@ -53,9 +56,11 @@ def _check(target, args):
         return
     if target._base is not None:
         meta = target._view.meta
+        if meta == VIEW_NO_GRAD:
+            raise RuntimeError(_no_grad_view_message(target))
         if meta != VIEW_DEFAULT:
-            raise RuntimeError(NO_GRAD_VIEW_MESSAGE if meta == VIEW_NO_GRAD else _multi_output_message(target))
-        if target._rg and target._base._fn is None:
+            raise RuntimeError(multi_output_message(target, "is being modified inplace"))
+        if target.requires_grad and target._base._fn is None:
             raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if target._rg and target._fn is None:
         raise RuntimeError(LEAF_MESSAGE)
@@ -68,6 +73,12 @@ def inplace(target, compute, *args, **kwargs):
         raise RuntimeError(OVERLAP_MESSAGE)
     # the old value as a tensor of its own: same memory, same place in the graph, its own version counter
     old = _make(target.array, target.device, target.requires_grad, target.grad_fn, [target._vc[0]])
+    base = target._base
+    if base is not None and base._rg and is_grad_enabled():
+        # as PyTorch's CopySlices: the gradient of a view's old value goes straight into the base's
+        # old graph (the view's own old node, and hooks on it, are not on that path)
+        old._fn = _record(_AS_STRIDED, (base,), {"chain": target._view.chain}, old)
+        old._rg = True
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
     if result.array.shape != target.array.shape:

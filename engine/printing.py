@@ -249,9 +249,14 @@ def tensor_repr(t):
             suffixes.append(f"dtype=torch.{dtype.name}")
         body = _tensor_str(a, bool(dtype.is_floating_point), indent)
 
-    grad_fn = t.grad_fn
+    try:
+        grad_fn = t.grad_fn
+    except RuntimeError:  # a view made under no_grad whose base changed: its node can't be made (PyTorch)
+        grad_fn, name = True, "Invalid"
+    else:
+        # PyTorch prints the node's class name: its name() without the C++ namespace
+        name = grad_fn.name().rsplit("::", 1)[-1] if grad_fn is not None else None
     if grad_fn is not None:
-        name = grad_fn.name() if callable(getattr(grad_fn, "name", None)) else type(grad_fn).__name__
         suffixes.append(f"grad_fn=<{name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")

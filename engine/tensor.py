@@ -14,6 +14,7 @@ place, the view's node is re-derived from the base's new graph the next time
 it is used (PyTorch's AsStridedBackward0), so no view ever keeps a stale
 history.
 """
+import re
 import weakref
 import warnings
 
@@ -22,7 +23,7 @@ import numpy as _np
 from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
-from .graph import Node, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
+from .graph import Node, named, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
 from .ops import TABLE
 
 __all__ = ["Tensor", "Size", "apply", "run_op"]
@@ -44,7 +45,8 @@ NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
     "field to be populated for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. "
-    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead."
+    "If you access the non-leaf Tensor by mistake, make sure you access the leaf Tensor instead. "
+    "See github.com/pytorch/pytorch/pull/30531 for more information."
 )
 
 NO_GRAD_VIEW_REBASED = (
@@ -172,6 +174,8 @@ def run_op(op, args, params):
         result._fn = _record(op, args, params, result)
     if parent is not None:
         _link_view(result, parent, op, params)
+    elif op.is_view and result._fn is not None:
+        result._fn.copied = True
     return result
 
 
@@ -225,23 +229,47 @@ def _link_view(view, parent, op, params, meta=None, output=0):
 
 def _refresh(t):
     """Re-derive a view's node from its base when either was changed in place
-    (or the base came to require grad) since the view's node was made."""
+    since the view's node was made (PyTorch's AsStridedBackward0). A view made
+    under no_grad, or one of several outputs of unbind/split, may not be: that
+    is PyTorch's error."""
     info = t._view
     base = t._base
-    if info.version == t._vc[0] and (t._rg or not base._rg):
+    if info.version == t._vc[0]:
+        if not t._rg and base._rg:
+            t._rg = True  # the base came to require grad after the view was made: so does the view
         return
-    if base._rg:
-        if info.meta == VIEW_NO_GRAD:
-            if base._fn is not info.base_fn:
-                raise RuntimeError(NO_GRAD_VIEW_REBASED)
-            t._rg = True
-        else:
-            old = t._fn
-            t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
-            t._rg = True
-            if t._retains:
-                _move_retain(t, old, t._fn)
+    if t._fn is None and not base._rg:
+        info.version = t._vc[0]
+        return
+    if info.meta == VIEW_NO_GRAD:
+        raise RuntimeError(NO_GRAD_VIEW_REBASED)
+    if info.meta == VIEW_MULTI_OUTPUT:
+        raise RuntimeError(multi_output_message(t, "its base or another view of its base has been modified "
+                                                   "inplace"))
+    old = t._fn
+    t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
+    t._rg = True
+    if t._retains:
+        _move_retain(t, old, t._fn)
     info.version = t._vc[0]
+
+
+def multi_output_message(view, what):
+    """PyTorch's error for writing to (or through) one of several views returned by one call."""
+    fn = view._fn
+    name = short_name(fn) if fn is not None else "a function"
+    return (f"Output {view._view.output} of {name} is a view and {what}. This view is the output of a "
+            f"function that returns multiple views. Such functions do not allow the output views to be "
+            f"modified inplace. You should replace the inplace operation by an out-of-place one.")
+
+
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+def short_name(fn):
+    """A node as PyTorch's messages name it: MulBackward0 -> Mul; CopySlices with its C++ namespace."""
+    name = fn.name()
+    return "torch::autograd::" + name if name in ("CopySlices", "CopyBackwards") else _BACKWARD_SUFFIX.sub("", name)
 
 
 def _move_retain(t, old, new):
@@ -444,17 +472,26 @@ class Tensor:
     def grad_fn(self):
         if self._base is not None:
             _refresh(self)
-        return self._fn
+        fn = self._fn
+        return fn if fn is None or fn.__class__ is not Node else named(fn)
 
     @property
     def requires_grad(self):
-        if self._base is not None:
-            _refresh(self)
+        if self._base is not None:  # a view requires grad when its base does (it may have no node yet)
+            return self._rg or self._base._rg
         return self._rg
 
     @requires_grad.setter
     def requires_grad(self, value):
-        value = bool(value)
+        if value.__class__ is not bool:
+            raise RuntimeError("requires_grad must be a bool")
+        self._set_requires_grad(value, "only Tensors of floating point and complex dtype can require gradients")
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
+
+    def _set_requires_grad(self, value, not_float_message):
         if self.grad_fn is not None:
             if not value:
                 raise RuntimeError(
@@ -463,12 +500,11 @@ class Tensor:
                     "var_no_grad = var.detach().")
             return
         if value and self.array.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients "
-                               f"(this one is {self.dtype.name})")
+            raise RuntimeError(not_float_message)
         self._rg = value
 
     def requires_grad_(self, requires_grad=True):
-        self.requires_grad = requires_grad
+        self._set_requires_grad(bool(requires_grad), "only Tensors of floating point dtype can require gradients")
         return self
 
     @property
@@ -485,16 +521,23 @@ class Tensor:
     def grad(self, value):
         if value is not None:
             if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got {type(value).__name__}")
-            if value.array.shape != self.array.shape:
-                raise RuntimeError(f"assigned grad has data of a different size: grad is "
-                                   f"{list(value.array.shape)}, tensor is {list(self.array.shape)}")
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value is self:
+                raise RuntimeError("can't assign Variable as its own grad")
             if value.array.dtype != self.array.dtype:
-                raise RuntimeError(f"assigned grad has data of a different type: grad is "
-                                   f"{value.dtype.name}, tensor is {self.dtype.name}")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{_dt.cpp_name(value.dtype)}' to a tensor with "
+                    f"grad_dtype '{_dt.scalar_name(self.dtype)}'. The gradient must match the tensor's grad_dtype "
+                    f"(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a "
+                    f"specific dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes "
+                    f"of a tensor and its gradient may break downstream systems that assume they match.")
             if value.device is not self.device:
-                raise RuntimeError(f"assigned grad has data located on a different device: "
-                                   f"grad is on {value.device}, tensor is on {self.device}")
+                raise RuntimeError("assigned grad has data located on a different device")
+            if value.array.shape != self.array.shape:
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(value.array.shape)}' to a "
+                                   f"tensor of size '{list(self.array.shape)}'. Please ensure that the gradient "
+                                   f"and the tensor are the same size")
         self._grad = value
 
     @grad.deleter
@@ -517,10 +560,17 @@ class Tensor:
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
-            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         if value.device is not self.device:
             raise RuntimeError("data set to a tensor on another device")
+        if self._rg and value.array.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex "
+                               "dtype")
         self.array = _storage(value)
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     @property
     def T(self):
@@ -590,7 +640,7 @@ class Tensor:
         return _host(self).tolist()
 
     def numpy(self):
-        if self.requires_grad:
+        if self.requires_grad and is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")
         if self.device.type != "cpu":

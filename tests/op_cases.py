@@ -17,9 +17,8 @@ gives:
     A numpy function computing the expected forward value from the arrays.
 ``node``
     The expected ``grad_fn.name()`` of the result, taken from PyTorch 2.13
-    (the same expression run on torch tensors; for CopySlices/CopyBackwards,
-    PyTorch's class name, since its ``name()`` adds a ``torch::autograd::``
-    prefix). Internal rows that PyTorch has no op for (sum_to, prod_others,
+    (the same expression run on torch tensors; CopySlices and CopyBackwards
+    keep the ``torch::autograd::`` namespace PyTorch's ``name()`` gives them). Internal rows that PyTorch has no op for (sum_to, prod_others,
     index_grad, put_along) carry the engine's own name.
 
 Rows that are only reached inside other ops' derivatives (index_grad,
@@ -837,14 +836,14 @@ def _put_int_pair(y, v):
     y[1, 0] = v
 
 
-C("copy_slices", "row", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices")
-C("copy_slices", "col_number", on_copy(_put_col_number), [(2, 3)], np_on_copy(_put_col_number), "CopySlices")
+C("copy_slices", "row", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "torch::autograd::CopySlices")
+C("copy_slices", "col_number", on_copy(_put_col_number), [(2, 3)], np_on_copy(_put_col_number), "torch::autograd::CopySlices")
 C("copy_slices", "slice_bcast", on_copy(_put_slice_bcast), [(3, 2), (2,)], np_on_copy(_put_slice_bcast),
-  "CopySlices")
-C("copy_slices", "col_tensor", on_copy(_put_col), [(2, 3), (2,)], np_on_copy(_put_col), "CopySlices")
+  "torch::autograd::CopySlices")
+C("copy_slices", "col_tensor", on_copy(_put_col), [(2, 3), (2,)], np_on_copy(_put_col), "torch::autograd::CopySlices")
 C("copy_slices", "int_pair_scalar_value", on_copy(_put_int_pair), [(2, 3), ()], np_on_copy(_put_int_pair),
-  "CopySlices")
-C("copy_slices", "value_only", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "CopySlices",
+  "torch::autograd::CopySlices")
+C("copy_slices", "value_only", on_copy(_put_row), [(2, 3), (3,)], np_on_copy(_put_row), "torch::autograd::CopySlices",
   requires=(False, True))
 C("index_put", "list_key", on_copy(_put_list), [(3, 2), (2, 2)], np_on_copy(_put_list), "IndexPutBackward0")
 C("index_put", "mask_key", on_copy(lambda y, m: y.__setitem__(m, 0.0)), [(2, 3), (2, 3)],
@@ -867,9 +866,9 @@ def _view_after_base_changed(x):
     return v
 
 
-C("copy_slices", "view_mul_", on_copy(_mul_view), [(3, 2), (2,)], np_on_copy(_np_mul_view), "CopySlices")
+C("copy_slices", "view_mul_", on_copy(_mul_view), [(3, 2), (2,)], np_on_copy(_np_mul_view), "torch::autograd::CopySlices")
 C("copy_slices", "transposed_view_add_", on_copy(lambda y, b: y.t().add_(b)), [(2, 3), (2,)],
-  np_on_copy(lambda y, b: y.T.__iadd__(b)), "CopySlices")
+  np_on_copy(lambda y, b: y.T.__iadd__(b)), "torch::autograd::CopySlices")
 C("as_strided", "view_after_base_mul_", _view_after_base_changed, [(3, 2)], lambda x: x[1:] * 1.5,
   "AsStridedBackward0")
 C("as_strided", "view_modified_in_place", lambda x: (lambda v: (v.mul_(2.0), v)[1])((x * 1)[:, 1]), [(2, 3)],
@@ -892,12 +891,12 @@ C("fill", "zero_", on_copy(lambda y: y.zero_()), [(2, 3)], np.zeros_like, "ZeroB
 C("copy", "fill_0d_tensor", on_copy(lambda y, v: y.fill_(v)), [(2, 3), ()], lambda x, v: np.full_like(x, v),
   "FillBackward3")
 
-C("copy", "same_shape", on_copy(lambda y, s: y.copy_(s)), [(2, 3), (2, 3)], lambda x, s: s.copy(), "CopyBackwards")
+C("copy", "same_shape", on_copy(lambda y, s: y.copy_(s)), [(2, 3), (2, 3)], lambda x, s: s.copy(), "torch::autograd::CopyBackwards")
 C("copy", "bcast_src", on_copy(lambda y, s: y.copy_(s)), [(2, 3), (3,)],
-  lambda x, s: np.broadcast_to(s, x.shape).copy(), "CopyBackwards")
+  lambda x, s: np.broadcast_to(s, x.shape).copy(), "torch::autograd::CopyBackwards")
 C("copy", "scalar_src", on_copy(lambda y, s: y.copy_(s)), [(2, 2), ()],
-  lambda x, s: np.broadcast_to(s, x.shape).copy(), "CopyBackwards")
-C("copy", "src_only", on_copy(lambda y, s: y.copy_(s)), [(2, 3), (2, 3)], lambda x, s: s.copy(), "CopyBackwards",
+  lambda x, s: np.broadcast_to(s, x.shape).copy(), "torch::autograd::CopyBackwards")
+C("copy", "src_only", on_copy(lambda y, s: y.copy_(s)), [(2, 3), (2, 3)], lambda x, s: s.copy(), "torch::autograd::CopyBackwards",
   requires=(False, True))
 
 # ---- dtype and device moves

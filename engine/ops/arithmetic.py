@@ -6,7 +6,7 @@ from .table import Elementwise, Op, custom, infix, prefix
 
 class Add(Op):
     name = "add"
-    reflected = True
+    number_left = "swap"
     names = ("add",)
     method = inplace = True
     formula = infix("+")
@@ -22,7 +22,7 @@ class Add(Op):
 
 class Sub(Op):
     name = "sub"
-    reflected = True
+    number_left = "drop"
     names = ("sub", "subtract")
     method = inplace = True
     formula = infix("-")
@@ -38,7 +38,7 @@ class Sub(Op):
 
 class Mul(Op):
     name = "mul"
-    reflected = True
+    number_left = "swap"
     names = ("mul", "multiply")
     wrapper = "binary"
     method = inplace = True
@@ -209,15 +209,18 @@ class RpowScalar(Op):
     formula = infix("**", left="base")
     elementwise = True
     node = "PowBackward2"
-    saves = ("out",)
+    saves = (0, "out")
+    save_for = ((0,), (0,))
 
     def forward(xp, x, base):
         return base ** x
 
-    def backward(F, ctx, g, out, base):
+    def backward(F, ctx, g, x, out, base):
+        # PyTorch's pow_backward_exponent: grad * (out * log(base)); for base 0, taken as 0 where the
+        # exponent is >= 0 (0 ** -1 is inf, so its derivative there is -inf)
         if base == 0:
-            return (g * 0,)
-        return (g * out * math.log(base),)
+            return (g * F.where(x >= 0, 0.0, out * -math.inf),)
+        return (g * (out * math.log(base)),)
 
 
 class Maximum(Op):
@@ -259,6 +262,7 @@ class Minimum(Op):
 class Where(Op):
     """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
     name = "where"
+    saves_params = True
     names = ("where",)
     method = True  # Tensor.where(condition, other) puts self second: tensor.py writes that one by hand
     formula = custom("where")

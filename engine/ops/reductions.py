@@ -193,6 +193,7 @@ class MinAll(Op):
 class ExtremeDim(Op):
     """max(x, dim) / min(x, dim) values; `indices` (from argmax/argmin) is a parameter."""
     name = "extreme_dim"
+    saves_params = True
     node = staticmethod(lambda ctx: ctx.params["name"])
 
     def forward(xp, x, dim, keepdim, indices, name):
@@ -210,6 +211,7 @@ class ExtremeDim(Op):
 class TakeAlong(Op):
     """x gathered at `indices` along `dim` (same ndim)."""
     name = "take_along"
+    saves_params = True
     node = "GatherBackward0"
 
     def forward(xp, x, indices, dim):
@@ -222,6 +224,7 @@ class TakeAlong(Op):
 class PutAlong(Op):
     """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
     name = "put_along"
+    saves_params = True
     node = "ScatterAddBackward0"
 
     def forward(xp, g, indices, dim, shape):

@@ -7,7 +7,8 @@ class Reshape(Op):
     names = ("reshape", "view", "flatten")
     method = True
     formula = custom("reshape")
-    node = "ViewBackward0"
+    # a reshape that has to copy (a transposed input) is PyTorch's _unsafe_view of a clone
+    node = staticmethod(lambda ctx: "UnsafeViewBackward0" if ctx.copied else "ViewBackward0")
     is_view = True
 
     def forward(xp, x, shape):
@@ -155,6 +156,7 @@ def _index_name(ctx):
 class Getitem(Op):
     """x[key]; `key` is a tuple of ints, slices, None, Ellipsis and index arrays."""
     name = "getitem"  # x[key]; the language and Tensor.__getitem__ reach it
+    saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))  # index arrays
     formula = custom("index")
     node = staticmethod(_index_name)
     is_view = True
@@ -171,6 +173,7 @@ class Getitem(Op):
 class IndexGrad(Op):
     """Zeros of `shape` with `g` added at `key` (repeated indices accumulate)."""
     name = "index_grad"
+    saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))
     node = "IndexPutBackward0"
 
     def forward(xp, g, key, shape):
@@ -189,6 +192,7 @@ class IndexPut(Op):
     """x with x[key] = v, out of place, for a key with index arrays (a basic key
     makes a view, and writing through a view is CopySlices below)."""
     name = "index_put"
+    saves_params = True
     node = "IndexPutBackward0"
 
     def forward(xp, x, v, key):

@@ -41,7 +41,11 @@ class Op:
     elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
     is_view = False       # the result may share memory (and so a version counter) with input 0
     view_overlaps = False  # a view whose elements repeat the input's (expand)
-    reflected = False     # `2 * b` is PyTorch's b.__rmul__(2): next_functions lists b first
+    # A number on the left (`2 * b`) is PyTorch's reflected call (b.__rmul__(2)): "swap" lists b's
+    # edge first in next_functions; "drop" lists b's alone (rsub has no edge for the number)
+    number_left = None
+    saves_params = False  # True (or a test of the params) when params hold index data backward needs:
+    #                       freed after a backward like saved tensors (a second backward is an error)
     # the public surface
     names = ()
     wrapper = None

@@ -75,7 +75,7 @@ class CopySlices(Op):
     """The base after an in-place op on one of its views: `value` (the op's
     result) written over the view's elements."""
     name = "copy_slices"
-    node = "CopySlices"
+    node = "torch::autograd::CopySlices"
 
     def forward(xp, base, value, chain):
         out = xp.array(base, copy=True)
@@ -120,7 +120,7 @@ class Fill(Op):
 class Copy(Op):
     """What `x.copy_(src)` records: the gradient goes to `src`."""
     name = "copy"  # x.copy_(src)
-    node = staticmethod(lambda ctx: ctx.params.get("name") or "CopyBackwards")
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "torch::autograd::CopyBackwards")
 
     def forward(xp, x, src, name=None):
         return xp.broadcast_to(xp.asarray(src, dtype=x.dtype), x.shape)
