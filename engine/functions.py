@@ -14,7 +14,7 @@ from . import backend as _backend
 from . import dtypes as _dt
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
+from .tensor import Tensor, Size as _Size, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
 from .inplace import inplace
 from .ops import is_basic_key as _is_basic_key
 
@@ -265,11 +265,30 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
     return _random(size, lambda g, s: g.standard_normal(s), dtype, device, requires_grad)
 
 
-def randint(low, high=None, size=(), dtype=None, device=None):
+def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False):
+    """randint(high, size) or randint(low, high, size): whole numbers in [low, high), int64 unless dtype= says."""
+    if size is None and isinstance(high, (tuple, list, _Size)):
+        size, high = high, None  # randint(high, size)
     if high is None:
         low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing 1 required positional argument: 'size'")
+    low, high = int(low), int(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     return _random((tuple(size),), lambda g, s: g.integers(low, high, s),
-                   dtype if dtype is not None else _dt.int64, device, False)
+                   dtype if dtype is not None else _dt.int64, device, requires_grad)
+
+
+def bernoulli(input, p=None, generator=None):
+    """1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
+    input = _tensor_in(input)
+    probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
+    if _rng[0] is None:
+        _rng[0] = numpy.random.default_rng()
+    draws = _backend.backend_for(input.device).from_host(_rng[0].random(input.array.shape))
+    out = apply(_op["bernoulli"], probs, draws=draws.astype(input.array.dtype))
+    return out if p is None else out.detach()
 
 
 def rand_like(input, dtype=None, device=None, requires_grad=False):
@@ -415,6 +434,15 @@ def _both_tensors(a, b):
     if not isinstance(b, Tensor):
         b = _as_tensor_like(b, a)
     return a, b
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input); weight a number or a tensor (all broadcast together)."""
+    input = _tensor_in(input)
+    end = _as_tensor_like(end, input)
+    if not _is_number(weight):
+        weight = _as_tensor_like(weight, input)
+    return apply(_op["lerp"], input, end, weight)
 
 
 def where(condition, input, other):
@@ -967,11 +995,6 @@ def _index_put(input, value, key):
     return apply(_op["index_put"], input, value, key=key)
 
 
-def index_select(input, dim, index):
-    d = _dim(int(dim), input.array.ndim)
-    return getitem(input, (slice(None),) * d + (index,))
-
-
 # ------------------------------------------------------- in place (see inplace.py)
 
 def _fill(input, value, name="FillBackward2"):
@@ -1086,6 +1109,7 @@ _WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 # the families written in modules of their own (they build on the helpers above)
 from .functions_linalg import *  # noqa: E402,F401,F403
 from .functions_stats import *  # noqa: E402,F401,F403
+from .functions_shapes import *  # noqa: E402,F401,F403
 
 
 def _install_surface(namespace):

@@ -59,7 +59,7 @@ def _check(target, args):
         if meta == VIEW_NO_GRAD:
             raise RuntimeError(_no_grad_view_message(target))
         if meta != VIEW_DEFAULT:
-            raise RuntimeError(multi_output_message(target, "is being modified inplace"))
+            raise RuntimeError(multi_output_message(target, "is being"))
         if target.requires_grad and target._base._fn is None:
             raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if target._rg and target._fn is None:

@@ -244,8 +244,7 @@ def _refresh(t):
     if info.meta == VIEW_NO_GRAD:
         raise RuntimeError(NO_GRAD_VIEW_REBASED)
     if info.meta == VIEW_MULTI_OUTPUT:
-        raise RuntimeError(multi_output_message(t, "its base or another view of its base has been modified "
-                                                   "inplace"))
+        raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
     t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
     t._rg = True
@@ -254,13 +253,18 @@ def _refresh(t):
     info.version = t._vc[0]
 
 
-def multi_output_message(view, what):
-    """PyTorch's error for writing to (or through) one of several views returned by one call."""
+def multi_output_message(view, modified):
+    """PyTorch's error for writing to (or through) one of several views returned by
+    one call; `modified` is "is being" (the view itself) or "its base or another
+    view of its base has been"."""
     fn = view._fn
-    name = short_name(fn) if fn is not None else "a function"
-    return (f"Output {view._view.output} of {name} is a view and {what}. This view is the output of a "
-            f"function that returns multiple views. Such functions do not allow the output views to be "
-            f"modified inplace. You should replace the inplace operation by an out-of-place one.")
+    if fn is None:
+        head = f"A view was created in no_grad mode and {modified} modified inplace with grad mode enabled."
+    else:
+        head = f"Output {view._view.output} of {short_name(fn)} is a view and {modified} modified inplace."
+    return (head + " This view is the output of a function that returns multiple views. Such functions do "
+            "not allow the output views to be modified inplace. You should replace the inplace operation by an "
+            "out-of-place one.")
 
 
 _BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
@@ -868,6 +872,23 @@ class Tensor:
 
     def expand_as(self, other):
         return _fn.expand(self, other.shape)
+
+    def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
+        """A new leaf from `data`, with this tensor's dtype and device unless given."""
+        return _fn.tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
+        return _fn.zeros(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
+        return _fn.ones(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_empty(self, *size, dtype=None, device=None, requires_grad=False):
+        return _fn.empty(*size, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+
+    def new_full(self, size, fill_value, dtype=None, device=None, requires_grad=False):
+        return _fn.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                        requires_grad=requires_grad)
 
     def zero_(self):
         return _fn.zero_(self)

@@ -790,8 +790,15 @@ C("getitem", "bool_mask_rows", lambda x: x[ad.tensor([True, False, True])], [(3,
 C("getitem", "mask_from_compare", lambda x: x[x > 0], [(2, 3)], lambda x: x[x > 0], "IndexBackward0",
   gen=gen_all(away(0.0)))
 C("getitem", "index_select", lambda x: ad.index_select(x, 1, ad.tensor([0, 2, 0])), [(2, 3)],
-  lambda x: x[:, [0, 2, 0]], "IndexSelectBackward0",
-  xfail={"node": NAME + " (index_select is IndexSelectBackward0 in PyTorch)"})
+  lambda x: x[:, [0, 2, 0]], "IndexSelectBackward0")
+C("getitem", "narrow", lambda x: x.narrow(1, 1, 2), [(2, 4)], lambda x: x[:, 1:3], "SliceBackward0")
+C("getitem", "select", lambda x: ad.select(x, 0, -1), [(3, 2)], lambda x: x[-1], "SelectBackward0")
+C("getitem", "unbind", lambda x: x.unbind(1)[2], [(2, 3)], lambda x: x[:, 2], "UnbindBackward0")
+C("getitem", "split_size", lambda x: x.split(2, dim=1)[1], [(2, 3)], lambda x: x[:, 2:], "SplitBackward0")
+C("getitem", "split_sizes", lambda x: ad.split(x, [1, 2])[1], [(3, 2)], lambda x: x[1:], "SplitWithSizesBackward0")
+C("getitem", "chunk", lambda x: x.chunk(2)[0], [(3, 2)], lambda x: x[:2], "SplitBackward0")
+C("getitem", "masked_select", lambda x: x.masked_select(x > 0), [(2, 3)], lambda x: x[x > 0],
+  "MaskedSelectBackward0", gen=gen_all(away(0.0)))
 C("getitem", "chained", lambda x: x[1][0:2], [(2, 3)], lambda x: x[1][0:2], "SliceBackward0")
 
 # ---- index_grad (internal: getitem's derivative)
@@ -879,6 +886,52 @@ C("view_scatter", "rows", lambda g: apply("view_scatter", g, chain=_ROWS_1_2, sh
 _EXPANDED = ((ad.OPS["expand"], {"shape": (3, 2)}),)
 C("view_scatter", "expanded", lambda g: apply("view_scatter", g, chain=_EXPANDED, shape=(1, 2)), [(3, 2)],
   lambda g: g.sum(axis=0, keepdims=True), "AsStridedScatterBackward0", internal=True)
+
+# ---- views and rearrangements
+C("diagonal", "main", lambda x: x.diagonal(), [(3, 4)], lambda x: np.diagonal(x).copy(), "DiagonalBackward0")
+C("diagonal", "offset_dims", lambda x: ad.diagonal(x, -1, 1, 2), [(2, 3, 3)],
+  lambda x: np.diagonal(x, -1, 1, 2).copy(), "DiagonalBackward0")
+C("diagonal", "written_through", on_copy(lambda y, w: y.diagonal().mul_(w)), [(3, 3), (3,)],
+  np_on_copy(lambda y, w: np.fill_diagonal(y, np.diagonal(y) * w)), "torch::autograd::CopySlices")
+C("repeat", "2d", lambda x: x.repeat(2, 3), [(2, 2)], lambda x: np.tile(x, (2, 3)), "RepeatBackward0")
+C("repeat", "new_dim", lambda x: ad.repeat(x, 2, 1, 2), [(3,)], lambda x: np.tile(x, (2, 1, 2)), "RepeatBackward0")
+C("flip", "dims", lambda x: x.flip(0, 1) if False else ad.flip(x, [0, 1]), [(2, 3)], lambda x: np.flip(x, (0, 1)),
+  "FlipBackward0")
+C("roll", "dim", lambda x: x.roll(1, 1), [(2, 3)], lambda x: np.roll(x, 1, 1), "RollBackward0")
+C("roll", "flat", lambda x: ad.roll(x, -2), [(2, 3)], lambda x: np.roll(x, -2), "RollBackward0")
+C("roll", "two_dims", lambda x: x.roll((1, -1), (0, 1)), [(2, 3)], lambda x: np.roll(x, (1, -1), (0, 1)),
+  "RollBackward0")
+C("tril", "main", lambda x: x.tril(), [(3, 3)], np.tril, "TrilBackward0")
+C("tril", "below", lambda x: ad.tril(x, -1), [(3, 4)], lambda x: np.tril(x, -1), "TrilBackward0")
+C("triu", "above", lambda x: x.triu(1), [(3, 3)], lambda x: np.triu(x, 1), "TriuBackward0")
+C("triu", "inplace_triu_", on_copy(lambda y: y.triu_()), [(2, 3)], np.triu, "TriuBackward0")
+_SCATTER_IDX = np.array([[2, 0], [1, 2]])
+
+
+def _np_scatter(x, src):
+    out = x.copy()
+    np.put_along_axis(out, _SCATTER_IDX, src[:, :2], axis=1)
+    return out
+
+
+C("scatter", "src", lambda x, s: x.scatter(1, ad.tensor(_SCATTER_IDX), s), [(2, 3), (2, 2)], _np_scatter,
+  "ScatterBackward0")
+C("scatter", "larger_src", lambda x, s: ad.scatter(x, 1, ad.tensor(_SCATTER_IDX), s), [(2, 3), (2, 3)], _np_scatter,
+  "ScatterBackward0")
+C("scatter", "value", lambda x: x.scatter(1, ad.tensor(_SCATTER_IDX), 7.5), [(2, 3)],
+  lambda x: _np_scatter(x, np.full((2, 2), 7.5)), "ScatterBackward1")
+C("masked_fill", "number", lambda x, m: x.masked_fill(m, -5.0), [(2, 3), (2, 3)], lambda x, m: np.where(m, -5.0, x),
+  "MaskedFillBackward0", gen=gen_each(normal, mask()))
+C("masked_fill", "tensor_value", lambda x, m, v: ad.masked_fill(x, m, v), [(2, 3), (3,), ()],
+  lambda x, m, v: np.where(m, v, x), "MaskedFillBackward1", gen=gen_each(normal, mask(), normal))
+C("permute", "movedim", lambda x: x.movedim(0, 2), [(1, 2, 3)], lambda x: np.moveaxis(x, 0, 2), "PermuteBackward0")
+C("lerp", "tensor_weight", lambda a, b, w: a.lerp(b, w), [(3,), (3,), (3,)],
+  lambda a, b, w: a + w * (b - a), "LerpBackward1", gen=gen_each(normal, normal, uniform(-1.0, 2.0)))
+C("lerp", "number_weight", lambda a, b: ad.lerp(a, b, 0.3), [(2, 3), (3,)], lambda a, b: a + 0.3 * (b - a),
+  "LerpBackward0")
+# probabilities 0 and 1 and a fixed seed: the same draws at every difference step
+C("bernoulli", "certain", lambda p: (ad.manual_seed(0), ad.bernoulli(p))[1], [(2, 3)], lambda p: p.copy(),
+  "BernoulliBackward0", gen=gen_all(lambda rng, s: rng.integers(0, 2, s).astype(float)))
 
 # ================================================================ copies, fills
 

@@ -276,3 +276,38 @@ class Where(Op):
         ga = F.where(cond, g, 0.0) if ctx.needs[0] else None
         gb = F.where(cond, 0.0, g) if ctx.needs[1] else None
         return ga, gb
+
+
+class Lerp(Op):
+    """input + weight * (end - input), computed as PyTorch does (from the nearer end)."""
+    name = "lerp"
+    names = ("lerp",)
+    method = inplace = elementwise = True
+    node = staticmethod(lambda ctx: "LerpBackward0" if ctx.shapes[2] is None else "LerpBackward1")
+    saves = (0, 1, 2)
+    save_for = ((2,), (2,), (0, 1))
+
+    def forward(xp, a, b, w):
+        d = b - a
+        near = xp.abs(w) < 0.5
+        return xp.where(near, a + w * d, b - d * (1 - w))
+
+    def backward(F, ctx, g, a, b, w):
+        ga = g * (1 - w) if ctx.needs[0] else None
+        gb = g * w if ctx.needs[1] else None
+        gw = g * (b - a) if ctx.needs[2] else None
+        return ga, gb, gw
+
+
+class Bernoulli(Op):
+    """1 where the uniform `draws` fall below the probabilities `p`, else 0 (no gradient reaches p)."""
+    name = "bernoulli"
+    names = ("bernoulli",)
+    method = inplace = True
+    node = "BernoulliBackward0"
+
+    def forward(xp, p, draws):
+        return (draws < p).astype(p.dtype)
+
+    def backward(F, ctx, g, draws):
+        return (g * 0,)

@@ -1,5 +1,5 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
-from .table import Op, custom, is_basic_key, scatter_add
+from .table import Op, call, custom, is_basic_key, scatter_add
 
 
 class Reshape(Op):
@@ -67,7 +67,7 @@ class Transpose(Op):
 
 class Permute(Op):
     name = "permute"
-    names = ("permute",)
+    names = ("permute", "movedim", "moveaxis")
     method = True
     formula = custom("permute")
     node = "PermuteBackward0"
@@ -140,7 +140,10 @@ _FULL_SLICE = slice(None)
 
 
 def _index_name(ctx):
-    """PyTorch names an indexing result by the last step it applies (x[0, 1:3] is a slice)."""
+    """PyTorch names an indexing result by the last step it applies (x[0, 1:3] is a
+    slice), or by the function that indexed (`name`: unbind, index_select, ...)."""
+    if ctx.params.get("name"):
+        return ctx.params["name"]
     key = ctx.params["key"]
     if not is_basic_key(key):
         return "IndexBackward0"
@@ -154,19 +157,23 @@ def _index_name(ctx):
 
 
 class Getitem(Op):
-    """x[key]; `key` is a tuple of ints, slices, None, Ellipsis and index arrays."""
-    name = "getitem"  # x[key]; the language and Tensor.__getitem__ reach it
+    """x[key]; `key` is a tuple of ints, slices, None, Ellipsis and index arrays.
+    The functions that select (narrow, select, unbind, ...) are this row under
+    their own node names (`name`)."""
+    name = "getitem"  # x[key] itself is reached through Tensor.__getitem__ and the language
+    names = ("narrow", "select", "index_select", "masked_select", "unbind", "split", "chunk")
+    method = True
     saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))  # index arrays
     formula = custom("index")
     node = staticmethod(_index_name)
     is_view = True
 
-    def forward(xp, x, key):
+    def forward(xp, x, key, name=None):
         if not any(k is Ellipsis for k in key):
             key = key + (Ellipsis,)  # x[1, 2] as a 0-d view, not a copied number
         return x[key]
 
-    def backward(F, ctx, g, key):
+    def backward(F, ctx, g, key, name=None):
         return (F.index_grad(g, key=key, shape=ctx.shapes[0]),)
 
 
@@ -203,4 +210,146 @@ class IndexPut(Op):
     def backward(F, ctx, g, key):
         gx = F.index_put(g, 0.0, key=key) if ctx.needs[0] else None
         gv = F.getitem(g, key=key) if ctx.needs[1] else None
+        return gx, gv
+
+
+class Diagonal(Op):
+    """A diagonal of the matrices in dims dim1, dim2 (a view: writing to it writes the input)."""
+    name = "diagonal"
+    names = ("diagonal",)
+    method = True
+    node = "DiagonalBackward0"
+    is_view = True
+    formula = call("offset", "dim1", "dim2")
+
+    def forward(xp, x, offset=0, dim1=0, dim2=1):
+        d = xp.diagonal(x, offset, dim1, dim2)
+        flags = getattr(d, "flags", None)
+        if flags is not None and not flags.writeable and getattr(x, "flags", flags).writeable:
+            flags.writeable = True  # numpy hands out diagonals read-only; PyTorch's are views to write through
+        return d
+
+    def backward(F, ctx, g, offset=0, dim1=0, dim2=1):
+        step = ((Diagonal, {"offset": offset, "dim1": dim1, "dim2": dim2}),)
+        return (F.view_scatter(g, chain=step, shape=ctx.shapes[0]),)
+
+
+class Repeat(Op):
+    """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
+    name = "repeat"
+    names = ("repeat",)
+    method = True
+    node = "RepeatBackward0"
+    formula = call("sizes")
+
+    def forward(xp, x, sizes):
+        return xp.tile(x, sizes)
+
+    def backward(F, ctx, g, sizes):
+        shape = ctx.shapes[0]
+        padded = (1,) * (len(sizes) - len(shape)) + tuple(shape)
+        blocks = tuple(v for r, s in zip(sizes, padded) for v in (r, s))  # (r0, s0, r1, s1, ...)
+        summed = F.sum(F.reshape(g, shape=blocks), dim=tuple(range(0, 2 * len(sizes), 2)))
+        return (F.reshape(summed, shape=shape),)
+
+
+class Flip(Op):
+    name = "flip"
+    names = ("flip",)
+    method = True
+    node = "FlipBackward0"
+    formula = call("dims")
+
+    def forward(xp, x, dims):
+        return xp.flip(x, dims).copy()  # a copy, as PyTorch's flip (numpy's would be a view)
+
+    def backward(F, ctx, g, dims):
+        return (F.flip(g, dims=dims),)
+
+
+class Roll(Op):
+    """x shifted cyclically along `dims` (the flattened x when dims is None)."""
+    name = "roll"
+    names = ("roll",)
+    method = True
+    node = "RollBackward0"
+    formula = call("shifts", "dims")
+
+    def forward(xp, x, shifts, dims=None):
+        return xp.roll(x, shifts, axis=dims)
+
+    def backward(F, ctx, g, shifts, dims=None):
+        back = tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts
+        return (F.roll(g, shifts=back, dims=dims),)
+
+
+class Tril(Op):
+    name = "tril"
+    names = ("tril",)
+    method = inplace = True
+    node = "TrilBackward0"
+    formula = call("diagonal")
+
+    def forward(xp, x, diagonal=0):
+        return xp.tril(x, diagonal)
+
+    def backward(F, ctx, g, diagonal=0):
+        return (F.tril(g, diagonal=diagonal),)
+
+
+class Triu(Op):
+    name = "triu"
+    names = ("triu",)
+    method = inplace = True
+    node = "TriuBackward0"
+    formula = call("diagonal")
+
+    def forward(xp, x, diagonal=0):
+        return xp.triu(x, diagonal)
+
+    def backward(F, ctx, g, diagonal=0):
+        return (F.triu(g, diagonal=diagonal),)
+
+
+class Scatter(Op):
+    """x with the values of `src` (a tensor, or one number) put at `index` along
+    `dim`: out[i][index[i][j]] = src[i][j] for dim 1."""
+    name = "scatter"
+    names = ("scatter",)
+    method = inplace = True
+    saves_params = True
+    node = staticmethod(lambda ctx: "ScatterBackward1" if ctx.shapes[1] is None else "ScatterBackward0")
+
+    def forward(xp, x, src, index, dim):
+        out = xp.array(x, copy=True)
+        if not isinstance(src, (int, float)):
+            src = src[tuple(slice(0, n) for n in index.shape)]  # the part of src that index covers
+        xp.put_along_axis(out, index, src, axis=dim)
+        return out
+
+    def backward(F, ctx, g, index, dim):
+        gx = F.scatter(g, 0.0, index=index, dim=dim) if ctx.needs[0] else None
+        gs = None
+        if ctx.needs[1]:
+            gs = F.take_along(g, indices=index, dim=dim)
+            if tuple(index.shape) != tuple(ctx.shapes[1]):  # src was larger than index: zeros elsewhere
+                gs = F.index_grad(gs, key=tuple(slice(0, n) for n in index.shape), shape=ctx.shapes[1])
+        return gx, gs
+
+
+class MaskedFill(Op):
+    """x with `value` (a number or a 0-d tensor) where `mask` (a bool array) is True."""
+    name = "masked_fill"
+    names = ("masked_fill",)
+    method = inplace = True
+    saves_params = True
+    node = staticmethod(lambda ctx: "MaskedFillBackward0" if ctx.shapes[1] is None else "MaskedFillBackward1")
+    formula = call()
+
+    def forward(xp, x, value, mask):
+        return xp.where(mask, xp.asarray(value, dtype=x.dtype), x)
+
+    def backward(F, ctx, g, mask):
+        gx = F.where(mask, 0.0, g) if ctx.needs[0] else None
+        gv = F.sum(F.where(mask, g, 0.0)) if ctx.needs[1] else None
         return gx, gv

@@ -1,0 +1,247 @@
+"""Selecting and rearranging: the public functions (argument checks in
+PyTorch's words, then the rows in engine/ops/shapes.py and reductions.py).
+
+narrow, select, unbind, split and chunk select with a basic key, so their
+results are views of the input (unbind/split/chunk give several, which may
+not be written to with history, as in PyTorch); index_select and
+masked_select copy. diagonal is a view too.
+"""
+import math
+
+import numpy
+
+from .functions import (_tensor_in, _as_tensor_like, _dim, _is_number, _index_key, _xp, apply, expand, permute,
+                        getitem)
+from .ops import TABLE
+from .tensor import Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
+
+__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "movedim",
+           "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]
+
+_GETITEM = TABLE["getitem"]
+_ALL = slice(None)
+
+
+def _along(dim, step):
+    """A key applying `step` (an int or a slice) to dimension `dim`."""
+    return (_ALL,) * dim + (step,)
+
+
+def narrow(input, dim, start, length):
+    input = _tensor_in(input)
+    d = _dim(int(dim), input.array.ndim)
+    size = input.array.shape[d]
+    start, length = int(start), int(length)
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if start < 0:
+        start += size
+    if length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return apply(_GETITEM, input, key=_along(d, slice(start, start + length)))
+
+
+def select(input, dim, index):
+    input = _tensor_in(input)
+    d = _dim(int(dim), input.array.ndim)
+    size = input.array.shape[d]
+    index = int(index)
+    if not -size <= index < size:
+        raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
+                         f"dimension {d}")
+    return apply(_GETITEM, input, key=_along(d, index % size))
+
+
+def _multi_views(input, d, steps, name):
+    """Views of `input`, one per step along dim d, marked as the outputs of one call."""
+    views = []
+    for i, step in enumerate(steps):
+        view = apply(_GETITEM, input, key=_along(d, step), name=name)
+        if view._view is not None and view._view.meta == VIEW_DEFAULT:  # (a view made under no_grad stays one)
+            view._view.meta = VIEW_MULTI_OUTPUT
+            view._view.output = i
+        if view._fn is not None:
+            view._fn.output_nr = i
+        views.append(view)
+    return tuple(views)
+
+
+def unbind(input, dim=0):
+    input = _tensor_in(input)
+    d = _dim(int(dim), input.array.ndim)
+    return _multi_views(input, d, range(input.array.shape[d]), "UnbindBackward0")
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    input = _tensor_in(tensor, "tensor")
+    d = _dim(int(dim), input.array.ndim)
+    n = input.array.shape[d]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = [int(s) for s in split_size_or_sections]
+        if sum(sizes) != n or any(s < 0 for s in sizes):
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
+                               f"at dimension {d}), but got split_sizes={sizes}")
+        name = "SplitWithSizesBackward0"
+    else:
+        size = int(split_size_or_sections)
+        if size <= 0 and n > 0:
+            raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
+        sizes = [min(size, n - start) for start in range(0, n, size)] if size > 0 else [0]
+        name = "SplitBackward0"
+    starts = [sum(sizes[:i]) for i in range(len(sizes))]
+    return _multi_views(input, d, [slice(a, a + s) for a, s in zip(starts, sizes)], name)
+
+
+def chunk(input, chunks, dim=0):
+    input = _tensor_in(input)
+    chunks = int(chunks)
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    d = _dim(int(dim), input.array.ndim)
+    n = input.array.shape[d]
+    return split(input, max(math.ceil(n / chunks), 1) if n else 0, d)
+
+
+def index_select(input, dim, index):
+    input = _tensor_in(input)
+    d = _dim(int(dim), input.array.ndim)
+    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    if index.array.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    if index.array.dtype.kind not in "iu":
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    key = _index_key(input, _along(d, index.reshape(-1)))
+    return apply(_GETITEM, input, key=key, name="IndexSelectBackward0")
+
+
+def masked_select(input, mask):
+    input = _tensor_in(input)
+    mask = mask if isinstance(mask, Tensor) else _as_tensor_like(mask, input)
+    if mask.array.dtype.kind != "b":
+        raise RuntimeError(f"masked_select: expected BoolTensor for mask")
+    shape = numpy.broadcast_shapes(input.array.shape, mask.array.shape)
+    if input.array.shape != shape:
+        input = expand(input, shape)
+    m = mask.array if mask.array.shape == shape else _xp(mask.device).broadcast_to(mask.array, shape)
+    return apply(_GETITEM, input, key=(m,), name="MaskedSelectBackward0")
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    d1, d2 = _dim(int(dim1), nd), _dim(int(dim2), nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return apply(TABLE["diagonal"], input, offset=int(offset), dim1=d1, dim2=d2)
+
+
+def movedim(input, source, destination):
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(src) != len(dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the "
+                           f"same number of dims as destination ({dst} dims)")
+    src = [_dim(int(s), nd) for s in src]
+    dst = [_dim(int(t), nd) for t in dst]
+    order = [None] * nd
+    for s, t in zip(src, dst):
+        order[t] = s
+    rest = iter(d for d in range(nd) if d not in src)
+    return permute(input, tuple(o if o is not None else next(rest) for o in order))
+
+
+moveaxis = movedim
+
+
+def repeat(input, *sizes):
+    input = _tensor_in(input)
+    if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
+        sizes = tuple(sizes[0])
+    sizes = tuple(int(s) for s in sizes)
+    if len(sizes) < input.array.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                           "tensor")
+    return apply(TABLE["repeat"], input, sizes=sizes)
+
+
+def flip(input, dims):
+    input = _tensor_in(input)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    return apply(TABLE["flip"], input, dims=tuple(_dim(int(d), input.array.ndim) for d in dims))
+
+
+def roll(input, shifts, dims=None):
+    input = _tensor_in(input)
+    if dims is None:
+        return apply(TABLE["roll"], input, shifts=int(shifts if _is_number(shifts) else shifts[0]), dims=None)
+    shifts = (shifts,) if _is_number(shifts) else tuple(shifts)
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    dims = tuple(_dim(int(d), input.array.ndim) for d in dims)
+    return apply(TABLE["roll"], input, shifts=tuple(int(s) for s in shifts), dims=dims)
+
+
+def _triangle(name, input, diagonal):
+    input = _tensor_in(input)
+    if input.array.ndim < 2:
+        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
+    return apply(TABLE[name], input, diagonal=int(diagonal))
+
+
+def tril(input, diagonal=0):
+    return _triangle("tril", input, diagonal)
+
+
+def triu(input, diagonal=0):
+    return _triangle("triu", input, diagonal)
+
+
+def _index_tensor(index, input, what):
+    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    if index.array.dtype.kind not in "iu":
+        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
+    if index.array.ndim != input.array.ndim:
+        raise RuntimeError(f"Index tensor must have the same number of dimensions as input tensor")
+    return index
+
+
+def gather(input, dim, index):
+    input = _tensor_in(input)
+    d = _dim(int(dim), input.array.ndim)
+    index = _index_tensor(index, input, "gather")
+    extent = tuple(_ALL if k == d else slice(0, n) for k, n in enumerate(index.array.shape))
+    if any(k != d and n < m for k, (n, m) in enumerate(zip(index.array.shape, input.array.shape))):
+        input = getitem(input, extent)  # gather reads only the part of input that index covers
+    return apply(TABLE["take_along"], input, indices=index.array, dim=d)
+
+
+def scatter(input, dim, index, src=None, value=None, reduce=None):
+    input = _tensor_in(input)
+    if reduce is not None:
+        raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")
+    d = _dim(int(dim), input.array.ndim)
+    index = _index_tensor(index, input, "scatter")
+    if src is None:
+        src = value
+    if src is None:
+        raise TypeError("scatter() needs src (a tensor) or value (a number)")
+    if not _is_number(src):
+        src = _as_tensor_like(src, input)
+    return apply(TABLE["scatter"], input, src, index=index.array, dim=d)
+
+
+def masked_fill(input, mask, value):
+    input = _tensor_in(input)
+    mask = mask if isinstance(mask, Tensor) else _as_tensor_like(mask, input)
+    if mask.array.dtype.kind != "b":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+    if isinstance(value, Tensor) and value.array.ndim != 0:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                           f"{value.array.ndim} dimension(s).")
+    m = mask.array
+    if m.shape != input.array.shape:
+        m = _xp(mask.device).broadcast_to(m, numpy.broadcast_shapes(input.array.shape, m.shape))
+    return apply(TABLE["masked_fill"], input, value, mask=m)
