@@ -144,15 +144,27 @@ def test_golden_file_is_well_formed():
     names = [case["name"] for case in CASES]
     assert len(names) == len(set(names))
     assert DOCUMENT["default_dtype"] == "float64"
+    assert set(KNOWN_DIFFERENCES) <= set(names)
     for case in CASES:
         assert case["group"] in ("semantics", "api"), case["name"]
         assert set(case["loose"]) <= {"first_line", "no_triggered_internally", "no_torch_autograd_prefix"}
 
 
+# Where the engine knowingly differs from PyTorch, and why (strict: each flags itself once it matches).
+KNOWN_DIFFERENCES = {
+    "view_api_unbind_hook_backward_each": (
+        "unbind/split outputs each have a node of their own here; in PyTorch they share one multi-output "
+        "node, so a hook on output 0 also runs (with None) when backward starts from another output"),
+}
+
+
 def _params():
     for case in CASES:
         prefix = "" if case["group"] == "semantics" else "api-"
-        yield pytest.param(case, id=prefix + case["name"])
+        marks = ()
+        if case["name"] in KNOWN_DIFFERENCES:
+            marks = (pytest.mark.xfail(strict=True, reason=KNOWN_DIFFERENCES[case["name"]]),)
+        yield pytest.param(case, id=prefix + case["name"], marks=marks)
 
 
 @pytest.mark.parametrize("case", list(_params()))
