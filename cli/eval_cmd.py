@@ -5,6 +5,7 @@ import sys
 
 import click
 
+from .inputs import job_lines
 from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
 
 __all__ = ["eval_command"]
@@ -53,7 +54,7 @@ class _EvalCommand(click.Command):
               help="Significant digits in text output.")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
               help="Stop a program after this many steps.")
-@click.option("-f", "--file", "jobs_file", type=click.File("r"), default=None,
+@click.option("-f", "--file", "jobs_file", type=click.File("rb"), default=None,
               help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
 def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
                  fmt, as_json, device, dtype, seed, precision, max_steps, jobs_file):
@@ -98,16 +99,14 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
             sys.exit(1)
     with warning_printer() as printer:
         if jobs_file is not None or expr == "-":
-            stream = jobs_file if jobs_file is not None else sys.stdin
+            stream = jobs_file if jobs_file is not None else sys.stdin.buffer
             where = getattr(stream, "name", "<stdin>")
-            where = "<stdin>" if where in ("<stdin>", "-") else where
-            jobs = ((n, line.strip()) for n, line in enumerate(stream, 1)
-                    if line.strip() and not line.lstrip().startswith("#"))
-            failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where,
-                               batch=True)
+            where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
+            failed = _run_jobs(job_lines(stream), pairs, options, as_json, graph_format, precision, printer,
+                               where, batch=True)
         else:
-            failed = _run_jobs([(1, expr)], pairs, options, as_json, graph_format, precision, printer, None,
-                               batch=False)
+            failed = _run_jobs([(1, expr, None)], pairs, options, as_json, graph_format, precision, printer,
+                               None, batch=False)
     sys.exit(1 if failed else 0)
 
 
@@ -117,10 +116,12 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     out = sys.stdout
     failed = 0
     first = True
-    for line, text in jobs:
+    for line, text, bad_bytes in jobs:
         printer.source = text
         printer.where = f"{where}, job on line {line}" if where else None
         try:
+            if bad_bytes is not None:
+                raise bad_bytes
             result = run_job(text, pairs, options)
         except LanguageError as e:
             failed += 1
@@ -133,6 +134,8 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
             failed += 1
             _plain_error(out, as_json, line, text, "MemoryError", str(e) or "out of memory")
             continue
+        except BrokenPipeError:  # the reader of our output went away: stop (cli.main exits quietly)
+            raise
         except Exception as e:  # one job's internal failure never ends the batch
             failed += 1
             _plain_error(out, as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")

@@ -5,6 +5,7 @@ assert), 2 a usage error. Results go to stdout; errors, warnings and progress
 to stderr. No Python traceback ever reaches the user: anything unexpected is
 reported as an internal error in one line.
 """
+import os
 import sys
 
 import click
@@ -35,10 +36,29 @@ def cli():
     """
 
 
+SIGPIPE_STATUS = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
+
+
+def _reader_gone():
+    """stdout's reader closed the pipe (`| head`): stop quietly, as command-line tools do."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the final flush at exit has nowhere to fail
+    except (OSError, ValueError):
+        pass
+    return SIGPIPE_STATUS
+
+
 def main(argv=None):
     """Entry point of the console script."""
     try:
-        code = cli.main(args=argv, prog_name="autodiff", standalone_mode=False)
+        try:
+            code = cli.main(args=argv, prog_name="autodiff", standalone_mode=False)
+            sys.stdout.flush()
+        except SystemExit as e:
+            if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+                raise BrokenPipeError from None  # click met EPIPE and would exit 1; we exit as tools do
+            code = e.code
     except click.exceptions.Exit as e:
         code = e.exit_code
     except click.ClickException as e:
@@ -51,7 +71,7 @@ def main(argv=None):
         click.echo("interrupted", err=True)
         code = 130
     except BrokenPipeError:
-        code = 0
+        code = _reader_gone()
     except Exception as e:  # never a traceback: one line, and where to report it
         click.echo(f"error: internal error ({type(e).__name__}: {e}); please report this", err=True)
         code = 70

@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from .inputs import read_source
 from .output import report_error, warning_printer
 
 __all__ = ["run_command"]
@@ -14,7 +15,7 @@ __all__ = ["run_command"]
 
 @click.command("run")
 @click.version_option(package_name="autodiff-cli", prog_name="autodiff")
-@click.argument("script", type=click.File("r", encoding="utf-8"), required=False)
+@click.argument("script", type=click.File("rb"), required=False)
 @click.option("-c", "--code", "code", metavar="CODE", help="Run CODE instead of a file.")
 @click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True,
               help="Stop after this many interpreter steps (an endless loop is an error).")
@@ -39,8 +40,13 @@ def run_command(script, code, max_steps, max_depth, device, dtype, seed):
     if code is not None:
         source, name = code, "<code>"
     else:
-        source = script.read()
-        name = "<stdin>" if script.name in ("<stdin>", "-") else script.name
+        name = getattr(script, "name", "<stdin>")
+        name = "<stdin>" if name in ("<stdin>", "-") or not isinstance(name, str) else name
+        source, bad_bytes = read_source(script)
+        if bad_bytes is not None:
+            bad_bytes.hint = "save the file as UTF-8"
+            report_error(bad_bytes, source, name)
+            sys.exit(1)
     sys.exit(run_source(source, name, max_steps=max_steps, max_depth=max_depth, device=device,
                         dtype=dtype, seed=seed))
 

@@ -15,6 +15,7 @@ import numpy
 
 from .. import engine as E
 from ..engine.gradcheck import numerical_jacobian
+from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
@@ -317,8 +318,13 @@ def engine_settings(dtype=None, device=None):
 
 
 def run_job(source, bindings=(), options=None):
-    """Run one eval job; a JobResult, or a LanguageError raised."""
-    options = options or JobOptions()
+    """Run one eval job; a JobResult, or a LanguageError raised. Whatever engine
+    settings the job changes (grad mode, default dtype, print options, the
+    random generator...) are put back afterwards: a job cannot change another's."""
+    return isolated(_run_job, source, bindings, options or JobOptions())
+
+
+def _run_job(source, bindings, options):
     if options.check and options.seed is None:
         options.seed = 0  # re-runs for finite differences must draw the same random numbers
     with engine_settings(options.dtype, options.device):

@@ -354,6 +354,9 @@ class Interpreter:
             except InplaceModifiedError as e:
                 self._unwind(frames)
                 raise _inplace_error(e, instr) from None
+            except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
+                self._unwind(frames)
+                raise
             except Exception as e:  # an engine or Python error inside one instruction
                 self._unwind(frames)
                 raise script_error(e, instr, self) from None
