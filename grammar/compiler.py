@@ -69,14 +69,24 @@ class _FunctionState:
 def compile_program(program, source=None, keep_last=False):
     """Compile a "program" node. With `keep_last`, the value of a final
     expression statement is kept as the result (eval's `f`)."""
-    return _Compiler(source).compile_body(program.args, "<program>", keep_last=keep_last)
+    compiler = _Compiler(source)
+    code = Code([], "<program>", source=source)
+    compiler.compile_into(code, program.args, keep_last=keep_last)
+    # function and lambda bodies met on the way are compiled after their
+    # definer, one after another: nesting them deeply never recurses
+    while compiler.pending:
+        body, statements = compiler.pending.pop()
+        compiler.compile_into(body, statements, in_function=True)
+    return code
 
 
 class _Compiler:
     def __init__(self, source):
         self.source = source
+        self.pending = []  # (Code to fill, body statements) of functions defined in what was compiled
 
-    def compile_body(self, statements, name, params=(), defaults=(), keep_last=False, in_function=False):
+    def compile_into(self, code, statements, keep_last=False, in_function=False):
+        """Fill `code` with the instructions of `statements`."""
         out = []
         state = _FunctionState(in_function)
         work = []  # items: ("node", node, context) | ("emit", instr) | ("label", label) | ("call", fn)
@@ -95,8 +105,9 @@ class _Compiler:
                 item.index = len(instructions)
             else:
                 instructions.append(item)
-        resolved = [(op, arg.index if arg.__class__ is _Label else arg, node) for op, arg, node in instructions]
-        return Code(resolved, name, params, defaults, state.globals, self.source)
+        code.instructions = [(op, arg.index if arg.__class__ is _Label else arg, node)
+                             for op, arg, node in instructions]
+        code.globals_declared = frozenset(state.globals)
 
     def _run(self, work, out, state):
         """Drain the work stack: expand statements and expressions into instructions."""
@@ -220,7 +231,8 @@ class _Compiler:
                     raise SyntaxProblem("a parameter without a default follows one with a default", p.start)
             if len(set(names)) != len(names):
                 raise SyntaxProblem("a parameter name appears twice", node.start)
-            code = self.compile_body(body_statements, name, names, (), in_function=True)
+            code = Code([], name, names, (), (), self.source)  # filled once its definer is compiled
+            self.pending.append((code, body_statements))
             seq = [("node", d, None) for d in defaults if d is not None]
             seq.append(("emit", (MAKE_FUNCTION, (code, tuple(d is not None for d in defaults)), node), None))
             work.extend(reversed(seq))
