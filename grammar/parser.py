@@ -94,7 +94,8 @@ class _Tables:
             + "|" + symbols)
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
-        self.alternatives = {("COMP_OP", "in"): "IN"}
+        # `in` is the keyword of `for x in xs` and the membership operator of `x in xs`
+        self.alternatives = {("COMP_OP", "in"): "IN", ("IN", "in"): "COMP_OP"}
 
     def word_type(self, word, text, pos):
         """The terminal of a NAME-shaped word at `pos` (and its end): keyword, constant or name."""
