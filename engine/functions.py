@@ -109,17 +109,52 @@ def _host_array(data):
     if isinstance(data, (list, tuple)):
         try:
             arr = numpy.array(data)
-        except ValueError:
+        except (ValueError, OverflowError):
+            if _has_huge_int(data):
+                raise ValueError(_INT_OVERFLOW) from None
             raise _ragged_error(data) from None
-        if arr.dtype == object:
-            raise _ragged_error(data)
+        if arr.dtype == object or arr.dtype == numpy.uint64 or (
+                arr.dtype.kind == "f" and arr.size and numpy.abs(arr).max() >= 2.0 ** 63):
+            # whole numbers only, one beyond int64: PyTorch's overflow (numpy would wrap or round it)
+            if _has_huge_int(data) and not _has_float(data):
+                raise ValueError(_INT_OVERFLOW)
+            if arr.dtype == object:
+                raise _ragged_error(data)
     elif _is_number(data):
+        if isinstance(data, int) and not -2 ** 63 <= data < 2 ** 63:
+            raise ValueError(_INT_OVERFLOW)
         arr = numpy.array(data)
     else:
         raise TypeError(f"can't make a tensor from {type(data).__name__}; use numbers or nested lists of numbers")
     if arr.dtype.kind not in "biuf":
         raise TypeError(f"can't make a tensor from values of type {arr.dtype}: only numbers and booleans")
     return arr
+
+
+_INT_OVERFLOW = "Overflow when unpacking long long"  # PyTorch's words for a whole number beyond int64
+
+
+def _has_float(data):
+    stack = [data]
+    while stack:
+        for x in stack.pop():
+            if isinstance(x, (list, tuple)):
+                stack.append(x)
+            elif isinstance(x, float):
+                return True
+    return False
+
+
+def _has_huge_int(data):
+    """Whether nested lists hold a Python int outside int64 (walked with a stack)."""
+    stack = [data]
+    while stack:
+        for x in stack.pop():
+            if isinstance(x, (list, tuple)):
+                stack.append(x)
+            elif isinstance(x, int) and not isinstance(x, bool) and not -2 ** 63 <= x < 2 ** 63:
+                return True
+    return False
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
