@@ -174,7 +174,12 @@ class _Compiler:
                 seq.append(("node", func, None))
             for arg in args:
                 seq.append(("node", arg, None))
-            for _, value in kwargs:
+            seen = set()
+            for name, value in kwargs:
+                if name in seen:
+                    raise SyntaxProblem(f"keyword argument repeated: {name}", value.start,
+                                        hint=f"give {name}= once")
+                seen.add(name)
                 seq.append(("node", value, None))
             seq.append(("emit", (CALL, (len(args), tuple(name for name, _ in kwargs)), node), None))
         elif k == "attr":
