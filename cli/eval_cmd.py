@@ -6,6 +6,7 @@ import sys
 import click
 
 from .inputs import job_lines
+from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT
 from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
 
 __all__ = ["eval_command"]
@@ -54,10 +55,12 @@ class _EvalCommand(click.Command):
               help="Significant digits in text output.")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
               help="Stop a program after this many steps.")
+@click.option("--max-memory", type=MemorySize(), default=DEFAULT_MAX_MEMORY_TEXT, show_default=True,
+              help="How much memory each job may use (e.g. 512M, 8G); past it, the job fails cleanly.")
 @click.option("-f", "--file", "jobs_file", type=click.File("rb"), default=None,
               help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
 def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
-                 fmt, as_json, device, dtype, seed, precision, max_steps, jobs_file):
+                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
     \b
@@ -86,7 +89,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     options = JobOptions(wrt=names, order=order, weights=weights, jacobian=jacobian, hessian=hessian,
                          check=check, formula=formula, graph=graph_format is not None,
                          device=None if device is None else ("cuda" if device == "gpu" else device),
-                         dtype=dtype, seed=seed, max_steps=max_steps)
+                         dtype=dtype, seed=seed, max_steps=max_steps, max_memory=max_memory)
     as_json = as_json or fmt == "json"
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = sys.stderr if as_json else sys.stdout

@@ -8,6 +8,7 @@ import sys
 import click
 
 from .inputs import read_source
+from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT
 from .output import report_error, warning_printer
 
 __all__ = ["run_command"]
@@ -26,7 +27,9 @@ __all__ = ["run_command"]
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
               help="The default floating dtype (float64 unless set; PyTorch's is float32).")
 @click.option("--seed", type=int, default=None, help="Seed rand/randn before running.")
-def run_command(script, code, max_steps, max_depth, device, dtype, seed):
+@click.option("--max-memory", type=MemorySize(), default=DEFAULT_MAX_MEMORY_TEXT, show_default=True,
+              help="How much memory the script may use (e.g. 512M, 8G); past it, it stops with an error.")
+def run_command(script, code, max_steps, max_depth, device, dtype, seed, max_memory):
     """Run SCRIPT ('-' for stdin) or -c CODE: PyTorch-style statements, printing as PyTorch prints.
 
     \b
@@ -48,11 +51,11 @@ def run_command(script, code, max_steps, max_depth, device, dtype, seed):
             report_error(bad_bytes, source, name)
             sys.exit(1)
     sys.exit(run_source(source, name, max_steps=max_steps, max_depth=max_depth, device=device,
-                        dtype=dtype, seed=seed))
+                        dtype=dtype, seed=seed, max_memory=max_memory))
 
 
 def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, dtype=None, seed=None,
-               out=None):
+               out=None, max_memory=None):
     """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout)."""
     from ..grammar.errors import LanguageError
     from ..grammar.program import Session
@@ -61,7 +64,7 @@ def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, 
         printer.source, printer.where = source, name
         try:
             session = Session(out=stdout, max_steps=max_steps, max_depth=max_depth, device=device, dtype=dtype,
-                              seed=seed)
+                              seed=seed, max_memory=max_memory)
         except LanguageError as e:
             report_error(e, None)
             return 1
@@ -70,10 +73,6 @@ def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, 
         except LanguageError as e:
             stdout.flush()
             report_error(e, source, name)
-            return 1
-        except MemoryError as e:
-            stdout.flush()
-            click.echo(f"error: out of memory ({e})", err=True)
             return 1
         finally:
             session.close()

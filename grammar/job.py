@@ -19,6 +19,7 @@ from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
+from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from .parser import parse, parse_expression
 from .vm import Interpreter
@@ -40,6 +41,7 @@ class JobOptions:
     dtype: str = None
     seed: int = None
     max_steps: int = 10_000_000
+    max_memory: int = DEFAULT_MAX_MEMORY  # bytes the job may grow the process by (--max-memory)
     out: object = None            # where the program's print() writes (None: nowhere)
 
 
@@ -159,6 +161,7 @@ def _execute(source, bindings, options, overrides=None):
     code = compile_program(program, source, keep_last=True)
     interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
                               out=options.out if overrides is None else None)
+    interp.max_memory = options.max_memory
     if options.graph or options.formula:
         produced = interp.produced = {}
 
@@ -327,16 +330,29 @@ def run_job(source, bindings=(), options=None):
 def _run_job(source, bindings, options):
     if options.check and options.seed is None:
         options.seed = 0  # re-runs for finite differences must draw the same random numbers
-    with engine_settings(options.dtype, options.device):
+    with engine_settings(options.dtype, options.device), \
+            MemoryBudget(options.max_memory, enforce=options.device != "cuda"):
         try:
             return _run(source, bindings, options)
         except LanguageError:
             raise
+        except MemoryError as e:
+            raise out_of_memory(e, options.max_memory) from None
         except InplaceModifiedError as e:
             raise _inplace_script_error(e) from None
         except (RuntimeError, ValueError, TypeError, OverflowError, IndexError, ZeroDivisionError) as e:
             # raised while differentiating f, after the program ran: point at f
             raise ScriptError(str(e), kind=type(e).__name__) from None
+
+
+def out_of_memory(e, max_memory):
+    """A MemoryError as the job's error: past its budget (an allocation that failed), or one
+    of the language's own size limits (its message says which)."""
+    message = str(e)
+    if not message or message.startswith("Unable to allocate"):
+        detail = f" ({message[0].lower() + message[1:]})" if message else ""
+        return ScriptError(budget_message(max_memory) + detail, hint=BUDGET_HINT, kind="MemoryError")
+    return ScriptError(message, kind="MemoryError")
 
 
 def _inplace_script_error(e):

@@ -16,6 +16,7 @@ from ..engine.autograd import InplaceModifiedError
 from ..engine.graph import current_span
 from . import compiler as C
 from .errors import ScriptError, LanguageError
+from .budget import DEFAULT_MAX_MEMORY
 from .names import BUILTINS, attribute, settable, is_context_manager, MAX_LIST, attribute_names, describe
 
 __all__ = ["Interpreter", "UserFunction"]
@@ -104,6 +105,7 @@ class Interpreter:
         self.out = out
         self.max_steps = max_steps
         self.max_depth = max_depth
+        self.max_memory = DEFAULT_MAX_MEMORY  # the budget its job runs under (named in errors)
         self.steps = 0
         self.depth = 0
         self.result = None
@@ -652,6 +654,10 @@ def script_error(e, instr, interpreter):
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None
+    if isinstance(e, MemoryError) and (not str(e) or message.startswith("Unable to allocate")):
+        from .budget import budget_message, BUDGET_HINT
+        detail = f" ({message[0].lower() + message[1:]})" if str(e) else ""
+        message, hint = budget_message(interpreter.max_memory) + detail, BUDGET_HINT
     if isinstance(e, E.DeviceError):
         kind = "DeviceError"
     if isinstance(e, RecursionError):
