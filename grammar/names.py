@@ -21,7 +21,7 @@ from ..engine.tensor import Size as _Size
 __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names",
            "MAX_LIST"]
 
-MAX_LIST = 10_000_000  # the longest list a program may build
+from .limits import MAX_LIST, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
 def _has_tensor(values):
@@ -51,7 +51,31 @@ def _sum(*args, **kwargs):
     if args and isinstance(args[0], E.Tensor):
         return E.sum(*args, **kwargs)
     _bounded(args)
+    start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+    if isinstance(start, (list, tuple)):
+        # sum(lists, []) joins them: in one pass, and only if the result is not too long
+        items = _list(args[0]) if args else []
+        if not all(isinstance(x, type(start)) for x in items):
+            return _py.sum(items, start)  # Python's own error
+        check_items(len(start) + _py.sum(len(x) for x in items), type(start).__name__)
+        joined = list(start)
+        for x in items:
+            joined.extend(x)
+        return joined if isinstance(start, list) else tuple(joined)
     return _py.sum(*args, **kwargs)
+
+
+def _pow(base, exp, mod=None):
+    if mod is None and isinstance(base, int) and isinstance(exp, int) and not isinstance(exp, bool):
+        return checked_power(base, exp) if exp > 0 else base ** exp
+    return _py.pow(base, exp, mod) if mod is not None else _py.pow(base, exp)
+
+
+def _size(*sizes):
+    """torch.Size(iterable), refusing an iterable too long to go through."""
+    if len(sizes) == 1 and not isinstance(sizes[0], int):
+        return _Size(_list(sizes[0]))
+    return _Size(sizes)
 
 
 def _sorted(iterable, key=None, reverse=False):
@@ -63,13 +87,13 @@ def _tuple(iterable=()):
 
 
 def _list(iterable=()):
-    if isinstance(iterable, range) and len(iterable) > MAX_LIST:
-        raise MemoryError(f"a list of {len(iterable)} items is too long (the limit is {MAX_LIST})")
+    if isinstance(iterable, range):
+        check_items(len(iterable))
     out = []
     for item in iterable:
         out.append(item)
         if len(out) > MAX_LIST:
-            raise MemoryError(f"a list of more than {MAX_LIST} items is too long")
+            check_items(len(out))
     return out
 
 
@@ -94,8 +118,15 @@ def _as_float(x=0.0):
     return float(x.item() if isinstance(x, E.Tensor) else x)
 
 
-def _as_int(x=0):
-    return int(x.item() if isinstance(x, E.Tensor) else x)
+def _as_int(x=0, base=None):
+    value = x.item() if isinstance(x, E.Tensor) else x
+    if isinstance(value, str):
+        digits = len(value.strip().lstrip("+-"))
+        if digits > 4300:
+            raise ValueError(f"a whole number written with {digits:,} digits is too long to read (the limit "
+                             f"is 4,300 digits)")
+        return int(value) if base is None else int(value, base)
+    return int(value)
 
 
 def _as_bool(x=False):
@@ -113,6 +144,7 @@ def _round(x, ndigits=None):
 
 
 def _format(value, spec=""):
+    check_format_spec(spec)
     return format(value, spec)
 
 
@@ -134,7 +166,7 @@ _DTYPES = {"float16": E.float16, "float32": E.float32, "float64": E.float64, "in
 _TORCH_ONLY = {"float": E.float32, "int": E.int32, "bool": E.bool_}
 _OTHER = {"device": E.device, "manual_seed": E.manual_seed, "get_default_dtype": E.get_default_dtype,
           "set_default_dtype": E.set_default_dtype, "set_printoptions": E.set_printoptions,
-          "Size": _Size, "Tensor": E.Tensor}
+          "Size": _size, "Tensor": E.Tensor}
 
 
 class Namespace:
@@ -189,7 +221,7 @@ BUILTINS.update({
     "format": _format, "enumerate": enumerate, "zip": zip, "sorted": _sorted, "reversed": reversed,
     "id": id, "isinstance": None,
     "abs": _hybrid(_py.abs, E.abs, "abs"), "min": _hybrid(_py.min, E.min, "min"),
-    "max": _hybrid(_py.max, E.max, "max"), "pow": _hybrid(_py.pow, E.pow, "pow"),
+    "max": _hybrid(_py.max, E.max, "max"), "pow": _hybrid(_pow, E.pow, "pow"),
     "all": _hybrid(_py.all, E.all, "all"), "any": _hybrid(_py.any, E.any, "any"), "sum": _sum,
     "pi": math.pi, "inf": math.inf, "nan": math.nan,
 })
@@ -249,7 +281,43 @@ def attribute(obj, name):
             allowed = frozenset()
     if name not in allowed:
         raise AttributeError(f"{_type_name(obj)} has no attribute '{name}'")
-    return getattr(obj, name)
+    value = getattr(obj, name)
+    guard = _SIZE_GUARDS.get((cls, name))
+    return value if guard is None else _guarded(value, guard, obj)
+
+
+def _guarded(method, guard, obj):
+    """A str/list method whose result size is checked before it runs."""
+    def call(*args, **kwargs):
+        guard(obj, *args, **kwargs)
+        return method(*args, **kwargs)
+    call.__name__ = call.__qualname__ = method.__name__
+    return call
+
+
+def _width_guard(s, width=0, *rest):
+    check_width(width)
+
+
+def _join_guard(sep, items=()):
+    if isinstance(items, (list, tuple)):
+        check_items(_py.sum(len(x) for x in items if isinstance(x, str)) + len(sep) * len(items), "string")
+
+
+def _replace_guard(s, old="", new="", count=-1):
+    if isinstance(old, str) and isinstance(new, str) and len(new) > len(old):
+        n = s.count(old) if old else len(s) + 1
+        check_items(len(s) + (len(new) - len(old)) * (n if count < 0 else min(count, n)), "string")
+
+
+def _extend_guard(items, more=()):
+    if hasattr(more, "__len__"):
+        check_items(len(items) + len(more))
+
+
+_SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (str, "rjust"): _width_guard,
+                (str, "zfill"): _width_guard, (str, "join"): _join_guard, (str, "replace"): _replace_guard,
+                (list, "extend"): _extend_guard}
 
 
 def settable(obj, name):

@@ -17,7 +17,8 @@ from ..engine.graph import current_span
 from . import compiler as C
 from .errors import ScriptError, LanguageError
 from .budget import DEFAULT_MAX_MEMORY
-from .names import BUILTINS, attribute, settable, is_context_manager, MAX_LIST, attribute_names, describe
+from .limits import TooLarge, check_items, checked_power, checked_product
+from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -505,9 +506,6 @@ def _operand(v):
     return v
 
 
-_INT_BITS_LIMIT = 100_000
-
-
 def binary(op, a, b):
     """`a op b` as the language means it."""
     ca, cb = a.__class__, b.__class__
@@ -516,18 +514,20 @@ def binary(op, a, b):
         ca, cb = a.__class__, b.__class__
     elif ca is list and cb is int or cb is list and ca is int:
         n, items = (b, a) if ca is list else (a, b)
-        if op == "*" and n * len(items) > MAX_LIST:
-            raise MemoryError(f"a list of {n * len(items)} items is too long (the limit is {MAX_LIST})")
+        if op == "*":
+            check_items(n * len(items))
     if ca is int and cb is int:
         if op in ("**", "^"):
-            if b < 0 or (abs(a) > 1 and b * max(a.bit_length(), 1) > _INT_BITS_LIMIT):
-                return float(a) ** b
-        elif op == "*" and a.bit_length() + b.bit_length() > _INT_BITS_LIMIT:
-            return float(a) * float(b)
+            if b > 0:
+                return checked_power(a, b)
+        elif op == "*":
+            return checked_product(a, b)
     elif (ca is str or cb is str) and op == "*":
         n = b if ca is str else a
-        if isinstance(n, int) and n * len(a if ca is str else b) > MAX_LIST:
-            raise MemoryError("that string would be too long")
+        if isinstance(n, int):
+            check_items(n * len(a if ca is str else b), "string")
+    elif op == "+" and ca is cb and ca in (str, list, tuple):
+        check_items(len(a) + len(b), "string" if ca is str else ca.__name__)
     fn = _BINARY.get(op)
     return fn(a, b)
 
@@ -662,7 +662,7 @@ def script_error(e, instr, interpreter):
         kind = "DeviceError"
     if isinstance(e, RecursionError):
         message = "the program nests too deeply"
-    elif isinstance(e, OverflowError):
+    elif isinstance(e, OverflowError) and not isinstance(e, TooLarge):
         message = "a number is too large to represent (overflow)"
     err = ScriptError(message, node.start if node is not None else None, node.end if node is not None else None,
                       hint=hint, kind=kind)
