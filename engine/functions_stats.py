@@ -1,4 +1,240 @@
 """Statistics, scans and sorting: the public functions (argument checks in
-PyTorch's words, then the op-table rows in engine/ops/reductions.py)."""
+PyTorch's words, then the op-table rows in engine/ops/reductions.py), and
+round(), whose `decimals=` needs a hand-written function (its row is in
+engine/ops/unary.py).
 
-__all__ = []
+sort, topk, kthvalue and median(x, dim) compute their indices here, on the
+arrays, and hand them to a gathering row (Sort, Topk: take_along; Kthvalue and
+median's extreme_dim: one index per slice), whose gradient goes to those
+indices. Among equal values the order is the stable one (PyTorch leaves it
+unspecified, except for stable=True).
+"""
+import warnings
+
+import numpy
+
+from . import dtypes as _dt
+from .ops import TABLE as _op
+from .ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
+from .tensor import Tensor, apply, _make, _xp, _dim
+from .functions import _tensor_in, _dims, _ValuesIndices, _is_number
+
+__all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round"]
+
+
+# ----------------------------------------------------------- (values, indices)
+
+class MedianResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "median"
+
+
+class KthvalueResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "kthvalue"
+
+
+class SortResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "sort"
+
+
+class TopkResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "topk"
+
+
+RESULT_TYPES = (MedianResult, KthvalueResult, SortResult, TopkResult)
+
+
+def _indices_tensor(indices, device):
+    return _make(indices.astype(numpy.int64, copy=False), device)
+
+
+def _int_arg(name, what, value, position):
+    """A whole-number argument, refused in PyTorch's words otherwise."""
+    if isinstance(value, Tensor) and value.array.ndim == 0 and value.array.dtype.kind in "iu":
+        value = value.item()
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError(f"{name}(): argument '{what}' (position {position}) must be int, "
+                        f"not {type(value).__name__}")
+    return int(value)
+
+
+def _no_bool(name, input):
+    if input.array.dtype.kind == "b":
+        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for 'Bool'")
+
+
+# ------------------------------------------------------------------- scans
+
+def _scan(name, input, dim, dtype):
+    input = _tensor_in(input)
+    d = _dim(_int_arg(name, "dim", dim, 1), input.array.ndim)
+    if dtype is not None:
+        target = _dt.as_dtype(dtype).np
+    elif input.array.dtype.kind in "biu":
+        target = numpy.dtype(numpy.int64)  # PyTorch sums and multiplies integers and booleans as int64
+    else:
+        target = None
+    if target is not None and target.kind == "b":
+        raise NotImplementedError(f"\"{name}_out_{input.device.type}\" not implemented for 'Bool'")
+    return apply(_op[name], input, dim=d, dtype=target)
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along dim (integers and booleans sum as int64, or as `dtype`)."""
+    return _scan("cumsum", input, dim, dtype)
+
+
+def cumprod(input, dim, *, dtype=None):
+    """Running products along dim; the gradient is exact where the input has zeros."""
+    return _scan("cumprod", input, dim, dtype)
+
+
+# ----------------------------------------------------------------- selection
+
+def median(input, dim=None, keepdim=False):
+    """median(x): the lower median of all elements (NaN if any is NaN); median(x, dim):
+    (values, indices) of the lower median of each slice (the first NaN where one is)."""
+    input = _tensor_in(input)
+    _no_bool("median", input)
+    if dim is None:
+        if keepdim:
+            raise TypeError('median() missing 1 required positional arguments: "dim"')
+        return apply(_op["median_all"], input)
+    arr = input.array
+    nd = arr.ndim
+    d = _dim(_int_arg("median", "dim", dim, 2), nd)
+    xp = _xp(input.device)
+    if nd == 0:
+        indices = xp.zeros((), dtype=numpy.int64)
+    else:
+        if arr.shape[d] == 0:
+            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
+        indices = _median_indices(xp, arr, d)
+        if not keepdim:
+            indices = xp.squeeze(indices, axis=d)
+    values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
+                   name="MedianBackward1")
+    return MedianResult(values, _indices_tensor(indices, input.device))
+
+
+def kthvalue(input, k, dim=-1, keepdim=False):
+    """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest)."""
+    input = _tensor_in(input)
+    _no_bool("kthvalue", input)
+    k = _int_arg("kthvalue", "k", k, 2)
+    arr = input.array
+    nd = arr.ndim
+    d = _dim(_int_arg("kthvalue", "dim", dim, 3), nd)
+    size = arr.shape[d] if nd else 1
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
+    xp = _xp(input.device)
+    if nd == 0:
+        indices = xp.zeros((), dtype=numpy.int64)
+    else:
+        indices = xp.take(_sort_indices(xp, arr, d), xp.asarray([k - 1]), axis=d)
+        if not keepdim:
+            indices = xp.squeeze(indices, axis=d)
+    values = apply(_op["kthvalue"], input, dim=d, keepdim=bool(keepdim), indices=indices, k=k)
+    return KthvalueResult(values, _indices_tensor(indices, input.device))
+
+
+def sort(input, dim=-1, descending=False, stable=False):
+    """(values, indices) sorted along dim, NaN last (first when descending); the order of
+    equal values is always the stable one, so `stable` changes nothing."""
+    input = _tensor_in(input)
+    arr = input.array
+    nd = arr.ndim
+    d = _dim(_int_arg("sort", "dim", dim, 2), nd)
+    xp = _xp(input.device)
+    indices = xp.zeros((), dtype=numpy.int64) if nd == 0 else _sort_indices(xp, arr, d, bool(descending))
+    values = apply(_op["sort"], input, indices=indices, dim=d, descending=True if descending else None)
+    return SortResult(values, _indices_tensor(indices, input.device))
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True):
+    """(values, indices) of the k largest (smallest) elements along dim, largest
+    (smallest) first; with sorted=False too (PyTorch leaves that order unspecified)."""
+    input = _tensor_in(input)
+    k = _int_arg("topk", "k", k, 2)
+    arr = input.array
+    nd = arr.ndim
+    d = _dim(_int_arg("topk", "dim", dim, 3), nd)
+    size = arr.shape[d] if nd else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    xp = _xp(input.device)
+    if nd == 0:
+        indices = xp.zeros((), dtype=numpy.int64)
+    else:
+        order = _sort_indices(xp, arr, d, bool(largest))
+        indices = xp.take(order, xp.arange(k), axis=d)
+    values = apply(_op["topk"], input, indices=indices, dim=d, k=k, largest=None if largest else False)
+    return TopkResult(values, _indices_tensor(indices, input.device))
+
+
+# ---------------------------------------------------------------- var / std
+
+def _spread(name, input, dim, unbiased, keepdim, correction):
+    """var/std arguments as PyTorch 2.x takes them: (input, dim=None, *, correction=1,
+    keepdim=False), or the older (input, dim, unbiased, keepdim) and (input, unbiased)."""
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, (bool, numpy.bool_)):
+        if unbiased is not None:
+            raise TypeError(f"{name}() received an invalid combination of arguments: unbiased given twice")
+        dim, unbiased = None, bool(dim)
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments: give unbiased or "
+                        f"correction, not both")
+    if correction is None:
+        correction = 0 if unbiased is not None and not unbiased else 1
+    else:
+        if isinstance(correction, Tensor):
+            correction = correction.item()
+        if not _is_number(correction):
+            raise TypeError(f"{name}(): argument 'correction' must be Number, not {type(correction).__name__}")
+        correction = int(correction) if float(correction).is_integer() else float(correction)
+    arr = input.array
+    dims = None if arr.ndim == 0 else _dims(dim, arr.ndim)
+    reduced = arr.size
+    if dims is not None:
+        reduced = 1
+        for a in (dims if isinstance(dims, tuple) else (dims,)):
+            reduced *= arr.shape[a]
+    if reduced - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      f"reduction factor (input numel divided by output numel).", UserWarning, stacklevel=3)
+    return apply(_op[name], input, dim=dims, correction=correction, keepdim=bool(keepdim))
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """The variance over dim (all if None; an axis or a tuple): sum((x - mean)**2) / (N - correction)."""
+    return _spread("var", input, dim, unbiased, keepdim, correction)
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """The standard deviation: sqrt(var(...)), with var's arguments."""
+    return _spread("std", input, dim, unbiased, keepdim, correction)
+
+
+# ---------------------------------------------------------------- rounding
+
+def round(input, *, decimals=None):
+    """To the nearest integer, halves to even; decimals=d rounds to multiples of 10**-d."""
+    input = _tensor_in(input)
+    if decimals is not None:
+        decimals = _int_arg("round", "decimals", decimals, 2)
+        if input.array.dtype.kind in "biu":
+            raise NotImplementedError(f"\"round_{input.device.type}\" not implemented for "
+                                      f"'{_scalar_type_name(input)}'")
+    return apply(_op["round"], input, decimals=decimals)
+
+
+def _scalar_type_name(t):
+    """PyTorch's C++ name of a dtype (Long, Int, Bool...), as its kernels' messages say it."""
+    return _dt.as_dtype(t.array.dtype).tensor_type.replace("Tensor", "")

@@ -1,5 +1,8 @@
-"""Reductions: sum, mean, prod, max/min (whole tensor or along a dim), amax/amin, norm, logsumexp, softmax."""
+"""Reductions: sum, mean, prod, max/min (whole tensor or along a dim), amax/amin, norm, logsumexp, softmax;
+statistics, scans and sorting: var, std, median, cumsum, cumprod, sort, topk, kthvalue."""
 import math
+
+import numpy
 
 from .table import Op, _keepdim_shape, _reduced_count, _unreduce, call, custom, scatter_add
 
@@ -160,6 +163,14 @@ def _share_among_ties(F, ctx, g, x, out, dim, keepdim):
     return g * mask / F.sum(mask * 1.0, dim=dim, keepdim=True)
 
 
+def _evenly_distribute(F, g, x, out):
+    """The gradient of a value picked from the whole tensor (max(), min(), median()), shared
+    evenly among the elements equal to it -- or among the NaNs when it is NaN (PyTorch's
+    evenly_distribute_backward)."""
+    mask = (x == out) | ((x != x) & (out != out))
+    return g * mask / F.sum(mask * 1.0)
+
+
 class MaxAll(Op):
     name = "max_all"
     names = ("max",)  # max(x); max(x, dim) and max(x, y) are other rows
@@ -172,7 +183,7 @@ class MaxAll(Op):
         return xp.max(x)
 
     def backward(F, ctx, g, x, out):
-        return (_share_among_ties(F, ctx, g, x, out, None, False),)
+        return (_evenly_distribute(F, g, x, out),)
 
 
 class MinAll(Op):
@@ -187,38 +198,145 @@ class MinAll(Op):
         return xp.min(x)
 
     def backward(F, ctx, g, x, out):
-        return (_share_among_ties(F, ctx, g, x, out, None, False),)
+        return (_evenly_distribute(F, g, x, out),)
+
+
+class MedianAll(Op):
+    """median(x): the lower median of all elements (NaN if any is NaN); the gradient is
+    shared evenly among the elements equal to it (among the NaNs when it is NaN)."""
+    name = "median_all"
+    names = ("median",)  # median(x, dim) is extreme_dim with the indices from median()
+    method = True
+    formula = custom("extreme")
+    node = "MedianBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x):
+        flat = x.reshape(-1)
+        if flat.size == 0:
+            return xp.full((), xp.nan, dtype=x.dtype)
+        if x.dtype.kind == "f" and bool(xp.isnan(flat).any()):
+            return xp.full((), xp.nan, dtype=x.dtype)
+        k = (flat.size - 1) // 2
+        return xp.partition(flat, k)[k]
+
+    def backward(F, ctx, g, x, out):
+        return (_evenly_distribute(F, g, x, out),)
+
+
+def sort_indices(xp, x, dim, descending=False):
+    """The stable sorting permutation of array `x` along `dim`, NaN counted as the largest
+    value (PyTorch's order): equal values keep their order, descending too."""
+    if not descending:
+        return xp.argsort(x, axis=dim, kind="stable")
+    # stable and descending: sort the reversed slices ascending, then reverse that order
+    n = x.shape[dim]
+    order = xp.argsort(xp.flip(x, axis=dim), axis=dim, kind="stable")
+    return (n - 1) - xp.flip(order, axis=dim)
+
+
+def median_indices(xp, x, dim):
+    """For each slice along `dim` (kept as size 1), the index of its lower median -- of its
+    first NaN when it has one (PyTorch's choice)."""
+    n = x.shape[dim]
+    order = sort_indices(xp, x, dim)
+    shape = list(x.shape)
+    shape[dim] = 1
+    pos = xp.full(tuple(shape), (n - 1) // 2, dtype=order.dtype)
+    if x.dtype.kind == "f":
+        nans = xp.sum(xp.isnan(x), axis=dim, keepdims=True)
+        pos = xp.where(nans > 0, n - nans, pos).astype(order.dtype)  # stable order: NaNs last, in order
+    return xp.take_along_axis(order, pos, axis=dim)
 
 
 class ExtremeDim(Op):
-    """max(x, dim) / min(x, dim) values; `indices` (from argmax/argmin) is a parameter."""
+    """The values of x at `indices` along `dim` (one index per slice, reduced shape unless
+    `keepdim`): max(x, dim) / min(x, dim) (indices from argmax/argmin), median(x, dim) and, as
+    the subclass Kthvalue, kthvalue. `name` is PyTorch's node name (MaxBackward0,
+    MedianBackward1...). The gradient goes to the index only."""
     name = "extreme_dim"
     saves_params = True
     node = staticmethod(lambda ctx: ctx.params["name"])
 
-    def forward(xp, x, dim, keepdim, indices, name):
+    def forward(xp, x, dim, keepdim, indices, name=None):
+        if x.ndim == 0:
+            return x.copy()
         idx = xp.expand_dims(indices, dim) if not keepdim else indices
         out = xp.take_along_axis(x, idx, axis=dim)
         return out if keepdim else xp.squeeze(out, axis=dim)
 
-    def backward(F, ctx, g, dim, keepdim, indices, name):
+    def backward(F, ctx, g, dim, keepdim, indices, name=None):
+        if not ctx.shapes[0]:
+            return (g,)  # a 0-d input is its own (only) value
         if not keepdim:
             g = F.unsqueeze(g, dim=dim)
             indices = indices.reshape(_keepdim_shape(ctx.shapes[0], dim))
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
 
+class Kthvalue(ExtremeDim):
+    """kthvalue(x, k, dim): the k-th smallest values; `indices` come from kthvalue() (`k` is
+    only shown in formulas)."""
+    name = "kthvalue"
+    names = ("kthvalue",)
+    method = True
+    formula = call("k", "dim")
+    node = "KthvalueBackward0"
+
+    def forward(xp, x, dim, keepdim, indices, k=None):
+        return ExtremeDim.forward(xp, x, dim, keepdim, indices)
+
+    def backward(F, ctx, g, dim, keepdim, indices, k=None):
+        return ExtremeDim.backward(F, ctx, g, dim, keepdim, indices)
+
+
 class TakeAlong(Op):
-    """x gathered at `indices` along `dim` (same ndim)."""
+    """x gathered at `indices` along `dim` (same ndim); the subclasses Sort and Topk are
+    sort() and topk() values, with the permutation computed by those functions."""
     name = "take_along"
     saves_params = True
     node = "GatherBackward0"
 
     def forward(xp, x, indices, dim):
+        if x.ndim == 0:
+            return x.copy()
         return xp.take_along_axis(x, indices, axis=dim)
 
     def backward(F, ctx, g, indices, dim):
+        if not ctx.shapes[0]:
+            return (g,)
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
+
+
+class Sort(TakeAlong):
+    """sort(x, dim, descending) values: x at the sorting permutation `indices` (from sort();
+    `descending` is only shown in formulas)."""
+    name = "sort"
+    names = ("sort",)
+    method = True
+    formula = call("dim", "descending")
+    node = "SortBackward0"
+
+    def forward(xp, x, indices, dim, descending=None):
+        return TakeAlong.forward(xp, x, indices, dim)
+
+    def backward(F, ctx, g, indices, dim, descending=None):
+        return TakeAlong.backward(F, ctx, g, indices, dim)
+
+
+class Topk(TakeAlong):
+    """topk(x, k, dim, largest) values: x at the `indices` of the k largest (smallest)."""
+    name = "topk"
+    names = ("topk",)
+    method = True
+    formula = call("k", "dim", "largest")
+    node = "TopkBackward0"
+
+    def forward(xp, x, indices, dim, k=None, largest=None):
+        return TakeAlong.forward(xp, x, indices, dim)
+
+    def backward(F, ctx, g, indices, dim, k=None, largest=None):
+        return TakeAlong.backward(F, ctx, g, indices, dim)
 
 
 class PutAlong(Op):
@@ -236,6 +354,153 @@ class PutAlong(Op):
 
     def backward(F, ctx, g, indices, dim, shape):
         return (F.take_along(g, indices=indices, dim=dim),)
+
+
+class Var(Op):
+    """var(x, dim, correction, keepdim): the sum of squared deviations from the mean over
+    max(0, N - correction); `dim` None (all), an axis or a tuple of axes."""
+    name = "var"
+    names = ("var",)
+    method = True
+    formula = call("dim", "correction", "keepdim")
+    node = "VarBackward0"
+    saves = (0,)
+
+    def forward(xp, x, dim=None, correction=1, keepdim=False):
+        return _variance(xp, x, dim, correction, keepdim)
+
+    def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
+        return (_var_grad(F, ctx, g, x, dim, correction, keepdim),)
+
+
+class Std(Op):
+    """std(x, dim, correction, keepdim): the square root of var."""
+    name = "std"
+    names = ("std",)
+    method = True
+    formula = call("dim", "correction", "keepdim")
+    node = "StdBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim=None, correction=1, keepdim=False):
+        return xp.sqrt(_variance(xp, x, dim, correction, keepdim))
+
+    def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
+        # PyTorch's std_backward: var's gradient of g / (2 std), 0 where std is 0
+        gv = F.where(out == 0, 0.0, g / (out * 2))
+        return (_var_grad(F, ctx, gv, x, dim, correction, keepdim),)
+
+
+def _variance(xp, x, dim, correction, keepdim):
+    n = _reduced_count(x.shape, dim)
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        d = x - xp.sum(x, axis=dim, keepdims=True) / n
+        return xp.sum(d * d, axis=dim, keepdims=keepdim) / max(0, n - correction)
+
+
+def _var_grad(F, ctx, g, x, dim, correction, keepdim):
+    """PyTorch's var_backward."""
+    shape = ctx.shapes[0]
+    if not shape or dim is None:
+        dof = _reduced_count(shape, None) - correction
+        centered = x - F.mean(x)
+        if dof <= 0:  # 2 / dof is infinite: NaN where x is the mean (inf * 0), inf elsewhere
+            return F.where(centered == 0, g * math.nan, g * math.inf)
+        return g * centered * (2.0 / dof)
+    g = _unreduce(F, ctx, g, dim, keepdim)
+    n = _reduced_count(shape, dim)
+    scale = 2.0 / (n - correction) if n != correction else math.inf
+    return g * (x - F.mean(x, dim=dim, keepdim=True)) * scale
+
+
+class Cumsum(Op):
+    """cumsum(x, dim): running sums along dim (from the end when `reverse`, the derivative's
+    form); `dtype` casts the input first."""
+    name = "cumsum"
+    names = ("cumsum",)
+    method = True
+    formula = call("dim", "reverse")
+    node = "CumsumBackward0"
+
+    def forward(xp, x, dim, dtype=None, reverse=None):
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if x.ndim == 0:
+            return x.copy()
+        if reverse:
+            return xp.flip(xp.cumsum(xp.flip(x, axis=dim), axis=dim), axis=dim)
+        return xp.cumsum(x, axis=dim)
+
+    def backward(F, ctx, g, dim, dtype=None, reverse=None):
+        return (F.cumsum(g, dim=dim, reverse=None if reverse else True),)
+
+
+class Cumprod(Op):
+    """cumprod(x, dim): running products along dim; `dtype` casts the input first."""
+    name = "cumprod"
+    names = ("cumprod",)
+    method = True
+    formula = call("dim")
+    node = "CumprodBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim, dtype=None):
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if x.ndim == 0:
+            return x.copy()
+        return xp.cumprod(x, axis=dim)
+
+    def backward(F, ctx, g, x, out, dim, dtype=None):
+        # PyTorch's cumprod_backward: d out_j / d x_k = prod_{i <= j, i != k} x_i for j >= k
+        shape = ctx.shapes[0]
+        if not shape or shape[dim] == 1 or _reduced_count(shape, None) <= 1:
+            return (g,)
+        values = x.array if F.graph else x
+        if not bool((values == 0).any()):
+            # without zeros that product is out_j / x_k
+            return (F.cumsum(g * out, dim=dim, reverse=True) / x,)
+        if not F.graph:
+            return (_cumprod_grad_zeros(F.xp, g, x, out, dim),)
+        return (_cumprod_grad_exact(F, g, x, dim),)
+
+
+def _cumprod_grad_zeros(xp, g, x, out, dim):
+    """cumprod's gradient on arrays with zeros, in O(n) (not differentiable: a plain backward).
+
+    Along each slice, with z1 its first zero and z2 its second (or the end): before z1 the
+    formula without zeros holds; at z1 the gradient is prod(x[:z1]) * sum_{z1 <= j < z2}
+    g_j * prod(x[z1+1 .. j]); after z1 it is 0."""
+    x, g, out = (xp.moveaxis(a, dim, -1) for a in (x, g, out))
+    zeros_so_far = xp.cumsum(x == 0, axis=-1)
+    before = zeros_so_far == 0
+    first = (x == 0) & (zeros_so_far == 1)
+    w = xp.where(before, out * g, 0)
+    suffix = xp.flip(xp.cumsum(xp.flip(w, axis=-1), axis=-1), axis=-1)
+    grad = xp.where(before, suffix / xp.where(before, x, 1), 0)
+    between = (zeros_so_far == 1) & ~first
+    runs = xp.cumprod(xp.where(between, x, 1), axis=-1)          # prod(x[z1+1 .. j]) for z1 <= j < z2
+    tail = xp.sum(runs * xp.where(zeros_so_far == 1, g, 0), axis=-1, keepdims=True)
+    head = xp.prod(xp.where(before, x, 1), axis=-1, keepdims=True)  # prod(x[:z1])
+    grad = xp.where(first, head * tail, grad)
+    return xp.moveaxis(grad, -1, dim)
+
+
+def _cumprod_grad_exact(F, g, x, dim):
+    """cumprod's gradient in the table's ops, exact with zeros and differentiable (as
+    PyTorch under create_graph: O(n^2) along dim). Row k of an (n, n) matrix is x with x_k
+    set to 1; its running products are prod_{i <= j, i != k} x_i, kept where j >= k."""
+    nd = len(x.shape)
+    last = nd - 1
+    if dim != last:
+        x = F.transpose(x, dim0=dim, dim1=last)
+        g = F.transpose(g, dim0=dim, dim1=last)
+    n = x.shape[-1]
+    rows = F.where(F.eye_mask(n), 1.0, F.unsqueeze(x, dim=-2))          # (..., k, i)
+    later = F.xp.triu(F.xp.ones((n, n), dtype=bool))                       # j >= k
+    products = F.where(later, F.cumprod(rows, dim=nd), 0.0)                # (..., k, j)
+    grad = F.sum(F.unsqueeze(g, dim=-2) * products, dim=nd)                # (..., k)
+    return grad if dim == last else F.transpose(grad, dim0=dim, dim1=last)
 
 
 class Norm(Op):

@@ -1,4 +1,5 @@
-"""Elementwise math of one tensor: abs, exp, log, the trigonometric and hyperbolic functions, erf, sigmoid, relu, clamp."""
+"""Elementwise math of one tensor: abs, exp, log, the trigonometric and hyperbolic functions, erf, sigmoid, relu,
+clamp; floor, ceil, round, trunc, frac."""
 import math
 
 from ..backend import special
@@ -236,6 +237,80 @@ class Erf(Elementwise):
 
     def backward(F, ctx, g, x):
         return (g * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
+
+
+def _integral(x):
+    return x.dtype.kind in "biu"
+
+
+class Floor(Elementwise):
+    name = "floor"
+    node = "FloorBackward0"
+
+    def forward(xp, x):
+        return x.copy() if _integral(x) else xp.floor(x)
+
+    def backward(F, ctx, g):
+        return (g * 0,)
+
+
+class Ceil(Elementwise):
+    name = "ceil"
+    node = "CeilBackward0"
+
+    def forward(xp, x):
+        return x.copy() if _integral(x) else xp.ceil(x)
+
+    def backward(F, ctx, g):
+        return (g * 0,)
+
+
+class Trunc(Elementwise):
+    name = "trunc"
+    names = ("trunc", "fix")
+    node = "TruncBackward0"
+
+    def forward(xp, x):
+        return x.copy() if _integral(x) else xp.trunc(x)
+
+    def backward(F, ctx, g):
+        return (g * 0,)
+
+
+class Frac(Elementwise):
+    """x - trunc(x): the derivative is 1."""
+    name = "frac"
+    node = "FracBackward0"
+
+    def forward(xp, x):
+        return x - (x if _integral(x) else xp.trunc(x))
+
+    def backward(F, ctx, g):
+        return (g,)
+
+
+class Round(Op):
+    """round(x, decimals=None): to the nearest integer, halves to even (decimals=d: to
+    multiples of 10**-d, scaled as PyTorch does, in float32 for float16)."""
+    name = "round"
+    names = ("round",)
+    method = inplace = True
+    elementwise = True
+    formula = call("decimals")
+    node = staticmethod(lambda ctx: "RoundBackward0" if ctx.params.get("decimals") is None else "RoundBackward1")
+
+    def forward(xp, x, decimals=None):
+        if _integral(x):
+            return x.copy()
+        if decimals is None:
+            return xp.rint(x)
+        work = x.astype(xp.float32) if x.dtype == xp.float16 else x
+        scale = work.dtype.type(10.0 ** abs(decimals))
+        out = xp.rint(work * scale) / scale if decimals >= 0 else xp.rint(work / scale) * scale
+        return out.astype(x.dtype, copy=False)
+
+    def backward(F, ctx, g, decimals=None):
+        return (g * 0,)
 
 
 class Clamp(Op):
