@@ -556,11 +556,10 @@ def _extreme(kind, input, dim, keepdim, other):
     d = _dim(int(dim), input.array.ndim)
     xp = _xp(input.device)
     arg = xp.argmax if kind == "max" else xp.argmin
-    if input.array.ndim == 0:
+    if input.array.ndim == 0:  # its own (only) value, at index 0
         indices = xp.zeros((), dtype=numpy.int64)
-        return (MaxResult if kind == "max" else MinResult)(input.clone() if input._rg else input,
-                                                           _make(indices, input.device))
-    indices = arg(input.array, axis=d, keepdims=bool(keepdim))
+    else:
+        indices = arg(input.array, axis=d, keepdims=bool(keepdim))
     values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
                    name="MaxBackward0" if kind == "max" else "MinBackward0")
     return (MaxResult if kind == "max" else MinResult)(values, _make(indices.astype(numpy.int64), input.device))

@@ -11,6 +11,7 @@ Expressions are hash-consed: each distinct expression exists once and is
 compared by identity, so gathering like terms never walks a tree.
 """
 import math
+import re
 
 import numpy
 
@@ -372,6 +373,13 @@ def _render_join(node, row, args, b, p):
     return b.call(row.name, [b.raw("[" + ", ".join(["{}"] * len(args)) + "]")] + list(args), f"dim={p['dim']}")
 
 
+def _render_values_along(node, row, args, b, p):
+    """max(x, dim) / min / median by dim: the values of the (values, indices) result."""
+    fname = re.sub(r"Backward\d*$", "", p["name"]).lower()
+    extra = f"dim={p['dim']}" + (", keepdim=True" if p.get("keepdim") else "")
+    return b.index(b.call(fname, args[:1], extra), "0")
+
+
 def _render_fill(node, row, args, b, p):
     return b.num(p["value"])
 
@@ -379,7 +387,7 @@ def _render_fill(node, row, args, b, p):
 _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _render_reduction,
            "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
-           "join": _render_join, "fill": _render_fill}
+           "join": _render_join, "fill": _render_fill, "values_along": _render_values_along}
 
 
 def _numel(shape):

@@ -139,8 +139,9 @@ def _str(x=""):
 
 
 def _round(x, ndigits=None):
+    """Python's round for numbers; for a tensor, PyTorch's (round(t) is t.round(), as Tensor.__round__)."""
     if isinstance(x, E.Tensor):
-        x = x.item()
+        return E.round(x) if ndigits is None else E.round(x, decimals=ndigits)
     return round(x, ndigits) if ndigits is not None else round(x)
 
 

@@ -257,6 +257,7 @@ class ExtremeDim(Op):
     name = "extreme_dim"
     saves_params = True
     node = staticmethod(lambda ctx: ctx.params["name"])
+    formula = custom("values_along")
 
     def forward(xp, x, dim, keepdim, indices, name=None):
         if x.ndim == 0:
