@@ -591,6 +591,10 @@ C("take_along", "dim1", lambda x: apply("take_along", x, indices=_IDX, dim=1), [
   lambda x: np.take_along_axis(x, _IDX, axis=1), "GatherBackward0", internal=True)
 C("take_along", "dim0_distinct", lambda x: apply("take_along", x, indices=np.array([[1, 0, 2]]), dim=0),
   [(3, 3)], lambda x: np.take_along_axis(x, np.array([[1, 0, 2]]), axis=0), "GatherBackward0", internal=True)
+C("take_along", "gather", lambda x: x.gather(1, ad.tensor([[0, 2], [1, 1]])), [(2, 3)],
+  lambda x: np.take_along_axis(x, np.array([[0, 2], [1, 1]]), 1), "GatherBackward0")
+C("take_along", "gather_part", lambda x: ad.gather(x, 0, ad.tensor([[2, 1]])), [(3, 4)],
+  lambda x: np.take_along_axis(x[:, :2], np.array([[2, 1]]), 0), "GatherBackward0")
 C("put_along", "dim1", lambda g: apply("put_along", g, indices=np.array([[2], [0]]), dim=1, shape=(2, 3)),
   [(2, 1)], lambda g: np_put_along(g, np.array([[2], [0]]), 1, (2, 3)), "ScatterAddBackward0", internal=True)
 C("put_along", "dim0", lambda g: apply("put_along", g, indices=np.array([[1, 0, 1]]), dim=0, shape=(2, 3)),
