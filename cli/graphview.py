@@ -14,11 +14,20 @@ from .output import format_array, json_value
 __all__ = ["describe_graph", "render", "to_text", "to_dot"]
 
 
+MAX_EXPR = 60  # characters of a node's sub-expression shown (a long chain's would be the whole program)
+MAX_INDENT = 40  # tree levels indented; deeper ones are shown at that depth, marked with theirs
+
+
 def _span_text(node, source):
     span = getattr(node, "span", None)
     if span is None or source is None or getattr(span, "start", None) is None:
         return None
-    text = source[span.start:span.end].strip()
+    if span.end - span.start > 4 * MAX_EXPR:  # only look at what can be shown
+        text = " ".join(source[span.start:span.start + MAX_EXPR].split()) + "..."
+    else:
+        text = " ".join(source[span.start:span.end].split())
+    if len(text) > MAX_EXPR:
+        text = text[:MAX_EXPR - 3] + "..."
     return text or None
 
 
@@ -241,20 +250,23 @@ def to_text(graph):
         lines.append("backward (from the output, in next_functions order):")
     nodes = graph["nodes"]
     shown = set()
-    stack = [(graph["root"], "", "", True)]
+    stack = [(graph["root"], "", "", True, 0)]
     while stack:
-        nid, indent, branch, last = stack.pop()
+        nid, indent, branch, last, depth = stack.pop()
         node = nodes[nid]
+        mark = f"[depth {depth}] " if depth > MAX_INDENT else ""
         if nid in shown:
-            lines.append(f"{indent}{branch}#{nid} {_label(node)} (shown above)")
+            lines.append(f"{indent}{branch}{mark}#{nid} {_label(node)} (shown above)")
             continue
         shown.add(nid)
-        lines.append(f"{indent}{branch}#{nid} {_summary(node)}")
+        lines.append(f"{indent}{branch}{mark}#{nid} {_summary(node)}")
         children = [c for c in node["next"] if c is not None]
-        child_indent = indent + ("" if branch == "" else ("   " if last else "│  "))
+        child_indent = indent
+        if branch and depth < MAX_INDENT:  # a long chain would indent every line further: stop at a depth
+            child_indent = indent + ("   " if last else "│  ")
         for i in range(len(children) - 1, -1, -1):
             is_last = i == len(children) - 1
-            stack.append((children[i], child_indent, "└─ " if is_last else "├─ ", is_last))
+            stack.append((children[i], child_indent, "└─ " if is_last else "├─ ", is_last, depth + 1))
     return "\n".join(lines) + "\n"
 
 

@@ -25,9 +25,10 @@ MAX_LENGTH = 20_000
 
 class Expr:
     """kind: num, var, add, mul, pow, call, index, matmul, raw. `seq` orders
-    factors canonically (expressions are interned, so it is stable)."""
+    factors canonically (expressions are interned, so it is stable); `size`
+    bounds the length of its text."""
 
-    __slots__ = ("kind", "a", "b", "c", "seq", "__weakref__")
+    __slots__ = ("kind", "a", "b", "c", "seq", "size", "__weakref__")
 
     def __init__(self, kind, a=None, b=None, c=None):
         self.kind = kind
@@ -35,6 +36,11 @@ class Expr:
         self.b = b
         self.c = c
         self.seq = 0
+        self.size = 0
+
+
+class _TooLong(Exception):
+    """The formula being built would be too long to show: building stops early."""
 
 
 class _Builder:
@@ -48,6 +54,9 @@ class _Builder:
         if e is None:
             e = self.table[key] = make()
             e.seq = len(self.table)
+            e.size = _size_of(e)
+            if e.size > 2 * MAX_LENGTH:
+                raise _TooLong()
         return e
 
     # ------------------------------------------------------------- atoms
@@ -445,8 +454,20 @@ def _num_text(v):
     return repr(v)
 
 
-def render(expr):
-    """The text of an expression, with no more parentheses than the language needs."""
+def render(expr, limit=None):
+    """The text of an expression, with no more parentheses than the language needs;
+    None as soon as a part of it is longer than `limit` characters. Each
+    part's text is dropped once every expression using it is rendered, so a
+    long chain needs memory for its longest text only."""
+    users = {}  # how many renderings still need each part's text
+    seen = {expr}
+    stack = [expr]
+    while stack:
+        for k in _needs(stack.pop()):
+            users[k] = users.get(k, 0) + 1
+            if k not in seen:
+                seen.add(k)
+                stack.append(k)
     out = {}
     stack = [(expr, False)]
     while stack:
@@ -459,7 +480,40 @@ def render(expr):
             stack.extend((k, False) for k in kids if k not in out)
             continue
         out[e] = _render_one(e, out)
+        if limit is not None and len(out[e][0]) > limit:
+            return None
+        for k in _needs(e):
+            users[k] -= 1
+            if users[k] == 0:
+                del out[k]
     return out[expr][0]
+
+
+def _size_of(e):
+    """More than the length of e's text: its parts' sizes and a generous allowance for the rest."""
+    own = 24 + 4 * len(_children(e))
+    if e.kind in ("num", "var", "raw"):
+        return own + len(str(e.a))
+    if e.kind == "add":
+        own += 24 * len(e.b)  # the coefficients shown with the terms
+    elif e.kind == "call":
+        own += len(e.a) + len(e.c or "")
+    elif e.kind == "index":
+        own += len(e.b)
+    return own + sum(k.size for k in _children(e))
+
+
+def _needs(e):
+    """The parts whose text rendering `e` reads: its children, and for a sum the
+    factors of its terms too (a term is shown with its coefficient)."""
+    kids = _children(e)
+    if e.kind == "add":
+        for _, mono in e.b:
+            if mono.kind == "mul":
+                kids += [base for base, _ in mono.b]
+            elif mono.kind == "pow" and mono.b.kind == "num":
+                kids.append(mono.a)
+    return kids
 
 
 def _children(e):
@@ -563,8 +617,12 @@ class _Term:
 def formula_of(t, names, source=None):
     """The formula of tensor `t` (a derivative computed under trace_inputs)."""
     b = _Builder()
-    expr = _graph_expr(t, names or {}, b)
-    text = render(expr)
-    if len(text) > MAX_LENGTH:
-        return f"(a formula of {len(text)} characters, too long to show)"
+    try:
+        expr = _graph_expr(t, names or {}, b)
+    except _TooLong:
+        text = None
+    else:
+        text = render(expr, MAX_LENGTH)
+    if text is None:
+        return f"(a formula of more than {MAX_LENGTH:,} characters, too long to show)"
     return text
