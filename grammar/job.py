@@ -19,7 +19,7 @@ from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
 from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
-from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message
+from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message, format_size
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from .parser import parse, parse_expression
 from .vm import Interpreter
@@ -286,13 +286,52 @@ def _derivatives(f, weights, variables, order, keep_graph):
         first = [None] * len(tensors)
     out = {}
     for name, x, g in zip(names, tensors, first):
-        for _ in range(order - 1):
+        for k in range(1, order):
             if g is None or not g.requires_grad:
                 g = None
                 break
+            _check_graph_growth(g, k, order)
             (g,) = E.grad(g.sum(), x, retain_graph=True, create_graph=True, allow_unused=True)
         out[name] = g if g is not None else _zeros_like(x)
     return out
+
+
+MAX_MATRIX_ROWS = 100_000  # rows of a Jacobian or Hessian: each is one backward pass
+
+
+def _check_matrix_size(what, rows, columns, itemsize, max_memory):
+    """Refuse a Jacobian or Hessian too big to hold or too long to compute, before starting it."""
+    nbytes = rows * columns * itemsize
+    if nbytes > max_memory:
+        raise ScriptError(f"{what} would hold {rows * columns:,} numbers ({format_size(nbytes)}), past the job's "
+                          f"memory budget of {format_size(max_memory)}", hint=BUDGET_HINT + " (or fewer --wrt)",
+                          kind="MemoryError")
+    if rows > MAX_MATRIX_ROWS:
+        raise ScriptError(f"{what} would take {rows:,} backward passes, one per row (the limit is "
+                          f"{MAX_MATRIX_ROWS:,})", hint="ask for --weights and the gradient, or a smaller f",
+                          kind="ResourceError")
+
+
+MAX_ORDER_GRAPH = 200_000  # nodes: a derivative's graph past this grows a few-fold with every further order
+
+
+def _check_graph_growth(g, k, order):
+    """Refuse an --order whose next derivative would take too long to make: the graph
+    of each derivative is typically a few times the size of the one before."""
+    nodes = 0
+    seen = set()
+    stack = [g.grad_fn]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        nodes += 1
+        if nodes > MAX_ORDER_GRAPH:
+            raise ScriptError(f"--order {order}: the graph of derivative {k} already has more than "
+                              f"{MAX_ORDER_GRAPH:,} nodes, and each further order multiplies it",
+                              hint=f"ask for a lower --order (this f allows about {k})", kind="ResourceError")
+        stack.extend(node.inputs)
 
 
 def _host(t):
@@ -372,6 +411,24 @@ def _run(source, bindings, options):
 
 def _run_traced(source, bindings, options):
     interp, f = _execute(source, bindings, options)
+    try:
+        return _differentiate(source, bindings, options, interp, f)
+    except LanguageError as e:
+        if e.start is None:  # raised while differentiating f: point at f
+            e.start, e.end = interp.final_span
+        raise
+    except InplaceModifiedError:
+        raise
+    except MemoryError as e:
+        err = out_of_memory(e, options.max_memory)
+        err.start, err.end = interp.final_span
+        raise err from None
+    except (RuntimeError, ValueError, TypeError, OverflowError, IndexError, ZeroDivisionError) as e:
+        start, end = interp.final_span
+        raise ScriptError(str(e), start, end, kind=type(e).__name__) from None
+
+
+def _differentiate(source, bindings, options, interp, f):
     variables = _choose_wrt(interp, f, options.wrt)
     result = JobResult(source=source, order=options.order, variables=variables)
     result.set_output(f)
@@ -386,12 +443,16 @@ def _run_traced(source, bindings, options):
         from .formula import formula_of
         result.formula = {name: formula_of(g, result.names, source) for name, g in derivs.items()}
     if options.jacobian:
+        _check_matrix_size("the Jacobian", f.numel(), sum(x.numel() for x in variables.values()),
+                           f.array.itemsize, options.max_memory)
         result.jacobian = {name: _host(E.jacobian(f, x)) if f.requires_grad
                            else numpy.zeros(tuple(f.shape) + tuple(x.shape))
                            for name, x in variables.items()}
     if options.hessian:
         if jacobian_only:
             raise ScriptError("the Hessian needs a scalar f", hint="add --weights 1, or use sum(f)")
+        n = sum(x.numel() for x in variables.values())
+        _check_matrix_size("the Hessian", n, n, f.array.itemsize, options.max_memory)
         result.hessian = _hessian(f, weights, variables)
     if options.check:
         result.check = _check(source, bindings, options, interp, variables, result.grad)
@@ -431,12 +492,15 @@ def _check(source, bindings, options, interp, variables, grads):
     # fresh leaves holding the bindings' values: the differences perturb these in place
     inputs = [E.tensor(_host(variables[n]), dtype=variables[n].dtype) for n in names]
     errors = {}
+    steps_left = [options.max_steps - interp.steps]  # one step budget for the job and all its re-runs
     for k, name in enumerate(names):
         def target(*values, name=name):
             """The scalar whose gradient by `name` is the reported derivative."""
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
-            sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=options.max_steps)
+            sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),
+                             max_memory=options.max_memory)
             interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
+            steps_left[0] -= interp2.steps
             w = _weights(interp2, f2, options.weights)
             if options.order == 1:
                 return E.tensor(float((f2 if w is None else f2 * w).sum().item()), dtype=E.float64)
