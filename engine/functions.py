@@ -127,7 +127,9 @@ def _host_array(data):
     else:
         raise TypeError(f"can't make a tensor from {type(data).__name__}; use numbers or nested lists of numbers")
     if arr.dtype.kind not in "biuf":
-        raise TypeError(f"can't make a tensor from values of type {arr.dtype}: only numbers and booleans")
+        what = {"U": "strings", "S": "bytes", "c": "complex numbers", "M": "dates", "m": "time spans"}.get(
+            arr.dtype.kind, "these values")
+        raise TypeError(f"can't make a tensor from {what}: only numbers and booleans")
     return arr
 
 

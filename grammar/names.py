@@ -22,6 +22,7 @@ from ..engine.tensor import Size as _Size
 __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names",
            "MAX_LIST"]
 
+from .words import show, register as _register_words  # noqa: E402
 from .limits import MAX_LIST, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
@@ -135,7 +136,11 @@ def _as_bool(x=False):
 
 
 def _str(x=""):
-    return str(x)
+    return show(x)
+
+
+def _repr(x):
+    return show(x, as_repr=True)
 
 
 def _round(x, ndigits=None):
@@ -219,7 +224,7 @@ BUILTINS.update(_OTHER)
 BUILTINS.update({
     "torch": TORCH_NAMESPACE, "autograd": _autograd, "optim": _optim, "nn": _nn, "F": _functional,
     "print": _print_placeholder, "range": _range, "len": len, "list": _list, "tuple": _tuple,
-    "float": _as_float, "int": _as_int, "bool": _as_bool, "str": _str, "repr": repr, "round": _round,
+    "float": _as_float, "int": _as_int, "bool": _as_bool, "str": _str, "repr": _repr, "round": _round,
     "format": _format, "enumerate": enumerate, "zip": zip, "sorted": _sorted, "reversed": reversed,
     "id": id, "isinstance": None,
     "abs": _hybrid(_py.abs, E.abs, "abs"), "min": _hybrid(_py.min, E.min, "min"),
@@ -367,3 +372,6 @@ def attribute_names(obj):
 
 def known_names():
     return sorted(BUILTINS)
+
+
+_register_words(BUILTINS)

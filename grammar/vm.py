@@ -17,6 +17,7 @@ from ..engine.graph import current_span
 from . import compiler as C
 from .errors import ScriptError, LanguageError
 from .budget import DEFAULT_MAX_MEMORY
+from .words import show, plain_words
 from .limits import TooLarge, check_items, checked_power, checked_product
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 
@@ -138,7 +139,7 @@ class Interpreter:
             current_span.set(token)
 
     def _print(self, *args, sep=" ", end="\n", flush=False):
-        text = sep.join(str(a) for a in args) + end
+        text = sep.join(show(a) for a in args) + end
         if self.out is not None:
             self.out.write(text)
 
@@ -611,7 +612,7 @@ def iterate(value):
 def format_value(value, spec):
     """One f-string field: format(value, spec), a tensor's repr when there is no spec."""
     if not spec:
-        return str(value)
+        return show(value)
     if isinstance(value, E.Tensor) and value.numel() == 1:
         return format(value.item(), spec)
     return format(value, spec)
@@ -650,7 +651,7 @@ def script_error(e, instr, interpreter):
     node = instr[2] if instr is not None else None
     kind = next((name for cls, name in _KINDS.items() if isinstance(e, cls)), "RuntimeError")
     message = str(e) or kind
-    message = _LOCALS.sub("", message)
+    message = plain_words(_LOCALS.sub("", message))
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None

@@ -1,0 +1,123 @@
+"""The language's own words for its values and its errors.
+
+A program never sees Python's internals: `print(print)` shows `<built-in
+function print>`, not a bound method of the interpreter; `repr(Tensor)` is
+`<class 'torch.Tensor'>`; an error Python words with its class names
+("'int' object is not iterable", "_as_int() takes ...") is reworded with the
+language's ("a whole number is not iterable", "int() takes ...").
+"""
+import re
+import types
+
+__all__ = ["show", "plain_words", "TYPE_WORDS"]
+
+TYPE_WORDS = {"int": "a whole number", "float": "a number", "str": "a string", "list": "a list",
+              "tuple": "a tuple", "dict": "a dict", "NoneType": "None", "bool": "a boolean", "range": "a range",
+              "Tensor": "a tensor", "function": "a function", "builtin_function_or_method": "a function",
+              "method": "a function", "method-wrapper": "a function", "functools.partial": "a function",
+              "Size": "a torch.Size", "UserFunction": "a function", "Namespace": "a module"}
+
+_names = {}  # id of a built-in callable or class -> the name the language knows it by
+
+
+def register(table, prefix=""):
+    """Learn the language's names for the callables and classes of a table (the builtins)."""
+    for name, value in table.items():
+        if callable(value):
+            _names.setdefault(id(value), prefix + name)
+
+
+def _named(value):
+    name = _names.get(id(value))
+    if name is None:
+        name = getattr(value, "__name__", None) or type(value).__name__
+    return name
+
+
+def _show_one(value):
+    """How one value shows, or None when Python's own text is right."""
+    if isinstance(value, type):
+        return f"<class 'torch.{value.__name__}'>" if _names.get(id(value)) or value.__module__.startswith(
+            "autodiff") else f"<class '{_named(value)}'>"
+    if isinstance(value, types.MethodType) and not isinstance(value.__self__, type):
+        owner = type(value.__self__).__name__
+        func_name = getattr(value.__func__, "__name__", "")
+        if func_name.startswith("_"):  # the interpreter's own print
+            return f"<built-in function {_PUBLIC.get(func_name, func_name.lstrip('_'))}>"
+        return f"<built-in method {value.__name__} of {owner} object>"
+    if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType)) \
+            or type(value).__name__ == "partial":
+        return f"<built-in function {_named(value)}>"
+    return None
+
+
+def show(value, as_repr=False):
+    """str(value) (or repr) in the language's words; lists, tuples and dicts shown through."""
+    own = _show_one(value)
+    if own is not None:
+        return own
+    if not isinstance(value, (list, tuple, dict)):
+        return repr(value) if as_repr else str(value)
+    # containers: walked with a stack, each element as its repr
+    pieces = []
+    stack = [("value", value)]
+    while stack:
+        kind, item = stack.pop()
+        if kind == "text":
+            pieces.append(item)
+            continue
+        if isinstance(item, (list, tuple, dict)):
+            if isinstance(item, dict):
+                opened, closed = "{", "}"
+                parts = []
+                for i, (k, v) in enumerate(item.items()):
+                    if i:
+                        parts.append(("text", ", "))
+                    parts += [("value", k), ("text", ": "), ("value", v)]
+            else:
+                opened, closed = ("[", "]") if isinstance(item, list) else ("(", ")")
+                parts = []
+                for i, v in enumerate(item):
+                    if i:
+                        parts.append(("text", ", "))
+                    parts.append(("value", v))
+                if isinstance(item, tuple) and len(item) == 1:
+                    parts.append(("text", ","))
+                if type(item) not in (list, tuple):  # a named tuple (torch.return_types...): Python's text
+                    pieces.append(repr(item))
+                    continue
+            stack.append(("text", closed))
+            stack.extend(reversed(parts))
+            stack.append(("text", opened))
+            continue
+        own = _show_one(item)
+        pieces.append(own if own is not None else repr(item))
+    return "".join(pieces)
+
+
+_QUOTED_TYPE = re.compile(r"'([A-Za-z_][\w.-]*)' object")
+_OF_TYPE = re.compile(r"object of type '([\w.-]+)'")
+_BETWEEN = re.compile(r"instances of '([\w.-]+)' and '([\w.-]+)'")
+_OPERANDS = re.compile(r"type\(s\) for ([^:]+): '([\w.-]+)' and '([\w.-]+)'")
+_CALLED = re.compile(r"\b(_[a-z]\w*)\(\)")
+
+
+def _word(python_type):
+    return TYPE_WORDS.get(python_type, f"a {python_type}")
+
+
+def plain_words(message):
+    """Python's error text with its class and function names replaced by the language's."""
+    message = _OPERANDS.sub(lambda m: f"types for {m.group(1)}: {_word(m.group(2))} and {_word(m.group(3))}",
+                            message)
+    message = _BETWEEN.sub(lambda m: f"{_word(m.group(1))} and {_word(m.group(2))}", message)
+    message = _OF_TYPE.sub(lambda m: _word(m.group(1)), message)
+    message = _QUOTED_TYPE.sub(lambda m: _word(m.group(1)), message)
+    message = _CALLED.sub(lambda m: f"{_PUBLIC.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+    return message
+
+
+# the builtins' own function names, as the language spells them
+_PUBLIC = {"_as_int": "int", "_as_float": "float", "_as_bool": "bool", "_str": "str", "_list": "list",
+           "_tuple": "tuple", "_range": "range", "_sorted": "sorted", "_round": "round", "_format": "format",
+           "_sum": "sum", "_pow": "pow", "_size": "Size", "_print": "print", "_repr": "repr"}
