@@ -23,9 +23,11 @@ def decode(raw, first=False):
 
 def job_lines(stream):
     """(line number, text, error) for every line of a binary stream that holds a
-    job (not blank, not a # comment); read one line at a time."""
+    job (not blank, not a # comment); read one line at a time. A byte-order
+    mark is skipped at the start of any line (files joined with `cat` bring
+    theirs along), so a job means the same wherever it stands."""
     for n, raw in enumerate(stream, 1):
-        text, error = decode(raw, first=n == 1)
+        text, error = decode(raw, first=True)
         stripped = text.strip()
         if stripped and not stripped.startswith("#"):
             if error is not None:  # place it in the stripped line

@@ -156,7 +156,9 @@ def _execute(source, bindings, options, overrides=None):
     """Run the job's program; (interpreter, f)."""
     program = parse(source)
     if not program.args or program.args[-1].kind != "expr":
+        last = program.args[-1] if program.args else None
         raise ScriptError("eval needs an expression at the end: the value f to differentiate",
+                          start=last.start if last is not None else 0, end=last.end if last is not None else 1,
                           hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
     code = compile_program(program, source, keep_last=True)
     interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
