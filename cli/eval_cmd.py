@@ -157,7 +157,7 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
 def _plain_error(out, as_json, line, text, kind, message):
     if as_json:
         out.write(dumps({"line": line, "expr": text, "error": {"type": kind, "message": message,
-                                                               "column": None}}) + "\n")
+                                                               "column": 1}}) + "\n")
     else:
         click.echo(f"error: {message}" + (f" (line {line})" if line != 1 else ""), err=True)
 

@@ -272,6 +272,10 @@ class SyntaxBuilder:
         return Node("name", (tok.value,), tok.start_pos, tok.end_pos)
 
     def number(self, tok):
+        if len(tok.value) > 4300 and not any(ch in tok.value for ch in ".eE"):
+            from .errors import SyntaxProblem
+            raise SyntaxProblem(f"a whole number written with {len(tok.value):,} digits is too long to read (the "
+                                f"limit is 4,300 digits)", tok.start_pos, hint="write it as a float (1e5000 is inf)")
         return Node("const", (_number(tok.value),), tok.start_pos, tok.end_pos)
 
     def string(self, tok):
