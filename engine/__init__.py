@@ -7,7 +7,8 @@
 from .backend import Device, device, cuda_is_available, DeviceError, get_default_device, set_default_device
 from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      get_default_dtype, set_default_dtype)
-from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled
+from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
+                        is_inference_mode_enabled, is_inference)
 from .graph import Node, AccumulateGrad, RemovableHandle, source_span
 from .tensor import Tensor, Size
 from .functions import *  # noqa: F401,F403  (the public functions)
@@ -27,7 +28,7 @@ __all__ = sorted(set(_function_names) | {
     "get_default_device", "set_default_device",
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",
-    "is_grad_enabled", "Node", "AccumulateGrad", "RemovableHandle", "source_span",
+    "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "is_inference", "Node", "AccumulateGrad", "RemovableHandle", "source_span",
     "backward", "grad", "InplaceModifiedError", "jacobian", "hessian",
     "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
     "set_printoptions", "OPS"})

@@ -163,7 +163,7 @@ _ENGINE_FUNCTIONS.pop("inplace", None)
 _AUTOGRAD = {
     "grad": E.grad, "backward": E.backward, "jacobian": E.jacobian, "hessian": E.hessian,
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
-    "is_grad_enabled": E.is_grad_enabled, "gradcheck": E.gradcheck, "gradgradcheck": E.gradgradcheck,
+    "inference_mode": E.inference_mode, "is_grad_enabled": E.is_grad_enabled, "gradcheck": E.gradcheck, "gradgradcheck": E.gradgradcheck,
 }
 _OPTIM = {"SGD": E.SGD, "Adam": E.Adam, "sgd": E.SGD, "adam": E.Adam}
 _DTYPES = {"float16": E.float16, "float32": E.float32, "float64": E.float64, "int8": E.int8,
@@ -173,7 +173,9 @@ _DTYPES = {"float16": E.float16, "float32": E.float32, "float64": E.float64, "in
 _TORCH_ONLY = {"float": E.float32, "int": E.int32, "bool": E.bool_}
 _OTHER = {"device": E.device, "manual_seed": E.manual_seed, "get_default_dtype": E.get_default_dtype,
           "set_default_dtype": E.set_default_dtype, "set_printoptions": E.set_printoptions,
-          "Size": _size, "Tensor": E.Tensor}
+          "Size": _size, "Tensor": E.Tensor, "is_inference_mode_enabled": E.is_inference_mode_enabled,
+          "is_inference": E.is_inference, "set_default_device": E.set_default_device,
+          "get_default_device": E.get_default_device}
 
 
 class Namespace:
@@ -207,8 +209,11 @@ _functional = Namespace("torch.nn.functional", dict(
     TORCH, linear=E.linear, relu=E.relu, sigmoid=E.sigmoid, tanh=E.tanh, softmax=E.softmax,
     log_softmax=E.log_softmax))
 _nn = Namespace("torch.nn", {"functional": _functional})
+_grad_mode = Namespace("torch.autograd.grad_mode", {
+    "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
+    "inference_mode": E.inference_mode})
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, functional=Namespace(
-    "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian})))
+    "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode))
 _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda)
@@ -335,7 +340,7 @@ def settable(obj, name):
 
 
 def is_context_manager(obj):
-    return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, _Handle))
+    return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle))
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",
