@@ -18,10 +18,10 @@ multi-output functions and views made under no_grad may not be written with
 history; neither may a leaf that requires grad, nor a view of one.
 """
 from .graph import peek_sequence
-from .grad_mode import is_grad_enabled
+from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .ops import TABLE
 from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, VIEW_DEFAULT, VIEW_NO_GRAD,
-                     SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name)
+                     VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name)
 
 __all__ = ["inplace"]
 
@@ -35,6 +35,14 @@ NO_GRAD_VIEW_MESSAGE = (
     "this use case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both "
     "the view and the inplace either both inside the no_grad block (if you don't want the inplace to be "
     "tracked) or both outside (if you want the inplace to be tracked).")
+INFERENCE_VIEW_MESSAGE = (
+    "A view was created in inference mode and is being modified inplace in normal mode. Given that this use "
+    "case is ambiguous and error-prone, it is forbidden. You can clarify your code by moving both the view and "
+    "the inplace either both inside the inference_mode block (if you don't want the inplace to be tracked) or "
+    "both outside (if you want the inplace to be tracked).")
+INFERENCE_INPLACE_MESSAGE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a clone to get a "
+    "normal tensor before doing inplace update.See https://github.com/pytorch/rfcs/pull/17 for more details.")
 OVERLAP_MESSAGE = ("unsupported operation: more than one element of the written-to tensor refers to a single "
                    "memory location. Please clone() the tensor before performing the operation.")
 
@@ -50,14 +58,16 @@ def _no_grad_view_message(view):
 
 def _check(target, args):
     """PyTorch's check_inplace: refuse in-place ops that autograd could not record correctly."""
-    if not is_grad_enabled():
-        return
+    if not is_grad_enabled() or (inference_used[0] and is_inference_mode_enabled()):
+        return  # nothing is recorded
     if not (target.requires_grad or any(a.__class__ is Tensor and a.requires_grad for a in args)):
         return
     if target._base is not None:
         meta = target._view.meta
         if meta == VIEW_NO_GRAD:
             raise RuntimeError(_no_grad_view_message(target))
+        if meta == VIEW_INFERENCE:
+            raise RuntimeError(INFERENCE_VIEW_MESSAGE)
         if meta != VIEW_DEFAULT:
             raise RuntimeError(multi_output_message(target, "is being"))
         if target.requires_grad and target._base._fn is None:
@@ -90,7 +100,11 @@ def inplace(target, compute, *args, **kwargs):
     if _saved_by_new_nodes(old, result._fn, mark):
         old.array = old.array.copy()  # the op's backward needs the value from before the write
     _storage(target)[...] = result.array
-    target._vc[0] += 1
+    vc = target._vc
+    if vc.__class__ is not list and not is_inference_mode_enabled():
+        # PyTorch's check is in bumping the version counter, after the write
+        raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
+    vc[0] += 1
     node = result._fn
     if node is not None:
         if target._base is not None:

@@ -22,13 +22,14 @@ import numpy as _np
 
 from . import backend as _backend
 from . import dtypes as _dt
-from .grad_mode import is_grad_enabled
+from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
 from .graph import Node, named, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
 from .ops import TABLE
 
 __all__ = ["Tensor", "Size", "apply", "run_op"]
 
 _grad_enabled = is_grad_enabled
+_inference_on = is_inference_mode_enabled
 _np_generic = _np.generic
 _new = object.__new__
 _backends = _backend._backends
@@ -40,6 +41,7 @@ SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
 # How a view came to be (PyTorch's CreationMeta): only an ordinary view may be
 # written through with its history recorded.
 VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = "default", "no_grad", "multi_output"
+VIEW_INFERENCE = "inference"  # a view of a normal tensor made in inference mode
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
@@ -55,6 +57,18 @@ NO_GRAD_VIEW_REBASED = (
     "forbidden. You can clarify your code by moving both the view and the inplace either both inside "
     "the no_grad block (if you don't want the inplace to be tracked) or both outside (if you want the "
     "inplace to be tracked).")
+
+INFERENCE_VIEW_REBASED = (
+    "A view was created in inference mode and its base or another view of its base has been modified "
+    "inplace in normal mode. Given that this use case is ambiguous and error-prone, it is forbidden. You "
+    "can clarify your code by moving both the view and the inplace either both inside the inference_mode "
+    "block (if you don't want the inplace to be tracked) or both outside (if you want the inplace to be "
+    "tracked).")
+
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
+    "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
+    "and use it in autograd, or use `torch.no_grad()` instead of `torch.inference_mode()`.")
 
 
 class Size(tuple):
@@ -81,7 +95,7 @@ class ViewInfo:
 
     def __init__(self, chain, meta, version, output=0, base_fn=None):
         self.chain = chain      # ((view row, params), ...) from the base to the view
-        self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD or VIEW_MULTI_OUTPUT
+        self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE or VIEW_MULTI_OUTPUT
         self.version = version  # the version counter's value when the view's node was made
         self.output = output    # which output of a multi-output view function (unbind, split)
         self.base_fn = base_fn  # for a view made under no_grad: the base's node then
@@ -93,13 +107,16 @@ def _xp(device):
 
 
 def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
-    """A tensor over `array` (no copy). The one constructor the engine uses."""
+    """A tensor over `array` (no copy). The one constructor the engine uses.
+    A new tensor (no `vc` given) made in inference mode is an inference tensor."""
     t = _new(Tensor)
     t.array = array
     t.device = device
     t._rg = requires_grad
     t._fn = grad_fn
-    t._vc = [0] if vc is None else vc
+    if vc is None:
+        vc = InferenceVersion((0,)) if inference_used[0] and _inference_on() else [0]
+    t._vc = vc
     t._base = None
     return t
 
@@ -169,7 +186,7 @@ def run_op(op, args, params):
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
     result = _make(out, device) if parent is None else _make(out, device, False, None, parent._vc)
-    if requires and op.differentiable and _grad_enabled():
+    if requires and op.differentiable and _grad_enabled() and not (inference_used[0] and _inference_on()):
         result._rg = True
         result._fn = _record(op, args, params, result)
     if parent is not None:
@@ -220,10 +237,15 @@ def _link_view(view, parent, op, params, meta=None, output=0):
     else:
         base, chain, inherited = parent._base, parent._view.chain, parent._view.meta
     if meta is None:
-        meta = inherited if _grad_enabled() else VIEW_NO_GRAD
+        if inference_used[0] and _inference_on():
+            meta = VIEW_INFERENCE
+        elif _grad_enabled() or inherited == VIEW_INFERENCE:
+            meta = inherited
+        else:
+            meta = VIEW_NO_GRAD
     view._base = base
     view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn)
-    if meta == VIEW_NO_GRAD and base._rg:
+    if (meta == VIEW_NO_GRAD or meta == VIEW_INFERENCE) and base._rg:
         view._rg = True  # as PyTorch: it requires grad, but no gradient flows through it
 
 
@@ -243,6 +265,8 @@ def _refresh(t):
         return
     if info.meta == VIEW_NO_GRAD:
         raise RuntimeError(NO_GRAD_VIEW_REBASED)
+    if info.meta == VIEW_INFERENCE:
+        raise RuntimeError(INFERENCE_VIEW_REBASED)
     if info.meta == VIEW_MULTI_OUTPUT:
         raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
@@ -317,8 +341,8 @@ def _input_meta(a):
 
 def _edge_of_leaf(a):
     """Where the gradient of a tensor without a node goes: its AccumulateGrad
-    (None for a view made under no_grad, which passes no gradient)."""
-    if a._base is None or a._view.meta != VIEW_NO_GRAD:
+    (None for a view made under no_grad or in inference mode, which passes no gradient)."""
+    if a._base is None or (a._view.meta != VIEW_NO_GRAD and a._view.meta != VIEW_INFERENCE):
         return accumulator_of(a)
     return None
 
@@ -376,8 +400,13 @@ def _record(op, args, params, result):
                 saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
             else:
                 a = args[s] if s < n else None
-                saved.append((SAVED_TENSOR, a, a._vc[0], a._fn) if a.__class__ is Tensor
-                             else (SAVED_VALUE, a, 0, None))
+                if a.__class__ is Tensor:
+                    vc = a._vc
+                    if vc.__class__ is not list:  # an InferenceVersion
+                        raise RuntimeError(INFERENCE_SAVED)
+                    saved.append((SAVED_TENSOR, a, vc[0], a._fn))
+                else:
+                    saved.append((SAVED_VALUE, a, 0, None))
     node.saved = saved
     node.seq = _next_seq()
     out = result.array
@@ -505,6 +534,8 @@ class Tensor:
             return
         if value and self.array.dtype.kind != "f":
             raise RuntimeError(not_float_message)
+        if value and self._vc.__class__ is InferenceVersion and not _inference_on():
+            raise RuntimeError("Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
         self._rg = value
 
     def requires_grad_(self, requires_grad=True):
@@ -551,6 +582,10 @@ class Tensor:
     @property
     def retains_grad(self):
         return self._retains
+
+    def is_inference(self):
+        """Whether this tensor was made in inference mode (or is a view of one that was)."""
+        return self._vc.__class__ is InferenceVersion
 
     @property
     def _version(self):
