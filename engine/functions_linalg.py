@@ -1,4 +1,436 @@
 """Linear algebra beyond matmul: the public functions (argument checks in
-PyTorch's words, then the op-table rows in engine/ops/linalg.py)."""
+PyTorch's words, then the op-table rows in engine/ops/linalg.py).
 
-__all__ = []
+torch.* functions live here (addmm, bmm, einsum, kron, trace, det, inverse,
+cross, outer); the torch.linalg namespace is engine/linalg.py, which builds on
+the helpers below (a singular matrix is a `LinAlgError`, as PyTorch's
+torch.linalg.LinAlgError, a RuntimeError).
+
+einsum is PyTorch's composite too: one operand is taken through diagonal,
+permute and sum (so its result is a view where PyTorch's is); two or more are
+contracted pairwise, left to right, by the two-operand einsum row, each step
+summing the letters no later operand and not the output uses.
+"""
+import string
+import warnings
+
+import numpy
+
+from . import dtypes as _dt
+from .ops import TABLE as _op
+from .ops.linalg import einsum_node_name as _einsum_node_name
+from .tensor import Tensor, apply, _dim, _broadcast_check
+from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
+
+__all__ = ["addmm", "bmm", "einsum", "kron", "trace", "det", "inverse", "cross", "outer"]
+
+
+class _LinAlgError(RuntimeError):
+    """A linear-algebra function met a singular matrix: torch.linalg.LinAlgError, whose class is
+    torch._C._LinAlgError (the name its errors show)."""
+
+
+LinAlgError = _LinAlgError
+
+
+def _scalar_name(t):
+    """Float, Double, Long...: PyTorch's C++ name of a tensor's dtype, as its kernels' messages say it."""
+    return _dt.scalar_name(_dt.as_dtype(t.array.dtype))
+
+
+def _same_dtype(a, b):
+    if a.array.dtype != b.array.dtype:
+        raise RuntimeError(f"expected scalar type {_scalar_name(a)} but found {_scalar_name(b)}")
+
+
+def _square_matrices(A, fname):
+    """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...)."""
+    A = _tensor_in(A)
+    shape = A.array.shape
+    if len(shape) < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    if shape[-1] != shape[-2]:
+        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are {shape[-2]} by "
+                           f"{shape[-1]} matrices")
+    if A.array.dtype.kind != "f":
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {_scalar_name(A)}")
+    return A
+
+
+def _zero_pivot(matrix):
+    """LAPACK's getrf info for one matrix: the 1-based place of the first zero pivot of its LU
+    factorization with partial pivoting, or 0 (for messages only; runs on the host)."""
+    a = numpy.array(matrix, dtype=numpy.float64, copy=True)
+    n = a.shape[0]
+    for k in range(n):
+        p = k + int(numpy.argmax(numpy.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+        a[k + 1:, k] /= a[k, k]
+        a[k + 1:, k + 1:] -= numpy.outer(a[k + 1:, k], a[k, k + 1:])
+    return 0
+
+
+def _singular(A, fname, what):
+    """PyTorch's LinAlgError for the first singular matrix of A (by batch element)."""
+    host = numpy.asarray(A)
+    batch = host.shape[:-2]
+    for flat, index in enumerate(numpy.ndindex(*batch)):
+        pivot = _zero_pivot(host[index])
+        if pivot:
+            prefix = f"(Batch element {flat}): " if batch else ""
+            return LinAlgError(f"{fname}: {prefix}{what(pivot)}")
+    return LinAlgError(f"{fname}: {what(host.shape[-1])}")
+
+
+def _inverse(A):
+    A = _square_matrices(A, "linalg.inv")
+    try:
+        return apply(_op["inverse"], A)
+    except numpy.linalg.LinAlgError:
+        raise _singular(A, "linalg.inv", lambda k: f"The diagonal element {k} is zero, the inversion could not "
+                                                   f"be completed because the input matrix is singular.") from None
+
+
+def _solve(A, B):
+    A = _square_matrices(A, "linalg.solve")
+    B = _as_tensor_like(B, A)
+    if B.array.ndim == 0:
+        raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
+    if B.array.dtype != A.array.dtype:
+        raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
+                           f"{_scalar_name(A)} and B of type {_scalar_name(B)} instead")
+    sa, sb = A.array.shape, B.array.shape
+    # PyTorch's rule: B is a vector (or a batch of them) when 1-D or A's shape without its last dim
+    vector = len(sb) == 1 or (len(sb) == len(sa) - 1 and sb == sa[:-1])
+    n = sa[-1]
+    rows, cols = (sb[-1], 1) if vector else sb[-2:]
+    if rows != n:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
+                           f"({n}x{n} and {rows}x{cols})")
+    _broadcast_check(sb[:-1] if vector else sb[:-2], sa[:-2])
+    try:
+        return apply(_op["linalg_solve"], A, B, vector=vector)
+    except numpy.linalg.LinAlgError:
+        raise _singular(A, "torch.linalg.solve",
+                        lambda k: "The solver failed because the input matrix is singular.") from None
+
+
+def _cross(a, b, dim):
+    a, b = _tensor_in(a), _as_tensor_like(b, a)
+    if a.array.ndim != b.array.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+    if a.array.ndim == 0:
+        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+    d = _dim(int(dim), a.array.ndim)
+    if a.array.shape[d] != 3 or b.array.shape[d] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.array.shape[d]} and "
+                           f"{b.array.shape[d]}")
+    _broadcast_check(a.array.shape, b.array.shape)
+    _same_dtype(a, b)
+    return apply(_op["cross"], a, b, dim=d)
+
+
+# ------------------------------------------------------------- torch.* functions
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat1 @ mat2); input broadcasts to the product's shape."""
+    x = _tensor_in(input)
+    a, b = _as_tensor_like(mat1, x), _as_tensor_like(mat2, x)
+    for name, m in (("mat1", a), ("mat2", b)):
+        if m.array.ndim != 2:
+            raise RuntimeError(f"{name} must be a matrix, got {m.array.ndim}-D tensor")
+    if a.array.shape[1] != b.array.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims_text(a)} and {_dims_text(b)})")
+    for name, m in (("mat1", a), ("self", x)):
+        if m.array.dtype != b.array.dtype:
+            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_scalar_name(m)} and "
+                               f"{_scalar_name(b)}")
+    target = (a.array.shape[0], b.array.shape[1])
+    shape = x.array.shape
+    if len(shape) > 2:
+        raise RuntimeError(f"expand(torch.{_dt.as_dtype(x.array.dtype).tensor_type}{{{list(shape)}}}, "
+                           f"size={list(target)}): the number of sizes provided (2) must be greater or equal to "
+                           f"the number of dimensions in the tensor ({len(shape)})")
+    for i in range(1, len(shape) + 1):
+        if shape[-i] not in (1, target[-i]):
+            raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
+                               f"({shape[-i]}) at non-singleton dimension {2 - i}.  Target sizes: "
+                               f"{list(target)}.  Tensor sizes: {list(shape)}")
+    return apply(_op["addmm"], x, a, b, beta=_number(beta), alpha=_number(alpha))
+
+
+def _number(v):
+    return v.item() if isinstance(v, Tensor) else v
+
+
+def bmm(input, mat2):
+    """Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
+    a, b = _tensor_in(input), _as_tensor_like(mat2, input)
+    if a.array.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.array.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    expected = [a.array.shape[0], a.array.shape[2]]
+    if list(b.array.shape[:2]) != expected:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: "
+                           f"{list(b.array.shape[:2])}.")
+    _same_dtype(a, b)
+    return apply(_op["matmul"], a, b)  # named BmmBackward0 for these shapes
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal (rectangular matrices too)."""
+    x = _tensor_in(input)
+    if x.array.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.array.ndim}")
+    return apply(_op["trace"], x)
+
+
+def det(input):
+    """The determinant of a (batch of) square matrices; torch.linalg.det."""
+    return apply(_op["det"], _square_matrices(input, "linalg.det"))
+
+
+def inverse(input):
+    """The inverse of a (batch of) square matrices; torch.linalg.inv. A singular one is a LinAlgError."""
+    return _inverse(input)
+
+
+def cross(input, other, dim=None):
+    """The cross product along `dim`; without it, along the first dim of size 3 (deprecated in PyTorch)."""
+    a = _tensor_in(input)
+    if dim is None:
+        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
+        dim = next((d for d, s in enumerate(a.array.shape) if s == 3), None)
+        if dim is None:
+            raise RuntimeError("no dimension of size 3 in input")
+    return _cross(a, other, dim)
+
+
+def kron(input, other):
+    """The Kronecker product (dims aligned on the right, as numpy.kron)."""
+    a = _tensor_in(input)
+    return apply(_op["kron"], a, _as_tensor_like(other, a))
+
+
+def outer(input, vec2):
+    """The outer product of two vectors: input reshaped to a column, times vec2 (PyTorch's MulBackward0)."""
+    a = _tensor_in(input)
+    b = _as_tensor_like(vec2, a)
+    for name, v in (("self", a), ("vec2", b)):
+        if v.array.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.array.ndim}-D")
+    return apply(_op["mul"], _reshape(a, (a.array.shape[0], 1)), b)
+
+
+Tensor.outer = outer  # a method too (no row of its own: PyTorch's outer is a mul)
+
+
+# --------------------------------------------------------------------- einsum
+
+_LABELS = string.ascii_letters
+_ELLIPSIS = "..."
+_NO_OPERANDS = ("einsum(): must specify the equation string and at least one operand, or at least one operand "
+                "and its subscripts list")
+
+
+def einsum(*args):
+    """einsum(equation, *operands), einsum(equation, [operands]) or the sublist form
+    einsum(op0, sublist0, op1, sublist1, ..., [output_sublist]), as torch.einsum: repeated
+    letters take diagonals, letters left out of the output are summed, `...` stands for the
+    leading dims (broadcast), and size-1 dims broadcast."""
+    if not args:
+        raise ValueError(_NO_OPERANDS)
+    if isinstance(args[0], str):
+        equation, operands = args[0], args[1:]
+        if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+            operands = tuple(operands[0])
+    elif isinstance(args[0], Tensor):
+        equation, operands = _sublist_equation(args)
+    else:
+        raise TypeError(f"einsum(): argument 'equation' (position 1) must be str, not {type(args[0]).__name__}")
+    if not operands:
+        raise ValueError(_NO_OPERANDS)
+    for i, t in enumerate(operands):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(t).__name__}")
+    for t in operands[1:]:
+        _same_dtype(operands[0], t)
+    inputs, out = _parse_einsum(equation, operands)
+    operands = _broadcast_operands(operands, inputs)
+    if len(operands) == 1:
+        return _einsum_one(operands[0], inputs[0], out)
+    name = _einsum_node_name(",".join(inputs) + "->" + out)
+    acc, acc_letters = operands[0], inputs[0]
+    for k in range(1, len(operands)):
+        if k == len(operands) - 1:
+            result = out
+        else:
+            later = set(out).union(*inputs[k + 1:])
+            result = "".join(c for c in dict.fromkeys(acc_letters + inputs[k]) if c in later)
+        step = f"{acc_letters},{inputs[k]}->{result}"
+        params = {"equation": step}
+        if k == len(operands) - 1 and _einsum_node_name(step) != name:
+            params["name"] = name  # the result is named after the whole equation, as PyTorch's
+        acc, acc_letters = apply(_op["einsum"], acc, operands[k], **params), result
+    return acc
+
+
+def _sublist_equation(args):
+    def letters(sublist):
+        out = []
+        for s in sublist:
+            if s is Ellipsis:
+                out.append(_ELLIPSIS)
+            elif isinstance(s, int) and 0 <= s < 52:
+                out.append(chr(ord("A") + s) if s < 26 else chr(ord("a") + s - 26))
+            else:
+                raise ValueError("einsum(): subscript in subscript list is not within the valid range [0, 52)")
+        return "".join(out)
+    operands = args[0::2][:len(args) // 2]
+    terms = [letters(s) for s in args[1::2][:len(operands)]]
+    equation = ",".join(terms)
+    if len(args) % 2:
+        equation += "->" + letters(args[-1])
+    return equation, tuple(operands)
+
+
+def _parse_labels(text, offset, what):
+    """The labels of one term: letters, with `...` as one entry."""
+    labels = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == " ":
+            i += 1
+            continue
+        if c == ".":
+            if _ELLIPSIS in labels:
+                raise RuntimeError(f"einsum(): found '.' for {what} for which an ellipsis was already found"
+                                   if what != "output" else
+                                   "einsum(): found '.' for output but an ellipsis (...) was already found")
+            if text[i:i + 3] != _ELLIPSIS:
+                raise RuntimeError(f"einsum(): found '.' for {what} that is not part of any ellipsis"
+                                   + (" (...)" if what == "output" else ""))
+            labels.append(_ELLIPSIS)
+            i += 3
+            continue
+        if c not in _LABELS:
+            raise RuntimeError(f"einsum(): invalid subscript given at index {offset + i} in the equation "
+                               f"string, subscripts must be in [a-zA-Z]")
+        labels.append(c)
+        i += 1
+    return labels
+
+
+def _parse_einsum(equation, operands):
+    """Each operand's letters and the output's, explicit: one letter per dim, `...` replaced by
+    letters of its own (right-aligned, broadcast)."""
+    arrow = equation.find("->")
+    lhs = equation if arrow < 0 else equation[:arrow]
+    terms = lhs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    inputs, start = [], 0
+    for i, term in enumerate(terms):
+        inputs.append(_parse_labels(term, start, f"operand {i}"))
+        start += len(term) + 1
+    ell_dims = 0
+    for i, (labels, t) in enumerate(zip(inputs, operands)):
+        nd = t.array.ndim
+        if _ELLIPSIS in labels:
+            if len(labels) - 1 > nd:
+                raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels) - 1}) is more "
+                                   f"than the number of dimensions ({nd}) for operand {i}")
+            ell_dims = max(ell_dims, nd - len(labels) + 1)
+        elif len(labels) != nd:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match "
+                               f"the number of dimensions ({nd}) for operand {i} and no ellipsis was given")
+    used = {c for labels in inputs for c in labels}
+    if arrow >= 0:
+        output = _parse_labels(equation[arrow + 2:], arrow + 2, "output")
+        seen = set()
+        for c in output:
+            if c == _ELLIPSIS:
+                continue
+            if c not in used or c in seen:
+                raise RuntimeError(f"einsum(): output subscript {c} "
+                                   + ("appears more than once in the output" if c in seen else
+                                      "does not appear in the equation for any input operand"))
+            seen.add(c)
+        used |= set(output)
+    else:
+        counts = {}
+        for labels in inputs:
+            for c in labels:
+                counts[c] = counts.get(c, 0) + 1
+        output = ([_ELLIPSIS] if _ELLIPSIS in counts else []) + sorted(
+            c for c, n in counts.items() if n == 1 and c != _ELLIPSIS)
+    free = [c for c in _LABELS if c not in used]
+    if ell_dims > len(free):
+        raise RuntimeError("einsum(): too many dimensions: at most 52 letters and dims of an ellipsis together")
+    ell = "".join(free[:ell_dims])
+
+    def explicit(labels, nd):
+        if _ELLIPSIS not in labels:
+            return "".join(labels)
+        k = labels.index(_ELLIPSIS)
+        own = nd - len(labels) + 1
+        return "".join(labels[:k]) + ell[ell_dims - own:] + "".join(labels[k + 1:])
+
+    return ([explicit(labels, t.array.ndim) for labels, t in zip(inputs, operands)],
+            explicit(output, ell_dims + len(output) - (_ELLIPSIS in output)))
+
+
+def _broadcast_operands(operands, inputs):
+    """Operands expanded where a letter has size 1 and another operand gives it more."""
+    sizes = {}
+    for i, (t, letters) in enumerate(zip(operands, inputs)):
+        own = {}
+        for c, s in zip(letters, t.array.shape):
+            if c in own and own[c] != s:
+                raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {i} but the sizes don't match, "
+                                   f"{s} != {own[c]}")
+            own[c] = s
+        for c, s in own.items():
+            seen = sizes.get(c)
+            if seen is None or seen == 1:
+                sizes[c] = s
+            elif s != 1 and s != seen:
+                raise RuntimeError(f"einsum(): subscript {c} has size {s} for operand {i} which does not broadcast "
+                                   f"with previously seen size {seen}")
+    out = []
+    for t, letters in zip(operands, inputs):
+        shape = tuple(sizes[c] for c in letters)
+        out.append(t if shape == t.array.shape else _expand(t, shape))
+    return out
+
+
+def _einsum_one(x, letters, out):
+    """One operand, as PyTorch: diagonals for repeated letters, a permute to the output's order
+    (even when it changes nothing: the result is a view), then a sum of the letters left out."""
+    letters = list(letters)
+    while True:
+        repeated = next((c for c in letters if letters.count(c) > 1), None)
+        if repeated is None:
+            break
+        i = letters.index(repeated)
+        j = letters.index(repeated, i + 1)
+        x = apply(_op["diagonal"], x, offset=0, dim1=i, dim2=j)  # the diagonal's dim goes last
+        letters = [c for k, c in enumerate(letters) if k not in (i, j)] + [repeated]
+    summed = [k for k, c in enumerate(letters) if c not in out]
+    x = apply(_op["permute"], x, dims=tuple(letters.index(c) for c in out) + tuple(summed))
+    if summed:
+        x = apply(_op["sum"], x, dim=tuple(range(len(out), len(letters))), keepdim=False)
+    return x
+
+
+# the torch.linalg namespace (engine/linalg.py): importing it makes it autodiff.engine.linalg
+from . import linalg as _linalg  # noqa: E402,F401

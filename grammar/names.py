@@ -216,7 +216,8 @@ _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, functional=Namespace(
     "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode))
 _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
-TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda)
+_linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
+TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg)
 TORCH.update(_OPTIM)
 TORCH_NAMESPACE = Namespace("torch", TORCH)
 

@@ -1,5 +1,6 @@
-"""Linear algebra: matmul (mm, mv, dot, bmm) and linear."""
-from .table import Op, infix
+"""Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm, einsum, kron, trace, cross, inverse,
+linalg.solve and det."""
+from .table import Op, infix, call
 
 
 def _matmul_name(ctx):
@@ -17,7 +18,7 @@ def _matmul_name(ctx):
 
 class Matmul(Op):
     name = "matmul"
-    names = ("matmul", "mm", "mv", "dot")
+    names = ("matmul", "mm", "mv", "dot", "bmm")
     method = True
     formula = infix("@")
     node = staticmethod(_matmul_name)
@@ -77,3 +78,293 @@ class Linear(Op):
         if len(ctx.shapes) == 3:
             return gx, gw, (g if ctx.needs[2] else None)
         return gx, gw
+
+
+# ------------------------------------------------------------------ addmm, bmm
+
+class Addmm(Op):
+    """beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product)."""
+    name = "addmm"
+    names = ("addmm",)
+    method = inplace = True
+    formula = call("beta", "alpha")
+    node = "AddmmBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1,))
+
+    def forward(xp, x, a, b, beta=1, alpha=1):
+        out = xp.matmul(a, b)
+        if alpha != 1:
+            out = out * alpha
+        if beta == 0:
+            return out  # PyTorch ignores input then (its NaNs too)
+        return out + (x if beta == 1 else x * beta)
+
+    def backward(F, ctx, g, a, b, beta=1, alpha=1):
+        # PyTorch's maybe_multiply: a factor of 1 is not applied at all
+        gx = (g if beta == 1 else g * beta) if ctx.needs[0] else None
+        ga = gb = None
+        if ctx.needs[1]:
+            ga = F.matmul(g, F.transpose(b, dim0=0, dim1=1))
+            ga = ga if alpha == 1 else ga * alpha
+        if ctx.needs[2]:
+            gb = F.matmul(F.transpose(a, dim0=0, dim1=1), g)
+            gb = gb if alpha == 1 else gb * alpha
+        return gx, ga, gb
+
+
+# ------------------------------------------------------------------- einsum
+
+def einsum_parts(equation):
+    """('ij,jk->ik') -> (['ij', 'jk'], 'ik'): an equation as the public function normalizes it
+    (explicit output, one letter per dimension, no spaces or ellipsis)."""
+    inputs, out = equation.split("->")
+    return inputs.split(","), out
+
+
+def einsum_node_name(equation):
+    """PyTorch's einsum is composite; its result is named after the last step it takes: a sum or a
+    permute for one operand, a batched matmul's view (something is summed) or a mul for more."""
+    inputs, out = einsum_parts(equation)
+    summed = set("".join(inputs)) - set(out)
+    if len(inputs) == 1:
+        return "SumBackward1" if summed else "PermuteBackward0"
+    return "ViewBackward0" if summed else "MulBackward0"
+
+
+def _einsum_name(ctx):
+    return ctx.params.get("name") or einsum_node_name(ctx.params["equation"])
+
+
+class Einsum(Op):
+    """einsum of two operands, with an explicit equation ('ij,jk->ik'; torch.einsum in
+    functions_linalg.py reduces every call to these, and to diagonal/permute/sum for one operand).
+
+    The gradient of an operand is the einsum of the output's gradient with the other operand,
+    onto the operand's own letters: a letter found nowhere else (summed within the operand) is
+    broadcast back, and a repeated letter (a diagonal, 'ii') puts the gradient on that diagonal
+    (index_grad) -- all ops of this table, so every order of derivative works."""
+    name = "einsum"
+    names = ("einsum",)
+    formula = call("equation")
+    node = staticmethod(_einsum_name)
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, a, b, equation, name=None):
+        if getattr(xp, "__name__", None) == "numpy":
+            return xp.einsum(equation, a, b, optimize=True)  # through BLAS (as PyTorch's bmm), not loops
+        return xp.einsum(equation, a, b)
+
+    def backward(F, ctx, g, a, b, equation, name=None):
+        (sa, sb), out = einsum_parts(equation)
+        sizes = {}
+        for subscripts, shape in zip((sa, sb), ctx.shapes):
+            sizes.update(zip(subscripts, shape))
+        ga = _einsum_operand_grad(F, g, out, b, sb, sa, sizes, ctx.shapes[0]) if ctx.needs[0] else None
+        gb = _einsum_operand_grad(F, g, out, a, sa, sb, sizes, ctx.shapes[1]) if ctx.needs[1] else None
+        return ga, gb
+
+
+def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape):
+    """The gradient of the operand with letters `target`, given the output's gradient `g`
+    (letters `out`) and the other operand."""
+    unique = "".join(dict.fromkeys(target))
+    present = set(out) | set(other_letters)
+    kept = "".join(c for c in unique if c in present)
+    grad = F.einsum(g, other, equation=f"{out},{other_letters}->{kept}")
+    if len(kept) < len(unique):  # letters summed within this operand alone: the gradient is the same along them
+        grad = F.reshape(grad, shape=tuple(sizes[c] if c in present else 1 for c in unique))
+        grad = F.expand(grad, shape=tuple(sizes[c] for c in unique))
+    if len(unique) < len(target):  # a repeated letter: onto the diagonal, zeros elsewhere
+        xp = F.xp
+        axes = {c: i for i, c in enumerate(unique)}
+        key = tuple(xp.arange(sizes[c]).reshape(tuple(sizes[c] if j == axes[c] else 1 for j in range(len(unique))))
+                    for c in target)
+        grad = F.index_grad(grad, key=key, shape=shape)
+    return grad
+
+
+# --------------------------------------------------------------------- kron
+
+class Kron(Op):
+    """The Kronecker product (the inputs' dims aligned on the right, as torch.kron)."""
+    name = "kron"
+    names = ("kron",)
+    method = True
+    formula = call()
+    node = "UnsafeViewBackward0"  # PyTorch's kron is a product of views, reshaped at the end
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, a, b):
+        return xp.kron(a, b)
+
+    def backward(F, ctx, g, a, b):
+        sa, sb = ctx.shapes
+        nd = max(len(sa), len(sb))
+        pa, pb = (1,) * (nd - len(sa)) + tuple(sa), (1,) * (nd - len(sb)) + tuple(sb)
+        la, lb = _LETTERS[:nd], _LETTERS[nd:2 * nd]
+        blocks = F.reshape(g, shape=tuple(s for pair in zip(pa, pb) for s in pair))  # (a0, b0, a1, b1, ...)
+        lg = "".join(x + y for x, y in zip(la, lb))
+        ga = gb = None
+        if ctx.needs[0]:
+            ga = F.reshape(F.einsum(blocks, F.reshape(b, shape=pb), equation=f"{lg},{lb}->{la}"), shape=sa)
+        if ctx.needs[1]:
+            gb = F.reshape(F.einsum(blocks, F.reshape(a, shape=pa), equation=f"{lg},{la}->{lb}"), shape=sb)
+        return ga, gb
+
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+# ---------------------------------------------------------------- trace, cross
+
+class Trace(Op):
+    """The sum of the main diagonal of a matrix (rectangular too)."""
+    name = "trace"
+    names = ("trace",)
+    method = True
+    formula = call()
+    node = "TraceBackward0"
+
+    def forward(xp, x):
+        return xp.trace(x)
+
+    def backward(F, ctx, g):
+        shape = ctx.shapes[0]
+        k = min(shape)
+        diagonal = F.xp.arange(k)
+        return (F.index_grad(F.expand(g, shape=(k,)), key=(diagonal, diagonal), shape=shape),)
+
+
+class Cross(Op):
+    """The cross product of 3-vectors along `dim` (the other dims broadcast)."""
+    name = "cross"
+    names = ("cross",)
+    method = True
+    formula = call("dim")
+    node = "LinalgCrossBackward0"
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, a, b, dim):
+        return xp.cross(a, b, axis=dim)
+
+    def backward(F, ctx, g, a, b, dim):
+        ga = F.cross(b, g, dim=dim) if ctx.needs[0] else None
+        gb = F.cross(g, a, dim=dim) if ctx.needs[1] else None
+        return ga, gb
+
+
+# ------------------------------------------------------ det, inverse, solve
+
+class Inverse(Op):
+    """The inverse of (a batch of) square matrices: torch.inverse, torch.linalg.inv."""
+    name = "inverse"
+    names = ("inverse",)
+    method = True
+    formula = call()
+    node = "LinalgInvExBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.linalg.inv(x)
+
+    def backward(F, ctx, g, inv):
+        inv_t = F.transpose(inv, dim0=-1, dim1=-2)
+        return (-F.matmul(inv_t, F.matmul(g, inv_t)),)  # PyTorch's -A^-H (g A^-H)
+
+
+class LinalgSolve(Op):
+    """X with A X = B (torch.linalg.solve); `vector`: B is a (batch of) vector(s), not matrices."""
+    name = "linalg_solve"  # torch.linalg.solve (functions_linalg.py); no torch.solve in PyTorch 2
+    formula = call()
+    node = "LinalgSolveExBackward0"
+    saves = (0, "out")
+    save_for = ((0, 1), (0,))
+
+    def forward(xp, a, b, vector=False):
+        if vector:
+            b = b[..., None]
+        batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
+        # the same number of dims on both sides: numpy's and cupy's rules for a vector b never apply
+        x = xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:]))
+        return x[..., 0] if vector else x
+
+    def backward(F, ctx, g, a, x, vector=False):
+        # PyTorch's linalg_solve_backward: gB = A^-H gX, gA = -gB X^H (the core sums broadcast batches)
+        gb = F.linalg_solve(F.transpose(a, dim0=-1, dim1=-2), g, vector=vector)
+        ga = None
+        if ctx.needs[0]:
+            gb_m, x_m = (F.unsqueeze(gb, dim=-1), F.unsqueeze(x, dim=-1)) if vector else (gb, x)
+            ga = -F.matmul(gb_m, F.transpose(x_m, dim0=-1, dim1=-2))
+        return ga, (gb if ctx.needs[1] else None)
+
+
+def _broadcast_batch(sa, sb):
+    n = max(len(sa), len(sb))
+    sa, sb = (1,) * (n - len(sa)) + tuple(sa), (1,) * (n - len(sb)) + tuple(sb)
+    return tuple(max(x, y) if min(x, y) != 0 else 0 for x, y in zip(sa, sb))
+
+
+class Det(Op):
+    """The determinant of (a batch of) square matrices: torch.det, torch.linalg.det.
+
+    The gradient is PyTorch's: grad * det * A^-T, as the solution of A^T G = grad det I, where
+    |det| >= 100 eps; where the matrix is (nearly) singular, the cofactor matrix times grad,
+    which needs no inverse (PyTorch's adjugate through the SVD; under create_graph here the
+    cofactors are determinants of minors, so higher derivatives go through this row again)."""
+    name = "det"
+    names = ("det",)
+    method = True
+    formula = call()
+    node = "LinalgDetBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x):
+        return xp.linalg.det(x)
+
+    def backward(F, ctx, g, a, det):
+        shape = ctx.shapes[0]
+        if 0 in shape:
+            return (F.expand(F.unsqueeze(F.unsqueeze(g, dim=-1), dim=-1), shape=shape),)
+        xp = F.xp
+        values = det.array if F.graph else det
+        singular = xp.abs(values) < 100 * xp.finfo(values.dtype).eps
+        if singular.ndim == 0 or bool(singular.all()) or not bool(singular.any()):
+            near = bool(singular.all())
+            return (_det_cofactors(F, a, g) if near else _det_regular(F, a, g * det),)
+        regular = ~singular
+        parts = (_det_cofactors(F, F.getitem(a, key=(singular,)), F.getitem(g, key=(singular,))),
+                 _det_regular(F, F.getitem(a, key=(regular,)), F.getitem(g * det, key=(regular,))))
+        return (F.index_grad(parts[0], key=(singular,), shape=shape)
+                + F.index_grad(parts[1], key=(regular,), shape=shape),)
+
+
+def _det_regular(F, a, scale):
+    """grad det A^-T, as PyTorch: the solution G of A^T G = (grad det) I."""
+    n = a.shape[-1]
+    d = F.where(F.eye_mask(n), F.unsqueeze(F.unsqueeze(scale, dim=-1), dim=-1), 0.0)
+    return F.linalg_solve(F.transpose(a, dim0=-1, dim1=-2), d)
+
+
+def _det_cofactors(F, a, g):
+    """grad times the cofactor matrix of A: defined (and smooth) where A is singular."""
+    xp = F.xp
+    n = a.shape[-1]
+    if not F.graph:  # PyTorch's formula: U diag(alpha prod_{j != i} s_j) Vh, alpha = det U det Vh grad
+        u, s, vh = xp.linalg.svd(a)
+        alpha = xp.linalg.det(u) * xp.linalg.det(vh) * g
+        ones = xp.ones(s.shape[:-1] + (1,), dtype=s.dtype)
+        before = xp.cumprod(xp.concatenate([ones, s[..., :-1]], axis=-1), axis=-1)
+        after = xp.flip(xp.cumprod(xp.concatenate([ones, xp.flip(s[..., 1:], -1)], axis=-1), axis=-1), -1)
+        return xp.matmul(u * (alpha[..., None] * before * after)[..., None, :], vh)
+    scale = F.unsqueeze(F.unsqueeze(g, dim=-1), dim=-1)
+    if n == 1:
+        return F.expand(scale, shape=a.shape)
+    others = xp.array([[j for j in range(n) if j != i] for i in range(n)])  # (n, n - 1)
+    minors = F.getitem(a, key=(Ellipsis, others[:, None, :, None], others[None, :, None, :]))  # (..., n, n, n-1, n-1)
+    ij = xp.arange(n)
+    sign = (1 - 2 * ((ij[:, None] + ij[None, :]) % 2)).astype(a.array.dtype)  # a Tensor here (create_graph)
+    return F.mul(F.det(minors), sign) * scale

@@ -1,0 +1,111 @@
+"""torch.linalg: the linear-algebra namespace (`autodiff.engine.linalg`, `torch.linalg` in the
+language), with PyTorch's signatures. det, inv, solve and cross are the rows behind torch.det,
+torch.inverse, the solve row and torch.cross; the norms are built from the norm, amax and amin
+rows as PyTorch builds them (matrix_norm's 1 and inf norms are an amax of vector 1-norms).
+"""
+import math
+
+import numpy
+
+from . import dtypes as _dt
+from . import functions_linalg as _la
+from .functions import _tensor_in, norm as _norm, amax as _amax, amin as _amin, to as _to
+from .functions_linalg import LinAlgError
+from .ops import TABLE as _op
+from .tensor import Tensor, apply, _dim
+
+__all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "LinAlgError"]
+FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm")  # what the language sees
+
+
+def det(A):
+    """The determinant of a (batch of) square matrices."""
+    return _la.det(A)
+
+
+def inv(A):
+    """The inverse of a (batch of) square matrices; a singular one is a LinAlgError."""
+    return _la.inverse(A)
+
+
+def solve(A, B):
+    """X with A @ X = B; B a (batch of) vector(s) or matrices, batch dims broadcast."""
+    return _la._solve(A, B)
+
+
+def cross(input, other, *, dim=-1):
+    """The cross product of 3-vectors along `dim` (the other dims broadcast)."""
+    return _la._cross(input, other, dim)
+
+
+def _float_input(x, fname):
+    x = _tensor_in(x)
+    if x.array.dtype.kind != "f":
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got "
+                           f"{_la._scalar_name(x)}")
+    return x
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
+    """The ord-norm of x's elements (all, or along dim): ord > 0, inf or -inf."""
+    if isinstance(ord, Tensor):
+        ord = ord.item()
+    if isinstance(ord, (str, bool)) or not isinstance(ord, (int, float)):
+        raise TypeError(f"linalg_vector_norm(): argument 'ord' must be Number, not {type(ord).__name__}")
+    x = _float_input(x, "linalg.vector_norm")
+    if dtype is not None:
+        target = _dt.as_dtype(dtype)
+        if not numpy.can_cast(x.array.dtype, target.np, "safe"):
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_la._scalar_name(x)}) should be "
+                               f"convertible without narrowing to the specified dtype ({_dt.scalar_name(target)})")
+        x = _to(x, dtype=target)
+    if ord == -math.inf:
+        return _amin(apply(_op["abs"], x), dim=dim, keepdim=keepdim)
+    if not ord > 0:
+        raise RuntimeError(f"linalg.vector_norm: ord={ord} is not supported here (ord > 0, inf and -inf are)")
+    return _norm(x, p=ord, dim=dim, keepdim=keepdim)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
+    """A matrix norm over the two dims `dim`: 'fro', 1, -1, inf or -inf (the singular-value
+    norms 'nuc', 2 and -2 are not available)."""
+    A = _tensor_in(A)
+    nd = A.array.ndim
+    if nd < 2:
+        raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+    A = _float_input(A, "linalg.matrix_norm")
+    if isinstance(dim, int) or len(dim) != 2:
+        raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
+    d0, d1 = _dim(int(dim[0]), nd), _dim(int(dim[1]), nd)
+    if d0 == d1:
+        raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
+    if ord == "fro":
+        return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
+    if ord in ("nuc", 2, -2):
+        raise RuntimeError(f"linalg.matrix_norm: ord={ord!r} needs singular values, which this engine does not "
+                           f"compute")
+    if isinstance(ord, str) or ord not in (1, -1, math.inf, -math.inf):
+        raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
+    if abs(ord) == math.inf:
+        d0, d1 = d1, d0
+    if not keepdim and d0 < d1:
+        d1 -= 1
+    sums = vector_norm(A, 1, d0, keepdim, dtype=dtype)  # PyTorch's: the largest (smallest) column sum
+    return (_amax if ord > 0 else _amin)(sums, d1, keepdim)
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    """A vector norm, or a matrix norm when ord is given for a 2-D A or dim names two dims."""
+    A = _tensor_in(A)
+    if isinstance(dim, int):
+        dim = (dim,)
+    if dim is not None:
+        dim = tuple(dim)
+        if len(dim) not in (1, 2):
+            raise RuntimeError(f"linalg.norm: If dim is specified, it must be of length 1 or 2. Got {list(dim)}")
+    elif ord is not None and A.array.ndim not in (1, 2):
+        raise RuntimeError(f"linalg.norm: If dim is not specified but ord is, the input must be 1D or 2D. Got "
+                           f"{A.array.ndim}D.")
+    if isinstance(ord, str) or (ord is not None and (len(dim) == 2 if dim is not None else A.array.ndim == 2)):
+        return matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype)
+    return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
