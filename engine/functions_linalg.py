@@ -21,8 +21,9 @@ from .ops import TABLE as _op
 from .ops.linalg import einsum_node_name as _einsum_node_name
 from .tensor import Tensor, apply, _dim, _broadcast_check
 from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
+from .inplace import inplace as _inplace
 
-__all__ = ["addmm", "bmm", "einsum", "kron", "trace", "det", "inverse", "cross", "outer"]
+__all__ = ["addmm", "addmm_", "bmm", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger"]
 
 
 class _LinAlgError(RuntimeError):
@@ -43,8 +44,23 @@ def _same_dtype(a, b):
         raise RuntimeError(f"expected scalar type {_scalar_name(a)} but found {_scalar_name(b)}")
 
 
-def _square_matrices(A, fname):
-    """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...)."""
+def _not_bool(kernel, t):
+    """PyTorch's refusal of a bool tensor by a kernel that has no bool version (its CPU kernel's name)."""
+    if t.array.dtype.kind == "b":
+        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
+
+
+def _lu_dtype(A, fname):
+    """A float16 matrix: PyTorch has no LU (nor inverse) in half precision."""
+    if A.array.dtype == numpy.float16:
+        if fname == "linalg.inv":
+            raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
+        raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'")
+
+
+def _square_matrices(A, fname, lu=True):
+    """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...);
+    `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes)."""
     A = _tensor_in(A)
     shape = A.array.shape
     if len(shape) < 2:
@@ -54,6 +70,8 @@ def _square_matrices(A, fname):
                            f"{shape[-1]} matrices")
     if A.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {_scalar_name(A)}")
+    if lu:
+        _lu_dtype(A, fname)
     return A
 
 
@@ -94,25 +112,27 @@ def _inverse(A):
                                                    f"be completed because the input matrix is singular.") from None
 
 
-def _solve(A, B):
-    A = _square_matrices(A, "linalg.solve")
+def _solve(A, B, left=True):
+    A = _square_matrices(A, "linalg.solve", lu=False)
     B = _as_tensor_like(B, A)
     if B.array.ndim == 0:
         raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     if B.array.dtype != A.array.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
                            f"{_scalar_name(A)} and B of type {_scalar_name(B)} instead")
+    _lu_dtype(A, "linalg.solve")
     sa, sb = A.array.shape, B.array.shape
     # PyTorch's rule: B is a vector (or a batch of them) when 1-D or A's shape without its last dim
     vector = len(sb) == 1 or (len(sb) == len(sa) - 1 and sb == sa[:-1])
     n = sa[-1]
     rows, cols = (sb[-1], 1) if vector else sb[-2:]
-    if rows != n:
-        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation AX = B "
-                           f"({n}x{n} and {rows}x{cols})")
+    if (rows if left else cols) != n:
+        raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
+                           f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
     _broadcast_check(sb[:-1] if vector else sb[:-2], sa[:-2])
+    params = {"vector": vector} if left else {"vector": vector, "left": False}
     try:
-        return apply(_op["linalg_solve"], A, B, vector=vector)
+        return apply(_op["linalg_solve"], A, B, **params)
     except numpy.linalg.LinAlgError:
         raise _singular(A, "torch.linalg.solve",
                         lambda k: "The solver failed because the input matrix is singular.") from None
@@ -130,6 +150,7 @@ def _cross(a, b, dim):
                            f"{b.array.shape[d]}")
     _broadcast_check(a.array.shape, b.array.shape)
     _same_dtype(a, b)
+    _not_bool("cross", a)
     return apply(_op["cross"], a, b, dim=d)
 
 
@@ -159,11 +180,30 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
             raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
                                f"({shape[-i]}) at non-singleton dimension {2 - i}.  Target sizes: "
                                f"{list(target)}.  Tensor sizes: {list(shape)}")
-    return apply(_op["addmm"], x, a, b, beta=_number(beta), alpha=_number(alpha))
+    _not_bool("addmm_impl_cpu_", x)
+    beta, alpha = _number(beta), _number(alpha)
+    if x.array.dtype.kind in "iu":  # PyTorch converts the factors to the tensors' integer type
+        beta, alpha = int(beta), int(alpha)
+    return apply(_op["addmm"], x, a, b, beta=beta, alpha=alpha)
 
 
 def _number(v):
     return v.item() if isinstance(v, Tensor) else v
+
+
+def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
+    """In-place addmm: input must have the product's shape (it does not broadcast in place)."""
+    x = _tensor_in(input)
+    a, b = _as_tensor_like(mat1, x), _as_tensor_like(mat2, x)
+    if a.array.ndim == 2 and b.array.ndim == 2:
+        target = [a.array.shape[0], b.array.shape[1]]
+        if list(x.array.shape) != target and a.array.shape[1] == b.array.shape[0]:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(x.array.shape)} and output tensor "
+                               f"size {target} should match")
+    return _inplace(x, addmm, a, b, beta=beta, alpha=alpha)
+
+
+Tensor.addmm_ = addmm_  # PyTorch's own message for a shape that would broadcast
 
 
 def bmm(input, mat2):
@@ -178,6 +218,7 @@ def bmm(input, mat2):
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: "
                            f"{list(b.array.shape[:2])}.")
     _same_dtype(a, b)
+    _not_bool("bmm", a)
     return apply(_op["matmul"], a, b)  # named BmmBackward0 for these shapes
 
 
@@ -186,6 +227,7 @@ def trace(input):
     x = _tensor_in(input)
     if x.array.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.array.ndim}")
+    _not_bool("trace", x)
     return apply(_op["trace"], x)
 
 
@@ -228,7 +270,13 @@ def outer(input, vec2):
     return apply(_op["mul"], _reshape(a, (a.array.shape[0], 1)), b)
 
 
-Tensor.outer = outer  # a method too (no row of its own: PyTorch's outer is a mul)
+def ger(input, vec2):
+    """outer() by its older name (PyTorch's torch.ger)."""
+    return outer(input, vec2)
+
+
+Tensor.outer = outer  # methods too (no row of their own: PyTorch's outer is a mul)
+Tensor.ger = ger
 
 
 # --------------------------------------------------------------------- einsum
@@ -259,8 +307,6 @@ def einsum(*args):
     for i, t in enumerate(operands):
         if not isinstance(t, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(t).__name__}")
-    for t in operands[1:]:
-        _same_dtype(operands[0], t)
     inputs, out = _parse_einsum(equation, operands)
     operands = _broadcast_operands(operands, inputs)
     if len(operands) == 1:
@@ -274,6 +320,11 @@ def einsum(*args):
             later = set(out).union(*inputs[k + 1:])
             result = "".join(c for c in dict.fromkeys(acc_letters + inputs[k]) if c in later)
         step = f"{acc_letters},{inputs[k]}->{result}"
+        sizes = dict(zip(inputs[k], operands[k].array.shape))
+        if any(sizes[c] != 1 for c in set(acc_letters) & set(inputs[k]) if c not in result):
+            # PyTorch contracts this pair with bmm: one dtype, no bools (a plain product promotes)
+            _same_dtype(acc, operands[k])
+            _not_bool("bmm", acc)
         params = {"equation": step}
         if k == len(operands) - 1 and _einsum_node_name(step) != name:
             params["name"] = name  # the result is named after the whole equation, as PyTorch's

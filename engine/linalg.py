@@ -28,9 +28,10 @@ def inv(A):
     return _la.inverse(A)
 
 
-def solve(A, B):
-    """X with A @ X = B; B a (batch of) vector(s) or matrices, batch dims broadcast."""
-    return _la._solve(A, B)
+def solve(A, B, *, left=True):
+    """X with A @ X = B (left=False: X @ A = B); B a (batch of) vector(s) or matrices, batch dims
+    broadcast."""
+    return _la._solve(A, B, left=bool(left))
 
 
 def cross(input, other, *, dim=-1):

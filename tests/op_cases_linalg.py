@@ -55,6 +55,11 @@ def np_solve(a, b):
     return np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
 
 
+def np_solve_right(a, b):
+    """X with X A = B: (A^T X^T = B^T)^T."""
+    return np.swapaxes(np_solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2)
+
+
 def np_trace(x):
     return np.asarray(np.trace(x))
 
@@ -185,6 +190,8 @@ C("cross", "vectors_second_only", lambda a, b: ad.cross(a, b, dim=0), [(3,), (3,
 # ======================================================================= outer (a mul)
 
 C("mul", "outer_method", lambda a, b: a.outer(b), [(3,), (2,)], np.outer, "MulBackward0")
+C("mul", "ger", lambda a, b: ad.ger(a, b), [(2,), (3,)], np.outer, "MulBackward0")
+C("mul", "ger_method", lambda a, b: a.ger(b), [(3,), (3,)], np.outer, "MulBackward0")
 
 # ===================================================================== inverse
 
@@ -213,6 +220,12 @@ C("linalg_solve", "rhs_only", lambda a, b: LA.solve(a, b), [(3, 3), (3, 2)], np_
   "LinalgSolveExBackward0", gen=gen_each(well_conditioned, normal), requires=(False, True))
 C("linalg_solve", "matrix_only", lambda a, b: LA.solve(a, b), [(3, 3), (3,)], np_solve,
   "LinalgSolveExBackward0", gen=gen_each(well_conditioned, normal), requires=(True, False))
+C("linalg_solve", "right", lambda a, b: LA.solve(a, b, left=False), [(3, 3), (2, 3)], np_solve_right,
+  "LinalgSolveExBackward0", gen=gen_each(well_conditioned, normal))
+C("linalg_solve", "right_over_batch", lambda a, b: LA.solve(a, b, left=False), [(2, 3, 3), (4, 3)],
+  np_solve_right, "LinalgSolveExBackward0", gen=gen_each(well_conditioned, normal))
+C("linalg_solve", "right_matrix_only", lambda a, b: LA.solve(a, b, left=False), [(2, 2), (3, 2)],
+  np_solve_right, "LinalgSolveExBackward0", gen=gen_each(well_conditioned, normal), requires=(True, False))
 
 # ========================================================================= det
 

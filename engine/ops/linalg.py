@@ -269,36 +269,60 @@ class Inverse(Op):
     saves = ("out",)
 
     def forward(xp, x):
-        return xp.linalg.inv(x)
+        return _nan_tolerant(xp, xp.linalg.inv, x)
 
     def backward(F, ctx, g, inv):
         inv_t = F.transpose(inv, dim0=-1, dim1=-2)
         return (-F.matmul(inv_t, F.matmul(g, inv_t)),)  # PyTorch's -A^-H (g A^-H)
 
 
+def _nan_tolerant(xp, solver, a, *rest):
+    """solver(a, *rest) for a (batch of) matrices `a`, as PyTorch's LAPACK gives it where a matrix
+    holds a NaN: NaNs, not numpy's LinAlgError (which the other matrices still raise, singular)."""
+    try:
+        return solver(a, *rest)
+    except Exception as error:
+        if type(error).__name__ != "LinAlgError" or not bool(xp.isnan(a).any()):
+            raise
+    nan = xp.isnan(a).any(axis=(-2, -1))
+    clean = xp.where(nan[..., None, None], xp.eye(a.shape[-1], dtype=a.dtype), a)
+    out = solver(clean, *rest)  # still raises for a singular matrix without NaNs
+    return xp.where(nan.reshape(nan.shape + (1,) * (out.ndim - nan.ndim)), xp.nan, out)
+
+
 class LinalgSolve(Op):
-    """X with A X = B (torch.linalg.solve); `vector`: B is a (batch of) vector(s), not matrices."""
+    """X with A X = B (torch.linalg.solve); `vector`: B is a (batch of) vector(s), not matrices;
+    `left=False`: X with X A = B."""
     name = "linalg_solve"  # torch.linalg.solve (functions_linalg.py); no torch.solve in PyTorch 2
     formula = call()
     node = "LinalgSolveExBackward0"
     saves = (0, "out")
     save_for = ((0, 1), (0,))
 
-    def forward(xp, a, b, vector=False):
+    def forward(xp, a, b, vector=False, left=True):
         if vector:
             b = b[..., None]
+        if not left:  # X A = B is A^T X^T = B^T
+            a, b = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)
         batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
         # the same number of dims on both sides: numpy's and cupy's rules for a vector b never apply
-        x = xp.linalg.solve(xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:]))
+        x = _nan_tolerant(xp, xp.linalg.solve, xp.broadcast_to(a, batch + a.shape[-2:]),
+                          xp.broadcast_to(b, batch + b.shape[-2:]))
+        if not left:
+            x = xp.swapaxes(x, -1, -2)
         return x[..., 0] if vector else x
 
-    def backward(F, ctx, g, a, x, vector=False):
-        # PyTorch's linalg_solve_backward: gB = A^-H gX, gA = -gB X^H (the core sums broadcast batches)
-        gb = F.linalg_solve(F.transpose(a, dim0=-1, dim1=-2), g, vector=vector)
+    def backward(F, ctx, g, a, x, vector=False, left=True):
+        # PyTorch's linalg_solve_backward: gB = A^-H gX, gA = -gB X^H (left); for X A = B,
+        # gB = gX A^-H and gA = -X^H gB (the core sums broadcast batches)
+        gb = F.linalg_solve(F.transpose(a, dim0=-1, dim1=-2), g, vector=vector, left=left)
         ga = None
         if ctx.needs[0]:
             gb_m, x_m = (F.unsqueeze(gb, dim=-1), F.unsqueeze(x, dim=-1)) if vector else (gb, x)
-            ga = -F.matmul(gb_m, F.transpose(x_m, dim0=-1, dim1=-2))
+            if left:
+                ga = -F.matmul(gb_m, F.transpose(x_m, dim0=-1, dim1=-2))
+            else:
+                ga = -F.matmul(F.transpose(x_m, dim0=-1, dim1=-2), gb_m)
         return ga, (gb if ctx.needs[1] else None)
 
 
@@ -323,7 +347,11 @@ class Det(Op):
     saves = (0, "out")
 
     def forward(xp, x):
-        return xp.linalg.det(x)
+        out = xp.linalg.det(x)
+        nan = xp.isnan(x).any(axis=(-2, -1))
+        if bool(nan.any()):  # numpy's det is 0 where LAPACK met a NaN pivot; PyTorch's is NaN
+            out = xp.where(nan, xp.nan, out).astype(out.dtype)
+        return out
 
     def backward(F, ctx, g, a, det):
         shape = ctx.shapes[0]
