@@ -22,6 +22,7 @@ Cases in group "semantics" use only API the engine already has; group "api"
 holds the ops and functions the engine is to gain (test ids `api-...`), so that
 a missing function never hides a semantic check.
 """
+import inspect
 import json
 import math
 import pathlib
@@ -53,6 +54,17 @@ class EngineNamespace:
         return getattr(ad, name)
 
 
+def _close_generators(namespace):
+    """Close the generators a case left suspended, here and now. Left to the garbage
+    collector, a mode-decorated generator is closed inside its grad mode, which sets a
+    context variable; on CPython 3.10/3.11 the collector may run in the middle of another
+    context variable's set, and that re-entry corrupts the context (CPython issue 148891:
+    numpy's error state vanished from it and `errstate.__exit__` raised LookupError)."""
+    for value in list(namespace.values()):
+        if inspect.isgenerator(value):
+            value.close()
+
+
 def run_program(program):
     namespace = {"T": EngineNamespace(), **PROGRAM_HELPERS}
     previous = ad.get_default_dtype()
@@ -62,6 +74,7 @@ def run_program(program):
             warnings.simplefilter("ignore")
             exec(compile(program, "<golden case>", "exec"), namespace)
     finally:
+        _close_generators(namespace)
         ad.set_default_dtype(previous)
         if not ad.is_grad_enabled():  # a case that failed half way must not leak the mode
             ad.set_grad_enabled(True)
