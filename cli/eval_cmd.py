@@ -6,7 +6,7 @@ import sys
 import click
 
 from .inputs import job_lines
-from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT
+from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, ExpressionCommand, SEED
 from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
 
 __all__ = ["eval_command"]
@@ -16,18 +16,17 @@ class _GraphFormat(click.Choice):
     name = "graph format"
 
 
-class _EvalCommand(click.Command):
+class _EvalCommand(ExpressionCommand):
     """`--graph` takes an optional format: it takes the next word only when that
     is one (so `--graph "x*y"` leaves the expression alone)."""
 
-    def parse_args(self, ctx, args):
-        args = list(args)
+    def prepare_args(self, ctx, args):
         for i, a in enumerate(args):
             if a == "--":
                 break
             if a == "--graph" and (i + 1 == len(args) or args[i + 1] not in ("text", "json", "dot")):
                 args[i] = "--graph=text"
-        return super().parse_args(ctx, args)
+        return args
 
 
 @click.command("eval", cls=_EvalCommand)
@@ -50,7 +49,7 @@ class _EvalCommand(click.Command):
 @click.option("--json", "as_json", is_flag=True, help="Same as --format json.")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None)
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
-@click.option("--seed", type=int, default=None, help="Seed for rand/randn.")
+@click.option("--seed", type=SEED, default=None, help="Seed for rand/randn (as torch.manual_seed).")
 @click.option("--precision", type=click.IntRange(1, 17), default=6, show_default=True,
               help="Significant digits in text output.")
 @click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
@@ -74,6 +73,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     tensors that require grad.
     """
     from ..grammar.job import JobOptions, parse_binding
+    if expr is not None:
+        expr = expr.strip() or None
     if expr is None and jobs_file is None:
         raise click.UsageError("give an expression, '-' to read jobs from stdin, or -f FILE")
     if expr is not None and jobs_file is not None and "=" in expr and expr.split("=")[0].isidentifier():
@@ -143,8 +144,19 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
             failed += 1
             _plain_error(out, as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")
             continue
+        if result.check_ok is not None and not all(result.check_ok.values()):
+            failed += 1  # a derivative that disagrees with finite differences fails the job (CI gates on it)
+            if as_json:  # the JSON keeps the spec's keys; the verdict goes to stderr (and the exit status)
+                for name in (n for n, ok in result.check_ok.items() if not ok):
+                    note = result.check_notes.get(name)
+                    click.echo(f"warning (line {line}): d/d{name} disagrees with finite differences"
+                               + (f"; {note}" if note else ""), err=True)
         if as_json:
             out.write(dumps(_job_json(line, text, result, graph_format)) + "\n")
+        elif graph_format == "dot":  # DOT alone on stdout, to pipe into `dot`; the values on stderr
+            sys.stderr.write((f"# line {line}: {text}\n" if batch else "")
+                             + _job_text(result, None, precision))
+            out.write(_graph(result, "dot"))
         else:
             if batch:
                 out.write(("" if first else "\n") + f"# line {line}: {text}\n")
@@ -178,10 +190,15 @@ def _job_json(line, text, r, graph_format):
     if r.check is not None:
         obj["check"] = {k: json_value(v) for k, v in r.check.items()}
     if graph_format is not None:
-        from .graphview import describe_graph, render
-        graph = describe_graph(r.graph, r.variables, r.source, r.produced, r.names)
-        obj["graph"] = graph if graph_format == "json" else render(graph, graph_format)
+        obj["graph"] = _graph(r, graph_format, as_data=True)
     return obj
+
+
+def _graph(r, graph_format, as_data=False):
+    """The job's graph rendered as text (`as_data`: the json format as a dict, to embed)."""
+    from .graphview import describe_graph, render
+    graph = describe_graph(r.graph, r.variables, r.source, r.produced, r.names)
+    return graph if as_data and graph_format == "json" else render(graph, graph_format)
 
 
 def _job_text(r, graph_format, precision):
@@ -192,28 +209,32 @@ def _job_text(r, graph_format, precision):
         lines.append(prefix + format_array(value, precision, prefix=prefix))
 
     put("f", r.value)
+    formulas = r.formula or {}
     for name, g in r.grad.items():
-        put(_label(name, r.order), g)
+        label = _label(name, r.order)
+        if name not in formulas:
+            put(label, g)
+        elif g.ndim == 0:  # the formula and its value on one line
+            lines.append(f"{label} = {formulas[name]}  (= {format_array(g, precision)})")
+        else:  # the value under it, its '=' under the formula's
+            lines.append(f"{label} = {formulas[name]}")
+            put(" " * len(label), g)
     if not r.grad and r.jacobian is None:
         lines.append("(f depends on no variable: nothing to differentiate)")
-    if r.formula is not None:
-        for name, text in r.formula.items():
-            lines.append(f"{_label(name, r.order)} = {text}")
     if r.jacobian is not None:
         for name, j in r.jacobian.items():
-            put(f"jacobian df/d{name} {list(j.shape)}", j)
+            put(f"jacobian df/d{name}" + (f" {list(j.shape)}" if j.ndim else ""), j)
     if r.hessian is not None:
         for a, row in r.hessian.items():
             for b, h in row.items():
                 put(f"d2f/d{a}2" if a == b else f"d2f/d{a}d{b}", h)
     if r.check is not None:
         for name, err in r.check.items():
-            scale = float(abs(r.grad[name]).max()) if r.grad[name].size else 0.0
-            verdict = "ok" if err <= 1e-5 + 1e-4 * scale else "MISMATCH"
+            verdict = "ok" if r.check_ok[name] else "MISMATCH"
             lines.append(f"check {_label(name, r.order)}: largest difference from finite differences "
                          f"{err:.3g} ({verdict})")
+            if name in r.check_notes:
+                lines.append(f"  note: {r.check_notes[name]}")
     if graph_format is not None:
-        from .graphview import describe_graph, render
-        graph = describe_graph(r.graph, r.variables, r.source, r.produced, r.names)
-        lines.append(render(graph, graph_format).rstrip("\n"))
+        lines.append(_graph(r, graph_format).rstrip("\n"))
     return "\n".join(lines) + "\n"

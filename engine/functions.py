@@ -279,8 +279,14 @@ _rng = [None]  # made on first use: importing numpy.random costs every start
 
 
 def manual_seed(seed):
-    """Seed the generator behind rand/randn/randint (values differ from PyTorch's)."""
-    _rng[0] = numpy.random.default_rng(int(seed))
+    """Seed the generator behind rand/randn/randint (values differ from PyTorch's).
+
+    As PyTorch: any whole number from -2**63 to 2**64-1; a negative seed is the
+    same as that seed plus 2**64 (so -1 and 2**64-1 give the same numbers)."""
+    seed = int(seed)
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    _rng[0] = numpy.random.default_rng(seed % (1 << 64))
 
 
 def _random(size, draw, dtype, device, requires_grad):

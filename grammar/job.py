@@ -55,7 +55,9 @@ class JobResult:
     grad: dict = field(default_factory=dict)       # name -> array (the order-th derivative)
     jacobian: dict = None
     hessian: dict = None
-    check: dict = None
+    check: dict = None             # name -> largest |derivative - finite difference|
+    check_ok: dict = None          # name -> whether that is within the tolerance
+    check_notes: dict = None       # name -> why a mismatch may be expected (f not differentiable there)
     formula: dict = None
     graph: object = None           # the engine output tensor, for the graph renderers
     variables: dict = None         # name -> tensor
@@ -191,17 +193,26 @@ def _execute(source, bindings, options, overrides=None):
         except OverflowError:
             raise ScriptError("the result is too large to represent (overflow)", start=last.start, end=last.end,
                               kind="OverflowError") from None
-    elif isinstance(f, list):
-        try:
-            f = E.tensor(f, dtype=E.get_default_dtype())
-        except (ValueError, TypeError) as e:
-            raise ScriptError(str(e), start=last.start, end=last.end, kind=type(e).__name__) from None
+    elif isinstance(f, (list, tuple)):
+        f = _list_as_tensor(f, last)
     if not isinstance(f, E.Tensor):
         raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
                           start=program.args[-1].start, end=program.args[-1].end, kind="TypeError")
-    if not f.is_floating_point():
-        f = f.to(dtype=E.get_default_dtype())
     return interp, f
+
+
+def _list_as_tensor(items, last):
+    """f written as a list (or tuple): numbers become a tensor; tensors are stacked
+    (as torch.stack would), so their graphs are kept and --jacobian sees every entry."""
+    try:
+        if any(isinstance(v, E.Tensor) for v in items):
+            dtype = E.get_default_dtype()
+            return E.stack([v if isinstance(v, E.Tensor) else E.tensor(v, dtype=dtype) for v in items])
+        return E.tensor(items, dtype=E.get_default_dtype())
+    except (ValueError, TypeError, RuntimeError) as e:
+        raise ScriptError(f"f is a list that is not one tensor: {e}", start=last.start, end=last.end,
+                          hint="its entries must have one shape (f is stacked, as torch.stack([...]) would)",
+                          kind=type(e).__name__) from None
 
 
 def _describe(v):
@@ -457,7 +468,8 @@ def _differentiate(source, bindings, options, interp, f):
         _check_matrix_size("the Hessian", n, n, f.array.itemsize, options.max_memory)
         result.hessian = _hessian(f, weights, variables)
     if options.check:
-        result.check = _check(source, bindings, options, interp, variables, result.grad)
+        result.check, result.check_ok, result.check_notes = _check(source, bindings, options, interp, variables,
+                                                                   result.grad)
     if options.graph:
         result.graph = f
     result.f = f
@@ -486,10 +498,21 @@ def _hessian(f, weights, variables):
 _CHECK_LIMIT = 2000  # elements per variable checked by finite differences
 
 
+# (atol, rtol) of a derivative against its central difference, by the default dtype
+_CHECK_TOLERANCE = {"float64": (1e-5, 1e-4), "float32": (1e-2, 1e-2)}
+
+
 def _check(source, bindings, options, interp, variables, grads):
-    """Largest |derivative - central difference| per variable, the differences
-    taken by the engine's gradcheck (of the job re-run with perturbed bindings)."""
-    eps = 1e-6 if E.get_default_dtype() is E.float64 else 1e-3
+    """({name: largest |derivative - central difference|}, {name: within tolerance},
+    {name: note}), the differences taken by the engine's gradcheck (of the job re-run
+    with perturbed bindings). Where a derivative disagrees, its worst element is
+    looked at from each side: if the one-sided slopes differ (a kink, as relu's at 0)
+    or one side is undefined (sqrt's at 0), f is not differentiable there and the
+    note says so -- the derivative is then PyTorch's convention, not a limit."""
+    wide = E.get_default_dtype() is E.float64
+    eps = 1e-6 if wide else 1e-3
+    atol, rtol = _CHECK_TOLERANCE["float64" if wide else "float32"]
+    oks, notes = {}, {}
     names = list(variables)
     # fresh leaves holding the bindings' values: the differences perturb these in place
     inputs = [E.tensor(_host(variables[n]), dtype=variables[n].dtype) for n in names]
@@ -518,7 +541,40 @@ def _check(source, bindings, options, interp, variables, grads):
         errors[name] = float(numpy.max(diff)) if diff.size else 0.0
         if not math.isfinite(errors[name]):
             errors[name] = float("nan")
-    return errors
+        scale = float(numpy.abs(analytic).max()) if analytic.size else 0.0
+        oks[name] = errors[name] <= atol + rtol * scale
+        if not oks[name]:
+            worst = int(numpy.argmax(numpy.where(numpy.isnan(diff), numpy.inf, diff)))
+            note = _kink_note(target, inputs, k, worst, eps, 2 * (atol + rtol * scale), name)
+            if note:
+                notes[name] = note
+    return errors, oks, notes
+
+
+def _kink_note(target, inputs, k, index, eps, tolerance, name):
+    """Why variable k's derivative may disagree at its element `index`: f not
+    differentiable there (one-sided slopes that differ, or f undefined on one
+    side); None when f looks smooth there."""
+    def at(delta):
+        values = []
+        for j, t in enumerate(inputs):
+            a = numpy.array(_host(t), copy=True)
+            if j == k:
+                a.reshape(-1)[index] += delta
+            values.append(E.tensor(a, dtype=t.dtype))
+        return float(target(*values).item())
+
+    f0, right, left = at(0.0), at(eps), at(-eps)
+    where = f"{name}" + (f"[{index}]" if inputs[k].numel() > 1 else "")
+    point = float(_host(inputs[k]).reshape(-1)[index])
+    if not all(math.isfinite(v) for v in (f0, right, left)):
+        return (f"f is not defined on both sides of {where} = {point:g}, so it is not differentiable there; "
+                f"the derivative shown is PyTorch's value at that point")
+    slopes = (f0 - left) / eps, (right - f0) / eps
+    if abs(slopes[1] - slopes[0]) > tolerance:
+        return (f"f is not differentiable at {where} = {point:g} (its slope is {slopes[0]:.6g} from the left "
+                f"and {slopes[1]:.6g} from the right); the derivative shown is PyTorch's choice there")
+    return None
 
 
 def run_graph_job(source, bindings=(), backward=False, options=None):

@@ -1,6 +1,7 @@
 """`minimize`: the value of the variables that make f smallest, found with the
 engine's gradients and its SGD or Adam optimiser (the loop a PyTorch user
 writes: zero_grad, evaluate, backward, step)."""
+import math
 from dataclasses import dataclass, field
 
 import numpy
@@ -19,15 +20,22 @@ class MinimizeResult:
     steps: int = 0
     converged: bool = False
     gradient_norm: float = float("nan")
+    stopped: str = None   # why it stopped early: "nan", "inf" or "interrupted" (None: converged or step limit)
 
 
 def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, tol=1e-8, momentum=0.0,
-             betas=(0.9, 0.999), max_steps=10_000_000, on_step=None):
+             betas=(0.9, 0.999), max_steps=10_000_000, on_step=None, seed=None):
     """Minimise the scalar f of `source` over the variables in `inits` (name -> value text).
 
     Stops after `steps` updates, or earlier when the largest |gradient| is at most
-    `tol`. `on_step(k, f)` is called after each update (progress)."""
-    options = JobOptions(max_steps=max_steps)
+    `tol`, when f or a gradient stops being finite (`stopped` says which: going on
+    would only spread nan), or on Ctrl-C (`stopped` is "interrupted"; the result
+    holds the iterate reached). `on_step(k, f)` is called after each update
+    (progress). `seed` seeds rand/randn before the --init values and before each
+    evaluation of f, so f is the same function at every step."""
+    options = JobOptions(max_steps=max_steps, seed=seed)
+    if seed is not None:
+        E.manual_seed(seed)
     helper = _EvalInterpreter(max_steps=max_steps)
     variables = {}
     for name, text in inits:
@@ -48,32 +56,41 @@ def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, t
     def evaluate():
         _, f = _execute(source, bindings, options, overrides=variables)
         if f.numel() != 1:
+            body = source.rstrip()
             raise ScriptError(f"minimize needs a scalar f, but f has shape {list(f.shape)}",
-                              hint="minimize sum(f) or mean(f)", kind="RuntimeError")
+                              body.rfind("\n") + 1, len(body), hint="minimize sum(f) or mean(f)",
+                              kind="RuntimeError")
         return f
 
     result = MinimizeResult()
-    for k in range(steps + 1):
-        opt.zero_grad()
-        f = evaluate()
-        if not f.requires_grad:
-            raise ScriptError("f does not depend on the --init variables", kind="RuntimeError")
-        f.backward()
-        largest = max(float(numpy.abs(numpy.asarray(p.grad)).max()) if p.grad is not None else 0.0
-                      for p in params)
-        result.value = float(f.item())
-        result.gradient_norm = largest
-        if largest <= tol:
-            result.converged = True
-            break
-        if k == steps:
-            break
-        opt.step()
-        result.steps = k + 1
-        if on_step is not None:
-            on_step(k + 1, result.value)
-    with E.no_grad():
-        final = evaluate()
-    result.value = float(final.item())
+    try:
+        for k in range(steps + 1):
+            opt.zero_grad()
+            f = evaluate()
+            if not f.requires_grad:
+                raise ScriptError("f does not depend on the --init variables", kind="RuntimeError")
+            f.backward()
+            largest = max(float(numpy.abs(numpy.asarray(p.grad)).max())
+                          if p.grad is not None else 0.0 for p in params)
+            result.value = float(f.item())
+            result.gradient_norm = largest
+            if not (math.isfinite(result.value) and math.isfinite(largest)):
+                result.stopped = "nan" if math.isnan(result.value) or math.isnan(largest) else "inf"
+                break
+            if largest <= tol:
+                result.converged = True
+                break
+            if k == steps:
+                break
+            opt.step()
+            result.steps = k + 1
+            if on_step is not None:
+                on_step(k + 1, result.value)
+    except KeyboardInterrupt:
+        result.stopped = "interrupted"
+    if result.stopped is None:
+        with E.no_grad():
+            final = evaluate()
+        result.value = float(final.item())
     result.minimizer = {name: numpy.asarray(t.detach()) for name, t in variables.items()}
     return result

@@ -152,7 +152,7 @@ def test_formula_evaluates_to_the_derivative(expr, bindings, order, wrt, exact):
 
 def test_the_spec_example_in_text_and_json():
     result = ok("eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula")
-    assert "df/dx = 2*a*x + b" in result.stdout.splitlines()
+    assert "df/dx = 2*a*x + b  (= -2)" in result.stdout.splitlines()  # one line per derivative
     out = derivative("a*x**2+b*x+c", ["a=1", "b=-2", "c=1", "x=0"])
     assert out["formula"] == {"a": "x**2", "b": "x", "c": "1", "x": "2*a*x + b"}
     assert out["grad"] == {"a": 0.0, "b": 0.0, "c": 1.0, "x": -2.0}
