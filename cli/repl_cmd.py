@@ -15,7 +15,8 @@ _EXIT_WORDS = {"exit", "quit", "exit()", "quit()"}
 
 @click.command("repl")
 @click.version_option(package_name="autodiff-cli", prog_name="autodiff")
-@click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True,
+              help="The default floating dtype (PyTorch's unless set, as in `autodiff run`).")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None)
 @click.option("--seed", type=int, default=None)
 @click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True)

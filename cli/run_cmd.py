@@ -24,8 +24,9 @@ __all__ = ["run_command"]
               help="The deepest function calls may nest.")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None,
               help="Where tensors are created by default.")
-@click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None,
-              help="The default floating dtype (float64 unless set; PyTorch's is float32).")
+@click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True,
+              help="The default floating dtype, PyTorch's unless set (so pasted code prints what PyTorch prints); "
+                   "torch.set_default_dtype in the script changes it too.")
 @click.option("--seed", type=int, default=None, help="Seed rand/randn before running.")
 @click.option("--max-memory", type=MemorySize(), default=DEFAULT_MAX_MEMORY_TEXT, show_default=True,
               help="How much memory the script may use (e.g. 512M, 8G); past it, it stops with an error.")
@@ -54,9 +55,10 @@ def run_command(script, code, max_steps, max_depth, device, dtype, seed, max_mem
                         dtype=dtype, seed=seed, max_memory=max_memory))
 
 
-def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, dtype=None, seed=None,
+def run_source(source, name, max_steps=100_000_000, max_depth=200, device=None, dtype="float32", seed=None,
                out=None, max_memory=None):
-    """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout)."""
+    """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout).
+    `dtype`: the default floating dtype while it runs (PyTorch's float32 unless given)."""
     from ..grammar.errors import LanguageError
     from ..grammar.program import Session
     stdout = out if out is not None else sys.stdout

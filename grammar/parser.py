@@ -22,6 +22,7 @@ import os
 import re
 
 from . import lark_seam
+from .unicode_maths import ascii_operators, hint_for
 from .errors import SyntaxProblem
 from .syntax import Tok, SyntaxBuilder, _OrderError
 
@@ -297,6 +298,8 @@ def tokenize(text, t):
 
 
 def _character_hint(ch):
+    if not ch.isascii():
+        return hint_for(ch)
     if ch in "'\"":
         return "this string has no closing quote (a string ends on the line it starts, unless it is triple-quoted)"
     if ch in "{}":
@@ -470,7 +473,7 @@ def parse(text, t=None):
     `t`: the tables to use (`tables()` when not given)."""
     if t is None:
         t = tables()
-    tokens = tokenize(text, t)
+    tokens = tokenize(ascii_operators(text), t)
     if not tokens:
         from .syntax import Node
         return Node("program", (), 0, 0)

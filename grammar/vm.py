@@ -111,6 +111,7 @@ class Interpreter:
         self.steps = 0
         self.depth = 0
         self.result = None
+        self.source = None
         self.record = None
         self.unbound_hint = unbound_hint  # how to bind a missing name ("x=VALUE" in eval)
 
@@ -118,6 +119,7 @@ class Interpreter:
     def run(self, code):
         """Run a program's code; the value of its final expression (if kept) is `self.result`."""
         self.result = None
+        self.source = code.source
         token = current_span.set(None)
         try:
             self._execute([Frame(code, None, None)])
@@ -435,8 +437,19 @@ class Interpreter:
 
     def _call(self, func, args, kwargs, node):
         if not callable(func):
-            raise TypeError(f"{_describe(func)} is not callable")
+            raise ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
+                              hint=_multiplication_hint(func, node, self.source))
         return func(*args, **kwargs)
+
+
+def _multiplication_hint(func, node, source):
+    """For `x(x+1)` or `2(x+1)`, a calculator's implied product: write `x*(x+1)`."""
+    if not isinstance(func, (int, float, E.Tensor)) or isinstance(func, bool):
+        return None
+    callee = node.args[0]
+    if source is not None and callee.end is not None and node.end is not None:
+        return f"to multiply, write {source[callee.start:callee.end]}*{source[callee.end:node.end]}"
+    return "to multiply, write * before the parenthesis: x*(x+1)"
 
 
 _PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "getattr", "setattr", "delattr", "hasattr",
