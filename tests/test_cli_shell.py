@@ -1,0 +1,232 @@
+"""The command line as people type it at a shell (issue: expressions that start
+with '-', pasted Unicode maths, option values, --check as a CI gate, minimize's
+stops, DOT on stdout, result dtypes, one line per derivative).
+
+Expected numbers are derived by hand in the comments; the shell-dependent cases
+(signals, option parsing as argv) also run through a real subprocess.
+"""
+import json
+import signal
+import subprocess
+import sys
+import sysconfig
+import pathlib
+import time
+
+import pytest
+
+from conftest import console, error_text, fails, invoke, job, minimize_json, ok, usage_error
+
+
+# ------------------------------------------------------------ expressions that start with '-'
+
+def test_an_expression_may_start_with_minus():
+    # f = -x**2 = -9, df/dx = -2x = -6
+    assert ok("eval", "-x**2", "x=3").stdout == "f = -9\ndf/dx = -6\n"
+    out = job("-x**2", "x=3")
+    assert out["value"] == -9.0 and out["grad"] == {"x": -6.0}
+
+
+def test_a_minus_expression_among_options_and_bindings():
+    # options before and after it still count: --order 2 of -x**3 at 2 is -6x = -12
+    assert ok("eval", "--order", "2", "-x**3", "x=2", "--precision", "3").stdout == "f = -8\nd2f/dx2 = -12\n"
+
+
+def test_option_values_that_start_with_minus_stay_with_their_option():
+    # --weights -1: the vector-Jacobian product of 2x with weights -1 is -2 each
+    out = job("x*2", "x=[1, 2]", "--weights", "-1")
+    assert out["grad"] == {"x": [-2.0, -2.0]}
+
+
+def test_unknown_long_options_are_still_usage_errors():
+    message = usage_error("eval", "x", "--bogus")
+    assert "No such option" in message and "--bogus" in message
+
+
+def test_minimize_a_minus_expression():
+    # f = -x, gradient -1: three SGD steps of lr 0.5 from 0 reach 1.5, where f = -1.5
+    out = minimize_json("-x", "--init", "x=0", "--lr", "0.5", "--steps", "3", "--tol", "0")
+    assert out["minimizer"] == {"x": 1.5} and out["value"] == -1.5 and out["steps"] == 3
+
+
+def test_spaces_around_an_expression_are_ignored():
+    assert ok("eval", "  x**2  ", "x=3").stdout == "f = 9\ndf/dx = 6\n"
+    out = minimize_json(" (x-1)**2 ", "--init", "x=1", "--steps", "5")
+    assert out["minimizer"] == {"x": 1.0} and out["converged"] is True
+
+
+def test_minus_expression_through_a_real_shell_argv():
+    proc = console("eval", "-x**2", "x=1")
+    assert proc.returncode == 0 and proc.stdout == "f = -1\ndf/dx = -2\n"
+
+
+# ------------------------------------------------------------ pasted maths
+
+def test_unicode_operators_read_as_pythons():
+    # 3×x − 2·x÷4 at x=2: 6 - 1 = 5; d/dx = 3 - 1/2 = 2.5
+    assert ok("eval", "3×x − 2·x÷4", "x=2").stdout == "f = 5\ndf/dx = 2.5\n"
+
+
+def test_unicode_inside_strings_and_comments_is_left_alone():
+    result = ok("run", "-c", 'print("a−b×c")  # −×')
+    assert result.stdout == "a−b×c\n"
+
+
+def test_unicode_that_needs_more_than_one_character_gets_a_hint():
+    text = error_text("eval", "x²", "x=2")
+    assert "column 2" in text and "hint: write x**2" in text
+    assert "hint: write sqrt(x)" in error_text("eval", "√x", "x=2")
+
+
+def test_an_implied_product_hints_the_star():
+    text = error_text("eval", "x(x+1)", "x=2")
+    assert text.startswith("error: a tensor is not callable\n  at line 1, column 1:\n")
+    assert "hint: to multiply, write x*(x+1)" in text
+    assert "hint: to multiply, write 2*(x+1)" in error_text("eval", "2(x+1)", "x=2")
+
+
+# ------------------------------------------------------------ a list as f
+
+def test_a_list_of_tensors_is_stacked_so_the_jacobian_works():
+    # f = [xy, x+y] at (2, 3): df/dx = [y, 1] = [3, 1], df/dy = [x, 1] = [2, 1]
+    out = job("[x*y, x+y]", "x=2", "y=3", "--jacobian")
+    assert out["value"] == [6.0, 5.0] and out["shape"] == [2]
+    assert out["jacobian"] == {"x": [3.0, 1.0], "y": [2.0, 1.0]}
+    text = ok("eval", "[x*y, x+y]", "x=2", "y=3", "--jacobian").stdout
+    assert "jacobian df/dx [2] = [3, 1]" in text
+
+
+def test_a_list_whose_entries_differ_in_shape_is_an_error_that_says_so():
+    text = error_text("eval", "[x*y, ones(2)]", "x=2", "y=3")
+    assert text.startswith("error: f is a list that is not one tensor: stack expects each tensor to be equal size")
+    assert "torch.stack" in text
+
+
+# ------------------------------------------------------------ option values
+
+@pytest.mark.parametrize("args, option", [
+    (["minimize", "x**2", "--init", "x=1", "--lr", "-0.1"], "--lr"),
+    (["minimize", "x**2", "--init", "x=1", "--tol", "-1"], "--tol"),
+    (["minimize", "x**2", "--init", "x=1", "--momentum", "-0.5"], "--momentum"),
+    (["eval", "x", "x=1", "--seed", str(2 ** 64)], "--seed"),
+    (["eval", "x", "x=1", "--order", "0"], "--order"),
+    (["eval", "x", "x=1", "--max-memory", "lots"], "--max-memory"),
+])
+def test_bad_option_values_are_usage_errors_naming_the_option(args, option):
+    assert option in usage_error(*args)
+    result = fails(*args, "--json", code=2)
+    error = json.loads(result.stdout)["error"]
+    assert error["type"] == "UsageError" and error["option"] == option and option in error["message"]
+
+
+def test_usage_errors_are_json_with_json():
+    result = fails("eval", "x", "--json", "--bogus", code=2)
+    assert json.loads(result.stdout)["error"]["type"] == "UsageError"
+
+
+def test_negative_seeds_are_accepted_as_pytorch_does():
+    # torch.manual_seed(-1) is torch.manual_seed(2**64 - 1)
+    a = job("rand(3)", "--seed", "-1")["value"]
+    b = job("rand(3)", "--seed", str(2 ** 64 - 1))["value"]
+    c = job("rand(3)", "--seed", "1")["value"]
+    assert a == b != c
+    assert ok("run", "-c", "torch.manual_seed(-5); a = torch.rand(2); torch.manual_seed(2**64 - 5); "
+              "print(torch.equal(a, torch.rand(2)))").stdout == "True\n"
+
+
+# ------------------------------------------------------------ --check as a CI gate
+
+def test_check_passes_with_exit_0():
+    result = ok("eval", "sin(x)*y", "x=1", "y=2", "--check")
+    assert result.stdout.count("(ok)") == 2
+
+
+def test_check_fails_with_exit_1_and_a_note_at_a_kink():
+    # relu at 0: PyTorch's derivative is 0, the central difference (0 + h)/2h is 0.5
+    result = fails("eval", "relu(x)", "x=0", "--check")
+    assert "check df/dx: largest difference from finite differences 0.5 (MISMATCH)" in result.stdout
+    assert "note: f is not differentiable at x = 0 (its slope is 0 from the left and 1 from the right)" \
+        in result.stdout
+
+
+def test_check_at_the_edge_of_the_domain_says_so():
+    result = fails("eval", "sqrt(x)", "x=0", "--check")
+    assert "(MISMATCH)" in result.stdout
+    assert "note: f is not defined on both sides of x = 0" in result.stdout
+
+
+def test_check_mismatch_in_json_keeps_the_keys_and_fails():
+    result = fails("eval", "relu(x)", "x=0", "--check", "--json")
+    out = json.loads(result.stdout)
+    assert out["check"] == {"x": 0.5} and "error" not in out
+    assert "disagrees with finite differences" in result.stderr
+
+
+# ------------------------------------------------------------ minimize's stops
+
+def test_minimize_stops_when_f_becomes_infinite():
+    # x**4 with lr 1 from 10: x -> 10 - 4000 -> ... overflows within a few steps
+    result = fails("minimize", "x**4", "--init", "x=10", "--lr", "1")
+    assert "f became infinite" in result.stdout
+    assert result.stderr.startswith("error: f or its gradient became infinite after ")
+    out = json.loads(fails("minimize", "x**4", "--init", "x=10", "--lr", "1", "--json").stdout)
+    assert out["stopped"] == "inf" and out["converged"] is False
+
+
+def test_minimize_takes_a_seed():
+    a = minimize_json("sum((x - randn(3))**2)", "--init", "x=zeros(3)", "--seed", "7", "--steps", "3")
+    b = minimize_json("sum((x - randn(3))**2)", "--init", "x=zeros(3)", "--seed", "7", "--steps", "3")
+    c = minimize_json("sum((x - randn(3))**2)", "--init", "x=zeros(3)", "--seed", "8", "--steps", "3")
+    assert a == b and a["minimizer"] != c["minimizer"]
+
+
+def _script():
+    script = pathlib.Path(sysconfig.get_path("scripts")) / "autodiff"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "autodiff.cli.main"]
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_minimize_prints_its_iterate_on_ctrl_c():
+    proc = subprocess.Popen(_script() + ["minimize", "sum((x-1)**2)", "--init", "x=zeros(50)",
+                                         "--steps", "100000000", "--lr", "1e-12", "--tol", "0"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (out, err)
+    assert out.startswith("x = [") and "interrupted" in out and "Traceback" not in err
+
+
+# ------------------------------------------------------------ output layout
+
+def test_graph_dot_is_alone_on_stdout():
+    result = ok("eval", "x*2+1", "x=3", "--graph", "dot")
+    assert result.stdout.startswith("digraph")
+    assert result.stdout.rstrip().endswith("}")
+    assert result.stderr == "f = 7\ndf/dx = 2\n"
+
+
+def test_comparisons_report_their_real_dtype():
+    out = job("x > 1", "x=2")
+    assert out["value"] is True and out["dtype"] == "bool" and out["grad"] == {}
+    assert ok("eval", "x > 1", "x=2").stdout.startswith("f = True\n")
+    out = job("arange(3)")
+    assert out["value"] == [0, 1, 2] and out["dtype"] == "int64"
+
+
+def test_formula_and_value_share_one_line():
+    # d/dx (a x^2 + b x + c) = 2ax + b = -2 at a=1, b=-2, x=0
+    lines = ok("eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula").stdout.splitlines()
+    assert "df/dx = 2*a*x + b  (= -2)" in lines
+    assert len([line for line in lines if line.startswith("df/dx")]) == 1
+
+
+def test_formula_of_an_array_derivative_puts_the_values_under_it():
+    # d/dx sum(a x^2) = 2 a x = [2, 4] at a=1, x=[1, 2]
+    lines = ok("eval", "a*x**2", "a=1", "x=[1,2]", "--formula", "--weights", "1").stdout.splitlines()
+    assert lines[-2:] == ["df/dx = 2*a*x", "      = [2, 4]"]
+
+
+def test_jacobian_labels_of_scalars_have_no_empty_brackets():
+    text = ok("eval", "x*y", "x=2", "y=3", "--jacobian").stdout
+    assert "jacobian df/dx = 3" in text and "[]" not in text
