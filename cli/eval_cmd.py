@@ -99,7 +99,10 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         try:
             backend.backend_for(backend.device("cuda"))
         except backend.DeviceError as e:
-            click.echo(f"error: {e}", err=True)
+            if as_json:
+                click.echo(dumps({"error": {"type": "DeviceError", "message": str(e)}}))
+            else:
+                click.echo(f"error: {e}", err=True)
             sys.exit(1)
     with warning_printer() as printer:
         if jobs_file is not None or expr == "-":

@@ -230,3 +230,14 @@ def test_formula_of_an_array_derivative_puts_the_values_under_it():
 def test_jacobian_labels_of_scalars_have_no_empty_brackets():
     text = ok("eval", "x*y", "x=2", "y=3", "--jacobian").stdout
     assert "jacobian df/dx = 3" in text and "[]" not in text
+
+
+@pytest.mark.parametrize("args, kind, code", [
+    (["eval"], "UsageError", 2),
+    (["eval", "-f", "/no/such/file.txt"], "UsageError", 2),
+    (["eval", "x", "x=1", "--device", "tpu"], "UsageError", 2),
+    (["minimize", "x**2"], "UsageError", 2),  # no --init
+])
+def test_with_json_every_failure_is_a_json_object(args, kind, code):
+    result = fails(*args, "--json", code=code)
+    assert json.loads(result.stdout)["error"]["type"] == kind
