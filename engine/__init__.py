@@ -16,6 +16,7 @@ from .functions import __all__ as _function_names
 from .autograd import backward, grad, InplaceModifiedError
 from .functional import jacobian, hessian
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
+from . import testing  # torch.testing: assert_close
 from .optim import SGD, Adam, sgd, adam
 from .printing import set_printoptions
 from .ops import TABLE as OPS

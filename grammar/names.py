@@ -217,7 +217,8 @@ _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, functional=Namespace(
 _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 _linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
-TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg)
+_testing = Namespace("torch.testing", {"assert_close": E.testing.assert_close})
+TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing)
 TORCH.update(_OPTIM)
 TORCH_NAMESPACE = Namespace("torch", TORCH)
 
@@ -229,6 +230,7 @@ BUILTINS.update(_DTYPES)
 BUILTINS.update(_OTHER)
 BUILTINS.update({
     "torch": TORCH_NAMESPACE, "autograd": _autograd, "optim": _optim, "nn": _nn, "F": _functional,
+    "assert_close": E.testing.assert_close,
     "print": _print_placeholder, "range": _range, "len": len, "list": _list, "tuple": _tuple,
     "float": _as_float, "int": _as_int, "bool": _as_bool, "str": _str, "repr": _repr, "round": _round,
     "format": _format, "enumerate": enumerate, "zip": zip, "sorted": _sorted, "reversed": reversed,

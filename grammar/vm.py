@@ -656,7 +656,8 @@ _LOCALS = re.compile(r"\b\w+\.<locals>\.")
 
 _KINDS = {MemoryError: "MemoryError", ZeroDivisionError: "ZeroDivisionError", IndexError: "IndexError",
           TypeError: "TypeError", ValueError: "ValueError", KeyError: "KeyError", AttributeError: "AttributeError",
-          RecursionError: "RecursionError", OverflowError: "OverflowError", RuntimeError: "RuntimeError"}
+          RecursionError: "RecursionError", OverflowError: "OverflowError", RuntimeError: "RuntimeError",
+          AssertionError: "AssertionError"}
 
 
 def script_error(e, instr, interpreter):

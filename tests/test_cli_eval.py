@@ -11,7 +11,7 @@ import sys
 import numpy
 import pytest
 
-from conftest import console, error_text, failed_job, invoke, job, ok, usage_error
+from conftest import console, error_text, fails, failed_job, invoke, job, ok, usage_error
 
 BASE_KEYS = ["line", "expr", "value", "shape", "dtype", "device", "order", "grad"]
 QUAD = ["a*x**2+b*x+c", "a=1", "b=-2", "c=1"]
@@ -429,10 +429,12 @@ def test_program_without_final_expression():
 @pytest.mark.skipif(importlib.util.find_spec("cupy") is not None, reason="CuPy installed: cuda may work here")
 @pytest.mark.parametrize("device", ["cuda", "gpu"])
 def test_device_cuda_without_cupy_is_a_clear_error(device):
-    for fmt in ([], ["--json"]):
-        assert error_text("eval", "x**2", "x=1", "--device", device, *fmt) == (
-            "error: device 'cuda' needs CuPy, which is not installed: pip install 'autodiff-cli[gpu]' "
-            "(and an NVIDIA GPU with CUDA), or use device='cpu'\n")
+    message = ("device 'cuda' needs CuPy, which is not installed: pip install 'autodiff-cli[gpu]' "
+               "(and an NVIDIA GPU with CUDA), or use device='cpu'")
+    assert error_text("eval", "x**2", "x=1", "--device", device) == f"error: {message}\n"
+    # with --json, every failure is a JSON object on stdout
+    result = fails("eval", "x**2", "x=1", "--device", device, "--json")
+    assert json.loads(result.stdout) == {"error": {"type": "DeviceError", "message": message}}
 
 
 def test_device_cpu_explicit():
