@@ -23,6 +23,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
     "graph": ("autodiff.cli.graph_cmd", "graph_command"),
     "minimize": ("autodiff.cli.minimize_cmd", "minimize_command"),
     "repl": ("autodiff.cli.repl_cmd", "repl_command"),
+    "functions": ("autodiff.cli.functions_cmd", "functions_command"),
 })
 @click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 def cli():
