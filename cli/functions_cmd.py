@@ -50,8 +50,6 @@ def render_entry(entry):
     head = entry.signature or entry.name
     if entry.name.startswith("Tensor."):
         head = "x." + (entry.signature or entry.name[len("Tensor."):])
-    elif entry.signature and "." in entry.name:
-        head = entry.name.rsplit(".", 1)[0] + "." + entry.signature
     lines = [head, f"  {entry.summary}", f"  {entry.kind}; {entry.group}"]
     if entry.also:
         lines.append("  also: " + ", ".join(_spelling(a) for a in entry.also))

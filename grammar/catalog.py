@@ -460,7 +460,8 @@ def _signature(name, value, drop_first=False):
         params = params[1:]
     if any(p.kind == p.VAR_KEYWORD for p in params) and any(p.kind == p.VAR_POSITIONAL for p in params):
         return None  # (*args, **kwargs) says nothing
-    text = f"{short}({str(sig.replace(parameters=params))[1:-1]})"
+    shown = short if name.startswith("Tensor.") else name  # a method's is written x.NAME(...)
+    text = f"{shown}({str(sig.replace(parameters=params))[1:-1]})"
     if "<" in text or "self" in text:
         return None
     return text
@@ -638,6 +639,8 @@ def lookup(name):
         if not name.startswith(("torch.", "Tensor.")):
             head, _, tail = name.partition(".")
             candidates += [f"torch.{name}", f"Tensor.{tail}"]  # linalg.det -> torch.linalg.det; x.sin -> Tensor.sin
+    else:
+        candidates += [f"torch.{name}", f"Tensor.{name}"]  # e, item, shape
     for candidate in candidates:
         for entry in catalog():
             if candidate in entry.spellings():
