@@ -371,10 +371,11 @@ SUMMARIES = {
 
 # Signatures inspect cannot read (or reads as *args).
 SIGNATURES = {
-    "print": "print(*values, sep=' ', end='\\n')", "range": "range(start=0, stop, step=1)", "len": "len(x)",
+    "print": "print(*values, sep=' ', end='\\n')", "range": "range([start,] stop[, step])", "len": "len(x)",
     "list": "list(items=())", "tuple": "tuple(items=())", "float": "float(x=0.0)", "int": "int(x=0, base=None)",
     "bool": "bool(x=False)", "str": "str(x='')", "repr": "repr(x)", "format": "format(value, spec='')",
-    "enumerate": "enumerate(items, start=0)", "zip": "zip(*sequences)", "sorted": "sorted(items, key=None, reverse=False)",
+    "enumerate": "enumerate(items, start=0)", "zip": "zip(*sequences)",
+    "sorted": "sorted(items, key=None, reverse=False)",
     "reversed": "reversed(items)", "id": "id(x)", "is_grad_enabled": "is_grad_enabled()",
     "is_inference_mode_enabled": "is_inference_mode_enabled()", "einsum": "einsum(equation, *operands)",
     "sum": "sum(input, dim=None, keepdim=False)", "abs": "abs(input)", "min": "min(input, dim=None, keepdim=False)",
@@ -436,8 +437,6 @@ def _doc_summary(*objects):
         if obj is None:
             continue
         doc = obj.__doc__ if isinstance(obj, type) or callable(obj) else None
-        if isinstance(obj, type) and doc == getattr(type(obj), "__doc__", None):
-            doc = None
         text = _first_sentence(doc)
         if text and not _GENERIC.match(text + ".") and not _GENERIC.match(text) and not _LEAKS.search(text):
             return text[0].lower() + text[1:] if text[:2].istitle() and not text[1:2].isupper() else text

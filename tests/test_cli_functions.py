@@ -13,11 +13,10 @@ import sysconfig
 import pytest
 
 from autodiff import engine as ad
-from autodiff.grammar.catalog import catalog
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.program import Session
 
-from conftest import console, invoke, ok
+from conftest import console, ok
 
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
@@ -189,3 +188,20 @@ def test_piping_to_head_is_quiet():
 def test_from_the_shell():
     done = console("functions", "cumsum")
     assert done.returncode == 0 and done.stdout.startswith("cumsum(input, dim, *, dtype=None)")
+
+
+def test_everything_the_language_resolves_is_listed():
+    """What a program can name bare, after `torch.`, or on a tensor: all listed (but the engine's plumbing)."""
+    from autodiff.grammar import names
+    listed = {s for e in ALL for s in spellings(e)}
+    plumbing = {"run_op", "getitem", "setitem"}
+    assert sorted(set(names.BUILTINS) - plumbing - listed) == []
+    assert sorted(f"torch.{n}" for n in names.TORCH if f"torch.{n}" not in listed and n not in listed
+                  and n not in plumbing) == []
+    assert sorted(f"Tensor.{n}" for n in names.TENSOR_ATTRIBUTES if f"Tensor.{n}" not in listed) == []
+
+
+def test_tensor_dot_lists_a_tensors_methods_and_attributes():
+    found = listing("Tensor.")
+    assert {"sin", "sum", "Tensor.item", "Tensor.shape", "Tensor.grad"} <= {e["name"] for e in found}
+    assert "arange" not in {e["name"] for e in found}
