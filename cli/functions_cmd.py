@@ -13,7 +13,7 @@ import click
 
 __all__ = ["functions_command", "render_list", "render_entry", "help_text"]
 
-LEGEND = ("Every function is also torch.NAME.  m: also a Tensor method, x.NAME(...).  "
+LEGEND = ("A function is also torch.NAME, save for Python's built-ins.  m: also a Tensor method, x.NAME(...).  "
           "_: also in place, NAME_(x) / x.NAME_(...).")
 MAX_NAME = 26
 
