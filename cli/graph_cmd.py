@@ -20,8 +20,10 @@ GRAPHVIZ_HINT = ("install Graphviz (Debian/Ubuntu: apt-get install graphviz; mac
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "svg", "png"]), default="text",
               show_default=True)
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True), default=None,
-              help="Write to FILE instead of stdout (svg/png go to graph.svg/graph.png when not given).")
+@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
+              default=None, metavar="FILE",
+              help="Write to FILE instead of stdout; `-` is stdout for every format (svg/png go to "
+                   "graph.svg/graph.png when not given).")
 @click.option("--backward", is_flag=True, help="Run backward first and show each node's grad.")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
 @click.option("--seed", type=int, default=None)
@@ -32,7 +34,9 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
     autodiff graph "y = (w + x) * (w + 1); y" w=1 x=2 --backward
     autodiff graph "a*x**2+b*x+c" a=1 b=-2 c=1 x=0 --format dot | dot -Tpng > graph.png
     autodiff graph "a*x**2+b*x+c" a=1 b=-2 c=1 x=0 --format svg -o graph.svg
+    autodiff graph "x*2+1" x=3 --format png -o - > graph.png
     """
+    from ..engine.graph import trace_inputs
     from ..grammar.errors import LanguageError
     from ..grammar.job import JobOptions, parse_binding, run_graph_job
     from .graphview import describe_graph, render
@@ -49,15 +53,17 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
             click.echo(f"error: --format {fmt} needs Graphviz's `dot` program, which is not installed", err=True)
             click.echo(f"  hint: {GRAPHVIZ_HINT}", err=True)
             sys.exit(1)
+    to_stdout = output in (None, "-") if fmt in ("text", "json", "dot") else output == "-"
     try:
-        result = run_graph_job(expr, pairs, backward=backward, options=JobOptions(dtype=dtype, seed=seed))
+        with trace_inputs():  # every node keeps its arguments: the text view lists its constants too
+            result = run_graph_job(expr, pairs, backward=backward, options=JobOptions(dtype=dtype, seed=seed))
     except LanguageError as e:
         report_error(e, expr)
         sys.exit(1)
     graph = describe_graph(result.graph, result.variables, expr, result.produced, result.names)
     if fmt in ("text", "json", "dot"):
         text = dumps(graph) + "\n" if fmt == "json" else render(graph, fmt)
-        if output:
+        if not to_stdout:
             with open(output, "w", encoding="utf-8") as f:
                 f.write(text)
             click.echo(f"wrote {output}", err=True)
@@ -66,9 +72,9 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
         return
     source = render(graph, "dot")
     target = output or f"graph.{fmt}"
+    command = [dot, f"-T{fmt}"] if to_stdout else [dot, f"-T{fmt}", "-o", target]
     try:
-        done = subprocess.run([dot, f"-T{fmt}", "-o", target], input=source.encode(), capture_output=True,
-                              timeout=60)
+        done = subprocess.run(command, input=source.encode(), capture_output=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         click.echo(f"error: running Graphviz failed: {e}", err=True)
         sys.exit(1)
@@ -76,4 +82,16 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
         click.echo(f"error: Graphviz could not render the graph: {done.stderr.decode(errors='replace').strip()}",
                    err=True)
         sys.exit(1)
+    if to_stdout:  # the image itself (binary for png) on stdout
+        sys.stdout.flush()
+        stream = getattr(sys.stdout, "buffer", None)
+        if stream is None:  # a text-only stdout: svg is text, png cannot go there
+            if fmt == "png":
+                click.echo("error: stdout takes no binary data here; give -o FILE for a png", err=True)
+                sys.exit(1)
+            sys.stdout.write(done.stdout.decode("utf-8", errors="replace"))
+            return
+        stream.write(done.stdout)
+        stream.flush()
+        return
     click.echo(f"wrote {target}", err=True)

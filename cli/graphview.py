@@ -2,13 +2,21 @@
 
 `describe_graph` walks the backward graph from the result (with a stack: deep
 graphs are fine) and records, per node, what a reader wants: the node's name
-(MulBackward0, AccumulateGrad), the sub-expression that made it, its shape,
-its value where the graph holds it, the grad where one was computed, and
-the tensors it saved with their versions. The renderers only format that.
+(MulBackward0, AccumulateGrad), the sub-expression that made it, its
+operands in program order (other nodes, and the constants the backward graph
+has no node for: the 2 and the 1 of `x*2 + 1`, tensors that do not require
+grad, and parameters such as `dim=0`), its shape, its value where the graph
+holds it, the grad where one was computed, and the tensors it saved with
+their versions. The renderers only format that.
+
+A node knows its constants' values when the graph was made under
+`trace_inputs()` (`autodiff graph` does that); otherwise a number shows as the
+value the node saved for its backward, or as "a number" when it saved none.
 """
 import numpy
 
 from ..engine import graph as G
+from ..engine.tensor import Tensor
 from .output import format_array, json_value
 
 __all__ = ["describe_graph", "render", "to_text", "to_dot"]
@@ -104,9 +112,10 @@ def _forward(nodes, order):
                         ("output" if i == 0 else "intermediate"), "shape": node["shape"], "value": node.get("value"),
                         "grad": node.get("grad"), "node": i})
         if node["kind"] != "leaf":
+            operands = [{"tensor": position[o["node"]]} if "node" in o else o for o in node.get("operands", ())]
             ops.append({"op": _forward_name(order[i]), "node": node["name"],
                         "inputs": [position[c] for c in node["next"] if c is not None],
-                        "output": position[i]})
+                        "operands": operands, "output": position[i]})
     return {"tensors": tensors, "ops": ops}
 
 
@@ -134,11 +143,103 @@ def _describe_node(node, ids, names, source, produced, root):
              "is_leaf": False, "requires_grad": True,
              "retains_grad": bool(made is not None and G.retains_grad(made)),
              "grad": _grad_json(made),
-             "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in G.node_inputs(node)]}
+             "saved": _saved(node), "next": [ids.get(n) if n is not None else None for n in G.node_inputs(node)],
+             "operands": _operands(node, ids, names)}
     for key in ("expr", "label"):
         if entry[key] is None:
             del entry[key]
     return entry
+
+
+MAX_PARAM = 40  # characters of a parameter's value shown
+
+
+def _operands(node, ids, names):
+    """The node's operands in program order: {"node": id} for one with a node, {"constant": value}
+    for a number, {"constant": value, "shape": [...]} (and "label" when bound to a name) for a
+    tensor that does not require grad, then {"param": name, "constant": value} for each parameter.
+    A value the graph did not keep is None, with "kept": False."""
+    inputs = G.node_inputs(node)
+    args = G.node_args(node)
+    shapes = getattr(node, "shapes", None) or (None,) * len(inputs)
+    saved = None
+    out = []
+    for i, edge in enumerate(inputs):
+        if edge is not None:
+            out.append({"node": ids.get(edge)})
+            continue
+        arg = args[i] if args is not None and i < len(args) else None
+        if isinstance(arg, Tensor):  # a tensor that does not require grad
+            entry = {"constant": json_value(_array(arg)), "shape": list(arg.shape)}
+            if names.get(id(arg)):
+                entry["label"] = names[id(arg)]
+            out.append(entry)
+        elif args is not None and i < len(args):
+            out.append({"constant": _plain(arg)})
+        elif i < len(shapes) and shapes[i] is not None:
+            out.append({"constant": None, "shape": list(shapes[i]), "kept": False})
+        else:
+            if saved is None:
+                saved = {v.of: v.value for v in (G.saved_values(node) or []) if v.shape is None}
+            value = saved.get(f"input {i}")
+            out.append({"constant": _plain(value)} if value is not None else {"constant": None, "kept": False})
+    for key, value in G.node_params(node).items():
+        if value is not None and value is not False:  # keepdim=False, descending=False: the defaults
+            out.append({"param": key, "constant": _param_text(key, value)})
+    return out
+
+
+def _plain(value):
+    if isinstance(value, (bool, int, float)):
+        return json_value(value)
+    if hasattr(value, "item") and getattr(value, "ndim", None) == 0:
+        return json_value(value.item())
+    return str(value)
+
+
+def _param_text(key, value):
+    """A parameter as the program would write it: numbers and tuples as they are, an index key as
+    `[0, 1:3]`, an array as its dtype and shape."""
+    if isinstance(value, bool):
+        return str(value)
+    if isinstance(value, (int, float)):
+        return json_value(value)
+    if key == "key" and isinstance(value, tuple):
+        text = "[" + ", ".join(_index_text(k) for k in value) + "]"
+    elif hasattr(value, "shape") and hasattr(value, "dtype"):
+        text = f"<{_dtype_name(value.dtype)} {list(value.shape)}>"
+    else:
+        text = str(value)
+    return text if len(text) <= MAX_PARAM else text[:MAX_PARAM - 3] + "..."
+
+
+def _index_text(k):
+    if isinstance(k, slice):
+        parts = ["" if k.start is None else str(k.start), "" if k.stop is None else str(k.stop)]
+        if k.step is not None:
+            parts.append(str(k.step))
+        return ":".join(parts)
+    if k is None:
+        return "None"
+    if k is Ellipsis:
+        return "..."
+    if hasattr(k, "shape") and hasattr(k, "dtype"):
+        return f"<{_dtype_name(k.dtype)} {list(k.shape)}>"
+    return str(k)
+
+
+def _operand_text(operand, precision=4):
+    """A constant operand for the text view: its value (or name), `dim=0` for a parameter."""
+    value = operand["constant"]
+    if operand.get("label"):
+        text = operand["label"]
+    elif value is None:
+        text = "a tensor" if "shape" in operand else "a number"
+    elif isinstance(value, str):
+        text = value
+    else:
+        text = _short(value, precision)
+    return f"{operand['param']}={text}" if "param" in operand else text
 
 
 def _dtype_name(np_dtype):
@@ -243,8 +344,13 @@ def to_text(graph):
         made_by = {op["output"]: op for op in forward["ops"]}
         for t in forward["tensors"]:
             value = _short(t["value"], 4) if t.get("value") is not None else "?"
-            how = "leaf" if t["kind"] == "variable" else \
-                f"{made_by[t['id']]['op']}({', '.join(labels[i] for i in made_by[t['id']]['inputs'])})"
+            if t["kind"] == "variable":
+                how = "leaf"
+            else:
+                op = made_by[t["id"]]
+                operands = op.get("operands") or [{"tensor": i} for i in op["inputs"]]
+                shown = (labels[o["tensor"]] if "tensor" in o else _operand_text(o) for o in operands)
+                how = f"{op['op']}({', '.join(shown)})"
             grad = f"  grad {_short(t['grad'], 4)}" if t.get("grad") is not None else ""
             lines.append(f"  {t['label']:<{width}}  shape {t['shape']}  value {value}  <- {how}{grad}")
         lines.append("backward (from the output, in next_functions order):")
@@ -253,6 +359,9 @@ def to_text(graph):
     stack = [(graph["root"], "", "", True, 0)]
     while stack:
         nid, indent, branch, last, depth = stack.pop()
+        if isinstance(nid, str):  # a constant operand
+            lines.append(f"{indent}{branch}{nid}")
+            continue
         node = nodes[nid]
         mark = f"[depth {depth}] " if depth > MAX_INDENT else ""
         if nid in shown:
@@ -260,14 +369,28 @@ def to_text(graph):
             continue
         shown.add(nid)
         lines.append(f"{indent}{branch}{mark}#{nid} {_summary(node)}")
-        children = [c for c in node["next"] if c is not None]
+        operands = node.get("operands")
+        if operands is None:
+            operands = [{"node": c} for c in node["next"] if c is not None]
         child_indent = indent
         if branch and depth < MAX_INDENT:  # a long chain would indent every line further: stop at a depth
             child_indent = indent + ("   " if last else "│  ")
-        for i in range(len(children) - 1, -1, -1):
-            is_last = i == len(children) - 1
-            stack.append((children[i], child_indent, "└─ " if is_last else "├─ ", is_last, depth + 1))
+        for i in range(len(operands) - 1, -1, -1):
+            is_last = i == len(operands) - 1
+            item = operands[i]["node"] if "node" in operands[i] else _constant_line(operands[i])
+            stack.append((item, child_indent, "└─ " if is_last else "├─ ", is_last, depth + 1))
     return "\n".join(lines) + "\n"
+
+
+def _constant_line(operand):
+    """A constant's line in the tree (a str on the stack, where nodes are ids)."""
+    text = _operand_text(operand)
+    if "param" in operand:
+        return f"{text} (parameter)"
+    if "shape" in operand:
+        return f"constant {text}  shape {operand['shape']}" + ("" if operand.get("kept", True) else
+                                                              " (does not require grad)")
+    return f"constant {text}" if operand.get("kept", True) else "constant: a number (the graph did not keep it)"
 
 
 def _label(node):

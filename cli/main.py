@@ -24,6 +24,7 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
     "minimize": ("autodiff.cli.minimize_cmd", "minimize_command"),
     "repl": ("autodiff.cli.repl_cmd", "repl_command"),
     "test": ("autodiff.cli.test_cmd", "test_command"),
+    "functions": ("autodiff.cli.functions_cmd", "functions_command"),
 })
 @click.version_option(package_name="autodiff-cli", prog_name="autodiff")
 def cli():

@@ -2,6 +2,7 @@
 span lines (end them with an empty line), errors are shown and the session
 goes on, and history is kept in ~/.autodiff_history when readline exists."""
 import os
+import re
 import sys
 
 import click
@@ -11,6 +12,8 @@ from .output import report_error, warning_printer
 __all__ = ["repl_command"]
 
 _EXIT_WORDS = {"exit", "quit", "exit()", "quit()"}
+# `help`, `help()`, `help sin`, `help(sin)`, `help("torch.linalg.det")`, `help(x.sum)`: the catalogue
+_HELP = re.compile(r"""help(?:\s*\(\s*(['"]?)([\w.]*)\1\s*\)|\s+(['"]?)([\w.]+)\3)?\s*;?""")
 
 
 @click.command("repl")
@@ -34,7 +37,8 @@ def repl_command(dtype, device, seed, max_steps):
         report_error(e, None)
         sys.exit(1)
     if interactive:
-        click.echo("autodiff repl -- PyTorch-style statements; an empty line ends a block; Ctrl-D leaves.")
+        click.echo("autodiff repl -- PyTorch-style statements; an empty line ends a block; `help` lists the "
+                   "functions (`help NAME` shows one); Ctrl-D leaves.")
     try:
         while True:
             source = _read_statement(interactive)
@@ -43,6 +47,12 @@ def repl_command(dtype, device, seed, max_steps):
             if source.strip() in _EXIT_WORDS:
                 break
             if not source.strip():
+                continue
+            asked = _help_request(source)
+            if asked is not None:
+                from .functions_cmd import help_text
+                out.write(help_text(asked))
+                out.flush()
                 continue
             printer.source, printer.where = source, "<repl>"
             try:
@@ -64,6 +74,14 @@ def repl_command(dtype, device, seed, max_steps):
         session.close()
         if history:
             history()
+
+
+def _help_request(source):
+    """The name `help NAME` / `help(NAME)` asks about ("" for plain `help`); None when the line is not help."""
+    match = _HELP.fullmatch(source.strip())
+    if match is None:
+        return None
+    return match.group(2) or match.group(4) or ""
 
 
 def _read_statement(interactive):

@@ -416,8 +416,8 @@ def _inplace_script_error(e):
 
 
 def _run(source, bindings, options):
-    if options.formula:
-        with trace_inputs():  # the graph keeps every argument, so derivatives read back as formulas
+    if options.formula or options.graph:
+        with trace_inputs():  # the graph keeps every argument: formulas read back, constants show in --graph
             return _run_traced(source, bindings, options)
     return _run_traced(source, bindings, options)
 

@@ -417,14 +417,15 @@ class Interpreter:
             node = node.args[0]
         if name in _PYTHON_ONLY or name.startswith("__"):
             return ScriptError(f"'{name}' is not available: programs can't reach Python itself", node.start,
-                               node.end, hint="only the documented functions exist (see the README's list)",
+                               node.end, hint="only the language's own functions exist (run `autodiff functions` to list them, "
+                               "or `help` in the REPL)",
                                kind="NameError")
         known = list(self.globals) + list(self.builtins)
         if called:
             functions = [n for n in known if callable(self.globals.get(n, self.builtins.get(n)))]
             close = difflib.get_close_matches(name, functions, n=3, cutoff=0.6)
             hint = ("did you mean " + " or ".join(close) + "?") if close else \
-                "see the README for the functions the language knows"
+                "run `autodiff functions` to list the functions the language knows"
             return ScriptError(f"unknown function '{name}'", node.start, node.end, hint=hint, kind="NameError")
         close = difflib.get_close_matches(name, known, n=3, cutoff=0.7)
         if close:

@@ -13,6 +13,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 
 import pytest
 
@@ -442,11 +443,21 @@ def test_eval_graph_json_shares_the_graph_code():
     assert [n["saved"] for n in g["nodes"]] == [n["saved"] for n in ref["nodes"]]
 
 
+def _without_operands(items):
+    return [{k: v for k, v in item.items() if k != "operands"} for item in items]
+
+
 def test_eval_graph_has_intermediate_values_and_labels():
     g = job(*WX, "--graph", "json")["graph"]
     ref = graph_json(*WX)
-    assert g["nodes"] == ref["nodes"]
-    assert g["forward"] == ref["forward"]
+    assert _without_operands(g["nodes"]) == _without_operands(ref["nodes"])
+    assert g["forward"]["tensors"] == ref["forward"]["tensors"]
+    assert _without_operands(g["forward"]["ops"]) == _without_operands(ref["forward"]["ops"])
+    # `autodiff graph` keeps every constant (it records under trace_inputs); eval's graph knows a
+    # number where the node saved it for backward, and otherwise that there was one
+    for mine, full in zip(g["nodes"], ref["nodes"]):
+        for a, b in zip(mine.get("operands", []), full.get("operands", [])):
+            assert a == b or (a == {"constant": None, "kept": False} and "constant" in b), (a, b)
 
 
 @pytest.mark.parametrize("fmt", ["text", "dot"])
@@ -473,3 +484,114 @@ def test_eval_graph_dot_parses_with_graphviz():
     done = subprocess.run(["dot", "-Tsvg"], input=out["graph"].encode(), capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     assert "<svg" in done.stdout.decode()
+
+
+# ------------------------------------------------------------------ every operand, constants too (issue 10)
+
+def test_text_lists_constants_among_the_operands_in_program_order():
+    text = ok("graph", "x*2+1", "x=3").stdout
+    lines = text.splitlines()
+    forward = text.split("forward (inputs first):")[1].split("backward")[0]
+    assert "<- mul(x, 2)" in forward and "<- add(x*2, 1)" in forward
+    tree = lines[lines.index("backward (from the output, in next_functions order):") + 1:]
+    assert tree == [
+        "#0 AddBackward0  `x*2+1`  shape []  value 7  requires_grad",
+        "├─ #1 MulBackward0  `x*2`  shape []  value 6  requires_grad  saved: input 1 = 2",
+        "│  ├─ #2 AccumulateGrad x  shape []  value 3  is_leaf requires_grad",
+        "│  └─ constant 2",
+        "└─ constant 1",
+    ]
+
+
+def test_a_number_on_the_left_comes_first():
+    text = ok("graph", "2*x - 1", "x=3").stdout
+    assert "<- mul(2, x)" in text and "<- sub(2*x, 1)" in text
+    lines = text.splitlines()
+    at = next(i for i, line in enumerate(lines) if "MulBackward0" in line)
+    assert lines[at + 1].endswith("├─ constant 2")
+    assert "AccumulateGrad x" in lines[at + 2]
+
+
+def test_operands_in_json():
+    g = graph_json("x*2+1", "x=3")
+    add, mul = g["nodes"][0], g["nodes"][1]
+    assert add["operands"] == [{"node": 1}, {"constant": 1}]
+    assert mul["operands"] == [{"node": 2}, {"constant": 2}]
+    ops = {op["node"]: op for op in g["forward"]["ops"]}
+    assert ops["MulBackward0"]["operands"] == [{"tensor": 0}, {"constant": 2}]
+
+
+def test_tensors_without_grad_and_parameters_are_operands():
+    g = graph_json("c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]")
+    mul = labelled_expr(g, "c * y")
+    assert mul["operands"][0] == {"constant": [1.0, 2.0], "shape": [2], "label": "c"}
+    assert mul["operands"][1] == {"node": labelled(g, "y")["id"]}
+    assert labelled(g, "y")["operands"][1] == {"param": "exponent", "constant": 2}
+    assert g["nodes"][0]["operands"][1] == {"param": "dim", "constant": 0}
+    text = ok("graph", "c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]").stdout
+    assert "<- mul(c, y)" in text and "<- pow_scalar(x, exponent=2)" in text and "dim=0 (parameter)" in text
+    assert "constant c  shape [2]" in text
+    text = ok("graph", "x[0, 1:].sum()", "x=[[1, 2, 3], [4, 5, 6]]").stdout
+    assert "key=[0, 1:] (parameter)" in text
+
+
+def labelled_expr(graph, expr):
+    found = [n for n in graph["nodes"] if n.get("expr") == expr]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_eval_graph_text_shows_the_constants_the_graph_keeps():
+    text = ok("eval", "x*2+1", "x=3", "--graph").stdout
+    assert "<- mul(x, 2)" in text and "│  └─ constant 2" in text
+    assert "<- add(x*2, 1)" in text or "<- add(x*2, a number)" in text
+
+
+def test_a_long_chain_renders_without_recursion():
+    program = "y = x\nfor i in range(30000):\n    y = y + 1\ny"
+    done = console("graph", program, "x=1", timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert sum(1 for line in lines if "AddBackward0" in line) == 30000
+    assert sum(1 for line in lines if line.endswith("constant 1")) == 30000
+    assert "[depth 30000] #30000 AccumulateGrad x" in done.stdout
+
+
+# ------------------------------------------------------------------ -o - is stdout
+
+@pytest.mark.parametrize("fmt", ["text", "json", "dot"])
+def test_dash_output_is_stdout_for_text_formats(fmt, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = ok("graph", *WX, "--format", fmt, "-o", "-")
+    assert result.stdout == ok("graph", *WX, "--format", fmt).stdout
+    assert result.stderr == ""
+    assert not (tmp_path / "-").exists() and os.listdir(tmp_path) == []
+
+
+@needs_dot
+def test_dash_output_svg_and_png_go_to_stdout(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    svg = ok("graph", *WX, "--format", "svg", "-o", "-")
+    assert svg.stdout.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in svg.stdout
+    assert "MulBackward0" in svg.stdout and svg.stderr == ""
+    png = ok("graph", *WX, "--format", "png", "-o", "-")
+    assert png.stdout_bytes[:8] == PNG_MAGIC and png.stderr == ""
+    assert os.listdir(tmp_path) == []
+
+
+@needs_dot
+def test_dash_output_png_from_the_shell(tmp_path):
+    script = os.path.join(os.path.dirname(sys.executable), "autodiff")
+    cmd = [script] if os.path.exists(script) else [sys.executable, "-m", "autodiff.cli.main"]
+    done = subprocess.run(cmd + ["graph", *LOSS, "--backward", "--format", "png", "-o", "-"], capture_output=True,
+                          timeout=120, cwd=tmp_path)
+    assert done.returncode == 0 and done.stderr == b""
+    assert done.stdout[:8] == PNG_MAGIC and len(done.stdout) > 1000
+    assert os.listdir(tmp_path) == []
+
+
+def test_dash_output_without_graphviz_is_a_clear_error(monkeypatch):
+    import autodiff.cli.graph_cmd as graph_cmd
+    monkeypatch.setattr(graph_cmd.shutil, "which", lambda name, *a, **k: None)
+    err = error_text("graph", *WX, "--format", "png", "-o", "-")
+    assert err.startswith("error: --format png needs Graphviz's `dot` program, which is not installed\n")

@@ -150,3 +150,56 @@ def test_if_else_block():
     """)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "small\n3\n"
+
+
+# ------------------------------------------------------------------ help (issue 10)
+
+def test_help_lists_the_catalogue_and_the_session_goes_on():
+    result = repl("""
+        help
+        x = 2
+        x + 1
+    """)
+    assert result.exit_code == 0 and result.stderr == ""
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("A function is also torch.NAME")
+    assert any(line.startswith("  sin ") and "sine" in line for line in lines)
+    assert "Linear algebra" in lines and "Tensor attributes" in lines
+    assert lines[-1] == "3"
+
+
+def test_help_of_one_name_in_each_spelling():
+    result = repl("""
+        help sin
+        help(torch.linalg.det)
+        help("x.item")
+        help(F.relu)
+        help()
+    """)
+    assert result.exit_code == 0 and result.stderr == ""
+    out = result.stdout
+    assert out.startswith("sin(input)\n  the sine (radians), elementwise\n")
+    assert "also: torch.sin, x.sin(), sin_, torch.sin_, x.sin_()" in out
+    assert "\ntorch.linalg.det(A)\n  the determinant" in out
+    assert "\nx.item()\n  the value of a one-element tensor" in out
+    assert "\nrelu(input)\n" in out
+    assert out.count("A function is also torch.NAME") == 1  # help() is plain help
+
+
+def test_help_of_an_unknown_name_suggests_close_ones():
+    result = repl("""
+        help sinus
+        1
+    """)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0].startswith("no name contains 'sinus' (did you mean ")
+    assert result.stdout.splitlines()[-1] == "1"
+
+
+def test_a_name_called_help_is_still_the_programs():
+    result = repl("""
+        help = 3
+        help * 2
+    """)
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout == "6\n"

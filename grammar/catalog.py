@@ -1,0 +1,660 @@
+"""The catalogue of what a program can name: `autodiff functions` and the REPL's `help`.
+
+Read-only and built from the same tables the language resolves names with
+(grammar/names.py: the bare names, `torch.`, its namespaces and the Tensor
+attributes a program may use), so it lists exactly what resolves and
+nothing else. Each entry's group comes from the op table (the family module
+of the row behind the name) or from where the engine defines the function;
+its one-line summary from a short description written here for the names
+whose docstring is missing or too terse, else from the first sentence of
+the docstring (the function's, else its op-table row's).
+
+An entry folds the forms of one function together: `sin` is also
+`torch.sin`, the method `x.sin()` and the in-place `sin_` / `x.sin_()`;
+those spellings are the entry's `also` (and a filter matches them too).
+"""
+import inspect
+import re
+
+from .. import engine as E
+from ..engine import functions as _functions
+from . import names as N
+
+__all__ = ["Entry", "catalog", "lookup", "search", "GROUPS"]
+
+# The groups, in the order they are listed.
+GROUPS = ("Creation", "Arithmetic", "Elementwise maths", "Reductions and statistics", "Linear algebra",
+          "Shapes, views and indexing", "Comparisons and logic (no gradient)", "Random", "Autograd",
+          "Grad mode", "Optimisers", "Dtypes, devices and settings", "Printing", "Python built-ins", "Constants",
+          "Tensor methods", "Tensor attributes", "Namespaces", "Other")
+
+# the op table's families (engine/ops/<module>.py) and the engine's function modules
+_FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions": "Reductions and statistics",
+           "linalg": "Linear algebra", "shapes": "Shapes, views and indexing",
+           "views": "Shapes, views and indexing", "compare": "Comparisons and logic (no gradient)",
+           "functions_linalg": "Linear algebra", "linalg_ns": "Linear algebra",
+           "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics"}
+
+_GROUP_OF = {}
+for _group, _names in {
+    "Creation": "tensor as_tensor zeros ones empty full zeros_like ones_like empty_like full_like eye arange "
+                "linspace rand randn randint rand_like randn_like clone",
+    "Random": "bernoulli rand randn randint rand_like randn_like manual_seed",
+    "Arithmetic": "add sub subtract mul multiply div divide true_divide pow square lerp",
+    "Elementwise maths": "clamp clip clamp_min clamp_max maximum minimum where round abs",
+    "Reductions and statistics": "sum mean prod max min amax amin norm softmax log_softmax logsumexp",
+    "Comparisons and logic (no gradient)": "argmax argmin all any equal allclose isclose is_tensor "
+                                           "is_floating_point numel",
+    "Shapes, views and indexing": "fill_ zero_ copy_ to",
+    "Autograd": "grad backward jacobian hessian gradcheck gradgradcheck detach",
+    "Grad mode": "no_grad enable_grad set_grad_enabled inference_mode is_grad_enabled "
+                 "is_inference_mode_enabled is_inference",
+    "Optimisers": "SGD Adam sgd adam",
+    "Dtypes, devices and settings": "float16 float32 float64 int8 int16 int32 int64 uint8 bool_ half double long "
+                                    "short device get_default_dtype set_default_dtype set_default_device "
+                                    "get_default_device Size Tensor torch.float torch.int torch.bool "
+                                    "torch.cuda.is_available",
+    "Printing": "print set_printoptions str repr format",
+    "Python built-ins": "range len list tuple float int bool enumerate zip sorted reversed id",
+    "Constants": "pi inf nan torch.e",
+}.items():
+    for _n in _names.split():
+        _GROUP_OF.setdefault(_n, _group)
+_GROUP_OF.update({"assert_close": "Testing", "clone": "Shapes, views and indexing", "rand": "Random", "randn": "Random",
+                  "randint": "Random", "rand_like": "Random", "randn_like": "Random", "abs": "Elementwise maths",
+                  "gather": "Shapes, views and indexing", "floor_divide": "Arithmetic"})
+
+# Names reachable in the language that are the engine's plumbing, not functions to offer.
+_HIDDEN = frozenset({"run_op", "getitem", "setitem"})
+
+# Short descriptions, for the names whose docstring is missing or says too little.
+SUMMARIES = {
+    # creation
+    "tensor": "a new leaf tensor from numbers or nested lists (copies the data)",
+    "as_tensor": "a tensor from data, reusing it when it already is one of the right dtype and device",
+    "zeros": "a tensor of zeros of the given shape",
+    "ones": "a tensor of ones of the given shape",
+    "empty": "a tensor of the given shape with unspecified values",
+    "full": "a tensor of the given shape filled with one value",
+    "zeros_like": "zeros with the shape (and dtype, device) of a tensor",
+    "ones_like": "ones with the shape (and dtype, device) of a tensor",
+    "empty_like": "an uninitialised tensor with the shape (and dtype, device) of a tensor",
+    "full_like": "a tensor filled with one value, with the shape of another",
+    "eye": "the identity matrix (n x n, or n x m)",
+    "arange": "evenly spaced values in [start, end) with a step",
+    "linspace": "`steps` evenly spaced values from start to end, both included",
+    "rand": "uniform random numbers in [0, 1) of the given shape",
+    "randn": "standard normal random numbers of the given shape",
+    "randint": "random whole numbers in [low, high) of the given shape",
+    "rand_like": "uniform random numbers in [0, 1) with the shape of a tensor",
+    "randn_like": "standard normal random numbers with the shape of a tensor",
+    "bernoulli": "1 with probability p (the input's values), else 0, elementwise (no gradient reaches p)",
+    "manual_seed": "seed the random generator (the numbers differ from PyTorch's for the same seed)",
+    # arithmetic
+    "add": "input + alpha * other, elementwise with broadcasting",
+    "sub": "input - alpha * other, elementwise with broadcasting",
+    "subtract": "the same as sub: input - alpha * other",
+    "mul": "input * other, elementwise with broadcasting",
+    "multiply": "the same as mul: input * other",
+    "div": "input / other (true division), elementwise with broadcasting",
+    "divide": "the same as div: input / other",
+    "true_divide": "the same as div: input / other",
+    "remainder": "input % other, with Python's sign convention (the divisor's sign)",
+    "floor_divide": "input // other, rounded down (no gradient)",
+    "neg": "-input, elementwise",
+    "negative": "the same as neg: -input",
+    "reciprocal": "1 / input, elementwise",
+    "pow": "input ** exponent (tensors or numbers, broadcasting)",
+    "square": "input ** 2, elementwise",
+    "atan2": "the angle of the point (other, input): the arctangent of input / other, by quadrant",
+    "arctan2": "the same as atan2: the arctangent of input / other, by quadrant",
+    "hypot": "sqrt(input**2 + other**2), elementwise",
+    "lerp": "linear interpolation: input + weight * (end - input)",
+    # elementwise maths
+    "abs": "the absolute value, elementwise (for plain numbers, Python's abs)",
+    "absolute": "the same as abs: the absolute value, elementwise",
+    "sign": "-1, 0 or 1 by the sign of each element",
+    "exp": "the exponential e**x, elementwise",
+    "expm1": "exp(x) - 1, accurate near 0",
+    "log": "the natural logarithm, elementwise",
+    "log1p": "log(1 + x), accurate near 0",
+    "sqrt": "the square root, elementwise",
+    "sin": "the sine (radians), elementwise",
+    "cos": "the cosine (radians), elementwise",
+    "tan": "the tangent (radians), elementwise",
+    "sinh": "the hyperbolic sine, elementwise",
+    "cosh": "the hyperbolic cosine, elementwise",
+    "tanh": "the hyperbolic tangent, elementwise",
+    "asin": "the inverse sine (arcsine), elementwise",
+    "arcsin": "the same as asin: the inverse sine",
+    "acos": "the inverse cosine (arccosine), elementwise",
+    "arccos": "the same as acos: the inverse cosine",
+    "atan": "the inverse tangent (arctangent), elementwise",
+    "arctan": "the same as atan: the inverse tangent",
+    "erf": "the error function, elementwise",
+    "sigmoid": "the logistic sigmoid 1 / (1 + exp(-x)), elementwise",
+    "relu": "max(x, 0), elementwise",
+    "clamp": "each element limited to [min, max] (either bound may be left out)",
+    "clip": "the same as clamp: each element limited to [min, max]",
+    "clamp_min": "each element at least min",
+    "clamp_max": "each element at most max",
+    "maximum": "the larger of two tensors, elementwise",
+    "minimum": "the smaller of two tensors, elementwise",
+    "where": "where(condition, a, b): a where condition is true, else b",
+    "floor": "rounded down to a whole number, elementwise",
+    "ceil": "rounded up to a whole number, elementwise",
+    "round": "rounded to the nearest whole number, halves to even (decimals= for digits)",
+    "trunc": "rounded towards zero, elementwise",
+    "fix": "the same as trunc: rounded towards zero",
+    "frac": "the fractional part x - trunc(x), elementwise",
+    # reductions
+    "sum": "the sum of all elements, or along dim (for a list of numbers, Python's sum)",
+    "mean": "the mean of all elements, or along dim",
+    "prod": "the product of all elements, or along dim",
+    "max": "the largest element; max(x, dim) gives (values, indices); max(x, y) is elementwise",
+    "min": "the smallest element; min(x, dim) gives (values, indices); min(x, y) is elementwise",
+    "amax": "the largest values along dim(s); ties share the gradient evenly",
+    "amin": "the smallest values along dim(s); ties share the gradient evenly",
+    "norm": "the p-norm (2 by default) of all elements, or along dim",
+    "logsumexp": "log(sum(exp(x))) along dim, computed stably",
+    "softmax": "exp(x) / sum(exp(x)) along dim",
+    "log_softmax": "log(softmax(x)) along dim, computed stably",
+    "var": "the variance along dim (correction=1 by default: the sample variance)",
+    "std": "the standard deviation: the square root of var",
+    "median": "the lower median of all elements; median(x, dim) gives (values, indices)",
+    "kthvalue": "the k-th smallest element along dim, as (values, indices)",
+    "sort": "sorted along dim, as (values, indices)",
+    "topk": "the k largest (or smallest) elements along dim, as (values, indices)",
+    "cumsum": "running sums along dim",
+    "cumprod": "running products along dim",
+    # linear algebra
+    "matmul": "the matrix product a @ b (vectors, matrices, batches broadcast)",
+    "mm": "the product of two matrices",
+    "mv": "the product of a matrix and a vector",
+    "dot": "the dot product of two vectors",
+    "bmm": "batched matrix product of two 3-D tensors",
+    "outer": "the outer product of two vectors",
+    "ger": "the same as outer: the outer product of two vectors",
+    "linear": "x @ W.T + b, a linear layer",
+    "addmm": "beta * input + alpha * (mat1 @ mat2)",
+    "einsum": "Einstein summation over operands by an equation such as 'ij,jk->ik'",
+    "kron": "the Kronecker product",
+    "trace": "the sum of a matrix's main diagonal",
+    "det": "the determinant of a square matrix (or a batch of them)",
+    "inverse": "the inverse of a square matrix (or a batch of them)",
+    "cross": "the cross product of 3-vectors along dim",
+    "torch.linalg.det": "the determinant of a square matrix (or a batch of them)",
+    "torch.linalg.inv": "the inverse of a square matrix (or a batch of them)",
+    "torch.linalg.solve": "X with A @ X = B (left=False: X @ A = B)",
+    "torch.linalg.cross": "the cross product of 3-vectors along dim (-1 by default)",
+    "torch.linalg.norm": "a vector norm, or a matrix norm when ord is given for a matrix",
+    "torch.linalg.vector_norm": "the ord-norm of the elements (all, or along dim)",
+    "torch.linalg.matrix_norm": "a matrix norm over two dims: 'fro', 1, -1, inf or -inf",
+    # shapes, views and indexing
+    "reshape": "the same elements in a new shape (a view when possible)",
+    "view": "a view with a new shape (it must share memory with the input)",
+    "flatten": "the dims from start_dim to end_dim merged into one",
+    "squeeze": "dims of size 1 removed (all, or the given one)",
+    "unsqueeze": "a new dim of size 1 inserted at dim",
+    "transpose": "dims dim0 and dim1 swapped (a view)",
+    "swapaxes": "the same as transpose: two dims swapped",
+    "t": "the transpose of a matrix (a view)",
+    "permute": "the dims reordered (a view)",
+    "movedim": "dims moved from source to destination positions (a view)",
+    "moveaxis": "the same as movedim",
+    "expand": "broadcast to a larger shape without copying (a read-only view)",
+    "broadcast_to": "the same as expand: broadcast to a shape",
+    "cat": "tensors joined along an existing dim",
+    "concat": "the same as cat: tensors joined along a dim",
+    "concatenate": "the same as cat: tensors joined along a dim",
+    "stack": "tensors stacked along a new dim",
+    "clone": "a copy that keeps the graph (the gradient flows back)",
+    "narrow": "length elements from start along dim (a view)",
+    "select": "the slice at index along dim, that dim removed (a view)",
+    "index_select": "the slices at the given indices along dim",
+    "masked_select": "the elements where a bool mask is true, as a 1-D tensor",
+    "unbind": "the slices along dim, as a tuple",
+    "split": "pieces of the given size (or sizes) along dim",
+    "chunk": "the given number of (nearly) equal pieces along dim",
+    "diagonal": "a diagonal of the matrices in two dims (a view)",
+    "repeat": "tiled the given number of times along each dim",
+    "flip": "the order of elements reversed along dims",
+    "roll": "shifted cyclically along dims",
+    "tril": "the lower triangle of a matrix, the rest zero",
+    "triu": "the upper triangle of a matrix, the rest zero",
+    "gather": "values picked along dim at index (same number of dims)",
+    "masked_fill": "value put where a bool mask is true",
+    "scatter": "values of src (or a number) put at index along dim",
+    "fill_": "every element set to a value, in place",
+    "zero_": "every element set to zero, in place",
+    "copy_": "the values of src copied into the tensor, in place (the gradient flows to src)",
+    "to": "converted to a device and/or dtype (to('cuda'), to(float32), to(other))",
+    # comparisons and logic
+    "lt": "input < other, elementwise (bool)",
+    "less": "the same as lt: input < other",
+    "le": "input <= other, elementwise (bool)",
+    "less_equal": "the same as le: input <= other",
+    "gt": "input > other, elementwise (bool)",
+    "greater": "the same as gt: input > other",
+    "ge": "input >= other, elementwise (bool)",
+    "greater_equal": "the same as ge: input >= other",
+    "eq": "input == other, elementwise (bool)",
+    "ne": "input != other, elementwise (bool)",
+    "not_equal": "the same as ne: input != other",
+    "logical_and": "logical and of the elements' truth values",
+    "logical_or": "logical or of the elements' truth values",
+    "logical_xor": "logical exclusive or of the elements' truth values",
+    "logical_not": "logical not of each element's truth value",
+    "isfinite": "true where an element is neither infinite nor NaN",
+    "argmax": "the index of the largest element (of all, or along dim)",
+    "argmin": "the index of the smallest element (of all, or along dim)",
+    "all": "true when every element is true (of all, or along dim)",
+    "any": "true when some element is true (of all, or along dim)",
+    "equal": "true when both tensors have the same shape and values",
+    "allclose": "true when all elements are close: |a - b| <= atol + rtol * |b|",
+    "isclose": "elementwise |a - b| <= atol + rtol * |b| (bool)",
+    "is_tensor": "true for a tensor",
+    "is_floating_point": "true when the tensor's dtype is a floating-point one",
+    "numel": "the number of elements",
+    # autograd
+    "grad": "grad(outputs, inputs): the gradients of outputs with respect to inputs, as a tuple",
+    "backward": "backward(tensors): accumulate the gradients into the leaves' .grad",
+    "jacobian": "jacobian(f, x): the full Jacobian, of shape f.shape + x.shape",
+    "hessian": "hessian(f, x): the second derivatives of a scalar f",
+    "gradcheck": "check a function's gradients against finite differences",
+    "gradgradcheck": "check a function's second derivatives against finite differences",
+    "detach": "the same values, cut from the graph (shares memory)",
+    # grad mode
+    "no_grad": "with no_grad(): results record no graph and do not require grad",
+    "enable_grad": "with enable_grad(): recording on again, even inside no_grad",
+    "set_grad_enabled": "set_grad_enabled(flag): recording on or off (also as a `with` block)",
+    "inference_mode": "with inference_mode(): no graph, and tensors made there never join one",
+    "is_grad_enabled": "whether results record a graph now",
+    "is_inference_mode_enabled": "whether inference mode is on",
+    "is_inference": "whether a tensor was made in inference mode",
+    # optimisers
+    "SGD": "the stochastic gradient descent optimiser (lr, momentum, weight_decay, nesterov)",
+    "Adam": "the Adam optimiser (lr, betas, eps, weight_decay)",
+    "sgd": "the same as SGD: stochastic gradient descent",
+    "adam": "the same as Adam",
+    # dtypes, devices, settings
+    "float16": "the 16-bit floating-point dtype", "half": "the same as float16",
+    "float32": "the 32-bit floating-point dtype", "torch.float": "the same as float32",
+    "float64": "the 64-bit floating-point dtype (the default here)", "double": "the same as float64",
+    "int8": "the 8-bit integer dtype", "int16": "the 16-bit integer dtype", "short": "the same as int16",
+    "int32": "the 32-bit integer dtype", "torch.int": "the same as int32",
+    "int64": "the 64-bit integer dtype", "long": "the same as int64",
+    "uint8": "the 8-bit unsigned integer dtype",
+    "bool_": "the boolean dtype", "torch.bool": "the boolean dtype",
+    "device": "a device: 'cpu', 'cuda' or 'cuda:N'",
+    "get_default_dtype": "the dtype floating-point tensors get when none is given",
+    "set_default_dtype": "set the dtype floating-point tensors get when none is given",
+    "get_default_device": "the device tensors are made on when none is given",
+    "set_default_device": "set the device tensors are made on when none is given",
+    "Size": "a tensor shape (a tuple of whole numbers)",
+    "Tensor": "the tensor type",
+    "torch.cuda.is_available": "whether a CUDA GPU (with CuPy) can be used",
+    # printing
+    "print": "print values (tensors in PyTorch's format)",
+    "set_printoptions": "how tensors print: precision, threshold, edgeitems, linewidth, sci_mode",
+    "str": "a value as text", "repr": "a value as text, as its repr", "format": "a value formatted by a spec",
+    # Python built-ins
+    "range": "the whole numbers from start to stop (excluded) by step",
+    "len": "the number of items (a tensor's first dim)",
+    "list": "a list of the items", "tuple": "a tuple of the items",
+    "float": "a number as a Python float (a one-element tensor too)",
+    "int": "a number as a whole number (a one-element tensor too)",
+    "bool": "the truth value", "enumerate": "(index, item) pairs", "zip": "items of several sequences in step",
+    "sorted": "a sorted list of the items", "reversed": "the items in reverse order",
+    "id": "a number identifying an object",
+    # constants
+    "pi": "3.14159...", "inf": "floating-point infinity", "nan": "not a number (NaN)", "torch.e": "2.71828...",
+    # namespaces
+    "torch": "PyTorch's names: torch.sin(x) is sin(x); `import torch` lines are accepted",
+    "torch.autograd": "grad, backward, jacobian, hessian, gradcheck and the grad-mode managers",
+    "torch.autograd.functional": "jacobian and hessian",
+    "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
+    "torch.optim": "the optimisers SGD and Adam",
+    "torch.nn": "holds torch.nn.functional",
+    "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
+    "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",
+    "torch.testing": "testing helpers: assert_close (PyTorch's tolerances and failure message)",
+    "assert_close": "AssertionError unless actual and expected are close (PyTorch's tolerances and message)",
+    "torch.cuda": "is_available()",
+    "autograd": "the same as torch.autograd",
+    "optim": "the same as torch.optim",
+    "nn": "the same as torch.nn",
+    "F": "the same as torch.nn.functional",
+    # Tensor methods and attributes
+    "Tensor.T": "the tensor with its dims reversed (a matrix's transpose)",
+    "Tensor.mT": "the last two dims swapped (the transpose of each matrix)",
+    "Tensor._version": "how many times the tensor was changed in place",
+    "Tensor.shape": "the shape, a torch.Size",
+    "Tensor.dtype": "the dtype",
+    "Tensor.device": "the device the tensor lives on",
+    "Tensor.ndim": "the number of dims",
+    "Tensor.grad": "the gradient accumulated by backward (None until then)",
+    "Tensor.grad_fn": "the backward node that made the tensor (None for a leaf)",
+    "Tensor.is_leaf": "whether the tensor was made by the user, not by an op that records",
+    "Tensor.requires_grad": "whether gradients are computed for the tensor (settable)",
+    "Tensor.retains_grad": "whether retain_grad() was called on this non-leaf",
+    "Tensor.is_cuda": "whether the tensor is on a CUDA device",
+    "Tensor.data": "the same values with no history (setting it replaces the values)",
+    "Tensor.item": "the value of a one-element tensor as a Python number",
+    "Tensor.tolist": "the values as (nested) Python lists",
+    "Tensor.size": "the shape, or the size of one dim",
+    "Tensor.dim": "the number of dims",
+    "Tensor.element_size": "the size of one element in bytes",
+    "Tensor.contiguous": "the tensor with its elements in order in memory",
+    "Tensor.cpu": "a copy on the CPU (the tensor itself when there already)",
+    "Tensor.cuda": "a copy on the GPU",
+    "Tensor.type": "the type name, or a copy converted to a dtype",
+    "Tensor.float": "converted to float32",
+    "Tensor.double": "converted to float64",
+    "Tensor.half": "converted to float16",
+    "Tensor.int": "converted to int32",
+    "Tensor.long": "converted to int64",
+    "Tensor.bool": "converted to bool",
+    "Tensor.backward": "compute the gradients of this tensor into the leaves' .grad",
+    "Tensor.detach_": "cut the tensor from the graph, in place",
+    "Tensor.requires_grad_": "set requires_grad in place (on a leaf); returns the tensor",
+    "Tensor.retain_grad": "keep this non-leaf's gradient in .grad after backward",
+    "Tensor.register_hook": "call hook(grad) when the tensor's gradient is computed",
+    "Tensor.is_inference": "whether the tensor was made in inference mode",
+    "Tensor.expand_as": "expanded to another tensor's shape",
+    "Tensor.reshape_as": "reshaped to another tensor's shape",
+    "Tensor.view_as": "viewed with another tensor's shape",
+    "Tensor.new_tensor": "a new leaf from data, with this tensor's dtype and device",
+    "Tensor.new_zeros": "zeros of a shape, with this tensor's dtype and device",
+    "Tensor.new_ones": "ones of a shape, with this tensor's dtype and device",
+    "Tensor.new_full": "a filled tensor of a shape, with this tensor's dtype and device",
+    "Tensor.new_empty": "an uninitialised tensor of a shape, with this tensor's dtype and device",
+}
+
+# Signatures inspect cannot read (or reads as *args).
+SIGNATURES = {
+    "print": "print(*values, sep=' ', end='\\n')", "range": "range([start,] stop[, step])", "len": "len(x)",
+    "list": "list(items=())", "tuple": "tuple(items=())", "float": "float(x=0.0)", "int": "int(x=0, base=None)",
+    "bool": "bool(x=False)", "str": "str(x='')", "repr": "repr(x)", "format": "format(value, spec='')",
+    "enumerate": "enumerate(items, start=0)", "zip": "zip(*sequences)",
+    "sorted": "sorted(items, key=None, reverse=False)",
+    "reversed": "reversed(items)", "id": "id(x)", "is_grad_enabled": "is_grad_enabled()",
+    "is_inference_mode_enabled": "is_inference_mode_enabled()", "einsum": "einsum(equation, *operands)",
+    "sum": "sum(input, dim=None, keepdim=False)", "abs": "abs(input)", "min": "min(input, dim=None, keepdim=False)",
+    "max": "max(input, dim=None, keepdim=False)", "pow": "pow(input, exponent)",
+    "all": "all(input, dim=None, keepdim=False)", "any": "any(input, dim=None, keepdim=False)",
+    "round": "round(input, decimals=None)", "Size": "Size(sizes)", "Tensor": None,
+}
+
+
+class Entry:
+    """One name of the language: `name` as a program writes it, its `kind` and
+    `group`, a `signature` (or None), a one-line `summary`, and `also`: the
+    other spellings of the same thing (torch.sin, Tensor.sin, sin_, ...)."""
+
+    __slots__ = ("name", "kind", "group", "signature", "summary", "also")
+
+    def __init__(self, name, kind, group, signature, summary, also=()):
+        self.name, self.kind, self.group = name, kind, group
+        self.signature, self.summary, self.also = signature, summary, tuple(also)
+
+    def as_json(self):
+        out = {"name": self.name, "kind": self.kind, "group": self.group}
+        if self.signature:
+            out["signature"] = self.signature
+        out["summary"] = self.summary
+        if self.also:
+            out["also"] = list(self.also)
+        return out
+
+    def spellings(self):
+        return (self.name,) + self.also
+
+    def __repr__(self):
+        return f"Entry({self.name!r}, {self.kind!r})"
+
+
+# ------------------------------------------------------------------ summaries
+
+_GENERIC = re.compile(r"^(In-place \w+: the result is written into input\.|\w+\(input(, other)?\)(: elementwise \w+)?, "
+                      r"as torch\.\w+\.?( \(tensors or numbers; they broadcast\)\.)?)$")
+_LEAKS = re.compile(r"\bself\b|autodiff\.|\bengine\b|\bnumpy\.|\bcupy\b|__\w+|\bapply\(|\bctx\b|\bxp\b|"
+                    r"LinAlgError|\bpython\b", re.IGNORECASE)
+
+
+def _first_sentence(doc):
+    """The first sentence of a docstring's first paragraph, on one line; None if there is none."""
+    if not doc:
+        return None
+    paragraph = " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
+    match = re.search(r"\.(\s|$)", paragraph)
+    text = paragraph[:match.start()] if match else paragraph
+    if len(text) > 100:
+        text = text[:97].rsplit(" ", 1)[0] + "..."
+    return text or None
+
+
+def _doc_summary(*objects):
+    for obj in objects:
+        if obj is None:
+            continue
+        doc = obj.__doc__ if isinstance(obj, type) or callable(obj) else None
+        text = _first_sentence(doc)
+        if text and not _GENERIC.match(text + ".") and not _GENERIC.match(text) and not _LEAKS.search(text):
+            return text[0].lower() + text[1:] if text[:2].istitle() and not text[1:2].isupper() else text
+    return None
+
+
+def _signature(name, value, drop_first=False):
+    """`name(params)` as inspect reads it (for a method, without its first parameter); None if unreadable."""
+    if name in SIGNATURES:
+        return SIGNATURES[name]
+    short = name.rsplit(".", 1)[-1]
+    if not callable(value) or isinstance(value, N.Namespace):
+        return None
+    try:
+        sig = inspect.signature(value)
+    except (TypeError, ValueError):
+        return None
+    params = list(sig.parameters.values())
+    if drop_first and params:
+        params = params[1:]
+    if any(p.kind == p.VAR_KEYWORD for p in params) and any(p.kind == p.VAR_POSITIONAL for p in params):
+        return None  # (*args, **kwargs) says nothing
+    shown = short if name.startswith("Tensor.") else name  # a method's is written x.NAME(...)
+    text = f"{shown}({str(sig.replace(parameters=params))[1:-1]})"
+    if "<" in text or "self" in text:
+        return None
+    return text
+
+
+# ------------------------------------------------------------------ building
+
+def _row_of():
+    """Each public name of the op table -> its row."""
+    rows = {}
+    for row in E.OPS.values():
+        for n in row.names:
+            rows.setdefault(n, row)
+    return rows
+
+
+def _group(name, value, rows):
+    if name in _GROUP_OF:
+        return _GROUP_OF[name]
+    row = rows.get(name)
+    if row is not None:
+        return _FAMILY.get(row.__module__.rsplit(".", 1)[-1], "Other")
+    module = getattr(value, "__module__", "") or ""
+    return _FAMILY.get(module.rsplit(".", 1)[-1], "Other")
+
+
+def _kind(value):
+    if isinstance(value, N.Namespace):
+        return "namespace"
+    if isinstance(value, type(E.float32)):
+        return "dtype"
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return "constant"
+    if N.is_context_manager(value) or value in (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode):
+        return "context manager"
+    if isinstance(value, type):
+        return "class"
+    return "function"
+
+
+def _summary(name, *sources):
+    return SUMMARIES.get(name) or _doc_summary(*sources) or "(no description)"
+
+
+def _build():
+    rows = _row_of()
+    engine_functions = {n: getattr(_functions, n) for n in _functions.__all__}
+    tensor_members = N.TENSOR_ATTRIBUTES
+    entries = []
+    folded_methods = set()
+    folded_functions = set()
+    # bare names (each also torch.NAME when torch has the same thing)
+    for name in sorted(N.BUILTINS, key=str.lower):
+        if name in _HIDDEN or name in folded_functions:
+            continue
+        value = N.BUILTINS[name]
+        if isinstance(value, N.Namespace):
+            continue  # listed below, as the namespace it stands for
+        engine = N.TORCH.get(name)
+        if engine is not None and engine is not value and name not in engine_functions:
+            engine = None  # `float` bare is Python's conversion, torch.float a dtype: two entries
+        also = []
+        if name in N.TORCH and (N.TORCH[name] is value or engine is not None):
+            also.append(f"torch.{name}")
+        target = engine if engine is not None else value
+        row = rows.get(name)
+        if name in engine_functions and callable(getattr(E.Tensor, name, None)) and name in tensor_members:
+            also.append(f"Tensor.{name}")
+            folded_methods.add(name)
+        inplace = name + "_"
+        if name in engine_functions and (inplace in N.BUILTINS or inplace in tensor_members) \
+                and not name.endswith("_"):
+            if inplace in N.BUILTINS:
+                also += [inplace, f"torch.{inplace}"] if inplace in N.TORCH else [inplace]
+                folded_functions.add(inplace)
+            if inplace in tensor_members:
+                also.append(f"Tensor.{inplace}")
+                folded_methods.add(inplace)
+        kind = _kind(value)
+        if kind == "function" and name in engine_functions and name.endswith("_"):
+            kind = "in-place function"
+        group = _group(name, target, rows)
+        if group == "Python built-ins":
+            kind = "function"
+        entries.append(Entry(name, kind, group, _signature(name, target),
+                             _summary(name, target, row), also))
+    # torch-only names and the namespaces' own members
+    seen = {id(N.BUILTINS[n]) for n in N.BUILTINS if callable(N.BUILTINS[n])}
+    seen |= {id(N.TORCH[n]) for n in N.TORCH if n in N.BUILTINS and callable(N.TORCH[n])}
+    namespaces = [("torch", N.TORCH_NAMESPACE)]
+    listed_namespaces = {}
+    while namespaces:  # breadth-first over namespaces, no recursion
+        path, ns = namespaces.pop(0)
+        if id(ns) in listed_namespaces:
+            continue
+        listed_namespaces[id(ns)] = path
+        for member in sorted(ns.table, key=str.lower):
+            value = ns.table[member]
+            full = f"{path}.{member}"
+            if isinstance(value, N.Namespace):
+                namespaces.append((full, value))
+                continue
+            if path == "torch" and member in N.BUILTINS and full != "torch.float" and \
+                    (N.BUILTINS[member] is value or member in engine_functions or
+                     not isinstance(value, type(E.float32))):
+                continue  # listed with the bare name
+            if member in _HIDDEN or member.endswith("_") and member[:-1] in engine_functions:
+                continue
+            if callable(value) and id(value) in seen and path != "torch":
+                continue  # torch.autograd.grad is grad: listed there
+            if path != "torch" and not callable(value):
+                continue
+            seen.add(id(value))
+            group = _group(full, value, rows)
+            if path == "torch.linalg":
+                group = "Linear algebra"
+            entries.append(Entry(full, _kind(value), group, _signature(full, value), _summary(full, value)))
+    # the namespaces themselves (and their bare aliases: F, autograd, optim, nn)
+    aliases = {}
+    for name, value in N.BUILTINS.items():
+        if isinstance(value, N.Namespace) and id(value) in listed_namespaces and name != "torch":
+            aliases.setdefault(id(value), []).append(name)
+    for key, path in listed_namespaces.items():
+        entries.append(Entry(path, "namespace", "Namespaces", None, _summary(path), sorted(aliases.get(key, ()))))
+    # Tensor methods and attributes with no function of their own
+    for name in sorted(tensor_members, key=str.lower):
+        if name in folded_methods:
+            continue
+        member = getattr(E.Tensor, name, None)
+        full = f"Tensor.{name}"
+        if callable(member) and not isinstance(member, property):
+            entries.append(Entry(full, "method", "Tensor methods", _signature(full, member, drop_first=True),
+                                 _summary(full, member)))
+        else:
+            entries.append(Entry(full, "attribute", "Tensor attributes", None,
+                                 _summary(full, member if isinstance(member, property) else None)))
+    order = {g: i for i, g in enumerate(GROUPS)}
+    entries.sort(key=lambda e: (order.get(e.group, len(order)), e.name.lower().lstrip("_")))
+    return tuple(entries)
+
+
+_CATALOG = []
+
+
+def catalog():
+    """Every entry, by group then name (built once)."""
+    if not _CATALOG:
+        _CATALOG.append(_build())
+    return _CATALOG[0]
+
+
+def _namespace_member(name):
+    """`F.relu`, `torch.nn.functional.relu`: the bare name when that namespace holds the bare name's function."""
+    path, _, tail = name.rpartition(".")
+    ns = N.BUILTINS.get(path.split(".", 1)[0])
+    for part in path.split(".")[1:]:
+        ns = ns.table.get(part) if isinstance(ns, N.Namespace) else None
+    if isinstance(ns, N.Namespace) and tail in ns.table and tail in N.BUILTINS:
+        value = ns.table[tail]
+        if value is N.BUILTINS[tail] or value is N.TORCH.get(tail):
+            return tail
+    return None
+
+
+def lookup(name):
+    """The entry a spelling names (`sin`, `torch.sin`, `x.sin`, `Tensor.sin`, `sin_`, `F.relu`), or None."""
+    name = name.strip()
+    if name.endswith("()"):
+        name = name[:-2]
+    candidates = [name]
+    if "." in name:
+        member = _namespace_member(name)
+        if member:
+            candidates.append(member)
+        if not name.startswith(("torch.", "Tensor.")):
+            head, _, tail = name.partition(".")
+            candidates += [f"torch.{name}", f"Tensor.{tail}"]  # linalg.det -> torch.linalg.det; x.sin -> Tensor.sin
+    else:
+        candidates += [f"torch.{name}", f"Tensor.{name}"]  # e, item, shape
+    for candidate in candidates:
+        for entry in catalog():
+            if candidate in entry.spellings():
+                return entry
+    return None
+
+
+def search(text):
+    """Entries one of whose spellings contains `text`; all for an empty text. Case matters
+    only when `text` has a capital letter (`F`, `SGD`), as in a smart-case search."""
+    needle = (text or "").strip()
+    if not needle:
+        return list(catalog())
+    if needle == needle.lower():
+        return [e for e in catalog() if any(needle in s.lower() for s in e.spellings())]
+    return [e for e in catalog() if any(needle in s for s in e.spellings())]
