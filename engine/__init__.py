@@ -15,6 +15,7 @@ from .functions import *  # noqa: F401,F403  (the public functions)
 from .functions import __all__ as _function_names
 from .autograd import backward, grad, InplaceModifiedError
 from .functional import jacobian, hessian
+from . import linalg, nn  # noqa: F401  (torch.linalg, torch.nn.functional)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from .optim import SGD, Adam, sgd, adam
 from .printing import set_printoptions
