@@ -12,7 +12,8 @@ import warnings
 import numpy
 
 from .. import dtypes as _dt
-from ..functions import _tensor_in, linear, relu, relu_, sigmoid, tanh, expand, masked_fill, to as _to
+from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to
+from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..grad_mode import is_grad_enabled
 from ..inplace import inplace as _inplace
@@ -94,6 +95,11 @@ def _with_inplace(x, row, params, inplace):
 
 
 # ------------------------------------------------------------------------ activations
+
+def relu(input, inplace=False):
+    """max(x, 0)."""
+    return relu_(input) if inplace else _relu(input)
+
 
 def softplus(input, beta=1.0, threshold=20.0):
     """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
@@ -293,8 +299,6 @@ def _nll_checks(input, target, weight):
     if nd != 1 and (tnd == 0 or input.array.shape[0] != target.array.shape[0]):
         raise ValueError(f"Expected input batch_size ({input.array.shape[0]}) to match target batch_size "
                          f"({target.array.shape[0] if tnd else 1}).")
-    if target.array.dtype.kind not in "iu" or (target.array.dtype.kind == "u" and target.array.dtype.itemsize != 1):
-        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
     if nd <= 2:
         if tnd > 1:
             raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
@@ -308,6 +312,8 @@ def _nll_checks(input, target, weight):
     if weight is not None and (weight.array.ndim != 1 or weight.array.shape[0] != classes):
         raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
                            f"got weight tensor of shape: {list(weight.shape)}")
+    if target.array.dtype.kind not in "iu" or (target.array.dtype.kind == "u" and target.array.dtype.itemsize != 1):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
     return dim, classes
 
 
@@ -332,6 +338,15 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     w = xp.ones(classes, dtype=dtype) if weight is None else weight.array.astype(dtype)
     picked = xp.where(ignored, 0, w[index]).astype(dtype)
     total = float(picked.sum()) if reduction == "mean" else 1.0
+    nd = input.array.ndim
+    if nd == 3 or nd > 4:  # as PyTorch's nll_loss_nd: viewed as (N, C, 1, -1) for nll_loss2d
+        n = input.array.shape[0]
+        out_shape = (n,) + input.array.shape[2:]
+        if input.array.size:
+            input = input.view(n, classes, 1, -1)
+        index, picked = index.reshape(n, 1, -1), picked.reshape(n, 1, -1)
+        out = apply(_op["nll_loss"], input, index=index, coef=-picked, dim=dim, total=total, reduction=reduction)
+        return out.view(out_shape) if reduction == "none" else out
     return apply(_op["nll_loss"], input, index=index, coef=-picked, dim=dim, total=total, reduction=reduction)
 
 

@@ -62,7 +62,12 @@ class Softplus(_Activation):
 
     def backward(F, ctx, g, x, beta=1.0, threshold=20.0):
         z = x * beta
-        return (F.where(_raw(z) > threshold, g, g * F.sigmoid(z)),)
+        za = _raw(z)
+        s = F.sigmoid(z)
+        # PyTorch's double backward is zero where beta x == threshold (x < threshold there,
+        # <= in the first derivative): the sigmoid is a constant at that point
+        s = F.where(za < threshold, s, _raw(s))
+        return (F.where(za > threshold, g, g * s),)
 
 
 class Gelu(_Activation):
@@ -227,7 +232,8 @@ class NllLoss(Op):
     weight of the targets for 'mean'. `index` holds the targets (ignored ones as class 0) and
     `coef` -weight[t] (0 where ignored), both arrays of the target's shape."""
     name = "nll_loss"
-    node = "NllLossBackward0"
+    # PyTorch's nll_loss2d for inputs of 4 dims (the function views 3 or 5+ dims as 4)
+    node = staticmethod(lambda ctx: "NllLoss2DBackward0" if len(ctx.shapes[0]) == 4 else "NllLossBackward0")
     saves_params = True
 
     def forward(xp, x, index, coef, dim, total=1.0, reduction="mean"):
@@ -272,7 +278,7 @@ class ScalarArith(Op):
     with a Scalar: MulBackward1, DivBackward1); Python's `x * 2` is MulBackward0."""
     name = "scalar_arith"
     elementwise = True
-    node = staticmethod(lambda ctx: "DivBackward1" if ctx.params["divide"] else "MulBackward1")
+    node = staticmethod(lambda ctx: "DivBackward1" if ctx.params.get("divide") else "MulBackward1")
 
     def forward(xp, x, value, divide=False):
         return x / value if divide else x * value
