@@ -184,3 +184,8 @@ C("scalar_arith", "label_smoothing",
   lambda x: F.cross_entropy(x, ad.tensor([1, 0, 3]), label_smoothing=0.2), [(3, 4)],
   lambda x: 0.8 * np_nll(np_log_softmax(x, 1), np.array([1, 0, 3]))
   + 0.2 / 4 * (-np_log_softmax(x, 1).sum(axis=1)).mean(), "AddBackward0")
+
+# ============================================================== legacy spellings
+
+C("alias", "legacy_Tensor", lambda x: ad.Tensor(x), [(2, 3)], lambda x: x, "AliasBackward0")
+C("alias", "legacy_DoubleTensor", lambda x: ad.DoubleTensor(x) * 2.0, [(3,)], lambda x: x * 2.0, "MulBackward0")

@@ -285,3 +285,17 @@ class ScalarArith(Op):
 
     def backward(F, ctx, g, value, divide=False):
         return (F.scalar_arith(g, value=value, divide=divide),)
+
+
+class Alias(Op):
+    """The same values as a view of the input (AliasBackward0): what the legacy constructor
+    torch.Tensor(t) returns for a tensor t."""
+    name = "alias"
+    node = "AliasBackward0"
+    is_view = True
+
+    def forward(xp, x):
+        return x.view()
+
+    def backward(F, ctx, g):
+        return (g,)
