@@ -9,7 +9,7 @@ import warnings
 import numpy as np
 
 import autodiff.engine as ad
-from op_cases import C, away, gen_each, normal, on_copy, uniform
+from op_cases import C, away, gen_each, on_copy, uniform
 
 F = ad.nn.functional
 _erf = np.vectorize(math.erf, otypes=[np.float64])
@@ -170,8 +170,11 @@ C("nll_loss", "weight_ignore", lambda x, t: F.nll_loss(x, t, weight=ad.tensor(W4
 C("nll_loss", "one_sample", lambda x, t: F.nll_loss(x, t), [(4,), ()], lambda x, t: np_nll(x, t, dim=0),
   "NllLossBackward0", gen=lambda rng, s: [rng.standard_normal(4), np.array(2)])
 C("nll_loss", "spatial", lambda x, t: F.nll_loss(x, t, reduction="sum"), [(2, 3, 2), (2, 2)],
-  lambda x, t: np_nll(x, t, reduction="sum"), "NllLossBackward0",
+  lambda x, t: np_nll(x, t, reduction="sum"), "NllLoss2DBackward0",
   gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([[0, 2], [1, 1]])])
+C("nll_loss", "spatial_4d_none", lambda x, t: F.nll_loss(x, t, reduction="none"), [(2, 3, 2, 1), (2, 2, 1)],
+  lambda x, t: np_nll(x, t, reduction="none"), "NllLoss2DBackward0",
+  gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([[[0], [2]], [[1], [1]]])])
 C("nll_loss", "cross_entropy", lambda x, t: F.cross_entropy(x, t), [(3, 4), (3,)],
   lambda x, t: np_nll(np_log_softmax(x, 1), t), "NllLossBackward0", gen=classes(2, 0, 3))
 C("nll_loss", "cross_entropy_weight_none",

@@ -18,7 +18,7 @@ from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, s
 from ..grad_mode import is_grad_enabled
 from ..inplace import inplace as _inplace
 from ..ops import TABLE as _op
-from ..tensor import Tensor, apply, _dim, _broadcast_shapes
+from ..tensor import Tensor, apply, _broadcast_shapes, _xp
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -327,7 +327,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         weight = _tensor_in(weight, "weight")
         _not_differentiable(weight, "nll_loss_forward", "weight")
     dim, classes = _nll_checks(input, target, weight)
-    xp = numpy if input.device.type == "cpu" else __import__("cupy")
+    xp = _xp(input.device)
     t = target.array.astype(xp.int64)
     ignored = t == ignore_index
     bad = (~ignored) & ((t < 0) | (t >= classes))

@@ -2612,6 +2612,11 @@ nn_case("nn_mse_loss_weight", f"{_FX}\n{_FT}\nwt = T.tensor([[1.0, 2.0, 0.5, 0.0
         "F.mse_loss(x, t, weight=wt)", ("x", "t", "wt"))
 nn_case("nn_nll_loss_spatial", "x = T.tensor([[[0.5, -1.0], [2.0, 1.5], [3.0, 0.25]], [[-2.5, 1.0], [-0.75, 4.0], "
         "[0.1, -1.2]]], requires_grad=True)\nc = T.tensor([[0, 2], [1, -100]])", "F.nll_loss(x, c)", ("x",))
+nn_case("nn_nll_loss_spatial_none", "x = T.tensor([[[0.5, -1.0], [2.0, 1.5], [3.0, 0.25]], [[-2.5, 1.0], [-0.75, 4.0], "
+        "[0.1, -1.2]]], requires_grad=True)\nc = T.tensor([[0, 2], [1, -100]])", "F.nll_loss(x, c, reduction='none')",
+        ("x",))
+nn_case("nn_cross_entropy_spatial_4d", "x = T.tensor([[[[0.5], [-1.0]], [[2.0], [1.5]], [[3.0], [0.25]]]], "
+        "requires_grad=True)\nc = T.tensor([[[2], [0]]])", "F.cross_entropy(x, c, reduction='sum')", ("x",))
 nn_case("nn_cross_entropy_one_sample", "x = T.tensor([0.5, -1.0, 2.0, 1.5], requires_grad=True)\nc = T.tensor(2)",
         "F.cross_entropy(x, c)", ("x",))
 nn_case("nn_nll_loss_all_ignored", f"{_FX}\nc = T.tensor([-100, -100, -100])", "F.nll_loss(x, c)", ("x",))
