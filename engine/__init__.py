@@ -10,11 +10,14 @@ from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled, is_inference)
 from .graph import Node, AccumulateGrad, RemovableHandle, source_span
-from .tensor import Tensor, Size
+from .tensor import (Tensor, Size, Variable, FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,
+                     ShortTensor, CharTensor, ByteTensor, BoolTensor)
 from .functions import *  # noqa: F401,F403  (the public functions)
 from .functions import __all__ as _function_names
 from .autograd import backward, grad, InplaceModifiedError
+from . import autograd as _autograd_module
 from .functional import jacobian, hessian
+from . import linalg, nn  # noqa: F401  (torch.linalg, torch.nn.functional)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
 from .optim import SGD, Adam, sgd, adam
@@ -23,9 +26,15 @@ from .ops import TABLE as OPS
 
 # PyTorch's dtype aliases (engine.float is float32, as torch.float); not exported by `import *`
 half, float, double, long, int, short, bool = float16, float32, float64, int64, int32, int16, bool_  # noqa: A001
+# torch.e, torch.pi, torch.inf, torch.nan
+import math as _math  # noqa: E402
+e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
+# torch.autograd.Variable (legacy: a tensor) -- reached as autodiff.engine.autograd.Variable too
+_autograd_module.Variable = Variable
 
 __all__ = sorted(set(_function_names) | {
-    "Tensor", "Size", "Device", "device", "cuda_is_available", "DeviceError", "DType",
+    "Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
+    "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "Device", "device", "cuda_is_available", "DeviceError", "DType",
     "get_default_device", "set_default_device",
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",

@@ -462,8 +462,12 @@ class Tensor:
     __array_ufunc__ = None
     __hash__ = object.__hash__
 
+    def __new__(cls, *args, device=None):
+        """The legacy constructor torch.Tensor(...): a tensor of the default dtype (see `_legacy_new`)."""
+        return _legacy_new(None, "new", args, device)
+
     def __init__(self, *args, **kwargs):
-        raise TypeError("create tensors with tensor(data, ...), zeros(...), ones(...) and the like")
+        pass  # __new__ made it
 
     # ------------------------------------------------------------ attributes
     @property
@@ -729,9 +733,13 @@ class Tensor:
     __str__ = __repr__
 
     def __format__(self, spec):
-        if self.array.ndim == 0 and spec:
-            return format(self.item(), spec)
-        return format(repr(self), spec)
+        """PyTorch's: a 0-d tensor formats as its Python number (`f"{t:.3f}"`, and `f"{t}"` is
+        `2.5`); any other tensor only with an empty spec (its str), as object.__format__."""
+        if self.array.ndim == 0:
+            return self.item().__format__(spec)
+        if spec:
+            raise TypeError("unsupported format string passed to Tensor.__format__")
+        return str(self)
 
     def __bool__(self):
         if self.array.size != 1:
@@ -953,3 +961,84 @@ def _host(t):
 
 
 from . import functions as _fn  # noqa: E402  (functions builds on Tensor)
+
+
+# ------------------------------------------------------------------ legacy constructors
+
+def _legacy_new(dtype, fname, args, device):
+    """torch.Tensor / torch.FloatTensor / ... called as constructors: no arguments -> an empty
+    tensor; whole numbers (or a torch.Size) -> a tensor of that shape, zero-filled (PyTorch
+    leaves it uninitialized); a tensor -> an alias of it (its dtype must be the class's, except
+    for torch.Tensor); a sequence -> a tensor of the class's dtype from the data. torch.Tensor's
+    dtype (`dtype` None) is the default dtype, as PyTorch's torch.Tensor is the default type."""
+    legacy = dtype is not None
+    if dtype is None:
+        dtype = _dt.get_default_dtype()
+    if not args:
+        return _fn.zeros(0, dtype=dtype, device=device)
+    first = args[0]
+    if len(args) == 1 and isinstance(first, Tensor):
+        if legacy and first.dtype is not dtype:
+            raise TypeError(f"expected {_tensor_options(dtype, first.device)} (got "
+                            f"{_tensor_options(first.dtype, first.device)})")
+        return apply(TABLE["alias"], first)
+    if isinstance(first, Size) or all(isinstance(a, int) and not isinstance(a, bool) for a in args):
+        shape = tuple(first) if isinstance(first, Size) and len(args) == 1 else args
+        if not all(isinstance(a, int) for a in shape):
+            raise TypeError(f"{fname}(): expected whole numbers as sizes")
+        for n in shape:
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: {list(shape)}")
+        return _fn.zeros(*shape, dtype=dtype, device=device)
+    if len(args) > 1:
+        raise TypeError(f"{fname}() received an invalid combination of arguments: give the data as one sequence, "
+                        f"or the sizes as whole numbers")
+    if isinstance(first, str):
+        raise TypeError(f"{fname}(): invalid data type 'str'")
+    if isinstance(first, (bool, int, float, _np.number, _np.bool_)):
+        raise TypeError(f"{fname}(): data must be a sequence (got {type(first).__name__})")
+    return _fn.tensor(first, dtype=dtype, device=device)
+
+
+def _tensor_options(dtype, device):
+    """How PyTorch's C++ prints a tensor's options, in its legacy constructors' dtype error."""
+    return (f"TensorOptions(dtype={_dt.cpp_name(dtype)}, device={device}, layout=Strided, requires_grad=false "
+            f"(default), pinned_memory=false (default), memory_format=(nullopt))")
+
+
+class _LegacyType(type):
+    """The metaclass of torch.FloatTensor and its kin: isinstance(t, FloatTensor) asks t's dtype."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.dtype is cls.dtype and obj.device.type == "cpu"
+
+    def __repr__(cls):
+        return f"<class 'torch.{cls.__name__}'>"
+
+
+def _legacy_class(dtype):
+    def __new__(cls, *args, device=None):
+        return _legacy_new(dtype, "new", args, device)
+    return _LegacyType(dtype.tensor_type, (), {"__new__": __new__, "dtype": dtype, "__slots__": (),
+                                               "__doc__": f"torch.{dtype.tensor_type}(data or sizes): a "
+                                                          f"{dtype.name} tensor (legacy constructor)."})
+
+
+FloatTensor, DoubleTensor, HalfTensor = (_legacy_class(d) for d in (_dt.float32, _dt.float64, _dt.float16))
+LongTensor, IntTensor, ShortTensor, CharTensor, ByteTensor, BoolTensor = (
+    _legacy_class(d) for d in (_dt.int64, _dt.int32, _dt.int16, _dt.int8, _dt.uint8, _dt.bool_))
+LEGACY_TYPES = (FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor, CharTensor,
+                ByteTensor, BoolTensor)
+
+
+def Variable(data, requires_grad=False, volatile=False):
+    """torch.autograd.Variable(t, requires_grad=False): since PyTorch 0.4 a plain tensor -- a new
+    leaf sharing t's values (t.detach()), requiring grad if asked."""
+    if not isinstance(data, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
+    out = data.detach()
+    if requires_grad:
+        if data.array.dtype.kind != "f":
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        out.requires_grad_(True)
+    return out

@@ -173,7 +173,10 @@ _DTYPES = {"float16": E.float16, "float32": E.float32, "float64": E.float64, "in
 _TORCH_ONLY = {"float": E.float32, "int": E.int32, "bool": E.bool_}
 _OTHER = {"device": E.device, "manual_seed": E.manual_seed, "get_default_dtype": E.get_default_dtype,
           "set_default_dtype": E.set_default_dtype, "set_printoptions": E.set_printoptions,
-          "Size": _size, "Tensor": E.Tensor, "is_inference_mode_enabled": E.is_inference_mode_enabled,
+          "Size": _size, "Tensor": E.Tensor, "FloatTensor": E.FloatTensor, "DoubleTensor": E.DoubleTensor,
+          "HalfTensor": E.HalfTensor, "LongTensor": E.LongTensor, "IntTensor": E.IntTensor,
+          "ShortTensor": E.ShortTensor, "CharTensor": E.CharTensor, "ByteTensor": E.ByteTensor,
+          "BoolTensor": E.BoolTensor, "is_inference_mode_enabled": E.is_inference_mode_enabled,
           "is_inference": E.is_inference, "set_default_device": E.set_default_device,
           "get_default_device": E.get_default_device}
 
@@ -205,14 +208,13 @@ TORCH["pi"] = math.pi
 TORCH["e"] = math.e
 TORCH["inf"] = math.inf
 TORCH["nan"] = math.nan
-_functional = Namespace("torch.nn.functional", dict(
-    TORCH, linear=E.linear, relu=E.relu, sigmoid=E.sigmoid, tanh=E.tanh, softmax=E.softmax,
-    log_softmax=E.log_softmax))
+_functional = Namespace("torch.nn.functional",
+                        {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS})
 _nn = Namespace("torch.nn", {"functional": _functional})
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode})
-_autograd = Namespace("torch.autograd", dict(_AUTOGRAD, functional=Namespace(
+_autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
     "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode))
 _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})

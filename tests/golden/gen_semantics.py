@@ -2523,6 +2523,186 @@ case("op_trace_rectangular_backward", """
 """, group="api")
 
 
+# ---------------------------------------------------------------- torch.nn.functional (issue 10)
+# Values, node names and first derivatives of the activations and losses, each loss with each
+# reduction; second derivatives through T.grad(create_graph=True); PyTorch's argument errors.
+_FX = "x = T.tensor([[0.5, -1.0, 2.0, 1.5], [3.0, 0.25, -2.5, 1.0], [-0.75, 4.0, 0.1, -1.2]], requires_grad=True)"
+_FT = "t = T.tensor([[0.2, 0.9, 0.0, 1.0], [0.5, 0.1, 0.7, 0.3], [1.0, 0.6, 0.4, 0.05]], requires_grad=True)"
+_FP = "p = T.tensor([[0.3, 0.8, 0.6, 0.85], [0.6, 0.12, 0.45, 0.7], [0.15, 0.35, 0.9, 0.25]], requires_grad=True)"
+
+
+def nn_case(name, setup, expr, leaves, second=True):
+    """y = expr; its value, node and next nodes, y.backward(w) grads, and the grads of the sum
+    of the first-order grads (second derivatives) for the float leaves: zeros where a leaf gets
+    none (PyTorch's first derivatives of relu, leaky_relu or nll_loss require grad though they
+    are constant in x; ours do not) and cloned (PyTorch's zero second derivatives are
+    storage-less zero tensors). second=False leaves them out: binary_cross_entropy's, where
+    PyTorch's double backward adds 1e-12 to x and 1 - x in its denominator, so it differs from
+    the exact second derivative by more than the 1e-10 tolerance near cancellations (our second
+    derivatives are checked by finite differences in tests/test_ops.py)."""
+    grads = ", ".join(f"'{v}.grad': {v}.grad" for v in leaves)
+    leaf_list = ", ".join(leaves)
+    setup = setup.replace("\n", "\n        ")
+    more = ", 'second': second" if second else ""
+    case(name, f"""
+        F = T.nn.functional
+        {setup}
+        y = {expr}
+        w = {_W}
+        first = T.grad(y, [{leaf_list}], w, create_graph=True, allow_unused=True)
+        total = sum(g.sum() for g in first if g is not None and g.requires_grad)
+        leaves = [{leaf_list}]
+        second = T.grad(total, leaves, retain_graph=True, allow_unused=True) \
+            if isinstance(total, T.Tensor) and total.requires_grad else [None] * len(leaves)
+        second = [T.zeros_like(v) if g is None else g.clone() for g, v in zip(second, leaves)]
+        y.backward(w)
+        result = dict({{'y': y, 'name': y.grad_fn.name(),
+                       'next': [n.name() if n is not None else None for n, _ in y.grad_fn.next_functions],
+                       {grads}{more}}})
+    """, group="api", loose=PREFIX)
+
+
+for _name, _expr in [("softplus", "F.softplus(x)"), ("softplus_beta", "F.softplus(x, beta=2.0, threshold=3.0)"),
+                     ("gelu", "F.gelu(x)"), ("gelu_tanh", "F.gelu(x, approximate='tanh')"),
+                     ("silu", "F.silu(x)"), ("leaky_relu", "F.leaky_relu(x)"),
+                     ("leaky_relu_slope", "F.leaky_relu(x, negative_slope=0.2)"), ("elu", "F.elu(x)"),
+                     ("elu_alpha", "F.elu(x, alpha=0.5)"), ("selu", "F.selu(x)"), ("celu", "F.celu(x, alpha=2.0)"),
+                     ("logsigmoid", "F.logsigmoid(x)"), ("relu", "F.relu(x)"), ("sigmoid", "F.sigmoid(x)"),
+                     ("tanh", "F.tanh(x)"), ("softmax", "F.softmax(x, dim=1)"),
+                     ("log_softmax", "F.log_softmax(x, dim=0)"),
+                     ("leaky_relu_inplace", "F.leaky_relu(x * 1.0, 0.1, inplace=True)"),
+                     ("elu_inplace", "F.elu(x * 1.0, inplace=True)"), ("relu_inplace", "F.relu(x * 1.0, inplace=True)")]:
+    nn_case(f"nn_{_name}", _FX, _expr, ("x",))
+
+for _r in ("mean", "sum", "none"):
+    nn_case(f"nn_mse_loss_{_r}", f"{_FX}\n{_FT}", f"F.mse_loss(x, t, reduction='{_r}')", ("x", "t"))
+    nn_case(f"nn_l1_loss_{_r}", f"{_FX}\n{_FT}", f"F.l1_loss(x, t, reduction='{_r}')", ("x", "t"))
+    nn_case(f"nn_bce_{_r}", f"{_FP}\n{_FT}", f"F.binary_cross_entropy(p, t, reduction='{_r}')", ("p", "t"),
+            second=False)
+    nn_case(f"nn_bce_weight_{_r}", f"{_FP}\n{_FT}\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])",
+            f"F.binary_cross_entropy(p, t, weight=wt, reduction='{_r}')", ("p", "t"), second=False)
+    nn_case(f"nn_bce_logits_{_r}", f"{_FX}\n{_FT}", f"F.binary_cross_entropy_with_logits(x, t, reduction='{_r}')",
+            ("x", "t"))
+    nn_case(f"nn_bce_logits_weights_{_r}",
+            f"{_FX}\n{_FT}\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])\npw = T.tensor([3.0, 0.5, 1.0, 2.0])",
+            f"F.binary_cross_entropy_with_logits(x, t, weight=wt, pos_weight=pw, reduction='{_r}')", ("x", "t"))
+    nn_case(f"nn_nll_loss_{_r}", f"{_FX}\nc = T.tensor([1, 0, 3])", f"F.nll_loss(x, c, reduction='{_r}')", ("x",))
+    nn_case(f"nn_nll_loss_weight_ignore_{_r}", f"{_FX}\nc = T.tensor([1, -100, 3])\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])",
+            f"F.nll_loss(x, c, weight=wt, reduction='{_r}')", ("x",))
+    nn_case(f"nn_cross_entropy_{_r}", f"{_FX}\nc = T.tensor([1, 0, 3])", f"F.cross_entropy(x, c, reduction='{_r}')",
+            ("x",))
+    nn_case(f"nn_cross_entropy_weight_ignore_{_r}",
+            f"{_FX}\nc = T.tensor([1, 2, 3])\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])",
+            f"F.cross_entropy(x, c, weight=wt, ignore_index=2, reduction='{_r}')", ("x",))
+    nn_case(f"nn_cross_entropy_probs_{_r}", f"{_FX}\n{_FT}", f"F.cross_entropy(x, t.softmax(1), reduction='{_r}')",
+            ("x", "t"))
+    nn_case(f"nn_cross_entropy_probs_weight_smooth_{_r}", f"{_FX}\n{_FT}\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])",
+            f"F.cross_entropy(x, t.softmax(1), weight=wt, label_smoothing=0.1, reduction='{_r}')", ("x", "t"))
+    nn_case(f"nn_cross_entropy_smoothing_{_r}", f"{_FX}\nc = T.tensor([1, -100, 3])",
+            f"F.cross_entropy(x, c, label_smoothing=0.2, reduction='{_r}')", ("x",))
+    nn_case(f"nn_cross_entropy_smoothing_weight_{_r}",
+            f"{_FX}\nc = T.tensor([1, 0, 3])\nwt = T.tensor([0.5, 1.0, 2.0, 0.25])",
+            f"F.cross_entropy(x, c, weight=wt, label_smoothing=0.3, reduction='{_r}')", ("x",))
+
+nn_case("nn_mse_loss_broadcast", f"{_FX}\nt = T.tensor([0.5, -0.5, 1.0, 2.0], requires_grad=True)",
+        "F.mse_loss(x, t)", ("x", "t"))
+nn_case("nn_l1_loss_broadcast", f"{_FX}\nt = T.tensor([[0.5], [-0.5], [1.0]], requires_grad=True)",
+        "F.l1_loss(x, t, reduction='sum')", ("x", "t"))
+nn_case("nn_mse_loss_weight", f"{_FX}\n{_FT}\nwt = T.tensor([[1.0, 2.0, 0.5, 0.0]] * 3, requires_grad=True)",
+        "F.mse_loss(x, t, weight=wt)", ("x", "t", "wt"))
+nn_case("nn_nll_loss_spatial", "x = T.tensor([[[0.5, -1.0], [2.0, 1.5], [3.0, 0.25]], [[-2.5, 1.0], [-0.75, 4.0], "
+        "[0.1, -1.2]]], requires_grad=True)\nc = T.tensor([[0, 2], [1, -100]])", "F.nll_loss(x, c)", ("x",))
+nn_case("nn_nll_loss_spatial_none", "x = T.tensor([[[0.5, -1.0], [2.0, 1.5], [3.0, 0.25]], [[-2.5, 1.0], [-0.75, 4.0], "
+        "[0.1, -1.2]]], requires_grad=True)\nc = T.tensor([[0, 2], [1, -100]])", "F.nll_loss(x, c, reduction='none')",
+        ("x",))
+nn_case("nn_cross_entropy_spatial_4d", "x = T.tensor([[[[0.5], [-1.0]], [[2.0], [1.5]], [[3.0], [0.25]]]], "
+        "requires_grad=True)\nc = T.tensor([[[2], [0]]])", "F.cross_entropy(x, c, reduction='sum')", ("x",))
+nn_case("nn_cross_entropy_one_sample", "x = T.tensor([0.5, -1.0, 2.0, 1.5], requires_grad=True)\nc = T.tensor(2)",
+        "F.cross_entropy(x, c)", ("x",))
+nn_case("nn_nll_loss_all_ignored", f"{_FX}\nc = T.tensor([-100, -100, -100])", "F.nll_loss(x, c)", ("x",))
+
+case("nn_functional_errors", """
+    F = T.nn.functional
+    x = T.tensor([[0.5, -1.0, 2.0, 1.5], [3.0, 0.25, -2.5, 1.0], [-0.75, 4.0, 0.1, -1.2]], requires_grad=True)
+    q = T.tensor([0.5, 1.5])
+    out = {}
+    out['nll out of bounds'] = catch(lambda: F.nll_loss(x, T.tensor([0, 5, 1])))
+    out['nll negative'] = catch(lambda: F.nll_loss(x, T.tensor([0, -1, 1])))
+    out['nll float target'] = catch(lambda: F.nll_loss(x, T.tensor([0.0, 1.0, 1.0])))
+    out['nll batch'] = catch(lambda: F.nll_loss(x, T.tensor([0, 1])))
+    out['nll weight size'] = catch(lambda: F.nll_loss(x, T.tensor([0, 1, 1]), weight=T.ones(3)))
+    out['nll weight grad'] = catch(lambda: F.nll_loss(x, T.tensor([0, 1, 1]), weight=T.ones(4, requires_grad=True)))
+    out['nll reduction'] = catch(lambda: F.nll_loss(x, T.tensor([0, 1, 1]), reduction='avg'))
+    out['bce range'] = catch(lambda: F.binary_cross_entropy(q, T.tensor([0.0, 1.0])))
+    out['bce size'] = catch(lambda: F.binary_cross_entropy(T.tensor([0.5, 0.5]), T.tensor([[0.0, 1.0]])))
+    out['bce weight grad'] = catch(lambda: F.binary_cross_entropy(T.tensor([0.5, 0.5]), T.tensor([0.0, 1.0]),
+                                                                  weight=T.ones(2, requires_grad=True)))
+    out['bce logits size'] = catch(lambda: F.binary_cross_entropy_with_logits(T.tensor([0.5, 0.5]),
+                                                                              T.tensor([[0.0, 1.0]])))
+    out['bce logits pos_weight grad'] = catch(lambda: F.binary_cross_entropy_with_logits(
+        T.tensor([0.5, 0.5]), T.tensor([0.0, 1.0]), pos_weight=T.ones(2, requires_grad=True)))
+    out['mse reduction'] = catch(lambda: F.mse_loss(q, T.tensor([0.0, 1.0]), reduction='avg'))
+    out['mse shapes'] = catch(lambda: F.mse_loss(q, T.tensor([0.0, 1.0, 2.0])))
+    out['mse broadcast warning'] = warns(lambda: F.mse_loss(q, T.tensor([[0.0, 1.0]])))
+    out['l1 broadcast warning'] = warns(lambda: F.l1_loss(q, T.tensor([[0.0, 1.0]])))
+    out['mse weight size'] = catch(lambda: F.mse_loss(q, T.tensor([0.0, 1.0]), weight=T.ones(3)))
+    out['gelu approximate'] = catch(lambda: F.gelu(x, approximate='fast'))
+    out['softplus long'] = catch(lambda: F.softplus(T.tensor([1, 2])))
+    out['ce smoothing'] = catch(lambda: F.cross_entropy(x, T.tensor([0, 1, 1]), label_smoothing=1.5))
+    out['ce probs ignore_index'] = catch(lambda: F.cross_entropy(x, T.rand(3, 4), ignore_index=1))
+    out['ce probs shape'] = catch(lambda: F.cross_entropy(x, T.rand(3, 5)))
+    out['softmax implicit dim'] = warns(lambda: F.softmax(x))
+    out['softmax implicit value'] = F.softmax(x)
+    out['log_softmax implicit 1-d'] = F.log_softmax(x[0])
+    out['legacy size_average'] = F.mse_loss(x, T.zeros(3, 4), size_average=False)
+    out['legacy reduce'] = F.l1_loss(x, T.zeros(3, 4), reduce=False)
+    out['legacy warning'] = warns(lambda: F.mse_loss(x, T.zeros(3, 4), size_average=False))
+    result = out
+""", group="api")
+
+case("nn_legacy_constructors", """
+    out = {}
+    out['Tensor list'] = T.Tensor([1, 2, 3])
+    out['Tensor nested'] = T.Tensor([[1.5, 2], [3, 4]])
+    out['Tensor sizes'] = T.Tensor(2, 3).shape
+    out['Tensor empty'] = T.Tensor()
+    out['Tensor of tensor'] = T.Tensor(T.tensor([1, 2]))
+    out['FloatTensor'] = T.FloatTensor([1, 2])
+    out['DoubleTensor'] = T.DoubleTensor([[1, 2]])
+    out['LongTensor'] = T.LongTensor([1.7, -2.2])
+    out['LongTensor size'] = T.LongTensor(3).shape
+    out['FloatTensor of long'] = catch(lambda: T.FloatTensor(T.tensor([1, 2])))
+    out['Tensor float'] = catch(lambda: T.Tensor(2.5))
+    out['Tensor str'] = catch(lambda: T.Tensor('a'))
+    out['Tensor negative'] = catch(lambda: T.Tensor(2, -1))
+    v = T.autograd.Variable(T.tensor([1.0, 2.0]), requires_grad=True)
+    out['Variable'] = v
+    out['Variable leaf'] = v.is_leaf
+    out['Variable requires_grad'] = v.requires_grad
+    x = T.tensor([1.0, 2.0], requires_grad=True)
+    y = T.autograd.Variable(x * 2)
+    out['Variable of non-leaf'] = (y.is_leaf, y.requires_grad, y.grad_fn)
+    out['Variable list'] = catch(lambda: T.autograd.Variable([1.0, 2.0]))
+    out['Variable long'] = catch(lambda: T.autograd.Variable(T.tensor([1, 2]), requires_grad=True))
+    out['aliases'] = [T.float, T.double, T.half, T.long, T.int]
+    out['constants'] = [T.e, T.pi, T.inf]
+    out['nan'] = T.nan != T.nan
+    result = out
+""", group="api")
+
+case("nn_tensor_format", """
+    out = {}
+    for spec in ['', '.3f', '10', '>8', '+.2e']:
+        for name, t in [('0-d', T.tensor(2.5)), ('0-d int', T.tensor(3)), ('0-d bool', T.tensor(True)),
+                        ('1-d', T.tensor([2.5])), ('2-d', T.tensor([[1.0, 2.0]])),
+                        ('0-d grad', T.tensor(2.5, requires_grad=True) * 2)]:
+            out[name + ' ' + repr(spec)] = catch(lambda: format(t, spec))
+    out['fstring'] = f"{T.tensor(2.5)} {T.tensor(1.0 / 3):.4f} {T.tensor([1.0, 2.0])}"
+    out['s on 0-d'] = catch(lambda: format(T.tensor(2.5), 's'))
+    result = out
+""", group="api")
+
+
 def run_case(program):
     torch.manual_seed(0)  # gradgradcheck draws random grad_outputs: same record on every run
     namespace = {"T": TorchNamespace(), **PROGRAM_HELPERS}

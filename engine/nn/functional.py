@@ -1,0 +1,420 @@
+"""torch.nn.functional: activations and losses with PyTorch's signatures, argument checks and
+messages (`autodiff.engine.nn.functional`; `torch.nn.functional` and `F` in the language).
+
+The differentiable primitives are rows of engine/ops/activations.py, named as PyTorch's nodes
+(SoftplusBackward0, MseLossBackward0, NllLossBackward0, ...). Where PyTorch composes a function
+from other ops (l1_loss, cross_entropy, mse_loss with `weight`), it is composed here from the
+same ops, so the graph has PyTorch's nodes: cross_entropy is log_softmax then nll_loss
+(NllLossBackward0), l1_loss is |input - target| then mean or sum.
+"""
+import warnings
+
+import numpy
+
+from .. import dtypes as _dt
+from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to
+from ..functions import relu as _relu
+from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
+from ..grad_mode import is_grad_enabled
+from ..inplace import inplace as _inplace
+from ..ops import TABLE as _op
+from ..tensor import Tensor, apply, _broadcast_shapes, _xp
+
+__all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
+           "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
+           "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+           "nll_loss", "cross_entropy"]
+FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+# ------------------------------------------------------------------ argument helpers
+
+def _scalar_name(t):
+    return _dt.scalar_name(_dt.as_dtype(t.array.dtype))
+
+
+def _floating(x, kernel):
+    """PyTorch's refusal of integer and bool inputs to a float kernel ("softplus_cpu" ...)."""
+    x = _tensor_in(x)
+    if x.array.dtype.kind != "f":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(x)}\'')
+    return x
+
+
+def _number(value, name, fname):
+    if isinstance(value, Tensor):
+        value = value.item()
+    if isinstance(value, bool) or not isinstance(value, (int, float, numpy.number)):
+        raise TypeError(f"{fname}(): argument '{name}' must be Number, not {type(value).__name__}")
+    return float(value)
+
+
+def _reduction(reduction, size_average=None, reduce=None):
+    """PyTorch's _Reduction: the legacy size_average/reduce flags override `reduction`."""
+    if size_average is not None or reduce is not None:
+        size_average = True if size_average is None else size_average
+        reduce = True if reduce is None else reduce
+        reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
+                      f"instead.", stacklevel=3)
+    if reduction == "elementwise_mean":
+        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
+                      stacklevel=3)
+        reduction = "mean"
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _not_differentiable(t, fname, argument):
+    if isinstance(t, Tensor) and t.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"The function '{fname}' is not differentiable with respect to argument "
+                           f"'{argument}'. This input cannot have requires_grad True.")
+
+
+def _size_warning(input, target):
+    if target.shape != input.shape:
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
+                      f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
+                      f"Please ensure they have the same size.", stacklevel=3)
+
+
+def _broadcast_pair(a, b):
+    """torch.broadcast_tensors for two: a tensor already of the common shape is itself."""
+    shape = _broadcast_shapes([a.array.shape, b.array.shape])
+    return (a if a.array.shape == shape else expand(a, shape)), (b if b.array.shape == shape else expand(b, shape))
+
+
+def _with_inplace(x, row, params, inplace):
+    if inplace:
+        return _inplace(x, lambda t: apply(row, t, **params, inplace=True))
+    return apply(row, x, **params)
+
+
+# ------------------------------------------------------------------------ activations
+
+def relu(input, inplace=False):
+    """max(x, 0)."""
+    return relu_(input) if inplace else _relu(input)
+
+
+def softplus(input, beta=1.0, threshold=20.0):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x > threshold."""
+    input = _floating(input, "softplus_cpu")
+    return apply(_op["softplus"], input, beta=_number(beta, "beta", "softplus"),
+                 threshold=_number(threshold, "threshold", "softplus"))
+
+
+def gelu(input, approximate="none"):
+    """x * Phi(x) (the normal CDF), or its tanh approximation with approximate='tanh'."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    input = _floating(input, "GeluKernelImpl")
+    return apply(_op["gelu"], input, approximate=approximate)
+
+
+def silu(input, inplace=False):
+    """x * sigmoid(x) (swish)."""
+    input = _floating(input, "silu_cpu")
+    return _with_inplace(input, _op["silu"], {}, inplace)
+
+
+def leaky_relu(input, negative_slope=0.01, inplace=False):
+    """x where x > 0, negative_slope * x elsewhere."""
+    input = _floating(input, "leaky_relu_cpu")
+    return _with_inplace(input, _op["leaky_relu"],
+                         {"negative_slope": _number(negative_slope, "negative_slope", "leaky_relu")}, inplace)
+
+
+def leaky_relu_(input, negative_slope=0.01):
+    return leaky_relu(input, negative_slope, inplace=True)
+
+
+def elu(input, alpha=1.0, inplace=False):
+    """x where x > 0, alpha * (exp(x) - 1) elsewhere."""
+    input = _floating(input, "elu_cpu")
+    return _with_inplace(input, _op["elu"], {"alpha": _number(alpha, "alpha", "elu")}, inplace)
+
+
+def elu_(input, alpha=1.0):
+    return elu(input, alpha, inplace=True)
+
+
+def selu(input, inplace=False):
+    """scale * elu(x, alpha) with PyTorch's constants (node EluBackward0, as PyTorch's)."""
+    input = _floating(input, "elu_cpu")
+    return _with_inplace(input, _op["elu"], {"alpha": _SELU_ALPHA, "scale": _SELU_SCALE}, inplace)
+
+
+def celu(input, alpha=1.0, inplace=False):
+    """max(0, x) + min(0, alpha * (exp(x / alpha) - 1))."""
+    alpha = _number(alpha, "alpha", "celu")
+    if alpha == 0:
+        raise RuntimeError("ZeroDivisionError")
+    input = _floating(input, "elu_cpu")
+    return _with_inplace(input, _op["elu"], {"alpha": alpha, "input_scale": 1.0 / alpha, "celu": True}, inplace)
+
+
+def logsigmoid(input):
+    """log(sigmoid(x)), computed without overflow."""
+    input = _floating(input, "log_sigmoid_forward")
+    return apply(_op["log_sigmoid"], input)
+
+
+def _softmax_dim(name, input, dim):
+    if dim is None:
+        warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
+                      f"dim=X as an argument.", stacklevel=3)
+        return 0 if input.array.ndim in (0, 1, 3) else 1
+    return dim
+
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """exp(x) / sum(exp(x)) along dim (no dim: PyTorch's implicit choice, with its warning)."""
+    input = _tensor_in(input)
+    dim = _softmax_dim("softmax", input, dim)
+    if dtype is not None:
+        input = _to(input, dtype=dtype)
+    return _softmax(input, dim)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """x - logsumexp(x) along dim (no dim: PyTorch's implicit choice, with its warning)."""
+    input = _tensor_in(input)
+    dim = _softmax_dim("log_softmax", input, dim)
+    if dtype is not None:
+        input = _to(input, dtype=dtype)
+    return _log_softmax(input, dim)
+
+
+# ----------------------------------------------------------------------------- losses
+
+def _weighted_mean(loss, weight, reduction):
+    """mse_loss and l1_loss with `weight`: PyTorch's manual form (sum(w * loss) / sum(w))."""
+    loss = loss * weight
+    if reduction == "none":
+        return loss
+    if reduction == "sum":
+        return _sum(loss)
+    return _sum(loss) / _sum(weight)
+
+
+def _check_loss_weight(weight, input):
+    if weight is not None:
+        weight = _tensor_in(weight, "weight")
+        if weight.shape != input.shape:
+            raise ValueError("Weights and input must have the same size.")
+    return weight
+
+
+def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """(input - target) ** 2, averaged ('mean'), summed ('sum') or per element ('none')."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    x, t = _broadcast_pair(input, target)
+    if weight is not None:
+        weight = _check_loss_weight(weight, input)
+        return _weighted_mean((x - t) ** 2, weight, _reduction(reduction))
+    reduction = _reduction(reduction)
+    if x.array.dtype.kind != "f" and t.array.dtype.kind != "f":
+        raise NotImplementedError(f'"mse_cpu" not implemented for \'{_scalar_name(x)}\'')
+    return apply(_op["mse_loss"], x, t, reduction=reduction)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """|input - target|, averaged ('mean'), summed ('sum') or per element ('none'); composed from
+    sub, abs and mean/sum, as PyTorch's is."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    x, t = _broadcast_pair(input, target)
+    if weight is not None:
+        weight = _check_loss_weight(weight, input)
+        return _weighted_mean(_abs(x - t), weight, _reduction(reduction))
+    reduction = _reduction(reduction)
+    loss = _abs(x - t)
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.mean()
+
+
+def _target_dtype(input, target):
+    """A float target of another dtype than input's: PyTorch's 'Found dtype ... but expected ...'."""
+    if target.array.dtype != input.array.dtype:
+        raise RuntimeError(f"Found dtype {_scalar_name(target)} but expected {_scalar_name(input)}")
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """-(t log x + (1 - t) log(1 - x)), x in [0, 1] (each log clamped at -100), times weight."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    reduction = _reduction(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
+                         f"({input.shape}) is deprecated. Please ensure they have the same size.")
+    w = None
+    if weight is not None:
+        weight = _tensor_in(weight, "weight")
+        weight = expand(weight, _broadcast_shapes([target.array.shape, weight.array.shape]))
+        _not_differentiable(weight, "binary_cross_entropy", "weight")
+        w = weight.array
+    _floating(input, "binary_cross_entropy")
+    _target_dtype(input, target)
+    xp_array = input.array
+    if not bool(((xp_array >= 0) & (xp_array <= 1)).all()):
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    return apply(_op["binary_cross_entropy"], input, target, weight=w, reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None,
+                                     reduction="mean", pos_weight=None):
+    """binary_cross_entropy(sigmoid(x), t) computed from the logits x without overflow; pos_weight
+    weighs the positive term (broadcast along the last, class dim)."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    reduction = _reduction(reduction, size_average, reduce)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
+    arrays = {}
+    for name, value in (("weight", weight), ("pos_weight", pos_weight)):
+        if value is not None:
+            value = _tensor_in(value, name)
+            _not_differentiable(value, "binary_cross_entropy_with_logits", name)
+            _broadcast_shapes([input.array.shape, value.array.shape])
+            arrays[name] = value.array
+    _floating(input, "binary_cross_entropy_with_logits")
+    return apply(_op["binary_cross_entropy_with_logits"], input, target, weight=arrays.get("weight"),
+                 pos_weight=arrays.get("pos_weight"), reduction=reduction)
+
+
+def _nll_checks(input, target, weight):
+    """PyTorch's nll_loss_nd checks; (the class dim, the number of classes)."""
+    nd, tnd = input.array.ndim, target.array.ndim
+    if nd < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {nd})")
+    if nd != 1 and (tnd == 0 or input.array.shape[0] != target.array.shape[0]):
+        raise ValueError(f"Expected input batch_size ({input.array.shape[0]}) to match target batch_size "
+                         f"({target.array.shape[0] if tnd else 1}).")
+    if nd <= 2:
+        if tnd > 1:
+            raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+        if nd == 1 and tnd != 0:
+            raise RuntimeError(f"size mismatch (got input: {list(input.shape)}, target: {list(target.shape)})")
+    elif target.array.shape[1:] != input.array.shape[2:]:
+        expected = [input.array.shape[0]] + list(input.array.shape[2:])
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+    dim = 0 if nd == 1 else 1
+    classes = input.array.shape[dim]
+    if weight is not None and (weight.array.ndim != 1 or weight.array.shape[0] != classes):
+        raise RuntimeError(f"weight tensor should be defined either for all {classes} classes or no classes but "
+                           f"got weight tensor of shape: {list(weight.shape)}")
+    if target.array.dtype.kind not in "iu" or (target.array.dtype.kind == "u" and target.array.dtype.itemsize != 1):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {_scalar_name(target)}")
+    return dim, classes
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """-weight[t] * input[n, t] for each target class t (input holds log-probabilities along dim 1,
+    or dim 0 for one sample); 'mean' divides by the total weight of the targets. Targets equal to
+    ignore_index count for nothing."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    reduction = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        weight = _tensor_in(weight, "weight")
+        _not_differentiable(weight, "nll_loss_forward", "weight")
+    dim, classes = _nll_checks(input, target, weight)
+    xp = _xp(input.device)
+    t = target.array.astype(xp.int64)
+    ignored = t == ignore_index
+    bad = (~ignored) & ((t < 0) | (t >= classes))
+    if bool(bad.any()):
+        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+    index = xp.where(ignored, 0, t)
+    dtype = input.array.dtype
+    w = xp.ones(classes, dtype=dtype) if weight is None else weight.array.astype(dtype)
+    picked = xp.where(ignored, 0, w[index]).astype(dtype)
+    total = float(picked.sum()) if reduction == "mean" else 1.0
+    nd = input.array.ndim
+    if nd == 3 or nd > 4:  # as PyTorch's nll_loss_nd: viewed as (N, C, 1, -1) for nll_loss2d
+        n = input.array.shape[0]
+        out_shape = (n,) + input.array.shape[2:]
+        if input.array.size:
+            input = input.view(n, classes, 1, -1)
+        index, picked = index.reshape(n, 1, -1), picked.reshape(n, 1, -1)
+        out = apply(_op["nll_loss"], input, index=index, coef=-picked, dim=dim, total=total, reduction=reduction)
+        return out.view(out_shape) if reduction == "none" else out
+    return apply(_op["nll_loss"], input, index=index, coef=-picked, dim=dim, total=total, reduction=reduction)
+
+
+def _mul_scalar(x, value):
+    return apply(_op["scalar_arith"], x, value=value)
+
+
+def _div_scalar(x, value):
+    return apply(_op["scalar_arith"], x, value=value, divide=True)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None,
+                  reduction="mean", label_smoothing=0.0):
+    """nll_loss(log_softmax(input, class dim), target) for class-index targets; for class
+    probabilities (target of input's shape) -(log_softmax(input) * target * weight) summed over
+    classes; label_smoothing mixes in the uniform distribution, as PyTorch does."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    reduction = _reduction(reduction, size_average, reduce)
+    if weight is not None:
+        weight = _tensor_in(weight, "weight")
+    label_smoothing = float(label_smoothing)
+    nd = input.array.ndim
+    class_dim = 0 if nd == 1 else 1
+    if nd == 0:
+        raise ValueError("Expected 1 or more dimensions (got 0)")
+    classes = input.array.shape[class_dim]
+    if input.shape == target.shape:
+        if target.array.dtype.kind != "f":
+            raise RuntimeError(f"Expected floating point type for target with class probabilities, got "
+                               f"{_scalar_name(target)}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        if label_smoothing < 0.0 or label_smoothing > 1.0:
+            raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+        if weight is not None and (weight.array.ndim != 1 or weight.array.shape[0] != classes):
+            raise RuntimeError(f"cross_entropy: weight tensor should be defined either for all {classes} classes "
+                               f"or no classes but got weight tensor of shape: {list(weight.shape)}")
+        logp = _log_softmax(input, class_dim)
+        if label_smoothing > 0.0:
+            target = _mul_scalar(target, 1 - label_smoothing) + label_smoothing / classes
+        prod = logp * target
+        if weight is not None:
+            prod = prod * weight.reshape([classes if i == class_dim else 1 for i in range(nd)])
+        if reduction == "none":
+            return -_sum(prod, class_dim)
+        if reduction == "sum":
+            return -_sum(prod)
+        return _div_scalar(-_sum(prod), input.array.size // classes)
+    if label_smoothing < 0.0 or label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    logp = _log_softmax(input, class_dim)
+    nll = nll_loss(logp, target, weight, ignore_index=ignore_index, reduction=reduction)
+    if label_smoothing <= 0.0:
+        return nll
+    # PyTorch's cross_entropy_loss_label_smoothing
+    if weight is not None:
+        smooth = -_sum(logp * weight.reshape([classes if i == class_dim else 1 for i in range(nd)]), class_dim)
+    else:
+        smooth = -_sum(logp, class_dim)
+    ignored = target == ignore_index
+    smooth = masked_fill(smooth, ignored, 0.0)
+    if reduction == "mean":
+        kept = ~ignored.array
+        if weight is not None:
+            denominator = float(weight.array[target.array[kept]].sum())
+        else:
+            denominator = float(kept.sum())
+        smooth = _sum(smooth) / denominator
+    elif reduction == "sum":
+        smooth = _sum(smooth)
+    return _mul_scalar(nll, 1 - label_smoothing) + _mul_scalar(smooth, label_smoothing / classes)

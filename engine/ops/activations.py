@@ -1,0 +1,301 @@
+"""torch.nn.functional's activations and losses: softplus, gelu, silu, leaky_relu, elu (with
+selu and celu), logsigmoid; mse_loss, binary_cross_entropy (and with logits), nll_loss; and
+the scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
+
+These rows have no `torch.NAME` of their own (PyTorch has none): their public functions are
+the hand-written ones of `engine/nn/functional.py` (argument checks in PyTorch's words, then
+the row), so `names` is empty. Each backward is written in the table's ops, so second
+derivatives come from the same formulas.
+
+The losses take ``reduction`` ('none', 'sum' or 'mean') as a parameter. Weights that PyTorch
+does not differentiate (the ``weight`` of binary_cross_entropy, ``weight`` and ``pos_weight``
+of the logits form, nll_loss's class weights and targets) are parameters holding arrays, not
+inputs: PyTorch's nodes have no edge for them either.
+"""
+import math
+
+from ..backend import special
+from .table import Op
+
+_SQRT1_2 = 1.0 / math.sqrt(2.0)
+_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
+_TANH_K = math.sqrt(2.0 / math.pi)
+_TANH_C = 0.044715
+_BCE_EPS = 1e-12   # PyTorch's EPSILON in binary_cross_entropy_backward
+
+
+def _raw(t):
+    """The array behind a saved value: the tensor's under create_graph, else itself."""
+    return getattr(t, "array", t)
+
+
+def _reduce(xp, loss, reduction):
+    if reduction == "none":
+        return loss
+    total = xp.sum(loss)
+    return total / loss.size if reduction == "mean" else total
+
+
+def _scale(F, ctx, g, reduction):
+    """The incoming gradient of a loss, spread over the elements: 1/n of it for 'mean'."""
+    if reduction == "mean":
+        n = 1
+        for s in ctx.shapes[0]:
+            n *= s
+        return g / n
+    return g
+
+
+class _Activation(Op):
+    elementwise = True
+
+
+class Softplus(_Activation):
+    """log(1 + exp(beta x)) / beta; x itself where beta x > threshold."""
+    name = "softplus"
+    node = "SoftplusBackward0"
+    saves = (0,)
+
+    def forward(xp, x, beta=1.0, threshold=20.0):
+        z = x * beta
+        return xp.where(z > threshold, x, xp.logaddexp(0, z) / beta)
+
+    def backward(F, ctx, g, x, beta=1.0, threshold=20.0):
+        z = x * beta
+        za = _raw(z)
+        s = F.sigmoid(z)
+        # PyTorch's double backward is zero where beta x == threshold (x < threshold there,
+        # <= in the first derivative): the sigmoid is a constant at that point
+        s = F.where(za < threshold, s, _raw(s))
+        return (F.where(za > threshold, g, g * s),)
+
+
+class Gelu(_Activation):
+    """x Phi(x) ('none'), or PyTorch's tanh approximation ('tanh')."""
+    name = "gelu"
+    node = "GeluBackward0"
+    saves = (0,)
+
+    def forward(xp, x, approximate="none"):
+        if approximate == "tanh":
+            return 0.5 * x * (1 + xp.tanh(_TANH_K * (x + _TANH_C * x * x * x)))
+        return 0.5 * x * (1 + special(xp, "erf")(x * _SQRT1_2))
+
+    def backward(F, ctx, g, x, approximate="none"):
+        if approximate == "tanh":
+            t = F.tanh((x + x * x * x * _TANH_C) * _TANH_K)
+            slope = (t + 1) * 0.5 + x * (1 - t * t) * ((x * x * (3 * _TANH_C) + 1) * (0.5 * _TANH_K))
+            return (g * slope,)
+        cdf = (F.erf(x * _SQRT1_2) + 1) * 0.5
+        pdf = F.exp(x * x * -0.5) * _INV_SQRT_2PI
+        return (g * (cdf + x * pdf),)
+
+
+class Silu(_Activation):
+    """x sigmoid(x)."""
+    name = "silu"
+    node = "SiluBackward0"  # in place too, as PyTorch's silu_
+    saves = (0,)
+
+    def forward(xp, x, inplace=False):
+        e = xp.exp(-xp.abs(x))
+        s = xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+        return x * s
+
+    def backward(F, ctx, g, x, inplace=False):
+        s = F.sigmoid(x)
+        return (g * (s * (x * (1 - s) + 1)),)
+
+
+class LeakyRelu(_Activation):
+    """x where x > 0, negative_slope * x elsewhere."""
+    name = "leaky_relu"
+    node = staticmethod(lambda ctx: "LeakyReluBackward1" if ctx.params.get("inplace") else "LeakyReluBackward0")
+    saves = (0,)
+
+    def forward(xp, x, negative_slope=0.01, inplace=False):
+        return xp.where(x > 0, x, x * negative_slope)
+
+    def backward(F, ctx, g, x, negative_slope=0.01, inplace=False):
+        return (F.where(_raw(x) > 0, g, g * negative_slope),)
+
+
+class Elu(_Activation):
+    """scale * x where x > 0, scale * alpha * (exp(input_scale * x) - 1) elsewhere: elu, selu
+    (PyTorch's constants) and celu (input_scale 1/alpha) are all this row, as in PyTorch."""
+    name = "elu"
+    saves = (0,)
+
+    @staticmethod
+    def node(ctx):
+        p = ctx.params
+        if p.get("celu"):
+            return "CeluBackward1" if p.get("inplace") else "CeluBackward0"
+        return "EluBackward1" if p.get("inplace") else "EluBackward0"
+
+    def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0, celu=False, inplace=False):
+        neg = xp.expm1(xp.minimum(x, 0) * input_scale) * (alpha * scale)
+        return xp.where(x > 0, x * scale, neg)
+
+    def backward(F, ctx, g, x, alpha=1.0, scale=1.0, input_scale=1.0, celu=False, inplace=False):
+        pos = _raw(x) > 0
+        return (F.where(pos, g * scale, g * F.exp(F.clamp(x, max=0.0) * input_scale) * (alpha * scale * input_scale)),)
+
+
+class LogSigmoid(_Activation):
+    """log(sigmoid(x)) = min(x, 0) - log1p(exp(-|x|))."""
+    name = "log_sigmoid"
+    node = "LogSigmoidBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+
+    def backward(F, ctx, g, x):
+        return (g * F.sigmoid(-x),)
+
+
+# ------------------------------------------------------------------------------ losses
+
+class MseLoss(Op):
+    """(input - target)**2, reduced; input and target have one shape (the function expands them)."""
+    name = "mse_loss"
+    node = "MseLossBackward0"
+    saves = (0, 1)
+
+    def forward(xp, x, t, reduction="mean"):
+        d = x - t
+        return _reduce(xp, d * d, reduction)
+
+    def backward(F, ctx, g, x, t, reduction="mean"):
+        gx = (x - t) * (_scale(F, ctx, g, reduction) * 2)
+        return gx, -gx
+
+
+class BinaryCrossEntropy(Op):
+    """-weight * (t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
+    name = "binary_cross_entropy"
+    node = "BinaryCrossEntropyBackward0"
+    saves = (0, 1)
+
+    def forward(xp, x, t, weight=None, reduction="mean"):
+        loss = -(t * xp.maximum(xp.log(x), -100.0) + (1 - t) * xp.maximum(xp.log1p(-x), -100.0))
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(xp, loss, reduction)
+
+    def backward(F, ctx, g, x, t, weight=None, reduction="mean"):
+        g = _scale(F, ctx, g, reduction)
+        if weight is not None:
+            g = g * weight
+        gx = g * (x - t) / F.clamp(x * (1 - x), min=_BCE_EPS) if ctx.needs[0] else None
+        gt = g * (F.log(1 - x) - F.log(x)) if ctx.needs[1] else None
+        return gx, gt
+
+
+class BinaryCrossEntropyWithLogits(Op):
+    """(1 - t) x - (1 + (pos_weight - 1) t) log sigmoid(x), times weight: PyTorch's form."""
+    name = "binary_cross_entropy_with_logits"
+    node = "BinaryCrossEntropyWithLogitsBackward0"
+    saves = (0, 1)
+
+    def forward(xp, x, t, weight=None, pos_weight=None, reduction="mean"):
+        log_sig = xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
+        if pos_weight is not None:
+            log_sig = log_sig * ((pos_weight - 1) * t + 1)
+        loss = (1 - t) * x - log_sig
+        if weight is not None:
+            loss = loss * weight
+        return _reduce(xp, loss, reduction)
+
+    def backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):
+        g = _scale(F, ctx, g, reduction)
+        if weight is not None:
+            g = g * weight
+        gx = gt = None
+        if ctx.needs[0]:
+            if pos_weight is None:
+                gx = g * (F.sigmoid(x) - t)
+            else:
+                pt = t * pos_weight
+                gx = g * ((pt + 1 - t) * F.sigmoid(x) - pt)
+        if ctx.needs[1]:
+            if pos_weight is None:
+                gt = g * -x
+            else:
+                gt = g * (F.log_sigmoid(-x) - F.log_sigmoid(x) * pos_weight)
+        return gx, gt
+
+
+class NllLoss(Op):
+    """-weight[t] * x[..., t, ...] along the class dim `dim`, reduced: the sum over the total
+    weight of the targets for 'mean'. `index` holds the targets (ignored ones as class 0) and
+    `coef` -weight[t] (0 where ignored), both arrays of the target's shape."""
+    name = "nll_loss"
+    # PyTorch's nll_loss2d for inputs of 4 dims (the function views 3 or 5+ dims as 4)
+    node = staticmethod(lambda ctx: "NllLoss2DBackward0" if len(ctx.shapes[0]) == 4 else "NllLossBackward0")
+    saves_params = True
+
+    def forward(xp, x, index, coef, dim, total=1.0, reduction="mean"):
+        picked = xp.squeeze(xp.take_along_axis(x, xp.expand_dims(index, dim), axis=dim), axis=dim)
+        loss = picked * coef
+        if reduction == "none":
+            return loss
+        s = xp.sum(loss)
+        if reduction == "sum":
+            return s
+        with _errstate(xp):
+            return s / total
+
+    def backward(F, ctx, g, index, coef, dim, total=1.0, reduction="mean"):
+        if reduction == "mean":
+            g = g / total if total else g * 0.0
+        gi = F.unsqueeze(g * coef, dim=dim)  # the target's shape (g is 0-d after a reduction)
+        return (F.put_along(gi, indices=_expand_index(index, dim), dim=dim, shape=ctx.shapes[0]),)
+
+
+def _expand_index(index, dim):
+    return index.reshape(index.shape[:dim] + (1,) + index.shape[dim:])
+
+
+class _errstate:
+    """numpy's errstate (0/0 is PyTorch's NaN, silently); nothing on other array modules."""
+
+    def __init__(self, xp):
+        self.inner = xp.errstate(invalid="ignore", divide="ignore") if hasattr(xp, "errstate") else None
+
+    def __enter__(self):
+        if self.inner is not None:
+            self.inner.__enter__()
+
+    def __exit__(self, *exc):
+        if self.inner is not None:
+            return self.inner.__exit__(*exc)
+
+
+class ScalarArith(Op):
+    """x * c or x / c with a number c, as PyTorch's C++ decompositions record them (mul and div
+    with a Scalar: MulBackward1, DivBackward1); Python's `x * 2` is MulBackward0."""
+    name = "scalar_arith"
+    elementwise = True
+    node = staticmethod(lambda ctx: "DivBackward1" if ctx.params.get("divide") else "MulBackward1")
+
+    def forward(xp, x, value, divide=False):
+        return x / value if divide else x * value
+
+    def backward(F, ctx, g, value, divide=False):
+        return (F.scalar_arith(g, value=value, divide=divide),)
+
+
+class Alias(Op):
+    """The same values as a view of the input (AliasBackward0): what the legacy constructor
+    torch.Tensor(t) returns for a tensor t."""
+    name = "alias"
+    node = "AliasBackward0"
+    is_view = True
+
+    def forward(xp, x):
+        return x.view()
+
+    def backward(F, ctx, g):
+        return (g,)

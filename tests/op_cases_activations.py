@@ -1,0 +1,194 @@
+"""Op cases of the torch.nn.functional rows (see tests/op_cases.py for what a case is):
+softplus, gelu, silu, leaky_relu, elu (also selu and celu), log_sigmoid; mse_loss,
+binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss (also through
+cross_entropy); scalar_arith (the MulBackward1/DivBackward1 of cross_entropy's
+decompositions). Node names are PyTorch 2.13's for the same calls."""
+import math
+import warnings
+
+import numpy as np
+
+import autodiff.engine as ad
+from op_cases import C, away, gen_each, on_copy, uniform
+
+F = ad.nn.functional
+_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+# ------------------------------------------------------------ numpy references
+
+
+def np_sigmoid(x):
+    return 1 / (1 + np.exp(-x))
+
+
+def np_softplus(x, beta=1.0, threshold=20.0):
+    return np.where(x * beta > threshold, x, np.log1p(np.exp(np.minimum(x * beta, threshold))) / beta)
+
+
+def np_gelu(x):
+    return 0.5 * x * (1 + _erf(x / math.sqrt(2)))
+
+
+def np_gelu_tanh(x):
+    return 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def np_elu(x, alpha=1.0, scale=1.0, input_scale=1.0):
+    return np.where(x > 0, scale * x, scale * alpha * (np.exp(np.minimum(x, 0) * input_scale) - 1))
+
+
+def np_reduce(loss, reduction):
+    return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
+
+
+def np_bce(x, t, w=None, reduction="mean"):
+    loss = -(t * np.log(x) + (1 - t) * np.log(1 - x))
+    return np_reduce(loss if w is None else loss * w, reduction)
+
+
+def np_bce_logits(x, t, w=None, pw=None, reduction="mean"):
+    p = np_sigmoid(x)
+    pw = 1.0 if pw is None else pw
+    loss = -(pw * t * np.log(p) + (1 - t) * np.log(1 - p))
+    return np_reduce(loss if w is None else loss * w, reduction)
+
+
+def np_nll(x, t, w=None, ignore=-100, reduction="mean", dim=1):
+    classes = x.shape[dim]
+    w = np.ones(classes) if w is None else w
+    keep = t != ignore
+    idx = np.where(keep, t, 0)
+    picked = np.squeeze(np.take_along_axis(x, np.expand_dims(idx, dim), axis=dim), axis=dim)
+    wt = np.where(keep, w[idx], 0.0)
+    loss = -picked * wt
+    if reduction == "none":
+        return loss
+    return loss.sum() if reduction == "sum" else loss.sum() / wt.sum()
+
+
+def np_log_softmax(x, axis):
+    s = x - x.max(axis=axis, keepdims=True)
+    return s - np.log(np.exp(s).sum(axis=axis, keepdims=True))
+
+
+# ------------------------------------------------------------------ generators
+
+kinked = away(0.0, margin=0.2, lo=-3.0, hi=3.0)   # leaky_relu, elu: a kink at 0
+probabilities = uniform(0.1, 0.9)                  # binary_cross_entropy's input, away from 0 and 1
+
+
+def classes(*targets):
+    """A float input of the case's shape, then the fixed class targets."""
+    return lambda rng, shapes: [rng.standard_normal(shapes[0]), np.array(targets, dtype=np.int64)]
+
+
+def probs_and_targets(rng, shapes):
+    return [rng.uniform(0.1, 0.9, shapes[0]), rng.uniform(0.0, 1.0, shapes[1])]
+
+
+def logits_and_targets(rng, shapes):
+    return [rng.standard_normal(shapes[0]) * 2, rng.uniform(0.0, 1.0, shapes[1])]
+
+
+W4 = np.array([0.5, 1.0, 2.0, 0.25])
+PW4 = np.array([3.0, 0.5, 1.0, 2.0])
+
+# =============================================================== activations
+
+C("softplus", "default", lambda x: F.softplus(x), [(2, 3)], np_softplus, "SoftplusBackward0")
+C("softplus", "beta_threshold", lambda x: F.softplus(x, beta=2.0, threshold=1.5), [(3, 4)],
+  lambda x: np_softplus(x, 2.0, 1.5), "SoftplusBackward0", gen=gen_each(away(0.75, margin=0.1, lo=-3, hi=3)))
+C("softplus", "scalar", lambda x: F.softplus(x, 0.5), [()], lambda x: np_softplus(x, 0.5), "SoftplusBackward0")
+C("gelu", "none", lambda x: F.gelu(x), [(2, 3)], np_gelu, "GeluBackward0")
+C("gelu", "tanh", lambda x: F.gelu(x, approximate="tanh"), [(3, 2)], np_gelu_tanh, "GeluBackward0")
+C("silu", "fn", lambda x: F.silu(x), [(2, 3)], lambda x: x * np_sigmoid(x), "SiluBackward0")
+C("silu", "large", lambda x: F.silu(x * 10.0), [(4,)], lambda x: 10 * x * np_sigmoid(10 * x), "SiluBackward0")
+C("silu", "inplace", on_copy(lambda y: F.silu(y, inplace=True)), [(2, 2)], lambda x: x * np_sigmoid(x),
+  "SiluBackward0")
+C("leaky_relu", "default", lambda x: F.leaky_relu(x), [(2, 3)], lambda x: np.where(x > 0, x, 0.01 * x),
+  "LeakyReluBackward0", gen=gen_each(kinked))
+C("leaky_relu", "slope", lambda x: F.leaky_relu(x, 0.2), [(3, 3)], lambda x: np.where(x > 0, x, 0.2 * x),
+  "LeakyReluBackward0", gen=gen_each(kinked))
+C("leaky_relu", "inplace", on_copy(lambda y: F.leaky_relu_(y, 0.3)), [(2, 3)],
+  lambda x: np.where(x > 0, x, 0.3 * x), "LeakyReluBackward1", gen=gen_each(kinked))
+C("elu", "default", lambda x: F.elu(x), [(2, 3)], np_elu, "EluBackward0", gen=gen_each(kinked))
+C("elu", "alpha", lambda x: F.elu(x, alpha=2.5), [(4,)], lambda x: np_elu(x, 2.5), "EluBackward0",
+  gen=gen_each(kinked))
+C("elu", "inplace", on_copy(lambda y: F.elu(y, 0.5, inplace=True)), [(2, 2)], lambda x: np_elu(x, 0.5),
+  "EluBackward1", gen=gen_each(kinked))
+C("elu", "selu", lambda x: F.selu(x), [(2, 3)],
+  lambda x: np_elu(x, 1.6732632423543772848170429916717, 1.0507009873554804934193349852946), "EluBackward0",
+  gen=gen_each(kinked))
+C("elu", "celu", lambda x: F.celu(x, alpha=0.5), [(2, 3)], lambda x: np_elu(x, 0.5, 1.0, 2.0), "CeluBackward0",
+  gen=gen_each(kinked))
+C("log_sigmoid", "fn", lambda x: F.logsigmoid(x), [(2, 3)], lambda x: np.log(np_sigmoid(x)), "LogSigmoidBackward0")
+C("log_sigmoid", "wide", lambda x: F.logsigmoid(x * 8.0), [(5,)], lambda x: np.log(np_sigmoid(8 * x)),
+  "LogSigmoidBackward0")
+
+# ==================================================================== losses
+
+for _r in ("mean", "sum", "none"):
+    C("mse_loss", _r, lambda x, t, r=_r: F.mse_loss(x, t, reduction=r), [(3, 4), (3, 4)],
+      lambda x, t, r=_r: np_reduce((x - t) ** 2, r), "MseLossBackward0")
+    C("binary_cross_entropy", _r, lambda x, t, r=_r: F.binary_cross_entropy(x, t, reduction=r),
+      [(3, 4), (3, 4)], lambda x, t, r=_r: np_bce(x, t, reduction=r), "BinaryCrossEntropyBackward0",
+      gen=probs_and_targets)
+    C("binary_cross_entropy_with_logits", _r,
+      lambda x, t, r=_r: F.binary_cross_entropy_with_logits(x, t, reduction=r), [(3, 4), (3, 4)],
+      lambda x, t, r=_r: np_bce_logits(x, t, reduction=r), "BinaryCrossEntropyWithLogitsBackward0",
+      gen=logits_and_targets)
+    C("nll_loss", _r, lambda x, t, r=_r: F.nll_loss(x, t, reduction=r), [(3, 4), (3,)],
+      lambda x, t, r=_r: np_nll(x, t, reduction=r), "NllLossBackward0", gen=classes(1, 0, 3))
+
+def _quiet(f):
+    """f with its warnings (mse_loss's broadcasting warning) silenced."""
+    def run(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return f(*args)
+    return run
+
+
+C("mse_loss", "broadcast_target", _quiet(lambda x, t: F.mse_loss(x, t)), [(3, 4), (4,)],
+  lambda x, t: np.mean((x - t) ** 2), "MseLossBackward0")
+C("mse_loss", "input_only", lambda x, t: F.mse_loss(x, t), [(2, 3), (2, 3)], lambda x, t: np.mean((x - t) ** 2),
+  "MseLossBackward0", requires=(True, False))
+C("binary_cross_entropy", "weight", lambda x, t: F.binary_cross_entropy(x, t, weight=ad.tensor(W4)),
+  [(3, 4), (3, 4)], lambda x, t: np_bce(x, t, W4), "BinaryCrossEntropyBackward0", gen=probs_and_targets)
+C("binary_cross_entropy", "weight_sum", lambda x, t: F.binary_cross_entropy(x, t, ad.tensor(W4), reduction="sum"),
+  [(2, 4), (2, 4)], lambda x, t: np_bce(x, t, W4, "sum"), "BinaryCrossEntropyBackward0", gen=probs_and_targets)
+C("binary_cross_entropy_with_logits", "weight_pos_weight",
+  lambda x, t: F.binary_cross_entropy_with_logits(x, t, weight=ad.tensor(W4), pos_weight=ad.tensor(PW4)),
+  [(3, 4), (3, 4)], lambda x, t: np_bce_logits(x, t, W4, PW4), "BinaryCrossEntropyWithLogitsBackward0",
+  gen=logits_and_targets)
+C("binary_cross_entropy_with_logits", "pos_weight_none",
+  lambda x, t: F.binary_cross_entropy_with_logits(x, t, pos_weight=ad.tensor(PW4), reduction="none"),
+  [(2, 4), (2, 4)], lambda x, t: np_bce_logits(x, t, None, PW4, "none"), "BinaryCrossEntropyWithLogitsBackward0",
+  gen=logits_and_targets)
+C("nll_loss", "weight_ignore", lambda x, t: F.nll_loss(x, t, weight=ad.tensor(W4), ignore_index=2),
+  [(4, 4), (4,)], lambda x, t: np_nll(x, t, W4, 2), "NllLossBackward0", gen=classes(1, 2, 3, 0))
+C("nll_loss", "one_sample", lambda x, t: F.nll_loss(x, t), [(4,), ()], lambda x, t: np_nll(x, t, dim=0),
+  "NllLossBackward0", gen=lambda rng, s: [rng.standard_normal(4), np.array(2)])
+C("nll_loss", "spatial", lambda x, t: F.nll_loss(x, t, reduction="sum"), [(2, 3, 2), (2, 2)],
+  lambda x, t: np_nll(x, t, reduction="sum"), "NllLoss2DBackward0",
+  gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([[0, 2], [1, 1]])])
+C("nll_loss", "spatial_4d_none", lambda x, t: F.nll_loss(x, t, reduction="none"), [(2, 3, 2, 1), (2, 2, 1)],
+  lambda x, t: np_nll(x, t, reduction="none"), "NllLoss2DBackward0",
+  gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([[[0], [2]], [[1], [1]]])])
+C("nll_loss", "cross_entropy", lambda x, t: F.cross_entropy(x, t), [(3, 4), (3,)],
+  lambda x, t: np_nll(np_log_softmax(x, 1), t), "NllLossBackward0", gen=classes(2, 0, 3))
+C("nll_loss", "cross_entropy_weight_none",
+  lambda x, t: F.cross_entropy(x, t, weight=ad.tensor(W4), reduction="none"), [(3, 4), (3,)],
+  lambda x, t: np_nll(np_log_softmax(x, 1), t, W4, reduction="none"), "NllLossBackward0", gen=classes(2, 0, 3))
+
+C("scalar_arith", "cross_entropy_probabilities", lambda x, p: F.cross_entropy(x, p), [(3, 4), (3, 4)],
+  lambda x, p: -(np_log_softmax(x, 1) * p).sum() / 3, "DivBackward1")
+C("scalar_arith", "label_smoothing",
+  lambda x: F.cross_entropy(x, ad.tensor([1, 0, 3]), label_smoothing=0.2), [(3, 4)],
+  lambda x: 0.8 * np_nll(np_log_softmax(x, 1), np.array([1, 0, 3]))
+  + 0.2 / 4 * (-np_log_softmax(x, 1).sum(axis=1)).mean(), "AddBackward0")
+
+# ============================================================== legacy spellings
+
+C("alias", "legacy_Tensor", lambda x: ad.Tensor(x), [(2, 3)], lambda x: x, "AliasBackward0")
+C("alias", "legacy_DoubleTensor", lambda x: ad.DoubleTensor(x) * 2.0, [(3,)], lambda x: x * 2.0, "MulBackward0")
