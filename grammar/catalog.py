@@ -26,14 +26,16 @@ __all__ = ["Entry", "catalog", "lookup", "search", "GROUPS"]
 GROUPS = ("Creation", "Arithmetic", "Elementwise maths", "Reductions and statistics", "Linear algebra",
           "Shapes, views and indexing", "Comparisons and logic (no gradient)", "Random", "Autograd",
           "Grad mode", "Optimisers", "Dtypes, devices and settings", "Printing", "Python built-ins", "Constants",
-          "Tensor methods", "Tensor attributes", "Namespaces", "Other")
+          "Neural-network functions", "Testing", "Tensor methods", "Tensor attributes", "Namespaces", "Other")
 
 # the op table's families (engine/ops/<module>.py) and the engine's function modules
 _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions": "Reductions and statistics",
            "linalg": "Linear algebra", "shapes": "Shapes, views and indexing",
            "views": "Shapes, views and indexing", "compare": "Comparisons and logic (no gradient)",
            "functions_linalg": "Linear algebra", "linalg_ns": "Linear algebra",
-           "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics"}
+           "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics",
+           "activations": "Neural-network functions", "functional": "Neural-network functions",
+           "testing": "Testing", "gradcheck": "Autograd"}
 
 _GROUP_OF = {}
 for _group, _names in {
@@ -60,6 +62,9 @@ for _group, _names in {
 }.items():
     for _n in _names.split():
         _GROUP_OF.setdefault(_n, _group)
+_GROUP_OF.update({n: "Creation" for n in ("BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
+                                            "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")})
+_GROUP_OF.update({"torch.autograd.Variable": "Autograd"})
 _GROUP_OF.update({"assert_close": "Testing", "clone": "Shapes, views and indexing", "rand": "Random", "randn": "Random",
                   "randint": "Random", "rand_like": "Random", "randn_like": "Random", "abs": "Elementwise maths",
                   "gather": "Shapes, views and indexing", "floor_divide": "Arithmetic"})
@@ -318,6 +323,8 @@ SUMMARIES = {
     "torch.nn": "holds torch.nn.functional",
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",
+    "torch.nn.functional.elu_": "elu in place (x is overwritten)",
+    "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "torch.testing": "testing helpers: assert_close (PyTorch's tolerances and failure message)",
     "assert_close": "AssertionError unless actual and expected are close (PyTorch's tolerances and message)",
     "torch.cuda": "is_available()",
