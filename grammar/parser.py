@@ -23,7 +23,7 @@ import re
 
 from . import lark_seam
 from .errors import SyntaxProblem
-from .syntax import Tok, SyntaxBuilder, _OrderError
+from .syntax import Tok, SyntaxBuilder, _OrderError, _Misplaced
 
 __all__ = ["parse", "parse_expression"]
 
@@ -372,7 +372,7 @@ def _run_tables(tokens, t, text):
                 children = []
             try:
                 value = callback(children)
-            except _OrderError as e:
+            except (_OrderError, _Misplaced) as e:
                 raise _order_problem(e) from None
             state_stack.append(states[state_stack[-1]][origin][1])
             values.append(value)
@@ -402,12 +402,15 @@ def _run_public(tokens, t, text):
             except lark_seam.Rejected as e:
                 raise _unexpected(tok, prev, e.expected, text) from None
             prev = tok
-    except _OrderError as e:
+    except (_OrderError, _Misplaced) as e:
         raise _order_problem(e) from None
     return result
 
 
 def _order_problem(e):
+    if isinstance(e, _Misplaced):
+        return SyntaxProblem(f"unexpected {e.tok.value!r}", e.tok.start_pos,
+                             hint="only * and ** unpack arguments (*args, **kwargs), and @ starts a decorator")
     return SyntaxProblem("a positional argument after a keyword argument", e.node.start,
                          hint="put positional arguments first: f(x, y, dim=0)")
 
