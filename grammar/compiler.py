@@ -51,7 +51,7 @@ class Code:
     keyword-only names, `varkw` the **name (None where absent)."""
 
     __slots__ = ("instructions", "name", "params", "defaults", "globals_declared", "source", "posonly",
-                 "varargs", "kwonly", "varkw", "comprehension")
+                 "varargs", "kwonly", "varkw", "comprehension", "qualname")
 
     def __init__(self, instructions, name, params=(), defaults=(), globals_declared=(), source=None):
         self.instructions = instructions
@@ -65,6 +65,16 @@ class Code:
         self.kwonly = ()
         self.varkw = None
         self.comprehension = False
+        self.qualname = name          # Python's: outer.<locals>.inner, <listcomp>.<lambda>
+
+
+def _qualname(parent, name):
+    """Python's __qualname__ of `name` defined in the body of code `parent`."""
+    if parent.name == "<program>":
+        return name
+    if parent.comprehension:
+        return f"{parent.qualname}.{name}"
+    return f"{parent.qualname}.<locals>.{name}"
 
 
 class _Label:
@@ -331,6 +341,7 @@ class _Compiler:
             params = list(code.params) + list(code.kwonly) + [n for n in (code.varargs, code.varkw) if n]
             analyze(scope, statements, params)
         state = _FunctionState(in_function, scope)
+        self.code = code
         work = []  # items: ("node", node, context) | ("emit", instr) | ("label", label) | ("call", fn)
         stmts = list(statements)
         if code.comprehension:
@@ -456,7 +467,8 @@ class _Compiler:
         elif k in ("listcomp", "genexp", "setcomp", "dictcomp"):
             clauses = a[-1]
             first = clauses[0]
-            code = Code([], f"<{k}>", source=self.source)
+            code = Code([], "<genexpr>" if k == "genexp" else f"<{k}>", source=self.source)
+            code.qualname = _qualname(self.code, code.name)
             code.params = (COMPREHENSION_ARG,)
             code.comprehension = True
             self.pending.append((code, [node], Scope("function", self.state.scope)))
@@ -599,6 +611,7 @@ class _Compiler:
                 dup = next(n for n in names if names.count(n) > 1)
                 raise SyntaxProblem(f"duplicate argument '{dup}' in function definition", node.start)
             code = Code([], name, tuple(p.args[0] for p in positional), (), (), self.source)
+            code.qualname = _qualname(self.code, name)
             code.posonly = posonly
             code.varargs = varargs
             code.kwonly = tuple(p.args[0] for p in kwonly)

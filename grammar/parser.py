@@ -95,7 +95,8 @@ class _Tables:
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
         # `in` is the keyword of `for x in xs` and the membership operator of `x in xs`
-        self.alternatives = {("COMP_OP", "in"): "IN", ("IN", "in"): "COMP_OP"}
+        # `@` starts a decorator where a statement starts, and is matmul elsewhere
+        self.alternatives = {("COMP_OP", "in"): "IN", ("IN", "in"): "COMP_OP", ("DECORATOR", "@"): "MUL_OP"}
 
     def word_type(self, word, text, pos):
         """The terminal of a NAME-shaped word at `pos` (and its end): keyword, constant or name."""
@@ -415,12 +416,14 @@ def _order_problem(e):
                          hint="put positional arguments first: f(x, y, dim=0)")
 
 
-_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
+_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
 _VALUE_TYPES = {"NAME", "NUMBER", "STRING", "FSTRING", "CONST", "RPAR", "RSQB"}
 
 
 def _unexpected(tok, prev, actions, text):
     """A syntax error for `tok`, with a hint from the table of known mistakes."""
+    if tok.type == "DECORATOR":  # not where a decorator can be: the operator @
+        tok.type = "MUL_OP"
     pos = tok.start_pos
     ptype = prev.type if prev is not None else None
     if tok.type == "$END" or tok.type == "_NEWLINE" or tok.type == "_DEDENT":

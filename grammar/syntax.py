@@ -222,8 +222,6 @@ class SyntaxBuilder:
         return Node("def", (name, params, body, tuple(decorators)), func.start, func.end)
 
     def decorator(self, at, expression):
-        if at.value != "@":
-            raise _Misplaced(at)
         return expression
 
     def funcdef(self, name, params, body):

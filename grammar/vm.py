@@ -70,7 +70,7 @@ class UserFunction:
         code = self.code
         params = code.params
         n = len(params)
-        name = code.name
+        name = code.qualname
         local = {}
         given = len(args)
         if given > n:
@@ -1167,7 +1167,7 @@ def _describe(value):
     return describe(value)
 
 
-_LOCALS = re.compile(r"\b\w+\.<locals>\.")
+_LOCALS = re.compile(r"(?:(?:\b\w+|<\w+>)\.<locals>\.|<(?:listcomp|genexpr|setcomp|dictcomp)>\.)+")
 
 _KINDS = {MemoryError: "MemoryError", ZeroDivisionError: "ZeroDivisionError", IndexError: "IndexError",
           TypeError: "TypeError", ValueError: "ValueError", KeyError: "KeyError", AttributeError: "AttributeError",
