@@ -163,6 +163,21 @@ def _target_names(target, out):
     return out
 
 
+def _target_uses(target):
+    """The expressions an assignment target reads (x in x.a = 1, d and k in d[k] = 1)."""
+    out = []
+    stack = [target]
+    while stack:
+        t = stack.pop()
+        while t.kind == "group":
+            t = t.args[0]
+        if t.kind in ("tuple", "list"):
+            stack.extend(t.args)
+        elif t.kind != "name":
+            out.append(t)
+    return out
+
+
 _EXPRESSION_SCOPES = ("lambda", "listcomp", "genexp", "setcomp", "dictcomp")
 
 
@@ -221,14 +236,14 @@ def analyze(scope, statements, params=()):
         elif k == "assign":
             for t in a[0]:
                 _target_names(t, bound)
-                uses.append(t)
+                uses += _target_uses(t)
             uses.append(a[1])
         elif k == "augassign":
             _target_names(a[0], bound)
-            uses += [a[0], a[2]]
+            uses += _target_uses(a[0]) + [a[2]]
         elif k == "for":
             _target_names(a[0], bound)
-            uses.append(a[1])
+            uses += _target_uses(a[0]) + [a[1]]
             children += [a[2], a[3]]
         elif k == "while":
             uses.append(a[0])
@@ -270,7 +285,7 @@ def analyze(scope, statements, params=()):
         elif k == "del":
             for t in a:
                 _target_names(t, bound)
-                uses.append(t)
+                uses += _target_uses(t)
         elif k in ("return", "assert", "raise"):
             uses += list(a)
         for u in uses:

@@ -311,8 +311,7 @@ def resolve(dotted, state):
         state["numpy"] = numpy
         module = numpy if dotted == "numpy" else numpy.table["random"]
     else:
-        raise ModuleNotFoundError(f"No module named '{dotted}'" if dotted.split(".")[0] not in
-                                  ("torch", "numpy") else f"No module named '{dotted}' (not in this language)")
+        raise ModuleNotFoundError(f"No module named '{dotted}' in this language")
     state[dotted] = module
     return module
 
@@ -450,6 +449,9 @@ def extra_attribute(obj, name):
     """obj.name for the values this module brings in (dicts, sets, numpy
     arrays, exceptions, classes), or _MISSING when obj is none of them."""
     cls = obj.__class__
+    if name.startswith("__") and not (name in ("__name__", "__qualname__") and (
+            cls is TypeView or cls is type and obj in _EXCEPTION_SET)):
+        raise AttributeError(f"'{name}' is not available in this language")
     if cls is dict or cls is set:
         allowed = _DICT_ATTRIBUTES if cls is dict else _SET_ATTRIBUTES
     elif cls is frozenset:

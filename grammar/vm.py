@@ -1169,15 +1169,19 @@ def _describe(value):
 
 _LOCALS = re.compile(r"(?:(?:\b\w+|<\w+>)\.<locals>\.|<(?:listcomp|genexpr|setcomp|dictcomp)>\.)+")
 
-_KINDS = {MemoryError: "MemoryError", ZeroDivisionError: "ZeroDivisionError", IndexError: "IndexError",
-          TypeError: "TypeError", ValueError: "ValueError", KeyError: "KeyError", AttributeError: "AttributeError",
-          RecursionError: "RecursionError", OverflowError: "OverflowError", RuntimeError: "RuntimeError"}
+_KINDS = {MemoryError: "MemoryError", RecursionError: "RecursionError"}
+_KINDS.update((cls, name) for name, cls in modules.EXCEPTIONS.items() if cls not in (BaseException, Exception))
+
+
+def _kind(e):
+    """The name of the Python or PyTorch class an error is (an engine error's base: RuntimeError...)."""
+    return next((_KINDS[c] for c in type(e).__mro__ if c in _KINDS), "RuntimeError")
 
 
 def script_error(e, instr, interpreter):
     """An engine or Python exception raised by one instruction, as a ScriptError at its span."""
     node = instr[2] if instr is not None else None
-    kind = next((name for cls, name in _KINDS.items() if isinstance(e, cls)), "RuntimeError")
+    kind = _kind(e)
     message = str(e) or kind
     message = plain_words(_LOCALS.sub("", message))
     if isinstance(e, KeyError):
@@ -1189,6 +1193,8 @@ def script_error(e, instr, interpreter):
         message, hint = budget_message(interpreter.max_memory) + detail, BUDGET_HINT
     if isinstance(e, E.DeviceError):
         kind = "DeviceError"
+    if isinstance(e, ImportError):
+        hint = f"what can be imported: {modules.SUPPORTED}"
     if isinstance(e, RecursionError):
         message = "the program nests too deeply"
     elif isinstance(e, OverflowError) and not isinstance(e, TooLarge):
