@@ -29,7 +29,7 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
            "SETUP_TRY", "SETUP_FINALLY", "POP_BLOCK", "EXC_MATCH", "BEGIN_HANDLER", "END_HANDLER", "RAISE",
            "RERAISE", "END_FINALLY", "JUMP_UNWIND",
            # imports
-           "IMPORT_FROM", "IMPORT_STAR"]
+           "IMPORT_FROM", "IMPORT_STAR", "BEGIN_FINALLY"]
 (CONST, LOAD, STORE, POP, DUP, ROT2, BINARY, INPLACE, UNARY, NOT, COMPARE, ATTR, STORE_ATTR, INDEX,
  STORE_INDEX, SLICE, TUPLE, LIST, FORMAT, FSTRING, UNPACK, CALL, MAKE_FUNCTION, RETURN, JUMP,
  JUMP_IF_FALSE, JUMP_IF_FALSE_KEEP, JUMP_IF_TRUE_KEEP, GET_ITER, FOR_ITER, WITH_ENTER, WITH_EXIT, ASSERT,
@@ -38,7 +38,7 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
  BUILD_MAP, MAP_UPDATE, BUILD_SET, LIST_APPEND, SET_ADD, MAP_ADD, COMPREHENSION,
  ARGS_EXTEND, KW_SET, KW_MERGE, CALL_EX,
  SETUP_TRY, SETUP_FINALLY, POP_BLOCK, EXC_MATCH, BEGIN_HANDLER, END_HANDLER, RAISE, RERAISE, END_FINALLY,
- JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR) = range(len(OPCODES))
+ JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY) = range(len(OPCODES))
 
 COMPREHENSION_ARG = ".0"  # the iterator a comprehension's code is called with (no program can name it)
 
@@ -646,7 +646,16 @@ class _Compiler:
 
     def _comprehension_body(self, node):
         """The code of a comprehension (called with the first iterator as `.0`):
-        the result, then one loop per `for`, filters, the element added."""
+        the result, then one loop per `for`, filters, the element added.
+
+        A generator expression runs the same way, at once, into a list; the
+        value it gives is an iterator over that list (used once, as a
+        generator is). That prints what Python prints wherever the
+        generator is consumed whole where it is made -- sum(...), any(...),
+        list(...), torch.stack([...]), for loops -- but not where its
+        elements' side effects interleave with the consumer's (print in
+        both) or where the consumer stops early (any() evaluates every
+        element here)."""
         def emit(work, state):
             k = node.kind
             a = node.args
@@ -850,9 +859,12 @@ class _Compiler:
             seq += self._block(body)
         if final is not None:
             seq += [("call", _blocks(-1), None), ("emit", (POP_BLOCK, None, node), None),
-                    ("emit", (CONST, None, node), None), ("label", fin, None)]
+                    ("emit", (CONST, None, node), None), ("label", fin, None),
+                    # what to do after it (None, or a pending raise/return/jump) is on the stack: a block
+                    # of its own, so that a break, continue or return in the finally body drops it
+                    ("emit", (BEGIN_FINALLY, None, node), None), ("call", _blocks(+1), None)]
             seq += self._block(final)
-            seq.append(("emit", (END_FINALLY, None, node), None))
+            seq += [("call", _blocks(-1), None), ("emit", (END_FINALLY, None, node), None)]
         return seq
 
     def _store(self, target):

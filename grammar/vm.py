@@ -159,7 +159,7 @@ def _name_list(names):
 
 
 # kinds of blocks a frame has open (try, finally, with, an except handler running)
-_TRY, _FINALLY, _WITH, _HANDLER = range(4)
+_TRY, _FINALLY, _WITH, _HANDLER, _FINALLY_BODY = range(5)
 
 
 class Frame:
@@ -501,8 +501,8 @@ class Interpreter:
                     elif op == C.RETURN:
                         value = stack.pop()
                         if arg == "genexp":
-                            # a generator expression is run at once (see _comprehension_note); what it
-                            # gives is an iterator over its items, used once, as a generator is
+                            # a generator expression is run at once (see compiler._comprehension_body);
+                            # what it gives is an iterator over its items, used once, as a generator is
                             value = iter(value)
                         if frame.blocks:
                             fin = self._leave_blocks(frame, 0)
@@ -575,7 +575,10 @@ class Interpreter:
                         if not self.handling:
                             raise RuntimeError("No active exception to reraise")
                         raise _Raise(self.handling[-1])
+                    elif op == C.BEGIN_FINALLY:
+                        frame.blocks.append((_FINALLY_BODY, None, len(stack) - 1, None))
                     elif op == C.END_FINALLY:
+                        frame.blocks.pop()
                         pending = stack.pop()
                         if pending is not None:
                             if pending.kind == "raise":
@@ -690,6 +693,8 @@ class Interpreter:
                         pass
                 elif kind == _HANDLER:
                     self.handling.pop()
+                elif kind == _FINALLY_BODY:  # an error in a finally block replaces what it was to do
+                    continue
                 else:
                     del frame.stack[depth:]
                     frame.stack.append(exc if kind == _TRY else _Pending("raise", exc))

@@ -311,6 +311,53 @@ try:
 except RuntimeError as e:
     print(e)
 """,
+    "finally_control_flow_and_hooks": """
+import torch
+def f():
+    try:
+        raise ValueError("x")
+    finally:
+        return "swallowed"
+print(f())
+def g():
+    for i in range(3):
+        try:
+            raise KeyError(i)
+        finally:
+            if i < 2:
+                continue
+            break
+    return i
+print(g())
+try:
+    try:
+        raise ValueError("first")
+    except ValueError:
+        raise TypeError("second")
+except TypeError as e:
+    print("outer got", e)
+x = torch.ones(2, requires_grad=True)
+print(isinstance(x, torch.Tensor), isinstance(1, torch.Tensor))
+with torch.no_grad() as g, torch.enable_grad():
+    print(g, torch.is_grad_enabled())
+def hook(grad):
+    try:
+        return grad * 2
+    finally:
+        print("hook ran")
+x.register_hook(hook)
+(x * 3).sum().backward()
+print(x.grad)
+def bad_hook(grad):
+    raise ValueError("from hook")
+y = torch.ones(2, requires_grad=True)
+y.register_hook(bad_hook)
+try:
+    (y * 3).sum().backward()
+except ValueError as e:
+    print("caught hook error:", e)
+print(torch.is_grad_enabled())
+""",
     # ------------------------------------------------------ 5. decorators
     "decorators": """
 import torch
