@@ -325,6 +325,8 @@ SUMMARIES = {
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
+    "from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
+    "torch.from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "torch.testing": "testing helpers: assert_close (PyTorch's tolerances and failure message)",
     "assert_close": "AssertionError unless actual and expected are close (PyTorch's tolerances and message)",
     "torch.cuda": "is_available()",

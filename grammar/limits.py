@@ -10,7 +10,7 @@ import math
 import re
 
 __all__ = ["TooLarge", "MAX_LIST", "MAX_INT_BITS", "check_items", "checked_power", "checked_product", "check_width",
-           "check_format_spec"]
+           "check_format_spec", "check_percent_format"]
 
 MAX_LIST = 10_000_000     # the most items a list, tuple or string may get from one step
 MAX_INT_BITS = 100_000    # the largest whole number a step may make (about 30,000 digits)
@@ -61,3 +61,25 @@ def check_format_spec(spec):
     for number in _SPEC_WIDTH.findall(spec or ""):
         if len(number) > 8 or int(number) > MAX_LIST:
             check_items(int(number), "string")
+
+
+_PERCENT_SPEC = re.compile(r"%(?:\([^)]*\))?[-#0 +]*(\*|\d+)?(?:\.(\*|\d+))?[hlL]?(.)", re.S)
+
+
+def check_percent_format(fmt, args):
+    """`fmt % args`: no width or precision (written, or given by `*`) may ask for a huge string."""
+    if "%" not in fmt:
+        return
+    values = args if isinstance(args, tuple) else (args,)
+    position = 0
+    for m in _PERCENT_SPEC.finditer(fmt):
+        if m.group(3) == "%" and not m.group(1) and not m.group(2):
+            continue
+        for part in (m.group(1), m.group(2)):
+            if part == "*":
+                if position < len(values) and isinstance(values[position], int):
+                    check_width(abs(values[position]))
+                position += 1
+            elif part:
+                check_format_spec(part)
+        position += 1

@@ -385,3 +385,6 @@ def known_names():
 
 
 _register_words(BUILTINS)
+
+# ---- numpy arrays reach the language through `import numpy` (grammar/modules.py): torch.from_numpy takes them
+TORCH["from_numpy"] = _functions.from_numpy

@@ -24,7 +24,7 @@ import re
 from . import lark_seam
 from .unicode_maths import ascii_operators, hint_for
 from .errors import SyntaxProblem
-from .syntax import Tok, SyntaxBuilder, _OrderError
+from .syntax import Tok, SyntaxBuilder, _OrderError, _Misplaced
 
 __all__ = ["parse", "parse_expression"]
 
@@ -96,7 +96,8 @@ class _Tables:
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
         # `in` is the keyword of `for x in xs` and the membership operator of `x in xs`
-        self.alternatives = {("COMP_OP", "in"): "IN", ("IN", "in"): "COMP_OP"}
+        # `@` starts a decorator where a statement starts, and is matmul elsewhere
+        self.alternatives = {("COMP_OP", "in"): "IN", ("IN", "in"): "COMP_OP", ("DECORATOR", "@"): "MUL_OP"}
 
     def word_type(self, word, text, pos):
         """The terminal of a NAME-shaped word at `pos` (and its end): keyword, constant or name."""
@@ -375,7 +376,7 @@ def _run_tables(tokens, t, text):
                 children = []
             try:
                 value = callback(children)
-            except _OrderError as e:
+            except (_OrderError, _Misplaced) as e:
                 raise _order_problem(e) from None
             state_stack.append(states[state_stack[-1]][origin][1])
             values.append(value)
@@ -405,22 +406,27 @@ def _run_public(tokens, t, text):
             except lark_seam.Rejected as e:
                 raise _unexpected(tok, prev, e.expected, text) from None
             prev = tok
-    except _OrderError as e:
+    except (_OrderError, _Misplaced) as e:
         raise _order_problem(e) from None
     return result
 
 
 def _order_problem(e):
+    if isinstance(e, _Misplaced):
+        return SyntaxProblem(f"unexpected {e.tok.value!r}", e.tok.start_pos,
+                             hint="only * and ** unpack arguments (*args, **kwargs), and @ starts a decorator")
     return SyntaxProblem("a positional argument after a keyword argument", e.node.start,
                          hint="put positional arguments first: f(x, y, dim=0)")
 
 
-_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
+_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
 _VALUE_TYPES = {"NAME", "NUMBER", "STRING", "FSTRING", "CONST", "RPAR", "RSQB"}
 
 
 def _unexpected(tok, prev, actions, text):
     """A syntax error for `tok`, with a hint from the table of known mistakes."""
+    if tok.type == "DECORATOR":  # not where a decorator can be: the operator @
+        tok.type = "MUL_OP"
     pos = tok.start_pos
     ptype = prev.type if prev is not None else None
     if tok.type == "$END" or tok.type == "_NEWLINE" or tok.type == "_DEDENT":

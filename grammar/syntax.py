@@ -122,11 +122,40 @@ class SyntaxBuilder:
     def global_stmt(self, *names):
         return _node("global", tuple(n.value for n in names), names[0], names[-1])
 
-    def import_stmt(self, *parts):
-        # `import a.b as c` and `from a.b import c`: only the modules (a.b) matter
-        parts = [p for p in parts if p is not None]
-        modules = tuple(p.args[0] for p in parts if p.__class__ is Node)
-        return _node("import", modules, parts[0], parts[-1])
+    def nonlocal_stmt(self, *names):
+        return _node("nonlocal", tuple(n.value for n in names), names[0], names[-1])
+
+    def raise_stmt(self, keyword, exc, cause):
+        return _node("raise", (exc, cause), keyword, cause or exc or keyword)
+
+    def del_stmt(self, targets):
+        items = targets.args if targets.kind == "tuple" else (targets,)
+        return _node("del", tuple(items), targets, targets)
+
+    def import_name(self, *aliases):
+        # import a.b [as c], ...: ((module, bound name or None, node of the module), ...)
+        aliases = _present(aliases)
+        return _node("import", tuple(a.args for a in aliases), aliases[0], aliases[-1])
+
+    def import_as(self, dotted, name):
+        return _node("alias", (dotted.args[0], name.value if name is not None else None, dotted), dotted,
+                     name or dotted)
+
+    def import_from(self, dotted, *aliases):
+        # from a.b import c [as d], ...: (module, ((name, bound name or None, node of the name), ...), node)
+        aliases = [a for a in aliases if a.__class__ is Node]
+        return _node("importfrom", (dotted.args[0], tuple(a.args for a in aliases), dotted), dotted, aliases[-1])
+
+    def import_alias(self, name, asname):
+        node = Node("name", (name.value,), name.start_pos, name.end_pos)
+        return _node("alias", (name.value, asname.value if asname is not None else None, node), name,
+                     asname or name)
+
+    def import_star(self, star):
+        if star.value != "*":
+            raise _Misplaced(star)
+        node = Node("name", ("*",), star.start_pos, star.end_pos)
+        return Node("alias", ("*", None, node), star.start_pos, star.end_pos)
 
     def dotted_name(self, *names):
         return _node("dotted", (".".join(n.value for n in names),), names[0], names[-1])
@@ -149,22 +178,54 @@ class SyntaxBuilder:
     def else_clause(self, body):
         return _node("else", (body,), body, body)
 
-    def while_stmt(self, test, body):
-        return _node("while", (test, body), test, body)
+    def while_stmt(self, test, body, orelse):
+        return _node("while", (test, body, orelse.args[0] if orelse is not None else None), test, body)
 
-    def for_stmt(self, target, iterable, body):
-        return _node("for", (target.args, iterable, body), target, body)
+    def for_stmt(self, target, iterable, body, orelse):
+        return _node("for", (target, iterable, body, orelse.args[0] if orelse is not None else None), target, body)
 
-    def for_target(self, *names):
-        names = _present(names)
-        kept = tuple(n.value for n in names if n.type == "NAME")
-        return _node("names", kept, names[0], names[-1])
+    def for_target(self, *items):
+        # names, or nested targets; a single name without a comma is that name
+        comma = items[-1]
+        items = [x for x in items[:-1] if x is not None]
+        kept = tuple(Node("name", (x.value,), x.start_pos, x.end_pos) if x.__class__ is not Node else x
+                     for x in items)
+        if len(kept) == 1 and comma is None:
+            return kept[0]
+        return _node("tuple", kept, kept[0], comma or kept[-1])
 
-    def with_stmt(self, context, name, body):
-        return _node("with", (context, name.value if name is not None else None, body), context, body)
+    def with_stmt(self, *parts):
+        items, body = [p for p in parts[:-1] if p is not None], parts[-1]
+        return _node("with", (tuple(i.args for i in items), body), items[0], body)
+
+    def with_item(self, context, name):
+        return _node("withitem", (context, name.value if name is not None else None), context, name or context)
+
+    def try_stmt(self, body, *rest):
+        handlers = tuple(r for r in rest if r is not None and r.kind == "except")
+        orelse = next((r.args[0] for r in rest if r is not None and r.kind == "else"), None)
+        final = next((r.args[0] for r in rest if r is not None and r.kind == "finally"), None)
+        return _node("try", (body, handlers, orelse, final), body, body)
+
+    def try_finally(self, body, final):
+        return _node("try", (body, (), None, final.args[0]), body, body)
+
+    def except_clause(self, keyword, test, name, body):
+        return _node("except", (test, name.value if name is not None else None, body), keyword, test or keyword)
+
+    def finally_clause(self, body):
+        return _node("finally", (body,), body, body)
+
+    def decorated(self, *parts):
+        decorators, func = parts[:-1], parts[-1]
+        name, params, body, _ = func.args
+        return Node("def", (name, params, body, tuple(decorators)), func.start, func.end)
+
+    def decorator(self, at, expression):
+        return expression
 
     def funcdef(self, name, params, body):
-        return _node("def", (name.value, params.args if params is not None else (), body), name, body)
+        return _node("def", (name.value, params.args if params is not None else (), body, ()), name, body)
 
     def parameters(self, *params):
         params = _present(params)
@@ -174,6 +235,18 @@ class SyntaxBuilder:
 
     def param(self, name, default):
         return _node("param", (name.value, default), name, default or name)
+
+    def star_param(self, star, name):
+        if star.value == "/" and name is None:
+            return Node("slashparam", (), star.start_pos, star.end_pos)
+        if star.value != "*":
+            raise _Misplaced(star)
+        return _node("starparam", (name.value if name is not None else None,), star, name or star)
+
+    def dstar_param(self, stars, name):
+        if stars.value != "**":
+            raise _Misplaced(stars)
+        return _node("dstarparam", (name.value,), stars, name)
 
     def suite(self, *stmts):
         stmts = [s for s in stmts if s is not None]
@@ -232,9 +305,25 @@ class SyntaxBuilder:
     def call(self, func, arguments):
         args, kwargs = [], []
         if arguments is not None:
+            unpacked = False  # a **mapping was given
             for a in arguments.args:
-                if a.kind == "keyword":
+                if a.kind == "genexp_arg":
+                    if len(arguments.args) > 1:
+                        from .errors import SyntaxProblem
+                        raise SyntaxProblem("Generator expression must be parenthesized", a.start,
+                                            hint="write f((x for x in xs), y)")
+                    args.append(Node("genexp", a.args, a.start, a.end))
+                elif a.kind == "keyword":
                     kwargs.append(a.args)
+                elif a.kind == "dstarred":
+                    unpacked = True
+                    kwargs.append((None, a.args[0]))
+                elif a.kind == "starred":
+                    if unpacked:
+                        from .errors import SyntaxProblem
+                        raise SyntaxProblem("iterable argument unpacking follows keyword argument unpacking",
+                                            a.start)
+                    args.append(a)
                 else:
                     if kwargs:
                         raise _OrderError(a)
@@ -248,6 +337,59 @@ class SyntaxBuilder:
 
     def keyword(self, name, value):
         return _node("keyword", (name.value, value), name, value)
+
+    def star_arg(self, star, value):
+        if star.value != "*":
+            raise _Misplaced(star)
+        return _node("starred", (value,), star, value)
+
+    def dstar_arg(self, stars, value):
+        if stars.value != "**":
+            raise _Misplaced(stars)
+        return _node("dstarred", (value,), stars, value)
+
+    def genexp_arg(self, element, clauses):
+        return _node("genexp_arg", (element, clauses.args), element, clauses)
+
+    # ---------------------------------------------------- comprehensions
+    def genexp(self, element, clauses):
+        return Node("genexp", (element, clauses.args), _start(element) - 1, _end(clauses) + 1)
+
+    def listcomp(self, element, clauses):
+        return Node("listcomp", (element, clauses.args), _start(element) - 1, _end(clauses) + 1)
+
+    def setcomp(self, element, clauses):
+        return Node("setcomp", (element, clauses.args), _start(element) - 1, _end(clauses) + 1)
+
+    def dictcomp(self, key, value, clauses):
+        return Node("dictcomp", (key, value, clauses.args), _start(key) - 1, _end(clauses) + 1)
+
+    def comp_clauses(self, *clauses):
+        return _node("clauses", clauses, clauses[0], clauses[-1])
+
+    def comp_for(self, target, iterable):
+        return _node("compfor", (target, iterable), target, iterable)
+
+    def comp_if(self, test):
+        return _node("compif", (test,), test, test)
+
+    def dict_display(self, *items):
+        items = _present(items)
+        if not items:
+            return Node("dict", (), 0, 0)
+        return Node("dict", tuple(i.args for i in items), _start(items[0]) - 1, _end(items[-1]) + 1)
+
+    def dict_item(self, key, value):
+        return _node("item", (key, value), key, value)
+
+    def dict_unpack(self, stars, value):
+        if stars.value != "**":
+            raise _Misplaced(stars)
+        return _node("item", (None, value), stars, value)
+
+    def set_display(self, *items):
+        items = _present(items)
+        return Node("set", tuple(items), _start(items[0]) - 1, _end(items[-1]) + 1)
 
     def subscript(self, obj, subscripts):
         return Node("index", (obj, subscripts), _start(obj), _end(subscripts) + 1)
@@ -305,6 +447,16 @@ class SyntaxBuilder:
 
     def ellipsis(self):
         return Node("const", (Ellipsis,), 0, 0)
+
+
+class _Misplaced(Exception):
+    """An operator token where the grammar takes it only as a marker (`*args`,
+    `**kw`, `@decorator`) but spelled otherwise (`/x`, `^kw`): reported as the
+    parser's own "unexpected" error."""
+
+    def __init__(self, tok):
+        super().__init__(f"unexpected {tok.value!r}")
+        self.tok = tok
 
 
 class _OrderError(Exception):

@@ -166,7 +166,8 @@ def _execute(path, options):
     try:
         isolated(run)
     except LanguageError as e:
-        outcome = FAILED if getattr(e, "kind", "") == "AssertionError" else ERROR
+        # a failed check (assert, assert_close, gradcheck) fails the file; anything else errs
+        outcome = FAILED if getattr(e, "kind", "") in ("AssertionError", "GradcheckError") else ERROR
         loc = e.location(source)
         return (outcome, out.getvalue(), f"{getattr(e, 'kind', 'Error')}: {e.message}",
                 format_error(e, source, path), loc.line if loc else None, loc.column if loc else None)

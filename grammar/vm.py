@@ -10,15 +10,21 @@ a call-depth limit stop runaway programs with a clear error.
 import difflib
 import operator
 import re
+import string
+from _string import formatter_field_name_split as _formatter_field_name_split
+
+import numpy as _np
 
 from .. import engine as E
 from ..engine.autograd import InplaceModifiedError
 from ..engine.graph import current_span
 from . import compiler as C
-from .errors import ScriptError, LanguageError
+from .errors import ScriptError, LanguageError, SyntaxProblem
+from . import modules
 from .budget import DEFAULT_MAX_MEMORY
-from .words import show, plain_words
-from .limits import TooLarge, check_items, checked_power, checked_product
+from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
+from .limits import TooLarge, MAX_LIST, check_items, checked_power, checked_product, check_format_spec, \
+    check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 
 __all__ = ["Interpreter", "UserFunction"]
@@ -45,36 +51,95 @@ _UNARY = {"-": operator.neg, "+": operator.pos}
 class UserFunction:
     """A function or lambda defined in the program; callable from the engine too."""
 
-    __slots__ = ("code", "defaults", "enclosing", "interpreter", "__weakref__")
+    __slots__ = ("code", "defaults", "kwdefaults", "scopes", "interpreter", "__weakref__")
 
-    def __init__(self, code, defaults, enclosing, interpreter):
+    def __init__(self, code, defaults, scopes, interpreter, kwdefaults=None):
         self.code = code
-        self.defaults = defaults
-        self.enclosing = enclosing
+        self.defaults = defaults      # values of the last positional parameters' defaults (made at `def`)
+        self.kwdefaults = kwdefaults or {}
+        self.scopes = scopes          # the locals of the functions it is defined in, innermost first
         self.interpreter = interpreter
 
+    @property
+    def enclosing(self):
+        return self.scopes[0] if self.scopes else None
+
     def bind(self, args, kwargs):
-        """The new frame's locals: parameters from positional and keyword arguments."""
-        params = self.code.params
-        if len(args) > len(params):
-            raise ScriptError(f"{self.code.name}() takes {len(params)} argument(s) but {len(args)} were given",
-                              kind="TypeError")
-        local = dict(zip(params, args))
-        for name, value in kwargs.items():
-            if name not in params:
-                raise ScriptError(f"{self.code.name}() got an unexpected keyword argument '{name}'",
-                                  kind="TypeError")
-            if name in local:
-                raise ScriptError(f"{self.code.name}() got multiple values for argument '{name}'",
-                                  kind="TypeError")
-            local[name] = value
-        first_default = len(params) - len(self.defaults)
-        for i, name in enumerate(params):
-            if name not in local:
+        """The new frame's locals from positional and keyword arguments, by
+        Python's rules and with Python's TypeError messages."""
+        code = self.code
+        params = code.params
+        n = len(params)
+        name = code.qualname
+        local = {}
+        given = len(args)
+        if given > n:
+            if code.varargs is not None:
+                local[code.varargs] = tuple(args[n:])
+            args = args[:n]
+        elif code.varargs is not None:
+            local[code.varargs] = ()
+        for p, v in zip(params, args):
+            local[p] = v
+        extra = {} if code.varkw is not None else None
+        posonly_as_keyword = []
+        kwonly_given = 0
+        for key, value in kwargs.items():
+            if key in params:
+                if params.index(key) < code.posonly:
+                    if extra is not None:
+                        extra[key] = value
+                    else:
+                        posonly_as_keyword.append(key)
+                    continue
+                if key in local:
+                    raise TypeError(f"{name}() got multiple values for argument '{key}'")
+                local[key] = value
+            elif key in code.kwonly:
+                local[key] = value
+                kwonly_given += 1
+            elif extra is not None:
+                extra[key] = value
+            else:
+                raise TypeError(f"{name}() got an unexpected keyword argument '{key}'")
+        if posonly_as_keyword:
+            raise TypeError(f"{name}() got some positional-only arguments passed as keyword arguments: "
+                            f"'{', '.join(posonly_as_keyword)}'")
+        if given > n and code.varargs is None:
+            ndefaults = len(self.defaults)
+            if ndefaults:
+                sig, plural = f"from {n - ndefaults} to {n}", True
+            else:
+                sig, plural = str(n), n != 1
+            kw = ""
+            if kwonly_given:
+                kw = (f" positional argument{'s' if given != 1 else ''} (and {kwonly_given} keyword-only "
+                      f"argument{'s' if kwonly_given != 1 else ''})")
+            raise TypeError(f"{name}() takes {sig} positional argument{'s' if plural else ''} but {given}{kw} "
+                            f"{'was' if given == 1 and not kwonly_given else 'were'} given")
+        first_default = n - len(self.defaults)
+        missing = []
+        for i, p in enumerate(params):
+            if p not in local:
                 if i >= first_default:
-                    local[name] = self.defaults[i - first_default]
+                    local[p] = self.defaults[i - first_default]
                 else:
-                    raise ScriptError(f"{self.code.name}() missing required argument '{name}'", kind="TypeError")
+                    missing.append(p)
+        if missing:
+            raise TypeError(f"{name}() missing {len(missing)} required positional argument"
+                            f"{'s' if len(missing) != 1 else ''}: {_name_list(missing)}")
+        missing = []
+        for p in code.kwonly:
+            if p not in local:
+                if p in self.kwdefaults:
+                    local[p] = self.kwdefaults[p]
+                else:
+                    missing.append(p)
+        if missing:
+            raise TypeError(f"{name}() missing {len(missing)} required keyword-only argument"
+                            f"{'s' if len(missing) != 1 else ''}: {_name_list(missing)}")
+        if extra is not None:
+            local[code.varkw] = extra
         return local
 
     def __call__(self, *args, **kwargs):
@@ -84,16 +149,51 @@ class UserFunction:
         return f"<function {self.code.name}>"
 
 
-class Frame:
-    __slots__ = ("code", "pc", "stack", "locals", "enclosing", "withs")
+def _name_list(names):
+    quoted = [f"'{n}'" for n in names]
+    if len(quoted) == 1:
+        return quoted[0]
+    if len(quoted) == 2:
+        return f"{quoted[0]} and {quoted[1]}"
+    return ", ".join(quoted[:-1]) + f", and {quoted[-1]}"
 
-    def __init__(self, code, local, enclosing):
+
+# kinds of blocks a frame has open (try, finally, with, an except handler running)
+_TRY, _FINALLY, _WITH, _HANDLER, _FINALLY_BODY = range(5)
+
+
+class Frame:
+    __slots__ = ("code", "pc", "stack", "locals", "scopes", "blocks")
+
+    def __init__(self, code, local, scopes):
         self.code = code
         self.pc = 0
         self.stack = []
         self.locals = local          # None at the top level: names live in globals
-        self.enclosing = enclosing   # the locals of the function this one was defined in
-        self.withs = []
+        self.scopes = scopes         # the locals of the enclosing functions, innermost first
+        self.blocks = []             # (kind, handler pc, stack depth, context manager or None)
+
+
+class _Pending:
+    """What a `finally` block does when it ends: raise on, return or jump (or nothing: None)."""
+
+    __slots__ = ("kind", "value")
+
+    def __init__(self, kind, value):
+        self.kind = kind
+        self.value = value
+
+
+class _Raise(Exception):
+    """A program's exception on its way through the interpreter (raise, re-raise)."""
+
+    def __init__(self, exc):
+        super().__init__(str(exc))
+        self.exc = exc
+
+
+# errors that stop a program whatever it says: budgets and limits (an `except` must not outlive its budget)
+_UNCATCHABLE_KINDS = frozenset({"StepLimit", "MemoryError", "RecursionError", "ResourceError", "SyntaxError"})
 
 
 class Interpreter:
@@ -114,6 +214,8 @@ class Interpreter:
         self.source = None
         self.record = None
         self.unbound_hint = unbound_hint  # how to bind a missing name ("x=VALUE" in eval)
+        self.handling = []   # the exceptions whose `except` blocks are running (a bare `raise` re-raises the last)
+        self.modules = {}    # this program's imported modules (numpy's random state is its own)
 
     # ---------------------------------------------------------------- public
     def run(self, code):
@@ -122,7 +224,7 @@ class Interpreter:
         self.source = code.source
         token = current_span.set(None)
         try:
-            self._execute([Frame(code, None, None)])
+            self._execute([Frame(code, None, ())])
         finally:
             current_span.reset(token)
         return self.result
@@ -132,15 +234,23 @@ class Interpreter:
         if self.depth >= self.max_depth:
             raise ScriptError(f"calls nested more than {self.max_depth} deep", kind="RecursionError",
                               hint="is a function calling itself without end?")
+        try:
+            local = function.bind(args, kwargs)
+        except TypeError as e:
+            err = ScriptError(str(e), kind="TypeError")
+            err.exception = e
+            raise err from None
         self.depth += 1
         token = current_span.get()
         try:
-            return self._execute([Frame(function.code, function.bind(args, kwargs), function.enclosing)])
+            return self._execute([Frame(function.code, local, function.scopes)])
         finally:
             self.depth -= 1
             current_span.set(token)
 
     def _print(self, *args, sep=" ", end="\n", flush=False):
+        sep = " " if sep is None else sep
+        end = "\n" if end is None else end
         text = sep.join(show(a) for a in args) + end
         if self.out is not None:
             self.out.write(text)
@@ -159,7 +269,6 @@ class Interpreter:
             try:
                 while True:
                     if frame.pc >= len(code):
-                        value = None
                         # falling off the end: return None
                         instr = None
                         frame, code, stack, done, value = self._return(frames, None)
@@ -173,7 +282,12 @@ class Interpreter:
                         raise ScriptError(f"stopped after {max_steps} steps (--max-steps)", kind="StepLimit",
                                           hint="is there a loop that never ends? raise --max-steps if not")
                     op, arg, node = instr
-                    if op == C.LOAD:
+                    if op == C.LOAD_FAST:
+                        try:
+                            stack.append(frame.locals[arg])
+                        except KeyError:
+                            raise _unbound_local(arg, node) from None
+                    elif op == C.LOAD:
                         stack.append(self._load(frame, arg, node))
                     elif op == C.CONST:
                         stack.append(arg)
@@ -184,26 +298,30 @@ class Interpreter:
                         stack.append(binary(arg, a, b))
                         if record is not None:
                             record(stack[-1])
-                    elif op == C.CALL:
-                        npos, kwnames = arg
-                        if kwnames:
-                            kwvalues = stack[-len(kwnames):]
-                            del stack[-len(kwnames):]
-                            kwargs = dict(zip(kwnames, kwvalues))
+                    elif op == C.CALL or op == C.CALL_EX:
+                        if op == C.CALL_EX:
+                            kwargs = stack.pop()
+                            args = stack.pop()
                         else:
-                            kwargs = {}
-                        if npos:
-                            args = stack[-npos:]
-                            del stack[-npos:]
-                        else:
-                            args = []
+                            npos, kwnames = arg
+                            if kwnames:
+                                kwvalues = stack[-len(kwnames):]
+                                del stack[-len(kwnames):]
+                                kwargs = dict(zip(kwnames, kwvalues))
+                            else:
+                                kwargs = {}
+                            if npos:
+                                args = stack[-npos:]
+                                del stack[-npos:]
+                            else:
+                                args = []
                         func = stack.pop()
                         if func.__class__ is UserFunction:
                             if len(frames) + self.depth >= self.max_depth:
                                 raise ScriptError(f"calls nested more than {self.max_depth} deep",
                                                   kind="RecursionError",
                                                   hint="is a function calling itself without end?")
-                            frame = Frame(func.code, func.bind(args, kwargs), func.enclosing)
+                            frame = Frame(func.code, func.bind(args, kwargs), func.scopes)
                             frames.append(frame)
                             code = frame.code.instructions
                             stack = frame.stack
@@ -212,6 +330,8 @@ class Interpreter:
                         stack.append(self._call(func, args, kwargs, node))
                         if record is not None:
                             record(stack[-1])
+                    elif op == C.STORE_FAST:
+                        frame.locals[arg] = stack.pop()
                     elif op == C.STORE:
                         self._store(frame, arg, stack.pop())
                     elif op == C.POP:
@@ -311,25 +431,108 @@ class Interpreter:
                         except StopIteration:
                             stack.pop()
                             frame.pc = arg
+                    elif op == C.LOAD_DEREF:
+                        name, depth = arg
+                        scope = frame.scopes[depth - 1]
+                        if name in scope:
+                            stack.append(scope[name])
+                        else:
+                            raise _unbound_free(name, node)
+                    elif op == C.STORE_DEREF:
+                        frame.scopes[arg[1] - 1][arg[0]] = stack.pop()
+                    elif op == C.STORE_GLOBAL:
+                        self.globals[arg] = stack.pop()
+                    elif op == C.LIST_APPEND:
+                        value = stack.pop()
+                        target = stack[-arg - 1]
+                        target.append(value)
+                        if len(target) > MAX_LIST:
+                            check_items(len(target))
+                    elif op == C.MAP_ADD:
+                        value = stack.pop()
+                        key = stack.pop()
+                        stack[-arg - 1][key] = value
+                    elif op == C.SET_ADD:
+                        value = stack.pop()
+                        stack[-arg - 1].add(value)
+                    elif op == C.BUILD_MAP:
+                        stack.append({})
+                    elif op == C.BUILD_SET:
+                        stack.append(set())
+                    elif op == C.MAP_UPDATE:
+                        mapping = stack.pop()
+                        if not isinstance(mapping, dict):
+                            raise TypeError(f"'{_python_type(mapping)}' object is not a mapping")
+                        stack[-1].update(mapping)
+                    elif op == C.ARGS_EXTEND:
+                        items = stack.pop()
+                        try:
+                            iterate(items)
+                        except TypeError:
+                            raise TypeError(f"{_callee(stack[-2])} argument after * must be an iterable, not "
+                                            f"{_python_type(items)}") from None
+                        stack[-1].extend(_bounded(items))
+                        check_items(len(stack[-1]))
+                    elif op == C.KW_SET:
+                        value = stack.pop()
+                        if arg in stack[-1]:
+                            raise TypeError(f"{_callee(stack[-3])} got multiple values for keyword argument "
+                                            f"'{arg}'")
+                        stack[-1][arg] = value
+                    elif op == C.KW_MERGE:
+                        mapping = stack.pop()
+                        if not isinstance(mapping, dict):
+                            raise TypeError(f"{_callee(stack[-3])} argument after ** must be a mapping, not "
+                                            f"{_python_type(mapping)}")
+                        kwargs = stack[-1]
+                        for key, value in mapping.items():
+                            if not isinstance(key, str):
+                                raise TypeError("keywords must be strings")
+                            if key in kwargs:
+                                raise TypeError(f"{_callee(stack[-3])} got multiple values for keyword argument "
+                                                f"'{key}'")
+                            kwargs[key] = value
+                    elif op == C.COMPREHENSION:
+                        fcode, kind = arg
+                        iterator = stack.pop()
+                        scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
+                        frame = Frame(fcode, {C.COMPREHENSION_ARG: iterator}, scopes)
+                        frames.append(frame)
+                        code = fcode.instructions
+                        stack = frame.stack
                     elif op == C.RETURN:
                         value = stack.pop()
+                        if arg == "genexp":
+                            # a generator expression is run at once (see compiler._comprehension_body);
+                            # what it gives is an iterator over its items, used once, as a generator is
+                            value = iter(value)
+                        if frame.blocks:
+                            fin = self._leave_blocks(frame, 0)
+                            if fin is not None:
+                                stack.append(_Pending("return", value))
+                                frame.pc = fin
+                                continue
                         frame, code, stack, done, value = self._return(frames, value)
                         if done:
                             return value
                     elif op == C.KEEP:
                         self.result = stack.pop()
                     elif op == C.MAKE_FUNCTION:
-                        fcode, has_default = arg
-                        ndefaults = sum(has_default)
+                        fcode, ndefaults, kwnames = arg
+                        kwdefaults = None
+                        if kwnames:
+                            kwdefaults = dict(zip(kwnames, stack[-len(kwnames):]))
+                            del stack[-len(kwnames):]
                         defaults = tuple(stack[-ndefaults:]) if ndefaults else ()
                         if ndefaults:
                             del stack[-ndefaults:]
-                        enclosing = frame.locals if frame.locals is not None else None
-                        if enclosing is not None and frame.enclosing is not None:
-                            enclosing = _Chain(enclosing, frame.enclosing)
-                        stack.append(UserFunction(fcode, defaults, enclosing, self))
+                        scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
+                        stack.append(UserFunction(fcode, defaults, scopes, self, kwdefaults))
                     elif op == C.FORMAT:
-                        stack.append(format_value(stack.pop(), arg))
+                        conversion, spec = arg
+                        if spec is None:
+                            spec = stack.pop()
+                        stack.append(format_value(stack.pop(), spec, conversion))
                     elif op == C.FSTRING:
                         stack.append(join_strings(stack, arg))
                     elif op == C.WITH_ENTER:
@@ -338,40 +541,231 @@ class Interpreter:
                             raise TypeError("`with` works with no_grad(), enable_grad() and "
                                             "set_grad_enabled(...) here")
                         entered = manager.__enter__()
-                        frame.withs.append(manager)
-                        if arg is not None:
-                            self._store(frame, arg, entered)
+                        frame.blocks.append((_WITH, None, len(stack), manager))
+                        stack.append(entered)
                     elif op == C.WITH_EXIT:
-                        frame.withs.pop().__exit__(None, None, None)
+                        frame.blocks.pop()[3].__exit__(None, None, None)
+                    elif op == C.SETUP_TRY:
+                        frame.blocks.append((_TRY, arg, len(stack), None))
+                    elif op == C.SETUP_FINALLY:
+                        frame.blocks.append((_FINALLY, arg, len(stack), None))
+                    elif op == C.POP_BLOCK:
+                        frame.blocks.pop()
+                    elif op == C.EXC_MATCH:
+                        cls = stack.pop()
+                        stack.append(exception_matches(stack.pop(), cls))
+                    elif op == C.BEGIN_HANDLER:
+                        exc = stack.pop()
+                        self.handling.append(exc)
+                        frame.blocks.append((_HANDLER, None, len(stack), None))
+                    elif op == C.END_HANDLER:
+                        frame.blocks.pop()
+                        self.handling.pop()
+                    elif op == C.RAISE:
+                        cause = stack.pop() if arg else None
+                        exc = make_exception(stack.pop())
+                        if arg:
+                            if cause is not None:
+                                cause = make_exception(cause)
+                            exc.__cause__ = cause
+                        if getattr(exc, "_ad_origin", None) is None:
+                            exc._ad_origin = ("raised", instr)
+                        raise _Raise(exc)
+                    elif op == C.RERAISE:
+                        if arg == "pending":  # no except clause matched: the exception goes on
+                            raise _Raise(stack.pop())
+                        if not self.handling:
+                            raise RuntimeError("No active exception to reraise")
+                        raise _Raise(self.handling[-1])
+                    elif op == C.BEGIN_FINALLY:
+                        frame.blocks.append((_FINALLY_BODY, None, len(stack) - 1, None))
+                    elif op == C.END_FINALLY:
+                        frame.blocks.pop()
+                        pending = stack.pop()
+                        if pending is not None:
+                            if pending.kind == "raise":
+                                raise _Raise(pending.value)
+                            if pending.kind == "return":
+                                fin = self._leave_blocks(frame, 0)
+                                if fin is not None:
+                                    stack.append(pending)
+                                    frame.pc = fin
+                                    continue
+                                frame, code, stack, done, value = self._return(frames, pending.value)
+                                if done:
+                                    return value
+                            else:
+                                target, depth = pending.value
+                                fin = self._leave_blocks(frame, depth)
+                                if fin is not None:
+                                    stack.append(pending)
+                                    frame.pc = fin
+                                else:
+                                    frame.pc = target
+                    elif op == C.JUMP_UNWIND:
+                        target, depth = arg
+                        fin = self._leave_blocks(frame, depth)
+                        if fin is not None:
+                            stack.append(_Pending("jump", arg))
+                            frame.pc = fin
+                        else:
+                            frame.pc = target
+                    elif op == C.DELETE:
+                        kind, name, depth = arg
+                        self._delete(frame, kind, name, depth, node)
+                    elif op == C.DELETE_INDEX:
+                        key = stack.pop()
+                        obj = stack.pop()
+                        set_span(node)
+                        delete_index(obj, key)
                     elif op == C.ASSERT:
                         message = stack.pop() if arg else None
                         if not truth(stack.pop()):
-                            text = "assertion failed" + (f": {message}" if message is not None else "")
-                            raise ScriptError(text, node.start, node.end, kind="AssertionError")
+                            text = "assertion failed" + (f": {show(message)}" if message is not None else "")
+                            err = ScriptError(text, node.start, node.end, kind="AssertionError")
+                            exc = AssertionError(message) if message is not None else AssertionError()
+                            exc._ad_origin = (err, instr)
+                            err.exception = exc
+                            raise err
                     elif op == C.IMPORT:
-                        check_import(arg, node)
+                        module, whole = arg
+                        found = modules.resolve(module, self.modules)
+                        stack.append(found if whole else modules.resolve(module.split(".")[0], self.modules))
+                    elif op == C.IMPORT_FROM:
+                        module, name = arg
+                        try:
+                            stack.append(modules.import_from(stack[-1], name))
+                        except ImportError:
+                            try:  # a submodule: from torch.nn import functional
+                                stack.append(modules.resolve(f"{module}.{name}", self.modules))
+                            except ImportError:
+                                raise ImportError(f"cannot import name '{name}' from '{module}'") from None
+                    elif op == C.IMPORT_STAR:
+                        module = stack.pop()
+                        for name, value in module.table.items():
+                            if not name.startswith("_"):
+                                self._store(frame, name, value)
                     else:  # pragma: no cover - the compiler emits only the opcodes above
                         raise ScriptError(f"internal error: unknown instruction {op}")
-            except LanguageError as e:
-                if e.start is None and instr is not None:
-                    e.start, e.end = instr[2].start, instr[2].end
-                self._unwind(frames)
-                raise
-            except InplaceModifiedError as e:
-                self._unwind(frames)
-                raise _inplace_error(e, instr) from None
             except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
                 self._unwind(frames)
                 raise
-            except Exception as e:  # an engine or Python error inside one instruction
+            except Exception as raw:  # an engine or Python error inside one instruction, or a raise
+                exc = self._catchable(raw, instr)
+                if exc is not None and self._find_handler(frames, exc):
+                    frame = frames[-1]
+                    code = frame.code.instructions
+                    stack = frame.stack
+                    continue
                 self._unwind(frames)
-                raise script_error(e, instr, self) from None
+                raise self._uncaught(raw, exc, instr) from None
+
+    def _leave_blocks(self, frame, depth):
+        """Leave the frame's blocks down to `depth` (a return, break or continue):
+        `with` blocks exit, handlers end. At a `finally` block: stop there and
+        give the pc of its code (the caller pushes what to do after it)."""
+        blocks = frame.blocks
+        low = None
+        while len(blocks) > depth:
+            kind, pc, stack_depth, manager = blocks.pop()
+            low = stack_depth
+            if kind == _WITH:
+                manager.__exit__(None, None, None)
+            elif kind == _HANDLER:
+                self.handling.pop()
+            elif kind == _FINALLY:
+                del frame.stack[stack_depth:]
+                return pc
+        if low is not None:
+            del frame.stack[low:]
+        return None
+
+    def _find_handler(self, frames, exc):
+        """Unwind to the innermost try block that can take `exc` (a `finally`
+        runs and raises it on); frames without one are left. True if found."""
+        while frames:
+            frame = frames[-1]
+            blocks = frame.blocks
+            while blocks:
+                kind, pc, depth, manager = blocks.pop()
+                if kind == _WITH:
+                    try:
+                        manager.__exit__(type(exc), exc, None)
+                    except Exception:  # leaving no_grad cannot really fail; never mask the first error
+                        pass
+                elif kind == _HANDLER:
+                    self.handling.pop()
+                elif kind == _FINALLY_BODY:  # an error in a finally block replaces what it was to do
+                    continue
+                else:
+                    del frame.stack[depth:]
+                    frame.stack.append(exc if kind == _TRY else _Pending("raise", exc))
+                    frame.pc = pc
+                    return True
+            frames.pop()
+        return False
+
+    def _catchable(self, raw, instr):
+        """The exception a program's `except` sees for `raw` (an instruction's
+        error), or None for errors it may not catch: the step, memory and
+        depth budgets and the language's size limits."""
+        if raw.__class__ is _Raise:
+            return raw.exc
+        if isinstance(raw, LanguageError):
+            exc = getattr(raw, "exception", None)
+            if exc is not None:
+                return exc
+            kind = getattr(raw, "kind", "SyntaxError")
+            if kind in _UNCATCHABLE_KINDS or isinstance(raw, SyntaxProblem):
+                return None
+            cls = modules.EXCEPTIONS.get(kind, RuntimeError)
+            exc = cls(raw.message)
+            exc._ad_origin = (raw, instr)
+            raw.exception = exc
+            return exc
+        if isinstance(raw, (MemoryError, RecursionError, TooLarge)):
+            return None
+        cls = type(raw)
+        if cls in _EXPOSED:
+            exc = raw
+        else:
+            cls = next((c for c in cls.__mro__ if c in _EXPOSED), RuntimeError)
+            exc = cls(*raw.args) if cls is KeyError else cls(plain_names(str(raw)))
+        if getattr(exc, "_ad_origin", None) is None:
+            exc._ad_origin = (raw, instr)
+        return exc
+
+    def _uncaught(self, raw, exc, instr):
+        """The ScriptError of an exception no `except` took: the error as the
+        language always reported it (where it was first raised)."""
+        origin = getattr(exc, "_ad_origin", None) if exc is not None else None
+        if origin is not None:
+            first, where = origin
+            if first == "raised":  # the program's own raise: Python's last traceback line
+                name = type(exc).__name__
+                text = str(exc)
+                node = where[2] if where is not None else None
+                err = ScriptError(f"{name}: {text}" if text else name, node.start if node else None,
+                                  node.end if node else None, kind=name)
+                err.exception = exc
+                return err
+            raw, instr = first, where
+        if isinstance(raw, LanguageError):
+            if raw.start is None and instr is not None:
+                raw.start, raw.end = instr[2].start, instr[2].end
+            return raw
+        if isinstance(raw, InplaceModifiedError):
+            return _inplace_error(raw, instr)
+        err = script_error(raw, instr, self)
+        if exc is not None:
+            err.exception = exc
+        return err
 
     def _return(self, frames, value):
         """Pop a frame; hand `value` to the caller (or finish when it was the bottom one)."""
         done = frames.pop()
-        while done.withs:
-            done.withs.pop().__exit__(None, None, None)
+        if done.blocks:
+            self._leave_blocks(done, 0)
         if not frames:
             return None, None, None, True, value
         frame = frames[-1]
@@ -382,27 +776,27 @@ class Interpreter:
         """Leave every open `with` block (grad mode comes back) after an error."""
         while frames:
             f = frames.pop()
-            while f.withs:
-                try:
-                    f.withs.pop().__exit__(None, None, None)
-                except Exception:  # leaving no_grad cannot really fail; never mask the first error
-                    pass
+            while f.blocks:
+                kind, _, _, manager = f.blocks.pop()
+                if kind == _WITH:
+                    try:
+                        manager.__exit__(None, None, None)
+                    except Exception:  # leaving no_grad cannot really fail; never mask the first error
+                        pass
+                elif kind == _HANDLER and self.handling:
+                    self.handling.pop()
 
     # ---------------------------------------------------------------- names
     def _load(self, frame, name, node):
-        if frame.locals is not None:
-            local = frame.locals
-            if name in local:
-                return local[name]
-            enclosing = frame.enclosing
-            if enclosing is not None and name in enclosing:
-                return enclosing[name]
         g = self.globals
         if name in g:
             return g[name]
         b = self.builtins
         if name in b:
             return b[name]
+        extra = modules.EXTRA_BUILTINS.get(name, _NONE)
+        if extra is not _NONE:
+            return extra
         raise self._unbound(name, node)
 
     def _store(self, frame, name, value):
@@ -410,6 +804,18 @@ class Interpreter:
             frame.locals[name] = value
         else:
             self.globals[name] = value
+
+    def _delete(self, frame, kind, name, depth, node):
+        if kind == "fast":
+            if frame.locals.pop(name, _NONE) is _NONE:
+                raise _unbound_local(name, node)
+        elif kind == "deref":
+            if frame.scopes[depth - 1].pop(name, _NONE) is _NONE:
+                raise _unbound_free(name, node)
+        elif self.globals.pop(name, _NONE) is _NONE:
+            err = ScriptError(f"name '{name}' is not defined", node.start, node.end, kind="NameError")
+            err.exception = NameError(f"name '{name}' is not defined")
+            raise err
 
     def _unbound(self, name, node):
         called = node.kind == "call"  # the compiler gives a called name its call's node
@@ -426,15 +832,20 @@ class Interpreter:
             close = difflib.get_close_matches(name, functions, n=3, cutoff=0.6)
             hint = ("did you mean " + " or ".join(close) + "?") if close else \
                 "run `autodiff functions` to list the functions the language knows"
-            return ScriptError(f"unknown function '{name}'", node.start, node.end, hint=hint, kind="NameError")
-        close = difflib.get_close_matches(name, known, n=3, cutoff=0.7)
-        if close:
-            hint = "did you mean " + " or ".join(close) + "?"
-        elif self.unbound_hint:
-            hint = self.unbound_hint(name)
+            err = ScriptError(f"unknown function '{name}'", node.start, node.end, hint=hint, kind="NameError")
         else:
-            hint = f"assign it first ({name} = ...)"
-        return ScriptError(f"name '{name}' is not defined", node.start, node.end, hint=hint, kind="NameError")
+            close = difflib.get_close_matches(name, known, n=3, cutoff=0.7)
+            if close:
+                hint = "did you mean " + " or ".join(close) + "?"
+            elif self.unbound_hint:
+                hint = self.unbound_hint(name)
+            else:
+                hint = f"assign it first ({name} = ...)"
+            err = ScriptError(f"name '{name}' is not defined", node.start, node.end, hint=hint, kind="NameError")
+        exc = NameError(f"name '{name}' is not defined")
+        exc._ad_origin = (err, None)
+        err.exception = exc
+        return err
 
     def _call(self, func, args, kwargs, node):
         if not callable(func):
@@ -453,8 +864,85 @@ def _multiplication_hint(func, node, source):
     return "to multiply, write * before the parenthesis: x*(x+1)"
 
 
+_NONE = object()
+
+
+def _unbound_local(name, node):
+    message = f"cannot access local variable '{name}' where it is not associated with a value"
+    err = ScriptError(message, node.start, node.end, kind="UnboundLocalError",
+                      hint=f"assign {name} before this line, or declare it `global {name}`")
+    err.exception = UnboundLocalError(message)
+    err.exception._ad_origin = (err, None)
+    return err
+
+
+def _unbound_free(name, node):
+    message = f"cannot access free variable '{name}' where it is not associated with a value in enclosing scope"
+    err = ScriptError(message, node.start, node.end, kind="NameError")
+    err.exception = NameError(message)
+    err.exception._ad_origin = (err, None)
+    return err
+
+
+_EXPOSED = frozenset(modules.EXCEPTIONS.values())
+
+
+def make_exception(value):
+    """What `raise value` raises: an exception class is instantiated."""
+    if isinstance(value, type) and value in _EXPOSED:
+        return value()
+    if isinstance(value, BaseException):
+        return value
+    raise TypeError("exceptions must derive from BaseException")
+
+
+def exception_matches(exc, spec):
+    """`except spec`: a class or a tuple of classes."""
+    classes = spec if isinstance(spec, tuple) else (spec,)
+    for cls in classes:
+        if not (isinstance(cls, type) and issubclass(cls, BaseException)):
+            raise TypeError("catching classes that do not inherit from BaseException is not allowed")
+    return isinstance(exc, classes)
+
+
+def _python_type(value):
+    if isinstance(value, E.Tensor):
+        return "Tensor"
+    if isinstance(value, UserFunction):
+        return "function"
+    return type(value).__name__
+
+
+def _callee(func):
+    if isinstance(func, UserFunction):
+        return f"{func.code.name}()"
+    name = getattr(func, "__name__", None)
+    return f"{_PUBLIC_NAMES.get(name, name)}()" if name else "the call"
+
+
+_PUBLIC_NAMES = dict(_WORD_NAMES)
+
+
+def plain_names(message):
+    """Python's message with the language's names for its own functions (`_as_int()` is `int()`)."""
+    return _CALLED.sub(lambda m: f"{_WORD_NAMES.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+
+
+def _bounded(items):
+    if isinstance(items, range):
+        check_items(len(items))
+    if isinstance(items, (list, tuple)):
+        return items
+    out = []
+    for item in items:
+        out.append(item)
+        if len(out) > MAX_LIST:
+            check_items(len(out))
+    return out
+
+
 _PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "getattr", "setattr", "delattr", "hasattr",
-                          "globals", "locals", "vars", "dir", "input", "exit", "quit", "type", "object",
+                          "globals", "locals", "vars", "dir", "input", "exit", "quit", "object",
                           "help", "breakpoint", "memoryview", "bytearray", "bytes", "classmethod",
                           "staticmethod", "property", "super", "issubclass", "callable", "iter", "next"})
 
@@ -481,28 +969,16 @@ class _BuiltinsWithPrint(dict):
         return iter(BUILTINS)
 
 
-class _Chain(dict):
-    """Nested functions see the locals of every function around them (read-only)."""
-
-    def __init__(self, inner, outer):
-        super().__init__()
-        self.inner = inner
-        self.outer = outer
-
-    def __contains__(self, name):
-        return name in self.inner or name in self.outer
-
-    def __getitem__(self, name):
-        if name in self.inner:
-            return self.inner[name]
-        return self.outer[name]
-
-
 # ----------------------------------------------------------------- semantics
 
 def get_attribute(obj, name, node):
     """obj.name through the allow-list, with the closest names as a hint when it fails."""
     try:
+        if obj.__class__ is str and name == "format":
+            return _str_format(obj)
+        value = modules.extra_attribute(obj, name)
+        if value is not modules._MISSING:
+            return value
         return attribute(obj, name)
     except AttributeError as e:
         close = difflib.get_close_matches(name, attribute_names(obj), n=3, cutoff=0.6)
@@ -537,6 +1013,8 @@ def binary(op, a, b):
                 return checked_power(a, b)
         elif op == "*":
             return checked_product(a, b)
+    elif ca is str and op == "%":
+        check_percent_format(a, b)
     elif (ca is str or cb is str) and op == "*":
         n = b if ca is str else a
         if isinstance(n, int):
@@ -592,44 +1070,107 @@ def index(obj, key):
         if isinstance(key, E.Tensor):
             key = key.__index__()
         return obj[key]
+    if obj.__class__ is dict or obj.__class__ is _np.ndarray:
+        return obj[key]
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
 
 def store_index(obj, key, value):
     if isinstance(obj, E.Tensor):
         obj[key] = value
-    elif obj.__class__ is list:
+    elif obj.__class__ is list or obj.__class__ is dict or obj.__class__ is _np.ndarray:
         obj[key] = value
     else:
         raise TypeError(f"{_describe(obj)} does not support item assignment")
 
 
+def delete_index(obj, key):
+    """`del obj[key]` for lists and dicts."""
+    if obj.__class__ is list or obj.__class__ is dict:
+        if isinstance(key, E.Tensor):
+            key = key.__index__()
+        del obj[key]
+    else:
+        raise TypeError(f"'{_python_type(obj)}' object does not support item deletion")
+
+
 def unpack(value, n):
     if isinstance(value, E.Tensor):
         items = list(value)
-    elif isinstance(value, (tuple, list, range, str)) or hasattr(value, "_fields"):
-        items = list(value)
+    elif isinstance(value, (tuple, list)):
+        items = value
     else:
-        raise TypeError(f"cannot unpack {_describe(value)}")
+        try:
+            items = _bounded(iterate(value))
+        except TypeError:
+            raise TypeError(f"cannot unpack non-iterable {_python_type(value)} object") from None
     if len(items) != n:
-        raise ValueError(f"expected {n} values to unpack, got {len(items)}")
+        if len(items) > n:
+            raise ValueError(f"too many values to unpack (expected {n})")
+        raise ValueError(f"not enough values to unpack (expected {n}, got {len(items)})")
     return items
 
 
+_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed) + modules.ITERABLE_TYPES
+
+
 def iterate(value):
-    if isinstance(value, (list, tuple, range, str, E.Tensor, zip, enumerate, reversed)) \
-            or hasattr(value, "_fields") or value.__class__.__name__ == "list_reverseiterator":
+    if isinstance(value, _ITERABLE) or hasattr(value, "_fields") \
+            or value.__class__.__name__ == "list_reverseiterator":
         return iter(value)
-    raise TypeError(f"{_describe(value)} can't be looped over")
+    raise TypeError(f"'{_python_type(value)}' object is not iterable")
 
 
-def format_value(value, spec):
-    """One f-string field: format(value, spec), a tensor's repr when there is no spec."""
-    if not spec:
+def format_value(value, spec, conversion=None):
+    """One formatted field (f-strings, str.format): Python's format(value,
+    spec) after !r / !s / !a, with the spec's width checked first; a value
+    that is not a tensor or number shows in the language's words."""
+    if conversion == "r" or conversion == "a":
+        value = show(value, as_repr=True)
+        if conversion == "a":
+            value = value.encode("ascii", "backslashreplace").decode("ascii")
+    elif conversion == "s":
+        value = show(value)
+    if not spec and not isinstance(value, (E.Tensor, _np.ndarray, _np.generic)):
         return show(value)
-    if isinstance(value, E.Tensor) and value.numel() == 1:
-        return format(value.item(), spec)
+    check_format_spec(spec)
     return format(value, spec)
+
+
+class _Formatter(string.Formatter):
+    """str.format with the language's rules: {0.attr} and {0[key]} go through
+    the allow-list (no dunders), fields format as f-string fields do."""
+
+    def get_field(self, field_name, args, kwargs):
+        first, rest = _formatter_field_name_split(field_name)
+        obj = self.get_value(first, args, kwargs)
+        for is_attr, key in rest:
+            obj = get_attribute(obj, key, _NO_NODE) if is_attr else index(obj, key)
+        return obj, first
+
+    def format_field(self, value, format_spec):
+        return format_value(value, format_spec)
+
+    def convert_field(self, value, conversion):
+        if conversion is None:
+            return value
+        if conversion not in ("r", "s", "a"):
+            raise ValueError(f"Unknown conversion specifier {conversion}")
+        return format_value(value, "", conversion)
+
+
+class _NoNode:
+    start = end = None
+
+
+_NO_NODE = _NoNode()
+_FORMATTER = _Formatter()
+
+
+def _str_format(text):
+    def format(*args, **kwargs):  # noqa: A001 - shown as the str method it is
+        return _FORMATTER.vformat(text, args, kwargs)
+    return format
 
 
 def join_strings(stack, n):
@@ -639,32 +1180,27 @@ def join_strings(stack, n):
     return "".join(pieces)
 
 
-def check_import(names, node):
-    for name in names:
-        root = name.split(".")[0]
-        if root not in ("torch", "math", "numpy", "autograd"):
-            raise ScriptError(f"can't import {name}: only `import torch` lines are accepted (they do nothing)",
-                              node.start, node.end, kind="ImportError")
-
-
 def _describe(value):
     if isinstance(value, UserFunction):
         return f"function {value.code.name}"
     return describe(value)
 
 
-_LOCALS = re.compile(r"\b\w+\.<locals>\.")
+_LOCALS = re.compile(r"(?:(?:\b\w+|<\w+>)\.<locals>\.|<(?:listcomp|genexpr|setcomp|dictcomp)>\.)+")
 
-_KINDS = {MemoryError: "MemoryError", ZeroDivisionError: "ZeroDivisionError", IndexError: "IndexError",
-          TypeError: "TypeError", ValueError: "ValueError", KeyError: "KeyError", AttributeError: "AttributeError",
-          RecursionError: "RecursionError", OverflowError: "OverflowError", RuntimeError: "RuntimeError",
-          AssertionError: "AssertionError"}
+_KINDS = {MemoryError: "MemoryError", RecursionError: "RecursionError", E.GradcheckError: "GradcheckError"}
+_KINDS.update((cls, name) for name, cls in modules.EXCEPTIONS.items() if cls not in (BaseException, Exception))
+
+
+def _kind(e):
+    """The name of the Python or PyTorch class an error is (an engine error's base: RuntimeError...)."""
+    return next((_KINDS[c] for c in type(e).__mro__ if c in _KINDS), "RuntimeError")
 
 
 def script_error(e, instr, interpreter):
     """An engine or Python exception raised by one instruction, as a ScriptError at its span."""
     node = instr[2] if instr is not None else None
-    kind = next((name for cls, name in _KINDS.items() if isinstance(e, cls)), "RuntimeError")
+    kind = _kind(e)
     message = str(e) or kind
     message = plain_words(_LOCALS.sub("", message))
     if isinstance(e, KeyError):
@@ -676,6 +1212,8 @@ def script_error(e, instr, interpreter):
         message, hint = budget_message(interpreter.max_memory) + detail, BUDGET_HINT
     if isinstance(e, E.DeviceError):
         kind = "DeviceError"
+    if isinstance(e, ImportError):
+        hint = f"what can be imported: {modules.SUPPORTED}"
     if isinstance(e, RecursionError):
         message = "the program nests too deeply"
     elif isinstance(e, OverflowError) and not isinstance(e, TooLarge):

@@ -1,0 +1,568 @@
+"""Writes tests/golden/language_python.json: Python snippets of the kind
+pasted from PyTorch autograd tutorials, each with the stdout that real
+CPython (3.11) and PyTorch 2.13 print for it. tests/test_language_python.py
+runs the same sources through the language and compares stdout exactly.
+
+Run with the interpreter that has torch (never a test dependency):
+
+    /work/torchenv/bin/python tests/golden/gen_language_python.py
+
+Every snippet runs in a fresh namespace, with torch's default dtype float32
+(the test runs the language with --dtype float32 too)."""
+import contextlib
+import io
+import json
+import pathlib
+
+SNIPPETS = {
+    # ------------------------------------------------ 1. comprehensions
+    "listcomp_filters": """
+xs = [1, 2, 3, 4, 5]
+print([x * x for x in xs if x % 2 == 1])
+print([(i, j) for i in range(3) for j in range(i) if i + j > 1])
+print([[i * j for j in range(3)] for i in range(3)])
+print([x if x > 2 else -x for x in xs])
+""",
+    "comprehension_scope": """
+x = 'outer'
+ys = [x for x in range(3)]
+print(x, ys)
+def f():
+    i = 10
+    squares = [i * i for i in range(4)]
+    return i, squares
+print(f())
+fns = [lambda: k for k in range(3)]
+print([g() for g in fns])
+fns = [lambda k=k: k for k in range(3)]
+print([g() for g in fns])
+n = 3
+print([n * v for v in range(n)])
+""",
+    "genexp_builtins": """
+import torch
+xs = [1.0, 2.0, 3.0]
+print(sum(x ** 2 for x in xs))
+print(any(x > 2 for x in xs), all(x > 2 for x in xs))
+print(max(x * 2 for x in xs), min((x for x in xs)))
+print(list(x for x in range(4)), tuple(str(x) for x in range(3)))
+print(sorted((-x for x in xs)))
+g = (x for x in range(3))
+print(list(g), list(g))
+vs = [torch.tensor([1., 2.]), torch.tensor([3., 4.])]
+print(torch.stack([v * 2 for v in vs]))
+print(sum(v.sum() for v in vs))
+""",
+    "tensor_grads_comprehension": """
+import torch
+params = [torch.tensor([1., 2.], requires_grad=True), torch.tensor(3., requires_grad=True)]
+loss = sum((p ** 2).sum() for p in params)
+loss.backward()
+print([p.grad for p in params])
+print({i: p.grad.sum().item() for i, p in enumerate(params)})
+print(all(p.grad is not None for p in params))
+""",
+    "dict_and_set_comprehensions": """
+words = ['a', 'bb', 'cc', 'ddd']
+print({w: len(w) for w in words})
+print({len(w) for w in words})
+print({k: v for k, v in zip('abc', range(3)) if v != 1})
+print({1, 2, 3} == {3, 2, 1}, len({1, 1, 2}))
+""",
+    # ------------------------------------------------------- 2. dicts
+    "dicts": """
+d = {"a": 1, "b": 2}
+e = {**d, "c": 3, "a": 0}
+print(e, len(e), "a" in e, "z" in e, "z" not in e)
+e["d"] = 4
+print(e["d"], e.get("q"), e.get("q", -1), list(e.keys()), list(e.values()))
+for k, v in e.items():
+    print(k, v)
+for k in e:
+    print(k, end=" ")
+print()
+del e["a"]
+print(e, e.pop("b"), e)
+print(dict(x=1, y=2), dict([("p", 1)]), {})
+e.update({"z": 26})
+print(sorted(e.items()), e.setdefault("w", 0), e)
+print(d == {"b": 2, "a": 1}, type(d).__name__)
+try:
+    d["missing"]
+except KeyError as err:
+    print("KeyError", err, repr(err))
+""",
+    "dict_of_tensors": """
+import torch
+state = {"w": torch.tensor([1., 2.]), "b": torch.tensor(0.5)}
+for name, t in state.items():
+    print(name, t * 2)
+print(state)
+print({k: v.shape for k, v in state.items()})
+""",
+    # ------------------------------------------------ 3. calls, *args, defaults
+    "star_args_kwargs": """
+def f(a, b=2, *args, c, d=4, **kw):
+    return (a, b, args, c, d, kw)
+print(f(1, c=3))
+print(f(1, 5, 6, 7, c=3, e=9))
+args = [10, 20]
+opts = {"c": 0, "z": 1}
+print(f(*args, **opts))
+print(f(*args, 30, *[40], c=1, **{"d": 5}))
+def g(*, key):
+    return key
+print(g(key="k"))
+def h(x, y, /, z=0):
+    return x + y + z
+print(h(1, 2), h(1, 2, z=3))
+print(max(*[3, 9, 4]), print(*["a", "b"], sep="-"))
+""",
+    "binding_errors": """
+def f(a, b):
+    return a + b
+def g(a, b=1, *, c):
+    return a
+def h(x, /):
+    return x
+for call in (lambda: f(1), lambda: f(1, 2, 3), lambda: f(1, b=2, a=3), lambda: f(1, 2, c=3),
+             lambda: g(1), lambda: g(1, 2, 3, c=4), lambda: h(x=1), lambda: f(), lambda: (lambda: 0)(1)):
+    try:
+        call()
+    except TypeError as e:
+        print(e)
+""",
+    "defaults_evaluated_once": """
+calls = []
+def make():
+    calls.append(1)
+    return []
+def append(x, acc=make()):
+    acc.append(x)
+    return acc
+print(append(1), append(2), len(calls))
+k = 5
+def fixed(v=k):
+    return v
+k = 6
+print(fixed(), fixed(7))
+add = lambda a, b=10: a + b
+print(add(1), add(1, 2), (lambda *a, **kw: (a, kw))(1, x=2))
+""",
+    # --------------------------------------------- 4. loops and exceptions
+    "loop_else": """
+for i in range(3):
+    if i == 5:
+        break
+else:
+    print("no break", i)
+for i in range(3):
+    if i == 1:
+        break
+else:
+    print("not printed")
+print("broke at", i)
+n = 0
+while n < 3:
+    n += 1
+    if n == 2:
+        continue
+    print("n", n)
+else:
+    print("while done", n)
+while True:
+    break
+else:
+    print("not printed")
+for i, (a, b) in enumerate([(1, 2), (3, 4)]):
+    print(i, a, b)
+""",
+    "try_except_basics": """
+def divide(a, b):
+    try:
+        r = a / b
+    except ZeroDivisionError as e:
+        print("caught:", e)
+        return None
+    else:
+        print("no error")
+        return r
+    finally:
+        print("finally", a, b)
+print(divide(1, 2))
+print(divide(1, 0))
+try:
+    [1, 2][5]
+except (KeyError, IndexError) as e:
+    print(type(e).__name__, e)
+try:
+    int("x")
+except ValueError as e:
+    print("ValueError:", e)
+try:
+    raise ValueError("bad value")
+except Exception as e:
+    print(type(e).__name__, str(e), repr(e), e.args)
+try:
+    undefined_name
+except NameError as e:
+    print(e)
+try:
+    raise RuntimeError
+except RuntimeError as e:
+    print(repr(e), str(e) == "")
+try:
+    assert 1 == 2, "one is not two"
+except AssertionError as e:
+    print("assert:", e)
+""",
+    "try_reraise_and_nesting": """
+def risky(n):
+    if n > 1:
+        raise NotImplementedError(f"n={n}")
+    return n
+out = []
+for n in range(4):
+    try:
+        try:
+            out.append(risky(n))
+        except NotImplementedError:
+            out.append("inner")
+            raise
+    except Exception as e:
+        out.append(type(e).__name__ + ":" + str(e))
+    finally:
+        out.append("f")
+print(out)
+try:
+    try:
+        raise KeyError("k")
+    finally:
+        print("cleanup")
+except LookupError as e:
+    print("outer", repr(e))
+def early():
+    for i in range(5):
+        try:
+            if i == 2:
+                return i
+        finally:
+            print("leaving", i)
+print(early())
+for i in range(3):
+    try:
+        if i == 1:
+            continue
+        print("body", i)
+    finally:
+        print("fin", i)
+try:
+    raise ValueError("a") from KeyError("b")
+except ValueError as e:
+    print(e, type(e.__cause__).__name__ if False else "cause ok")
+try:
+    pass
+except:
+    print("no")
+else:
+    print("else runs")
+try:
+    raise StopIteration
+except:
+    print("bare except")
+""",
+    "exception_name_unbound_after_handler": """
+try:
+    1 / 0
+except ZeroDivisionError as err:
+    pass
+try:
+    print(err)
+except NameError as e:
+    print("NameError:", e)
+""",
+    "backward_twice_is_catchable": """
+import torch
+x = torch.tensor([1., 2.], requires_grad=True)
+y = (x * x).sum()
+y.backward()
+try:
+    y.backward()
+except RuntimeError as e:
+    print(type(e).__name__)
+    print(str(e)[:60])
+print(x.grad)
+""",
+    "engine_errors_are_catchable": """
+import torch
+a = torch.ones(2, 3)
+b = torch.ones(4, 5)
+try:
+    a @ b
+except RuntimeError as e:
+    print("RuntimeError:", e)
+try:
+    torch.ones(2)[5]
+except IndexError as e:
+    print("IndexError:", e)
+x = torch.ones(2, requires_grad=True)
+try:
+    x.add_(1)
+except RuntimeError as e:
+    print(e)
+""",
+    "finally_control_flow_and_hooks": """
+import torch
+def f():
+    try:
+        raise ValueError("x")
+    finally:
+        return "swallowed"
+print(f())
+def g():
+    for i in range(3):
+        try:
+            raise KeyError(i)
+        finally:
+            if i < 2:
+                continue
+            break
+    return i
+print(g())
+try:
+    try:
+        raise ValueError("first")
+    except ValueError:
+        raise TypeError("second")
+except TypeError as e:
+    print("outer got", e)
+x = torch.ones(2, requires_grad=True)
+print(isinstance(x, torch.Tensor), isinstance(1, torch.Tensor))
+with torch.no_grad() as g, torch.enable_grad():
+    print(g, torch.is_grad_enabled())
+def hook(grad):
+    try:
+        return grad * 2
+    finally:
+        print("hook ran")
+x.register_hook(hook)
+(x * 3).sum().backward()
+print(x.grad)
+def bad_hook(grad):
+    raise ValueError("from hook")
+y = torch.ones(2, requires_grad=True)
+y.register_hook(bad_hook)
+try:
+    (y * 3).sum().backward()
+except ValueError as e:
+    print("caught hook error:", e)
+print(torch.is_grad_enabled())
+""",
+    # ------------------------------------------------------ 5. decorators
+    "decorators": """
+import torch
+@torch.no_grad()
+def double(t):
+    return t * 2
+@torch.no_grad
+def triple(t):
+    return t * 3
+x = torch.ones(2, requires_grad=True)
+print(double(x).requires_grad, triple(x).requires_grad, (x * 2).requires_grad)
+with torch.no_grad():
+    @torch.enable_grad()
+    def inside(t):
+        return t * 2
+    print(inside(x).requires_grad)
+@torch.inference_mode()
+def infer(t):
+    return t + 1
+print(infer(x).requires_grad, torch.is_inference_mode_enabled())
+def logged(fn):
+    def wrapper(*args, **kwargs):
+        print("calling", len(args), sorted(kwargs))
+        return fn(*args, **kwargs)
+    return wrapper
+def twice(fn):
+    def wrapper(v):
+        return fn(fn(v))
+    return wrapper
+@logged
+@twice
+def inc(v):
+    return v + 1
+print(inc(1))
+def tag(label):
+    def deco(fn):
+        def wrapper(*a):
+            return label + str(fn(*a))
+        return wrapper
+    return deco
+@tag("result=")
+def square(v):
+    return v * v
+print(square(4))
+""",
+    # --------------------------------------------------- 6. global, nonlocal
+    "global_nonlocal": """
+count = 0
+def bump():
+    global count
+    count += 1
+    return count
+bump(); bump()
+print(count)
+def counter():
+    n = 0
+    def inc(step=1):
+        nonlocal n
+        n += step
+        return n
+    return inc
+c = counter()
+print(c(), c(), c(5))
+def outer():
+    v = "outer"
+    def middle():
+        def inner():
+            nonlocal v
+            v = "changed"
+        inner()
+        return v
+    return middle(), v
+print(outer())
+def reads_global():
+    return count * 10
+print(reads_global())
+def make_adders():
+    return [lambda x, i=i: x + i for i in range(3)]
+print([f(10) for f in make_adders()])
+def late():
+    fs = []
+    for i in range(3):
+        fs.append(lambda: i)
+    return [f() for f in fs]
+print(late())
+""",
+    "unbound_local": """
+x = 1
+def f():
+    try:
+        print(x)
+    except UnboundLocalError as e:
+        print(type(e).__name__, e)
+    x = 2
+    return x
+print(f())
+def g():
+    def h():
+        return y
+    try:
+        h()
+    except NameError as e:
+        print(e)
+    y = 1
+g()
+""",
+    # ---------------------------------------------------------- 7. imports
+    "imports_torch": """
+import torch
+import torch.nn.functional as F
+from torch import nn, autograd, tensor
+from torch.autograd import grad
+import torch as T
+x = tensor([1., -2.], requires_grad=True)
+y = F.relu(x).sum() + nn.functional.sigmoid(x).sum()
+g, = grad(y, x)
+print(g)
+print(T.ones(2), autograd.grad(x.sum(), x)[0])
+""",
+    "import_math": """
+import math
+from math import sqrt, pi as PI
+print(math.pi, math.e, math.tau, math.inf, math.nan)
+print(math.sqrt(2), sqrt(16), PI)
+print(math.exp(1), math.log(100, 10), math.log2(8), math.log10(1000))
+print(math.sin(0.5), math.cos(0.5), math.tan(0.5), math.atan2(1, 2))
+print(math.floor(2.7), math.ceil(2.1), math.fabs(-3), math.pow(2, 10), math.hypot(3, 4))
+print(math.isclose(0.1 + 0.2, 0.3), math.isfinite(1.0), math.isnan(math.nan), math.isinf(-math.inf))
+print(math.factorial(20), math.comb(10, 3), math.prod([1, 2, 3, 4]), math.fsum([0.1] * 10))
+print(math.tanh(1.0), math.sinh(1.0), math.cosh(1.0), math.asin(0.5), math.acos(0.5), math.atan(1.0))
+import torch
+t = torch.tensor(2.25)
+print(math.sqrt(t), math.floor(t), math.isclose(t, 2.25), math.exp(torch.tensor([0.5])))
+""",
+    "import_numpy": """
+import numpy as np
+import torch
+a = np.array([1., 2., 3.])
+print(a)
+print(np.zeros(3), np.ones((2, 2)), np.eye(2))
+print(np.linspace(0, 1, 5))
+print(np.arange(5), np.arange(1, 2, 0.25))
+print(np.sin(a), np.exp(np.zeros(2)), np.sqrt(a), np.abs(-a))
+print(np.sum(a), np.mean(a), np.dot(a, a), np.matmul(np.eye(2), np.ones(2)))
+print(np.allclose(a, a + 1e-9), np.isclose(a, [1, 2, 4]))
+print(a.shape, a.dtype, a * 2, a[1], a[1:])
+t = torch.tensor(a)
+print(t, torch.from_numpy(a), torch.tensor(np.array([[1, 2]], dtype=np.int64)))
+np.random.seed(0)
+print(np.random.rand(3))
+print(np.random.randn(2, 2))
+print(np.pi, np.e, np.inf, np.full(2, 7.0), np.zeros(2, dtype=np.float32).dtype)
+x = torch.tensor(np.array([0.5, 1.5], dtype=np.float32), requires_grad=True)
+(x ** 2).sum().backward()
+print(x.grad)
+""",
+    "import_numpy_forms": """
+import numpy
+from numpy import array, zeros
+print(numpy.array([1, 2]), array([3.5]), zeros(2))
+""",
+    # ------------------------------------------------------- 8. formatting
+    "string_formatting": """
+import torch
+x = 3.14159
+t = torch.tensor(2.5)
+print("%.3f" % x, "%s and %d" % ("a", 7), "%5.1f|" % 2.25, "%-4d|" % 3, "%x %o %e" % (255, 8, 12345.678))
+print("%s" % [1, 2], "%r" % "q", "%(a)s-%(b)d" % {"a": "A", "b": 2}, "100%%" % ())
+print("{:.4f}".format(x), "{} {}".format(1, "b"), "{0}{1}{0}".format("x", "y"))
+print("{name}={val:>6.2f}".format(name="v", val=x), "{:,}".format(1234567), "{!r}".format("s"))
+print(format(x, ".2f"), format(t, ".2f"), format(7, "03d"), format(0.5, "%"))
+print(f"{x:.2f} {x!r} {'s'!r} {t!r} {t:.3f} {t.item():.1e} {x=}")
+w = 8
+print(f"[{x:>{w}.2f}]", f"{'c':^5}|", f"{3:+d}", f"{1e-5:g}")
+print("%.3f" % t, "%s" % t, "%d" % torch.tensor(3), "{:.2f}".format(t))
+print(f"{[1, 2]}", f"{(1,)}", f"{None}", f"{True:d}")
+""",
+    # a 0-d tensor formats as its number (Tensor.__format__); the engine's part, checked here too
+    "tensor_format_empty_spec": """
+import torch
+t = torch.tensor(2.5)
+print(f"{t}", "{}".format(t), format(t), f"{t!s}")
+""",
+}
+
+
+def run(source):
+    import torch
+    torch.set_default_dtype(torch.float32)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(source.lstrip("\n"), "<snippet>", "exec"), {"__name__": "__main__"})
+    return out.getvalue()
+
+
+def main():
+    import torch
+    cases = []
+    for name, source in SNIPPETS.items():
+        cases.append({"name": name, "source": source.lstrip("\n"), "stdout": run(source)})
+    path = pathlib.Path(__file__).with_name("language_python.json")
+    path.write_text(json.dumps({"python": "3.11", "torch": torch.__version__, "cases": cases}, indent=1,
+                               ensure_ascii=False) + "\n", encoding="utf-8")
+    print(f"wrote {len(cases)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
