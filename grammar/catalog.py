@@ -327,6 +327,7 @@ SUMMARIES = {
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "torch.from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
+    "\u03c0": "the constant pi (3.14159...), as typed on a calculator",
     "torch.testing": "testing helpers: assert_close (PyTorch's tolerances and failure message)",
     "assert_close": "AssertionError unless actual and expected are close (PyTorch's tolerances and message)",
     "torch.cuda": "is_available()",

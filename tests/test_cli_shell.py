@@ -241,3 +241,11 @@ def test_jacobian_labels_of_scalars_have_no_empty_brackets():
 def test_with_json_every_failure_is_a_json_object(args, kind, code):
     result = fails(*args, "--json", code=code)
     assert json.loads(result.stdout)["error"]["type"] == kind
+
+
+def test_greek_names_and_pi_work_as_pasted():
+    # sin²θ + cos²θ = 1 at any θ, so its derivative is 0; π r² has derivative 2π r = 2π at r = 1
+    assert ok("eval", "sin(θ)**2 + cos(θ)**2", "θ=0.3").stdout == "f = 1\ndf/dθ = 0\n"
+    assert job("π*r**2", "r=1") == job("pi*r**2", "r=1") | {"expr": "π*r**2"}
+    assert ok("run", "-c", "α = 2\nβ_1 = α * 3\nprint(β_1)").stdout == "6\n"
+    assert "column 2" in error_text("eval", "x²", "x=2")  # a superscript is not part of a name
