@@ -328,6 +328,7 @@ SUMMARIES = {
     "from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "torch.from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "\u03c0": "the constant pi (3.14159...), as typed on a calculator",
+    "e": "the constant e (2.71828...); a name you assign (e = ..., except ... as e) hides it",
     "torch.testing": "testing helpers: assert_close (PyTorch's tolerances and failure message)",
     "assert_close": "AssertionError unless actual and expected are close (PyTorch's tolerances and message)",
     "torch.cuda": "is_available()",

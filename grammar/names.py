@@ -240,7 +240,7 @@ BUILTINS.update({
     "abs": _hybrid(_py.abs, E.abs, "abs"), "min": _hybrid(_py.min, E.min, "min"),
     "max": _hybrid(_py.max, E.max, "max"), "pow": _hybrid(_pow, E.pow, "pow"),
     "all": _hybrid(_py.all, E.all, "all"), "any": _hybrid(_py.any, E.any, "any"), "sum": _sum,
-    "pi": math.pi, "\u03c0": math.pi, "inf": math.inf, "nan": math.nan,  # π as on a calculator
+    "pi": math.pi, "\u03c0": math.pi, "e": math.e, "inf": math.inf, "nan": math.nan,  # π as on a calculator
 })
 del BUILTINS["isinstance"]
 

@@ -249,3 +249,9 @@ def test_greek_names_and_pi_work_as_pasted():
     assert job("π*r**2", "r=1") == job("pi*r**2", "r=1") | {"expr": "π*r**2"}
     assert ok("run", "-c", "α = 2\nβ_1 = α * 3\nprint(β_1)").stdout == "6\n"
     assert "column 2" in error_text("eval", "x²", "x=2")  # a superscript is not part of a name
+
+
+def test_e_is_eulers_number_unless_bound():
+    # d/dx e**x = e**x = e at x = 1; with e bound to 2, d/de (e*x) = x = 1
+    assert job("e**x", "x=1")["grad"] == {"x": pytest.approx(2.718281828459045)}
+    assert job("e*x", "e=2", "x=1")["grad"] == {"e": 1.0, "x": 2.0}
