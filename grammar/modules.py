@@ -350,14 +350,28 @@ class TypeView:
     def __repr__(self):
         if issubclass(self.cls, E.Tensor):
             return "<class 'torch.Tensor'>"
-        module = self.cls.__module__
-        return f"<class '{self.cls.__name__}'>" if module == "builtins" else f"<class '{module}.{self.cls.__name__}'>"
+        module, name = self.cls.__module__, self.cls.__name__
+        shown = _SHOWN_AS.get((module, name))
+        if shown is None:
+            if module.startswith("autodiff.engine"):
+                shown = f"torch.{name}"  # torch.Size, ...: the engine's classes as PyTorch names them
+            elif module == "builtins" or module.startswith("autodiff."):
+                shown = name  # never the implementation's module path
+            else:
+                shown = f"{module}.{name}"  # numpy.ndarray, numpy.float64
+        return f"<class '{shown}'>"
 
     def __call__(self, *args, **kwargs):
         convert = _CONVERSIONS.get(self.cls)
         if convert is None:
             raise TypeError(f"{self.name}() can't be called here")
         return convert(*args, **kwargs)
+
+
+# the language's own machinery, shown as what Python would show for the same thing
+_SHOWN_AS = {("autodiff.grammar.vm", "UserFunction"): "function", ("autodiff.grammar.names", "Namespace"): "module",
+             ("autodiff.grammar.modules", "TypeView"): "type", ("builtins", "method"): "builtin_function_or_method",
+             ("autodiff.engine.dtypes", "DType"): "torch.dtype", ("autodiff.engine.backend", "Device"): "torch.device"}
 
 
 def _type(value):

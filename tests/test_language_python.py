@@ -268,3 +268,15 @@ def test_fast_and_public_parsers_agree(index):
     fast, public = parser.tables("fast"), parser.tables("public")
     assert outcome(text, fast) == outcome(text, public)
     assert outcome(text, fast)[0] == "tree"
+
+
+def test_type_shows_what_python_and_pytorch_show():
+    # CPython 3.11 + PyTorch 2.13 print exactly these lines for the same code
+    out, error = run("import numpy as np\n"
+                     "print(type(print), type(lambda: 0), type(type(1)), type(torch.float32), "
+                     "type(torch.device('cpu')), type(torch.Size([1])))\n"
+                     "print(type(np), type(np.zeros(2)), type(np.float64(1)))\n")
+    assert error is None, error
+    assert out == ("<class 'builtin_function_or_method'> <class 'function'> <class 'type'> <class 'torch.dtype'> "
+                   "<class 'torch.device'> <class 'torch.Size'>\n"
+                   "<class 'module'> <class 'numpy.ndarray'> <class 'numpy.float64'>\n")
