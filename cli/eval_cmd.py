@@ -6,7 +6,7 @@ import sys
 import click
 
 from .inputs import job_lines
-from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, ExpressionCommand, SEED
+from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, ExpressionCommand, Jobs, SEED
 from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
 
 __all__ = ["eval_command"]
@@ -58,8 +58,10 @@ class _EvalCommand(ExpressionCommand):
               help="How much memory each job may use (e.g. 512M, 8G); past it, the job fails cleanly.")
 @click.option("-f", "--file", "jobs_file", type=click.File("rb"), default=None,
               help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
+@click.option("--jobs", "-j", type=Jobs(), default="1", show_default=True,
+              help="Run a batch's jobs in N worker processes ('auto': one per core); output stays in input order.")
 def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
-                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file):
+                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file, jobs):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
     \b
@@ -109,20 +111,25 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
             stream = jobs_file if jobs_file is not None else sys.stdin.buffer
             where = getattr(stream, "name", "<stdin>")
             where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
-            failed = _run_jobs(job_lines(stream), pairs, options, as_json, graph_format, precision, printer,
-                               where, batch=True)
+            if jobs > 1:
+                failed = _run_in_workers(job_lines(stream), jobs, pairs, options, as_json, graph_format,
+                                         precision, printer, where)
+            else:
+                failed = _run_jobs(job_lines(stream), pairs, options, as_json, graph_format, precision, printer,
+                                   where, batch=True)
         else:
             failed = _run_jobs([(1, expr, None)], pairs, options, as_json, graph_format, precision, printer,
                                None, batch=False)
     sys.exit(1 if failed else 0)
 
 
-def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch):
+def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first=True):
+    """Run and report each job in turn; how many failed. `first`: these are the
+    batch's first jobs (text output puts a blank line between jobs)."""
     from ..grammar.errors import LanguageError
     from ..grammar.job import run_job
     out = sys.stdout
     failed = 0
-    first = True
     for line, text, bad_bytes in jobs:
         printer.source = text
         printer.where = f"{where}, job on line {line}" if where else None
@@ -167,6 +174,28 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
         first = False
         out.flush() if not batch else None
     return failed
+
+
+def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precision, printer, where):
+    """The batch over `jobs` worker processes: the same output, in input order."""
+    from .parallel import run_batch_in_workers
+
+    def run_chunk(chunk, first):
+        options.out = sys.stderr if as_json else sys.stdout  # the worker's caught streams
+        return _run_jobs(chunk, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
+                         first=first)
+
+    tty = sys.stderr.isatty()
+    failed = run_batch_in_workers(lines, run_chunk, jobs, _show_progress if tty else None)
+    if tty:
+        sys.stderr.write("\r\033[K")
+    return failed
+
+
+def _show_progress(done):
+    """A terminal's counter of finished jobs, rewritten in place on stderr."""
+    sys.stderr.write(f"\r{done} jobs done")
+    sys.stderr.flush()
 
 
 def _plain_error(out, as_json, line, text, kind, message):

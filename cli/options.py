@@ -1,11 +1,33 @@
 """Option types shared by the commands: each checks its value and fails as a
 usage error (exit 2) that names the option."""
+import difflib
+import os
+
 import click
 
-__all__ = ["MemorySize", "DEFAULT_MAX_MEMORY_TEXT", "SEED", "ExpressionCommand", "JsonUsageError",
+__all__ = ["MemorySize", "DEFAULT_MAX_MEMORY_TEXT", "SEED", "Jobs", "ExpressionCommand", "JsonUsageError",
            "expression_first"]
 
 DEFAULT_MAX_MEMORY_TEXT = "4G"
+
+
+class Jobs(click.ParamType):
+    """A number of worker processes, or `auto` for one per core."""
+
+    name = "N|auto"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int):
+            return value
+        if str(value).strip().lower() == "auto":
+            return os.cpu_count() or 1
+        try:
+            n = int(value)
+        except ValueError:
+            self.fail(f"{value!r} is not a number of processes or 'auto'", param, ctx)
+        if n < 1:
+            self.fail(f"{n} is not at least 1", param, ctx)
+        return n
 
 
 # a seed as torch.manual_seed takes it: negative ones included
@@ -103,6 +125,9 @@ class JsonUsageError(click.UsageError):
         click.echo(json.dumps({"error": error}))
 
 
+_NEAR_MISS = 0.7  # how alike a mistyped option and a real one must be for "did you mean"
+
+
 class ExpressionCommand(click.Command):
     """A command whose first argument is an expression: an expression may start
     with '-' (see `expression_first`), and with --json a usage error is JSON."""
@@ -117,6 +142,10 @@ class ExpressionCommand(click.Command):
         try:
             return super().parse_args(ctx, expression_first(args, _option_table(self, ctx)))
         except click.UsageError as e:
+            if isinstance(e, click.NoSuchOption) and e.possibilities:
+                # click suggests any option 60% alike (--bogus: "did you mean --jobs?"); only near misses
+                e.possibilities = [p for p in e.possibilities
+                                   if difflib.SequenceMatcher(None, e.option_name, p).ratio() >= _NEAR_MISS]
             if json_wanted:
                 raise JsonUsageError(e) from None
             raise

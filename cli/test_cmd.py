@@ -8,7 +8,7 @@ import time
 
 import click
 
-from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT
+from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, Jobs
 
 __all__ = ["test_command"]
 
@@ -16,25 +16,6 @@ EXIT_NO_TESTS = 5  # pytest's status when nothing was collected
 
 _CHAR = {"passed": ".", "failed": "F", "error": "E"}
 _WORD = {"passed": "PASSED", "failed": "FAILED", "error": "ERROR"}
-
-
-class _Jobs(click.ParamType):
-    """A number of worker processes, or `auto` for one per core."""
-
-    name = "N|auto"
-
-    def convert(self, value, param, ctx):
-        if isinstance(value, int):
-            return value
-        if str(value).strip().lower() == "auto":
-            return os.cpu_count() or 1
-        try:
-            n = int(value)
-        except ValueError:
-            self.fail(f"{value!r} is not a number of processes or 'auto'", param, ctx)
-        if n < 1:
-            self.fail(f"{n} is not at least 1", param, ctx)
-        return n
 
 
 @click.command("test")
@@ -46,7 +27,7 @@ class _Jobs(click.ParamType):
 @click.option("--update", is_flag=True, help="(Re)write each passing file's golden NAME.expected from its output.")
 @click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also write a JUnit XML report to FILE.")
-@click.option("--jobs", "-j", type=_Jobs(), default="1", show_default=True,
+@click.option("--jobs", "-j", type=Jobs(), default="1", show_default=True,
               help="Run files in N worker processes ('auto': one per core).")
 @click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
               help="Seconds a file may run.")

@@ -1,0 +1,92 @@
+"""A batch of eval jobs over several worker processes, its output exactly as
+one process writes it.
+
+Lines are read lazily and sent to the workers in small chunks; each worker
+runs a chunk through the very code a single process uses (`run_chunk`, with
+its stdout and stderr caught), and the parent writes the chunks' output in
+input order. At most a few chunks per worker are in flight, so memory stays
+bounded however long the input is (a stream of 10^7 lines is never read
+whole). Workers are forked after the parent has imported the engine and built
+the parser, so each starts warm.
+"""
+import collections
+import contextlib
+import io
+import itertools
+import multiprocessing
+import sys
+
+__all__ = ["run_batch_in_workers", "CHUNK"]
+
+CHUNK = 64          # jobs per message to a worker: large enough that pickling costs little
+IN_FLIGHT = 4       # chunks per worker waiting or running at any time
+
+_setup = {}  # the worker's copy of what every chunk needs (set by the fork, never pickled)
+
+
+def _portable(jobs):
+    """Jobs as plain tuples (a bad line's SyntaxProblem as its fields), to send to a worker."""
+    out = []
+    for line, text, bad in jobs:
+        out.append((line, text, None if bad is None else (bad.message, bad.start, bad.hint)))
+    return out
+
+
+def _chunk_in_worker(args):
+    index, jobs = args
+    from ..grammar.errors import SyntaxProblem
+    restored = [(line, text, None if bad is None else SyntaxProblem(bad[0], bad[1], hint=bad[2]))
+                for line, text, bad in jobs]
+    out, err = io.StringIO(), io.StringIO()
+    run_chunk = _setup["run_chunk"]
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        failed = run_chunk(restored, first=index == 0)
+    return out.getvalue(), err.getvalue(), failed
+
+
+def _chunks(jobs):
+    iterator = iter(jobs)
+    for index in itertools.count():
+        chunk = list(itertools.islice(iterator, CHUNK))
+        if not chunk:
+            return
+        yield index, _portable(chunk)
+
+
+def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
+    """Run `jobs` (an iterator of (line, text, error)) in `workers` processes:
+    `run_chunk(jobs, first=...)` runs a list of them and returns how many failed,
+    writing to sys.stdout/sys.stderr as it goes. Returns the total failed.
+    `progress(done)` is called as jobs finish (for a terminal's counter)."""
+    from ..grammar import parser
+    parser.tables()  # built once here; every forked worker inherits it
+    _setup["run_chunk"] = run_chunk
+    ctx = multiprocessing.get_context("fork")
+    failed = done = 0
+    pending = collections.deque()
+    with ctx.Pool(workers) as pool:
+        try:
+            for item in _chunks(jobs):
+                pending.append((len(item[1]), pool.apply_async(_chunk_in_worker, (item,))))
+                while len(pending) >= workers * IN_FLIGHT or (pending and pending[0][1].ready()):
+                    failed, done = _write(pending.popleft(), failed, done, progress)
+            while pending:
+                failed, done = _write(pending.popleft(), failed, done, progress)
+        finally:
+            pool.terminate()
+    return failed
+
+
+def _write(entry, failed, done, progress):
+    count, result = entry
+    out, err, chunk_failed = result.get()
+    if err:
+        sys.stderr.write(err)
+        sys.stderr.flush()
+    if out:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    done += count
+    if progress is not None:
+        progress(done)
+    return failed + chunk_failed, done
