@@ -159,6 +159,8 @@ _ENGINE_FUNCTIONS = {name: getattr(_functions, name) for name in _functions.__al
 _ENGINE_FUNCTIONS.pop("from_numpy", None)
 _ENGINE_FUNCTIONS.pop("set_allocation_limit", None)
 _ENGINE_FUNCTIONS.pop("inplace", None)
+for _plumbing in ("run_op", "getitem", "setitem"):  # the engine's own machinery, not PyTorch's API
+    _ENGINE_FUNCTIONS.pop(_plumbing, None)
 
 _AUTOGRAD = {
     "grad": E.grad, "backward": E.backward, "jacobian": E.jacobian, "hessian": E.hessian,

@@ -280,3 +280,11 @@ def test_type_shows_what_python_and_pytorch_show():
     assert out == ("<class 'builtin_function_or_method'> <class 'function'> <class 'type'> <class 'torch.dtype'> "
                    "<class 'torch.device'> <class 'torch.Size'>\n"
                    "<class 'module'> <class 'numpy.ndarray'> <class 'numpy.float64'>\n")
+
+
+@pytest.mark.parametrize("name", ["run_op", "getitem", "setitem"])
+def test_engine_plumbing_is_not_reachable(name):
+    # PyTorch has no torch.run_op/getitem/setitem: the language does not either
+    for source in (f"print({name})\n", f"print(torch.{name})\n"):
+        out, error = run(source)
+        assert error is not None and name in error, (source, out)
