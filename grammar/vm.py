@@ -538,8 +538,8 @@ class Interpreter:
                     elif op == C.WITH_ENTER:
                         manager = stack.pop()
                         if not is_context_manager(manager):
-                            raise TypeError("`with` works with no_grad(), enable_grad() and "
-                                            "set_grad_enabled(...) here")
+                            raise TypeError("`with` works with no_grad(), enable_grad(), set_grad_enabled(...), "
+                                            "inference_mode() and a hook's handle here")
                         entered = manager.__enter__()
                         frame.blocks.append((_WITH, None, len(stack), manager))
                         stack.append(entered)

@@ -30,10 +30,26 @@ class Sub(Op):
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
     def forward(xp, a, b):
+        left, right = _is_bool(a), _is_bool(b)
+        if left and right:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        if left or right:
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
+                               f"If you are trying to invert a mask, {_INVERT}")
         return a - b
 
     def backward(F, ctx, g):
         return g, (-g if ctx.needs[1] else None)
+
+
+_INVERT = "use the `~` or `logical_not()` operator instead."
+
+
+def _is_bool(v):
+    """Whether an operand (an array or a Python number) is boolean."""
+    dtype = getattr(v, "dtype", None)
+    return v.__class__ is bool if dtype is None else dtype.kind == "b"
 
 
 class Mul(Op):
@@ -134,6 +150,9 @@ class Neg(Elementwise):
     node = "NegBackward0"
 
     def forward(xp, x):
+        if _is_bool(x):
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
+                               f"If you are trying to invert a mask, {_INVERT}")
         return -x
 
     def backward(F, ctx, g):
