@@ -983,7 +983,10 @@ def get_attribute(obj, name, node):
     except AttributeError as e:
         close = difflib.get_close_matches(name, attribute_names(obj), n=3, cutoff=0.6)
         hint = ("did you mean " + " or ".join(close) + "?") if close else None
-        raise ScriptError(str(e), node.start, node.end, hint=hint, kind="AttributeError") from None
+        message = str(e)
+        if isinstance(obj, modules.TypeView):  # as Python says it of a class
+            message = f"type object '{obj.name}' has no attribute '{name}'"
+        raise ScriptError(message, node.start, node.end, hint=hint, kind="AttributeError") from None
 
 
 def _tensor_like_list(v):

@@ -288,3 +288,10 @@ def test_engine_plumbing_is_not_reachable(name):
     for source in (f"print({name})\n", f"print(torch.{name})\n"):
         out, error = run(source)
         assert error is not None and name in error, (source, out)
+
+
+def test_a_missing_attribute_of_a_class_reads_as_python_says_it():
+    # CPython 3.11: AttributeError: type object 'int' has no attribute 'join'
+    out, error = run("print(type(1).join)\n")
+    assert error is not None and "type object 'int' has no attribute 'join'" in error
+    assert "TypeView" not in error
