@@ -337,7 +337,11 @@ class TypeView:
 
     @property
     def name(self):
-        return "Tensor" if issubclass(self.cls, E.Tensor) else self.cls.__name__
+        """The class's name as Python shows it (`type(x).__name__`)."""
+        if issubclass(self.cls, E.Tensor):
+            return "Tensor"
+        shown = _SHOWN_AS.get((self.cls.__module__, self.cls.__name__))
+        return self.cls.__name__ if shown is None else shown.rsplit(".", 1)[-1]
 
     def __eq__(self, other):
         if isinstance(other, TypeView):
