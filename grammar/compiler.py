@@ -1052,24 +1052,16 @@ def _split_fstring(text, offset, nested=False):
 
 def _conversion_mark(field):
     """Where a field's !r / !s / !a starts (not the ! of !=), or -1."""
-    depth = 0
-    quote = None
-    for i, ch in enumerate(field):
-        if quote:
-            if ch == quote:
-                quote = None
-        elif ch in "'\"":
-            quote = ch
-        elif ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        elif ch == "!" and depth == 0 and field[i + 1:i + 2] != "=":
-            return i
-    return -1
+    return _top_level(field, "!")
 
 
 def _top_level_colon(field):
+    """Where a field's format spec starts, or -1."""
+    return _top_level(field, ":")
+
+
+def _top_level(field, mark):
+    """The first `mark` of `field` outside brackets and quotes (a `!` not of `!=`), or -1."""
     depth = 0
     quote = None
     for i, ch in enumerate(field):
@@ -1082,6 +1074,6 @@ def _top_level_colon(field):
             depth += 1
         elif ch in ")]}":
             depth -= 1
-        elif ch == ":" and depth == 0:
+        elif ch == mark and depth == 0 and not (mark == "!" and field[i + 1:i + 2] == "="):
             return i
     return -1

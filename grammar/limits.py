@@ -9,7 +9,7 @@ message in the language's terms.
 import math
 import re
 
-__all__ = ["TooLarge", "MAX_LIST", "MAX_INT_BITS", "check_items", "checked_power", "checked_product", "check_width",
+__all__ = ["TooLarge", "MAX_LIST", "MAX_INT_BITS", "check_items", "bounded_list", "checked_power", "checked_product", "check_width",
            "check_format_spec", "check_percent_format"]
 
 MAX_LIST = 10_000_000     # the most items a list, tuple or string may get from one step
@@ -21,6 +21,19 @@ def check_items(n, what="list"):
     if n > MAX_LIST:
         unit = "characters" if what == "string" else "items"
         raise MemoryError(f"a {what} of {n:,} {unit} is too long (the limit is {MAX_LIST:,})")
+
+
+def bounded_list(iterable=()):
+    """The items of `iterable` as a new list, refused as soon as there are too many
+    (a range by its length, before any item is made)."""
+    if isinstance(iterable, range):
+        check_items(len(iterable))
+    out = []
+    for item in iterable:
+        out.append(item)
+        if len(out) > MAX_LIST:
+            check_items(len(out))
+    return out
 
 
 class TooLarge(OverflowError):

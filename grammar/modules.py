@@ -21,7 +21,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine import functions as _functions
-from .limits import MAX_LIST, MAX_INT_BITS, check_items, TooLarge
+from .limits import MAX_INT_BITS, bounded_list, TooLarge
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 
 __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
@@ -45,15 +45,6 @@ def is_exception_class(value):
 
 # ------------------------------------------------------------------- sizes
 
-def _bounded_list(iterable):
-    if isinstance(iterable, range):
-        check_items(len(iterable))
-    out = []
-    for item in iterable:
-        out.append(item)
-        if len(out) > MAX_LIST:
-            check_items(len(out))
-    return out
 
 
 def _scalar(x):
@@ -92,14 +83,14 @@ def _perm(n, k=None):
 
 
 def _prod(iterable, *, start=1):
-    items = _bounded_list(iterable)
+    items = bounded_list(iterable)
     if isinstance(start, int) and all(isinstance(x, int) for x in items):
         _check_bits(sum(abs(x).bit_length() for x in items) + abs(start).bit_length())
     return _math.prod(items, start=start)
 
 
 def _fsum(iterable):
-    return _math.fsum(_bounded_list(iterable))
+    return _math.fsum(bounded_list(iterable))
 
 
 def _lcm(*ints):
@@ -189,7 +180,7 @@ def _to_array(obj):
 def _np_array(obj, dtype=None, copy=True):
     obj = _to_array(obj)
     if isinstance(obj, (list, tuple)):
-        _bounded_list(obj)
+        bounded_list(obj)
     return _np.array(obj, dtype=dtype, copy=copy)
 
 
@@ -404,16 +395,16 @@ def _isinstance(value, spec):
 
 def _dict(*args, **kwargs):
     if args and not isinstance(args[0], dict):
-        args = (_bounded_list(args[0]),) + args[1:]
+        args = (bounded_list(args[0]),) + args[1:]
     return dict(*args, **kwargs)
 
 
 def _set(iterable=()):
-    return set(_bounded_list(iterable))
+    return set(bounded_list(iterable))
 
 
 def _frozenset(iterable=()):
-    return frozenset(_bounded_list(iterable))
+    return frozenset(bounded_list(iterable))
 
 
 # the language's conversion functions and the classes they stand for (isinstance(x, float))
@@ -454,7 +445,7 @@ def _guarded_update(target):
 
     def update(*args, **kwargs):
         if args and not isinstance(args[0], (dict, set, frozenset)):
-            args = (_bounded_list(args[0]),) + args[1:]
+            args = (bounded_list(args[0]),) + args[1:]
         return method(*args, **kwargs)
     update.__name__ = update.__qualname__ = "update"
     return update

@@ -23,7 +23,7 @@ __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "
            "MAX_LIST"]
 
 from .words import show, register as _register_words  # noqa: E402
-from .limits import MAX_LIST, check_items, check_width, check_format_spec, checked_power  # noqa: E402
+from .limits import MAX_LIST, bounded_list, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
 def _has_tensor(values):
@@ -88,15 +88,7 @@ def _tuple(iterable=()):
     return tuple(_list(iterable))
 
 
-def _list(iterable=()):
-    if isinstance(iterable, range):
-        check_items(len(iterable))
-    out = []
-    for item in iterable:
-        out.append(item)
-        if len(out) > MAX_LIST:
-            check_items(len(out))
-    return out
+_list = bounded_list  # list(...): Python's, refused past the size limit
 
 
 def _range(*args):

@@ -23,7 +23,7 @@ from .errors import ScriptError, LanguageError, SyntaxProblem
 from . import modules
 from .budget import DEFAULT_MAX_MEMORY
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
-from .limits import TooLarge, MAX_LIST, check_items, checked_power, checked_product, check_format_spec, \
+from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, check_format_spec, \
     check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 
@@ -929,16 +929,8 @@ def plain_names(message):
 
 
 def _bounded(items):
-    if isinstance(items, range):
-        check_items(len(items))
-    if isinstance(items, (list, tuple)):
-        return items
-    out = []
-    for item in items:
-        out.append(item)
-        if len(out) > MAX_LIST:
-            check_items(len(out))
-    return out
+    """The items to unpack or extend with: a list or tuple as it is, anything else read under the limit."""
+    return items if isinstance(items, (list, tuple)) else bounded_list(items)
 
 
 _PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "getattr", "setattr", "delattr", "hasattr",
