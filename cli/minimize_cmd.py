@@ -86,9 +86,9 @@ def minimize_command(expr, bindings, inits, optimizer, lr, steps, tol, momentum,
             prefix = f"{name} = "
             click.echo(prefix + format_array(v, precision, prefix=prefix))
         click.echo(f"f = {format_array(result.value, precision)}")
-        click.echo(f"steps = {result.steps} ({optimizer}, lr {lr}; {_STATES.get(result.stopped, '')}"
-                   f"{'converged' if result.converged else ''}"
-                   f"{'step limit reached' if not result.converged and result.stopped is None else ''})")
+        state = _STATES[result.stopped] if result.stopped else \
+            "converged" if result.converged else "step limit reached"
+        click.echo(f"steps = {result.steps} ({optimizer}, lr {lr}; {state})")
     if result.stopped in ("nan", "inf"):
         what = "nan" if result.stopped == "nan" else "infinite"
         click.echo(f"error: f or its gradient became {what} after {result.steps} steps (at the point shown), "

@@ -58,6 +58,8 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
     `run_chunk(jobs, first=...)` runs a list of them and returns how many failed,
     writing to sys.stdout/sys.stderr as it goes. Returns the total failed.
     `progress(done)` is called as jobs finish (for a terminal's counter)."""
+    if "fork" not in multiprocessing.get_all_start_methods():  # the workers' setup travels by forking
+        return _in_this_process(jobs, run_chunk)
     from ..grammar import parser
     parser.tables()  # built once here; every forked worker inherits it
     _setup["run_chunk"] = run_chunk
@@ -75,6 +77,19 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
         finally:
             pool.terminate()
     return failed
+
+
+def _in_this_process(jobs, run_chunk):
+    """Where processes cannot fork: the same chunks, one after another, here."""
+    failed = 0
+    iterator = iter(jobs)
+    first = True
+    while True:
+        chunk = list(itertools.islice(iterator, CHUNK))
+        if not chunk:
+            return failed
+        failed += run_chunk(chunk, first=first)
+        first = False
 
 
 def _write(entry, failed, done, progress):

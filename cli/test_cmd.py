@@ -124,7 +124,8 @@ def _report(results, elapsed, stopped):
         click.echo("=" * 30 + " FAILURES " + "=" * 30)
         for r in failures:
             click.echo(f"____ {r.path} ____")
-            if r.output and r.outcome != "failed" or (r.output and r.line is not None):
+            # what it printed, unless the failure is a diff of that very output
+            if r.output and r.line is not None or r.outcome == "error" and r.output:
                 click.echo("--- output ---")
                 click.echo(r.output, nl=not r.output.endswith("\n"))
                 click.echo("---")

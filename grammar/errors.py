@@ -5,8 +5,9 @@ Every error the language raises is a `LanguageError`; nothing else should
 reach the command line (and if it does, it is still shown this way).
 """
 import bisect
+import codecs
 
-__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Location", "locate", "format_error"]
+__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Location", "locate", "format_error", "decode_source"]
 
 
 class Location:
@@ -103,3 +104,17 @@ def format_error(error, source, filename=None, first_line=1):
     for note in error.notes:
         lines.append(f"  note: {note}")
     return "\n".join(lines)
+
+
+def decode_source(raw, first=False):
+    """(text, error): the text of `raw` bytes, and a SyntaxProblem placed at the
+    first byte that is not UTF-8 (None when all of it is)."""
+    if first and raw.startswith(codecs.BOM_UTF8):
+        raw = raw[len(codecs.BOM_UTF8):]
+    try:
+        return raw.decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        text = raw.decode("utf-8", errors="replace")
+        at = len(raw[:e.start].decode("utf-8", errors="replace"))
+        return text, SyntaxProblem(f"this is not UTF-8 text (byte 0x{raw[e.start]:02x})", at,
+                                   hint="save the file as UTF-8; the other lines still run")

@@ -204,15 +204,17 @@ def _execute(source, bindings, options, overrides=None):
 def _list_as_tensor(items, last):
     """f written as a list (or tuple): numbers become a tensor; tensors are stacked
     (as torch.stack would), so their graphs are kept and --jacobian sees every entry."""
+    stacked = any(isinstance(v, E.Tensor) for v in items)
     try:
-        if any(isinstance(v, E.Tensor) for v in items):
+        if stacked:
             dtype = E.get_default_dtype()
             return E.stack([v if isinstance(v, E.Tensor) else E.tensor(v, dtype=dtype) for v in items])
         return E.tensor(items, dtype=E.get_default_dtype())
     except (ValueError, TypeError, RuntimeError) as e:
+        hint = ("its entries must have one shape (f is stacked, as torch.stack([...]) would)" if stacked else
+                "a nested list is a tensor when its rows have one length")
         raise ScriptError(f"f is a list that is not one tensor: {e}", start=last.start, end=last.end,
-                          hint="its entries must have one shape (f is stacked, as torch.stack([...]) would)",
-                          kind=type(e).__name__) from None
+                          hint=hint, kind=type(e).__name__) from None
 
 
 def _describe(v):

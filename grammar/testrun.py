@@ -138,7 +138,7 @@ class FileResult:
 
 def _execute(path, options):
     """Run the script at `path` here; (outcome, output, message, report, line, column)."""
-    from .errors import LanguageError, format_error
+    from .errors import LanguageError, decode_source, format_error
     from .program import Session
     from ..engine.state import isolated
     out = io.StringIO()
@@ -147,13 +147,12 @@ def _execute(path, options):
             raw = f.read()
     except OSError as e:
         return ERROR, "", f"cannot read {path}: {e.strerror}", f"error: cannot read {path}: {e.strerror}", None, None
-    if raw.startswith(b"\xef\xbb\xbf"):
-        raw = raw[3:]
-    try:
-        source = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        message = f"this is not UTF-8 text (byte 0x{raw[e.start]:02x} at offset {e.start})"
-        return ERROR, "", message, f"error: {message}\n  at {path}", None, None
+    source, bad_bytes = decode_source(raw, first=True)
+    if bad_bytes is not None:
+        bad_bytes.hint = "save the file as UTF-8"
+        loc = bad_bytes.location(source)
+        return (ERROR, "", f"SyntaxError: {bad_bytes.message}", format_error(bad_bytes, source, path),
+                loc.line, loc.column)
 
     def run():
         session = Session(out=out, max_steps=options.max_steps, dtype=options.dtype,
