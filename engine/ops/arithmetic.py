@@ -1,6 +1,8 @@
 """Arithmetic: + - * / % **, atan2, hypot, neg, reciprocal, maximum/minimum, where."""
 import math
 
+import numpy
+
 from .table import Elementwise, Op, custom, infix, prefix
 
 
@@ -30,20 +32,24 @@ class Sub(Op):
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
     def forward(xp, a, b):
-        left, right = _is_bool(a), _is_bool(b)
-        if left and right:
+        try:
+            out = a - b
+        except TypeError:  # numpy refuses bool - bool as PyTorch does, in its own words
             raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                               "Use the `^` or `logical_xor()` operator instead.")
-        if left or right:
+                               "Use the `^` or `logical_xor()` operator instead.") from None
+        # bool with a whole number gives whole numbers in numpy; PyTorch refuses it (checked only then,
+        # so float subtraction pays nothing)
+        if getattr(out, "dtype", _FLOAT).kind in "iu" and (_is_bool(a) or _is_bool(b)):
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                                f"If you are trying to invert a mask, {_INVERT}")
-        return a - b
+        return out
 
     def backward(F, ctx, g):
         return g, (-g if ctx.needs[1] else None)
 
 
 _INVERT = "use the `~` or `logical_not()` operator instead."
+_FLOAT = numpy.dtype(numpy.float64)  # what a result without a dtype (a Python number) counts as
 
 
 def _is_bool(v):
@@ -150,10 +156,11 @@ class Neg(Elementwise):
     node = "NegBackward0"
 
     def forward(xp, x):
-        if _is_bool(x):
+        try:
+            return -x
+        except TypeError:  # numpy refuses to negate bools, as PyTorch does, in its own words
             raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. "
-                               f"If you are trying to invert a mask, {_INVERT}")
-        return -x
+                               f"If you are trying to invert a mask, {_INVERT}") from None
 
     def backward(F, ctx, g):
         return (-g,)
