@@ -8,9 +8,10 @@ order, so hooks fire in the same sequence). Nothing recurses, so graphs of
 any depth work. Broadcast gradients are summed back to each input's shape
 here, once, for every op.
 """
+import contextlib
 import heapq
 
-from numpy import errstate as _errstate
+from numpy import errstate as _errstate, geterr as _geterr
 
 from numpy import generic as _np_generic
 
@@ -228,8 +229,27 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
     return captured
 
 
-def _quiet_numpy():
+def quiet_numpy():
+    """numpy's errstate(all="ignore") -- or nothing where numpy already ignores every
+    floating-point error (the command line sets that for its whole run, and entering
+    errstate costs a few microseconds, much of a small job's backward)."""
+    if _numpy_error_state is not None:
+        state = _numpy_error_state.get()
+        if state is _seen_quiet[0]:
+            return _ALREADY_QUIET
+        if all(v == "ignore" for v in _geterr().values()):
+            _seen_quiet[0] = state
+            return _ALREADY_QUIET
     return _errstate(all="ignore")
+
+
+_quiet_numpy = quiet_numpy
+_ALREADY_QUIET = contextlib.nullcontext()
+_seen_quiet = [None]  # numpy's error-state object last seen to ignore everything
+try:  # numpy 2 keeps its error state in a context variable: its object changes with the state
+    from numpy._core._ufunc_config import _extobj_contextvar as _numpy_error_state
+except ImportError:
+    _numpy_error_state = None
 
 
 def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,

@@ -21,6 +21,7 @@ from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
 from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message, format_size
 from .errors import LanguageError, ScriptError, SyntaxProblem
+from . import lean_lane
 from .parser import parse, parse_expression
 from .vm import Interpreter
 
@@ -377,8 +378,14 @@ def engine_settings(dtype=None, device=None):
 def run_job(source, bindings=(), options=None):
     """Run one eval job; a JobResult, or a LanguageError raised. Whatever engine
     settings the job changes (grad mode, default dtype, print options, the
-    random generator...) are put back afterwards: a job cannot change another's."""
-    return isolated(_run_job, source, bindings, options or JobOptions())
+    random generator...) are put back afterwards: a job cannot change another's.
+    A one-line scalar job with default options goes down the lean lane (the same
+    op rows without the parser and interpreter); anything else, the full pipeline."""
+    options = options or JobOptions()
+    result = lean_lane.run(source, bindings, options)
+    if result is not None:
+        return result
+    return isolated(_run_job, source, bindings, options)
 
 
 def _run_job(source, bindings, options):
