@@ -14,16 +14,12 @@ from dataclasses import dataclass, field
 import numpy
 
 from .. import engine as E
-from ..engine.gradcheck import numerical_jacobian
 from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
-from .compiler import compile_program
 from ..engine.autograd import InplaceModifiedError
 from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message, format_size
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from . import lean_lane
-from .parser import parse, parse_expression
-from .vm import Interpreter
 
 __all__ = ["JobOptions", "JobResult", "run_job", "parse_binding"]
 
@@ -110,32 +106,49 @@ def _calculator_value(value, in_program=False):
     return value
 
 
-class _EvalInterpreter(Interpreter):
-    """eval's interpreter: top-level assignments of numbers make variables."""
+def _eval_interpreter(**kw):
+    """eval's interpreter (its class made on first use: a job the lean lane takes never
+    loads the parser, compiler or interpreter)."""
+    global _EvalInterpreter
+    if _EvalInterpreter is None:
+        _EvalInterpreter = _make_eval_interpreter()
+    return _EvalInterpreter(**kw)
 
-    def __init__(self, overrides=None, **kw):
-        super().__init__(**kw)
-        self.variables = {}       # name -> leaf tensor, in binding order
-        self.overrides = overrides or {}
 
-    def bind(self, name, value, in_program=False):
-        if name in self.overrides:
-            value = self.overrides[name]
-        else:
-            value = _calculator_value(value, in_program)
-        if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad \
-                and all(v is not value for v in self.variables.values()):  # `s = x` is not a new variable
-            self.variables[name] = value
-        self.globals[name] = value
+_EvalInterpreter = None
 
-    def _store(self, frame, name, value):
-        if frame.locals is None and (isinstance(value, (int, float, list)) and not isinstance(value, bool)
-                                     or name in self.overrides
-                                     or isinstance(value, E.Tensor) and value.grad_fn is None
-                                     and value.requires_grad):
-            self.bind(name, value, in_program=True)
-        else:
-            super()._store(frame, name, value)
+
+def _make_eval_interpreter():
+    from .vm import Interpreter
+
+    class EvalInterpreter(Interpreter):
+        """eval's interpreter: top-level assignments of numbers make variables."""
+
+        def __init__(self, overrides=None, **kw):
+            super().__init__(**kw)
+            self.variables = {}       # name -> leaf tensor, in binding order
+            self.overrides = overrides or {}
+
+        def bind(self, name, value, in_program=False):
+            if name in self.overrides:
+                value = self.overrides[name]
+            else:
+                value = _calculator_value(value, in_program)
+            if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad \
+                    and all(v is not value for v in self.variables.values()):  # `s = x` is not a new variable
+                self.variables[name] = value
+            self.globals[name] = value
+
+        def _store(self, frame, name, value):
+            if frame.locals is None and (isinstance(value, (int, float, list)) and not isinstance(value, bool)
+                                         or name in self.overrides
+                                         or isinstance(value, E.Tensor) and value.grad_fn is None
+                                         and value.requires_grad):
+                self.bind(name, value, in_program=True)
+            else:
+                super()._store(frame, name, value)
+
+    return EvalInterpreter
 
 
 def _unbound_hint(name):
@@ -143,6 +156,8 @@ def _unbound_hint(name):
 
 
 def _evaluate_value(interp, text, what):
+    from .compiler import compile_program
+    from .parser import parse_expression
     try:
         expr = parse_expression(text)
     except SyntaxProblem as e:
@@ -157,6 +172,8 @@ def _evaluate_value(interp, text, what):
 
 def _execute(source, bindings, options, overrides=None):
     """Run the job's program; (interpreter, f)."""
+    from .compiler import compile_program
+    from .parser import parse
     program = parse(source)
     if not program.args or program.args[-1].kind != "expr":
         last = program.args[-1] if program.args else None
@@ -164,7 +181,7 @@ def _execute(source, bindings, options, overrides=None):
                           start=last.start if last is not None else 0, end=last.end if last is not None else 1,
                           hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
     code = compile_program(program, source, keep_last=True)
-    interp = _EvalInterpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
+    interp = _eval_interpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
                               out=options.out if overrides is None else None)
     interp.max_memory = options.max_memory
     if options.graph or options.formula:
@@ -518,6 +535,7 @@ def _check(source, bindings, options, interp, variables, grads):
     looked at from each side: if the one-sided slopes differ (a kink, as relu's at 0)
     or one side is undefined (sqrt's at 0), f is not differentiable there and the
     note says so -- the derivative is then PyTorch's convention, not a limit."""
+    from ..engine.gradcheck import numerical_jacobian
     wide = E.get_default_dtype() is E.float64
     eps = 1e-6 if wide else 1e-3
     atol, rtol = _CHECK_TOLERANCE["float64" if wide else "float32"]

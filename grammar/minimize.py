@@ -8,7 +8,7 @@ import numpy
 
 from .. import engine as E
 from .errors import ScriptError
-from .job import JobOptions, _execute, _evaluate_value, _EvalInterpreter
+from .job import JobOptions, _execute, _evaluate_value, _eval_interpreter
 
 __all__ = ["MinimizeResult", "minimize"]
 
@@ -36,7 +36,7 @@ def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, t
     options = JobOptions(max_steps=max_steps, seed=seed)
     if seed is not None:
         E.manual_seed(seed)
-    helper = _EvalInterpreter(max_steps=max_steps)
+    helper = _eval_interpreter(max_steps=max_steps)
     variables = {}
     for name, text in inits:
         value = _evaluate_value(helper, text, f"--init {name}")
