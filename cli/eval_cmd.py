@@ -1,6 +1,8 @@
 """`autodiff eval`: evaluate one job (or a batch, one per line) and print its
 value and derivatives, as text or JSON. Options in, `run_job` called, results
 formatted: the meaning of a job lives in autodiff.grammar.job."""
+import contextlib
+import io
 import sys
 
 import click
@@ -60,8 +62,14 @@ class _EvalCommand(ExpressionCommand):
               help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
 @click.option("--jobs", "-j", type=Jobs(), default="1", show_default=True,
               help="Run a batch's jobs in N worker processes ('auto': one per core); output stays in input order.")
+@click.option("--dask", "dask_address", metavar="ADDRESS", default=None,
+              help="Run a batch on the Dask cluster at ADDRESS (tcp://host:8786; 'local': one started here, of "
+                   "--jobs processes): JSON Lines out, in input order.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the results to FILE (default: stdout).")
 def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
-                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file, jobs):
+                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file, jobs, dask_address,
+                 output):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
     \b
@@ -94,8 +102,29 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
                          device=None if device is None else ("cuda" if device == "gpu" else device),
                          dtype=dtype, seed=seed, max_steps=max_steps, max_memory=max_memory)
     as_json = as_json or fmt == "json"
+    ctx = click.get_current_context()
+    batch = jobs_file is not None or expr == "-"
+    if dask_address is not None:
+        from .dask_batch import check_usage
+        check_usage(ctx, dask_address, batch)
+        as_json = True
+    if output not in (None, "-"):
+        try:
+            ctx.with_resource(contextlib.redirect_stdout(ctx.with_resource(open(output, "w", encoding="utf-8"))))
+        except OSError as e:
+            raise click.BadParameter(f"cannot write {output!r}: {e.strerror}", param_hint="-o/--output")
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = sys.stderr if as_json else sys.stdout
+    if batch:
+        stream = jobs_file if jobs_file is not None else sys.stdin.buffer
+        where = getattr(stream, "name", "<stdin>")
+        where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
+    if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
+        from .dask_batch import run_batch_on_dask
+        chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
+                          precision=precision, where=where)
+        workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
+        sys.exit(1 if run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, _show_progress) else 0)
     if options.device == "cuda":
         from ..engine import backend
         try:
@@ -107,10 +136,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
                 click.echo(f"error: {e}", err=True)
             sys.exit(1)
     with warning_printer() as printer:
-        if jobs_file is not None or expr == "-":
-            stream = jobs_file if jobs_file is not None else sys.stdin.buffer
-            where = getattr(stream, "name", "<stdin>")
-            where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
+        if batch:
             if jobs > 1:
                 failed = _run_in_workers(job_lines(stream), jobs, pairs, options, as_json, graph_format,
                                          precision, printer, where)
@@ -190,6 +216,17 @@ def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precisio
     if tty:
         sys.stderr.write("\r\033[K")
     return failed
+
+
+def run_chunk_captured(jobs, pairs, options, as_json, graph_format, precision, where, first=True):
+    """Part of a batch run as `_run_jobs` runs it, its stdout and stderr caught:
+    (stdout text, stderr text, how many failed). A Dask worker runs this (cli/dask_batch.py)."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warning_printer() as printer:
+        options.out = err if as_json else out
+        failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
+                           first=first)
+    return out.getvalue(), err.getvalue(), failed
 
 
 def _show_progress(done):

@@ -1,0 +1,200 @@
+"""`autodiff eval --dask ADDRESS`: a batch sharded over a Dask cluster, its
+output byte for byte what one process writes with --json, in input order.
+
+The client reads the jobs as it goes and cuts them into ordered partitions
+(PARTITION lines each). Each partition is one Dask task: a worker imports
+autodiff and runs it through eval's own per-job code (`run_chunk_captured` in
+eval_cmd.py, stdout and stderr caught) and sends back (stdout text, stderr
+text, how many failed). The client writes the partitions' text in input order.
+At most a few partitions per worker thread are submitted and not yet written,
+so memory stays bounded however long the input is.
+
+A worker lost mid-partition costs nothing: the scheduler runs the partition
+again elsewhere (and `retries` covers a partition that raised), and the client
+writes only the one result each partition's future ends with, so no line is
+lost or written twice. A worker process runs one partition at a time (the
+engine's settings and a job's memory budget belong to the process), so
+workers are best started with one thread each.
+
+Dask is optional: it is imported here, and only when --dask is given.
+"""
+import collections
+import contextlib
+import dataclasses
+import gc
+import itertools
+import logging
+import sys
+import threading
+import uuid
+
+import click
+
+from .parallel import _portable
+
+__all__ = ["run_batch_on_dask", "check_usage", "PARTITION", "INSTALL_HINT"]
+
+PARTITION = 256        # jobs per Dask task
+IN_FLIGHT = 2          # partitions per worker thread submitted and not yet written
+MIN_IN_FLIGHT = 4
+RETRIES = 3            # a partition that raised on a worker runs again this many times
+CONNECT_TIMEOUT = 10   # seconds to reach the scheduler
+INSTALL_HINT = "pip install 'autodiff-cli[dask]'"
+
+
+class DaskBatchError(click.ClickException):
+    """The cluster could not be reached or could not run a partition: `error: ...`
+    on stderr, exit 1 (whatever was written before it stays written)."""
+    exit_code = 1
+
+    def show(self, file=None):
+        click.echo(f"error: {self.format_message()}", err=True)
+
+
+def check_usage(ctx, address, batch):
+    """The usage errors of --dask (exit 2), before anything is read or imported."""
+    if not batch:
+        raise click.UsageError("--dask runs a batch: give '-' to read jobs from stdin, or -f FILE")
+    source = ctx.get_parameter_source
+    if ctx.params.get("fmt") == "text" and source("fmt") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--dask writes JSON Lines (one object per job): leave out --format text")
+    if address != "local" and source("jobs") != click.core.ParameterSource.DEFAULT:
+        raise click.UsageError("--jobs sets the workers of `--dask local` only; a cluster has its own")
+    _import_distributed()
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except Exception:  # ImportError, or an installation broken some other way
+        raise click.UsageError(f"--dask needs Dask (dask and distributed), which is not installed here: "
+                               f"{INSTALL_HINT}") from None
+    return distributed
+
+
+def run_batch_on_dask(address, jobs, chunk_args, local_workers=None, progress=None):
+    """Run `jobs` (an iterator of (line, text, error)) on the Dask cluster at
+    `address` ('local': one started here, of `local_workers` processes, else one
+    per core): each partition through `run_chunk_captured(partition, **chunk_args)`
+    on a worker, its output written here to sys.stdout/sys.stderr in input order.
+    Returns how many jobs failed. On a terminal, `progress(done)` is called as
+    partitions are written (a counter on stderr, cleared at the end)."""
+    distributed = _import_distributed()
+    options = chunk_args["options"]
+    chunk_args = dict(chunk_args, options=dataclasses.replace(options, out=None))  # the worker sets its own
+    tty = progress is not None and sys.stderr.isatty()
+    with _client(distributed, address, local_workers) as (client, where):
+        failed = _run(client, where, jobs, chunk_args, progress if tty else None)
+    if tty:
+        sys.stderr.write("\r\033[K")
+    return failed
+
+
+@contextlib.contextmanager
+def _client(distributed, address, local_workers):
+    with contextlib.ExitStack() as stack:
+        if address == "local":
+            try:
+                cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
+                                                   dashboard_address=":0", silence_logs=logging.ERROR)
+            except Exception as e:
+                raise DaskBatchError(f"could not start a local Dask cluster: {_reason(e)}") from None
+            stack.callback(_quietly, cluster.close)
+            address = cluster.scheduler_address
+        client = problem = None
+        try:
+            client = distributed.Client(address, timeout=CONNECT_TIMEOUT, set_as_default=False)
+        except ValueError as e:  # not an address (tcp://host:8786)
+            problem = click.BadParameter(str(e), param_hint="--dask")
+        except Exception as e:
+            problem = DaskBatchError(f"cannot reach the Dask scheduler at {address}: {_reason(e)}")
+        if problem is not None:
+            gc.collect()  # the half-made client closes now, while its event loop runs (not at exit, with a traceback)
+            raise problem
+        stack.callback(_quietly, client.close, timeout=CONNECT_TIMEOUT)
+        yield client, address
+
+
+def _quietly(close, **kwargs):
+    try:
+        close(**kwargs)
+    except Exception:  # a scheduler already gone: nothing left to close
+        pass
+
+
+def _reason(error):
+    if isinstance(error, OSError) and str(error):
+        return str(error)
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
+
+
+def _partitions(jobs):
+    iterator = iter(jobs)
+    for index in itertools.count():
+        chunk = list(itertools.islice(iterator, PARTITION))
+        if not chunk:
+            return
+        yield index, _portable(chunk)
+
+
+def _in_flight(client):
+    threads = sum(client.nthreads().values())
+    if threads == 0:
+        click.echo("warning: the Dask cluster has no workers yet; the batch waits for some", err=True)
+    return max(MIN_IN_FLIGHT, IN_FLIGHT * threads)
+
+
+def _run(client, where, jobs, chunk_args, progress):
+    batch = uuid.uuid4().hex[:12]
+    limit = _in_flight(client)
+    pending = collections.deque()
+    failed = done = 0
+    try:
+        for index, chunk in _partitions(jobs):
+            future = client.submit(_run_partition, index, chunk, chunk_args, key=f"autodiff-eval-{batch}-{index}",
+                                   retries=RETRIES, pure=False)
+            pending.append((chunk[0][0], chunk[-1][0], len(chunk), future))
+            while pending and (len(pending) >= limit or pending[0][3].done()):
+                failed, done = _write(pending.popleft(), where, failed, done, progress)
+        while pending:
+            failed, done = _write(pending.popleft(), where, failed, done, progress)
+    finally:
+        if pending:  # stopped early (an error, a closed pipe, Ctrl-C): the rest is not wanted
+            _quietly(client.cancel, futures=[entry[3] for entry in pending])
+    return failed
+
+
+def _write(entry, where, failed, done, progress):
+    first_line, last_line, count, future = entry
+    try:
+        out, err, chunk_failed = future.result()
+    except Exception as e:
+        hint = " (is autodiff-cli installed on every worker?)" if isinstance(e, ImportError) else ""
+        raise DaskBatchError(f"the Dask cluster at {where} could not run the jobs on lines {first_line}-{last_line}: "
+                             f"{_reason(e)}{hint}") from None
+    if err:
+        sys.stderr.write(err)
+        sys.stderr.flush()
+    if out:
+        sys.stdout.write(out)
+        sys.stdout.flush()
+    done += count
+    if progress is not None:
+        progress(done)
+    return failed + chunk_failed, done
+
+
+# ------------------------------------------------------------------ on a worker
+
+_ONE_AT_A_TIME = threading.Lock()  # a worker process's partitions, one after another
+
+
+def _run_partition(index, jobs, chunk_args):
+    """A Dask task: one partition of the batch through eval's own code; (stdout
+    text, stderr text, how many jobs failed)."""
+    from ..grammar.errors import SyntaxProblem
+    from .eval_cmd import run_chunk_captured
+    restored = [(line, text, None if bad is None else SyntaxProblem(bad[0], bad[1], hint=bad[2]))
+                for line, text, bad in jobs]
+    with _ONE_AT_A_TIME:
+        return run_chunk_captured(restored, first=index == 0, **chunk_args)
