@@ -77,16 +77,15 @@ def run_batch_on_dask(address, jobs, chunk_args, local_workers=None, progress=No
     `address` ('local': one started here, of `local_workers` processes, else one
     per core): each partition through `run_chunk_captured(partition, **chunk_args)`
     on a worker, its output written here to sys.stdout/sys.stderr in input order.
-    Returns how many jobs failed. On a terminal, `progress(done)` is called as
-    partitions are written (a counter on stderr, cleared at the end)."""
+    Returns how many jobs failed. `progress` (a cli.progress.Progress, or None)
+    is updated as partitions are written."""
     distributed = _import_distributed()
     options = chunk_args["options"]
     chunk_args = dict(chunk_args, options=dataclasses.replace(options, out=None))  # the worker sets its own
-    tty = progress is not None and sys.stderr.isatty()
     with _client(distributed, address, local_workers) as (client, where):
-        failed = _run(client, where, jobs, chunk_args, progress if tty else None)
-    if tty:
-        sys.stderr.write("\r\033[K")
+        failed = _run(client, where, jobs, chunk_args, progress.update if progress is not None else None)
+    if progress is not None:
+        progress.close()
     return failed
 
 

@@ -10,6 +10,7 @@ import click
 from .inputs import job_lines
 from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, ExpressionCommand, Jobs, SEED
 from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
+from .progress import Progress, wanted as progress_wanted
 
 __all__ = ["eval_command"]
 
@@ -115,16 +116,21 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
             raise click.BadParameter(f"cannot write {output!r}: {e.strerror}", param_hint="-o/--output")
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = sys.stderr if as_json else sys.stdout
+    progress = None
     if batch:
         stream = jobs_file if jobs_file is not None else sys.stdin.buffer
         where = getattr(stream, "name", "<stdin>")
         where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
+        if progress_wanted():  # results to a file or pipe, a terminal watching: a progress line on stderr
+            progress = Progress(stream)
+            stream = progress.lines(stream)
     if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
         from .dask_batch import run_batch_on_dask
         chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
                           precision=precision, where=where)
         workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
-        sys.exit(1 if run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, _show_progress) else 0)
+        failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress)
+        sys.exit(1 if failed else 0)
     if options.device == "cuda":
         from ..engine import backend
         try:
@@ -139,24 +145,30 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         if batch:
             if jobs > 1:
                 failed = _run_in_workers(job_lines(stream), jobs, pairs, options, as_json, graph_format,
-                                         precision, printer, where)
+                                         precision, printer, where, progress)
             else:
                 failed = _run_jobs(job_lines(stream), pairs, options, as_json, graph_format, precision, printer,
-                                   where, batch=True)
+                                   where, batch=True, progress=progress)
+            if progress is not None:
+                progress.close()
         else:
             failed = _run_jobs([(1, expr, None)], pairs, options, as_json, graph_format, precision, printer,
                                None, batch=False)
     sys.exit(1 if failed else 0)
 
 
-def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first=True):
+def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first=True,
+              progress=None):
     """Run and report each job in turn; how many failed. `first`: these are the
-    batch's first jobs (text output puts a blank line between jobs)."""
+    batch's first jobs (text output puts a blank line between jobs). `progress`
+    is told how many jobs are done."""
     from ..grammar.errors import LanguageError
     from ..grammar.job import run_job
     out = sys.stdout
     failed = 0
-    for line, text, bad_bytes in jobs:
+    for done, (line, text, bad_bytes) in enumerate(jobs):
+        if progress is not None:
+            progress.update(done)
         printer.source = text
         printer.where = f"{where}, job on line {line}" if where else None
         try:
@@ -202,7 +214,7 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     return failed
 
 
-def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precision, printer, where):
+def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precision, printer, where, progress):
     """The batch over `jobs` worker processes: the same output, in input order."""
     from .parallel import run_batch_in_workers
 
@@ -211,11 +223,7 @@ def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precisio
         return _run_jobs(chunk, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
                          first=first)
 
-    tty = sys.stderr.isatty()
-    failed = run_batch_in_workers(lines, run_chunk, jobs, _show_progress if tty else None)
-    if tty:
-        sys.stderr.write("\r\033[K")
-    return failed
+    return run_batch_in_workers(lines, run_chunk, jobs, progress.update if progress is not None else None)
 
 
 def run_chunk_captured(jobs, pairs, options, as_json, graph_format, precision, where, first=True):
@@ -227,12 +235,6 @@ def run_chunk_captured(jobs, pairs, options, as_json, graph_format, precision, w
         failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
                            first=first)
     return out.getvalue(), err.getvalue(), failed
-
-
-def _show_progress(done):
-    """A terminal's counter of finished jobs, rewritten in place on stderr."""
-    sys.stderr.write(f"\r{done} jobs done")
-    sys.stderr.flush()
 
 
 def _plain_error(out, as_json, line, text, kind, message):
