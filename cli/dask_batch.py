@@ -22,7 +22,6 @@ import collections
 import contextlib
 import dataclasses
 import gc
-import itertools
 import logging
 import sys
 import threading
@@ -30,7 +29,7 @@ import uuid
 
 import click
 
-from .parallel import _portable
+from .parallel import chunks, restored
 
 __all__ = ["run_batch_on_dask", "check_usage", "PARTITION", "INSTALL_HINT"]
 
@@ -127,15 +126,6 @@ def _reason(error):
     return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
-def _partitions(jobs):
-    iterator = iter(jobs)
-    for index in itertools.count():
-        chunk = list(itertools.islice(iterator, PARTITION))
-        if not chunk:
-            return
-        yield index, _portable(chunk)
-
-
 def _in_flight(client):
     threads = sum(client.nthreads().values())
     if threads == 0:
@@ -149,7 +139,7 @@ def _run(client, where, jobs, chunk_args, progress):
     pending = collections.deque()
     failed = done = 0
     try:
-        for index, chunk in _partitions(jobs):
+        for index, chunk in chunks(jobs, PARTITION):
             future = client.submit(_run_partition, index, chunk, chunk_args, key=f"autodiff-eval-{batch}-{index}",
                                    retries=RETRIES, pure=False)
             pending.append((chunk[0][0], chunk[-1][0], len(chunk), future))
@@ -191,9 +181,6 @@ _ONE_AT_A_TIME = threading.Lock()  # a worker process's partitions, one after an
 def _run_partition(index, jobs, chunk_args):
     """A Dask task: one partition of the batch through eval's own code; (stdout
     text, stderr text, how many jobs failed)."""
-    from ..grammar.errors import SyntaxProblem
     from .eval_cmd import run_chunk_captured
-    restored = [(line, text, None if bad is None else SyntaxProblem(bad[0], bad[1], hint=bad[2]))
-                for line, text, bad in jobs]
     with _ONE_AT_A_TIME:
-        return run_chunk_captured(restored, first=index == 0, **chunk_args)
+        return run_chunk_captured(restored(jobs), first=index == 0, **chunk_args)

@@ -32,22 +32,27 @@ def _portable(jobs):
     return out
 
 
+def restored(jobs):
+    """Jobs sent by `_portable`, as `job_lines` gave them (a bad line's SyntaxProblem rebuilt)."""
+    from ..grammar.errors import SyntaxProblem
+    return [(line, text, None if bad is None else SyntaxProblem(bad[0], bad[1], hint=bad[2]))
+            for line, text, bad in jobs]
+
+
 def _chunk_in_worker(args):
     index, jobs = args
-    from ..grammar.errors import SyntaxProblem
-    restored = [(line, text, None if bad is None else SyntaxProblem(bad[0], bad[1], hint=bad[2]))
-                for line, text, bad in jobs]
     out, err = io.StringIO(), io.StringIO()
     run_chunk = _setup["run_chunk"]
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        failed = run_chunk(restored, first=index == 0)
+        failed = run_chunk(restored(jobs), first=index == 0)
     return out.getvalue(), err.getvalue(), failed
 
 
-def _chunks(jobs):
+def chunks(jobs, size=CHUNK):
+    """(index, portable jobs) of consecutive pieces of `size` jobs, read as they are needed."""
     iterator = iter(jobs)
     for index in itertools.count():
-        chunk = list(itertools.islice(iterator, CHUNK))
+        chunk = list(itertools.islice(iterator, size))
         if not chunk:
             return
         yield index, _portable(chunk)
@@ -68,7 +73,7 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
     pending = collections.deque()
     with ctx.Pool(workers) as pool:
         try:
-            for item in _chunks(jobs):
+            for item in chunks(jobs):
                 pending.append((len(item[1]), pool.apply_async(_chunk_in_worker, (item,))))
                 while len(pending) >= workers * IN_FLIGHT or (pending and pending[0][1].ready()):
                     failed, done = _write(pending.popleft(), failed, done, progress)
