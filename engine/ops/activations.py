@@ -36,6 +36,15 @@ def _reduce(xp, loss, reduction):
     return total / loss.size if reduction == "mean" else total
 
 
+def _loss_g(F, ctx, g, reduction):
+    """A batch of gradients of a reduced loss, (B,), as (B, 1, ...): the loss formulas then
+    broadcast them to one gradient per batch element (an unreduced loss's is that already)."""
+    nd = len(ctx.shapes[0])
+    if reduction != "none" and nd:
+        return F.reshape(g, shape=(g.shape[0],) + (1,) * nd)
+    return g
+
+
 def _scale(F, ctx, g, reduction):
     """The incoming gradient of a loss, spread over the elements: 1/n of it for 'mean'."""
     if reduction == "mean":
@@ -171,6 +180,9 @@ class MseLoss(Op):
         gx = (x - t) * (_scale(F, ctx, g, reduction) * 2)
         return gx, -gx
 
+    def batched_backward(F, ctx, g, x, t, reduction="mean"):
+        return MseLoss.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, reduction)
+
 
 class BinaryCrossEntropy(Op):
     """-weight * (t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
@@ -191,6 +203,9 @@ class BinaryCrossEntropy(Op):
         gx = g * (x - t) / F.clamp(x * (1 - x), min=_BCE_EPS) if ctx.needs[0] else None
         gt = g * (F.log(1 - x) - F.log(x)) if ctx.needs[1] else None
         return gx, gt
+
+    def batched_backward(F, ctx, g, x, t, weight=None, reduction="mean"):
+        return BinaryCrossEntropy.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, weight, reduction)
 
 
 class BinaryCrossEntropyWithLogits(Op):
@@ -225,6 +240,10 @@ class BinaryCrossEntropyWithLogits(Op):
             else:
                 gt = g * (F.log_sigmoid(-x) - F.log_sigmoid(x) * pos_weight)
         return gx, gt
+
+    def batched_backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):
+        return BinaryCrossEntropyWithLogits.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, weight,
+                                                     pos_weight, reduction)
 
 
 class NllLoss(Op):
@@ -290,6 +309,7 @@ class ScalarArith(Op):
 class Alias(Op):
     """The same values as a view of the input (AliasBackward0): what the legacy constructor
     torch.Tensor(t) returns for a tensor t."""
+    batched = True
     name = "alias"
     node = "AliasBackward0"
     is_view = True
