@@ -15,7 +15,7 @@ inputs: PyTorch's nodes have no edge for them either.
 import math
 
 from ..backend import special
-from .table import Op
+from .table import Op, batch_dim
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -271,6 +271,18 @@ class NllLoss(Op):
             g = g / total if total else g * 0.0
         gi = F.unsqueeze(g * coef, dim=dim)  # the target's shape (g is 0-d after a reduction)
         return (F.put_along(gi, indices=_expand_index(index, dim), dim=dim, shape=ctx.shapes[0]),)
+
+    def batched_backward(F, ctx, g, index, coef, dim, total=1.0, reduction="mean"):
+        if reduction == "mean":
+            g = g / total if total else g * 0.0
+        b = g.shape[0]
+        if reduction != "none" and coef.ndim:
+            g = F.reshape(g, shape=(b,) + (1,) * coef.ndim)  # one weight per batch element
+        d = batch_dim(dim, len(ctx.shapes[0]))
+        gi = F.unsqueeze(g * coef, dim=d)
+        where = _expand_index(index, dim)
+        return (F.put_along(gi, indices=F.xp.broadcast_to(where, (b,) + where.shape), dim=d,
+                            shape=(b,) + tuple(ctx.shapes[0])),)
 
 
 def _expand_index(index, dim):

@@ -137,6 +137,20 @@ class ProdOthers(Op):
         gl = F.transpose(g, dim0=dim, dim1=nd - 1)
         return (F.transpose(ProdOthers._backward_last(F, gl, xl), dim0=dim, dim1=nd - 1),)
 
+    def batched_backward(F, ctx, g, x, dim=None):
+        # _backward_last broadcasts over leading dims of g: only the reshapes and the axes move
+        shape = ctx.shapes[0]
+        b = g.shape[0]
+        if dim is None:
+            flat = F.reshape(x, shape=(-1,))
+            gf = F.reshape(g, shape=(b, -1))
+            return (F.reshape(ProdOthers._backward_last(F, gf, flat), shape=(b,) + tuple(shape)),)
+        nd = len(shape)
+        dim = dim % nd
+        xl = F.transpose(x, dim0=dim, dim1=nd - 1)
+        gl = F.transpose(g, dim0=dim + 1, dim1=nd)
+        return (F.transpose(ProdOthers._backward_last(F, gl, xl), dim0=dim + 1, dim1=nd),)
+
     @staticmethod
     def _backward_last(F, g, x):
         n = x.shape[-1]

@@ -306,6 +306,14 @@ class Repeat(Op):
         summed = F.sum(F.reshape(g, shape=blocks), dim=tuple(range(0, 2 * len(sizes), 2)))
         return (F.reshape(summed, shape=shape),)
 
+    def batched_backward(F, ctx, g, sizes):
+        shape = ctx.shapes[0]
+        padded = (1,) * (len(sizes) - len(shape)) + tuple(shape)
+        blocks = tuple(v for r, s in zip(sizes, padded) for v in (r, s))
+        b = g.shape[0]
+        summed = F.sum(F.reshape(g, shape=(b,) + blocks), dim=tuple(range(1, 2 * len(sizes), 2)))
+        return (F.reshape(summed, shape=(b,) + tuple(shape)),)
+
 
 class Flip(Op):
     name = "flip"
@@ -404,6 +412,22 @@ class Scatter(Op):
             gs = F.take_along(g, indices=index, dim=dim)
             if tuple(index.shape) != tuple(ctx.shapes[1]):  # src was larger than index: zeros elsewhere
                 gs = F.index_grad(gs, key=tuple(slice(0, n) for n in index.shape), shape=ctx.shapes[1])
+        return gx, gs
+
+    def batched_backward(F, ctx, g, index, dim):
+        nd = len(ctx.shapes[0])
+        if nd == 0:
+            return NotImplemented
+        b = g.shape[0]
+        d = batch_dim(dim, nd)
+        every = F.xp.broadcast_to(index, (b,) + tuple(index.shape))  # the same index for each element
+        gx = F.scatter(g, 0.0, index=every, dim=d) if ctx.needs[0] else None
+        gs = None
+        if ctx.needs[1]:
+            gs = F.take_along(g, indices=every, dim=d)
+            if tuple(index.shape) != tuple(ctx.shapes[1]):
+                gs = F.index_grad(gs, key=(slice(None),) + tuple(slice(0, n) for n in index.shape),
+                                  shape=(b,) + tuple(ctx.shapes[1]))
         return gx, gs
 
 
