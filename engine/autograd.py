@@ -433,7 +433,8 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             if gi is not None:
                 if gi is g:
                     borrowed.add(id(g))
-                if gi.shape[1:] != shape or gi.shape[0] != batch:
+                gshape = gi.shape
+                if gshape[1:] != shape or gshape[0] != batch:
                     gi = _sum_to_batched(F, gi, shape, batch)
                 if create_graph:
                     if gi.array.dtype is not dtype and gi.array.dtype != dtype:

@@ -15,6 +15,7 @@ of it, every block of a tuple of inputs at once.
 """
 from .autograd import grad
 from .grad_mode import enable_grad
+from .graph import AccumulateGrad
 from .tensor import Tensor, _make, _xp
 
 __all__ = ["jacobian", "hessian"]
@@ -133,20 +134,21 @@ def _shape(t):
 def _largest_node(outputs):
     """The most elements any node reachable from `outputs` produces (no recursion)."""
     largest = 1
-    seen = set()
     stack = [o.grad_fn for o in outputs if o.grad_fn is not None]
+    seen = set(stack)
     while stack:
         node = stack.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        shape = getattr(node, "out_shape", None)
-        if shape is not None:
+        shape = node.out_shape
+        if shape:
             n = 1
             for s in shape:
                 n *= s
-            largest = max(largest, n)
-        stack.extend(n for n in getattr(node, "inputs", ()) if n is not None and n not in seen)
+            if n > largest:
+                largest = n
+        for nxt in node.inputs:
+            if nxt is not None and nxt not in seen and nxt.__class__ is not AccumulateGrad:
+                seen.add(nxt)
+                stack.append(nxt)
     return largest
 
 
@@ -180,9 +182,8 @@ def _jacobian_batched(outputs, xs, create_graph, retain_graph):
             if a >= b:
                 continue
             out = outputs[i]
-            xp = _xp(out.device)
-            basis = xp.zeros((rows, n), dtype=out.array.dtype)
-            basis[xp.arange(a - start, b - start), xp.arange(a - lo, b - lo)] = 1
+            # rows start..stop of the identity over all outputs' elements, this output's columns
+            basis = _xp(out.device).eye(rows, n, k=start - lo, dtype=out.array.dtype)
             outs.append(out)
             weights.append(_make(basis.reshape((rows,) + _shape(out)), out.device))
         last = stop == total
