@@ -361,3 +361,18 @@ def test_batched_grad_of_a_leaf_and_of_float32():
     g, = ad.grad(x, x, ad.tensor(np.arange(6.0).reshape(3, 2)), is_grads_batched=True)
     assert g.dtype == ad.float32 and tuple(g.shape) == (3, 2)
     np.testing.assert_array_equal(np.asarray(g), np.arange(6.0).reshape(3, 2))
+
+
+def test_a_factor_of_one_that_wants_a_gradient_stays_in_the_graph():
+    """A batch passes through a product with a constant 1 unchanged; a 1 that is a function of
+    something wanting a gradient still contributes its derivative under create_graph."""
+    w = ad.tensor(1.0, requires_grad=True)
+    x = ad.tensor([0.5, 2.0], requires_grad=True)
+    y = (x * w.expand(2)).sin()
+    weights = [ad.tensor(np.eye(2) * 1.5 + 0.25)]
+    got, = ad.grad(y, x, weights, is_grads_batched=True, create_graph=True, retain_graph=True)
+    d_got, = ad.grad((got * got).sum(), w, retain_graph=True)
+    per = [ad.grad(y, x, weights[0][b], create_graph=True, retain_graph=True)[0] for b in range(2)]
+    d_want, = ad.grad(sum((p * p).sum() for p in per), w)
+    _close(got, ad.stack(per), "values")
+    _close(d_got, d_want, "d/dw")

@@ -87,10 +87,13 @@ class Mul(Op):
 
 
 def _is_one(v):
-    """Whether `v` (a number, an array or a Tensor) is 1 everywhere, seen cheaply: a number, or
-    an array whose elements all share one memory cell (a broadcast or 0-d), that is 1."""
+    """Whether `v` (a number, an array or a Tensor) is a constant 1 everywhere, seen cheaply: a
+    number, or an array whose elements all share one memory cell (a broadcast or 0-d), that is
+    1 -- and, a Tensor (create_graph), that is no function of anything that wants a gradient."""
     if v.__class__ in (int, float, bool):
         return v == 1
+    if getattr(v, "requires_grad", False):
+        return False
     arr = getattr(v, "array", v)
     strides = getattr(arr, "strides", None)
     if strides is None or any(strides) or arr.size == 0:
