@@ -18,7 +18,7 @@ from . import dtypes as _dt
 from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
 from .mathspace import array_math, tensor_math
-from .ops import TABLE
+from .ops import TABLE, is_basic_key
 from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
 
 __all__ = ["backward", "grad", "InplaceModifiedError"]
@@ -417,6 +417,9 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             params = node.params
             if op.batched:
                 grads = op.backward(F, node, g, *saved, **params)
+            elif op is _GETITEM and not create_graph and _add_into_buffer(node, g, params["key"], buffers,
+                                                                          borrowed, needed):
+                grads = (None,)  # added where it belongs in the input's gradient: nothing more to pass on
             else:
                 grads = NotImplemented
                 rule = op.batched_backward
@@ -453,6 +456,23 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             deps[child] = d
             if d == 0:
                 push(heap, (-child.seq, child))
+
+
+_GETITEM = TABLE["getitem"]
+
+
+def _add_into_buffer(node, g, key, buffers, borrowed, needed):
+    """A batched x[key]'s gradient added straight into x's gradient where the engine holds that
+    already (and nobody else does): in place at [:, key], not zeros of x's shape with g at key
+    and then a sum. False where that does not apply (the row's batch rule does the work)."""
+    child = node.inputs[0]
+    if child is None or child not in needed or not is_basic_key(key):
+        return False
+    prev = buffers.get(child)
+    if prev is None or prev.dtype != g.dtype or prev.dtype != node.dtypes[0] or not _owned(prev, borrowed):
+        return False
+    prev[(slice(None),) + tuple(key)] += g  # the caller's loop still counts the edge (None there)
+    return True
 
 
 def _sum_to_batched(F, gi, shape, batch):
