@@ -342,11 +342,11 @@ def case_hessian(libs, n, repeats):
 
 
 def hessian_repeats(n, repeats):
-    """More repeats for small Hessians (a millisecond each: the best of 5 is noise), fewer for
-    large ones (PyTorch's default takes n backward passes each)."""
+    """More repeats for small Hessians (a millisecond each: the best of 5 is noise), fewer above
+    1000 variables (PyTorch's default takes n backward passes each)."""
     if n <= 100:
         return max(repeats, 4 * repeats)
-    return repeats if n <= 300 else min(repeats, 2)
+    return repeats if n <= 1000 else min(repeats, 2)
 
 
 # --------------------------------------------------------------------------- case 4: memory

@@ -298,6 +298,7 @@ def test_large_batches_go_in_chunks(monkeypatch, create_graph):
         return real(*args, **kw)
     monkeypatch.setattr(engine_functional, "grad", counting)
     monkeypatch.setattr(engine_functional, "BATCH_ELEMENTS", 3 * 21)  # 3 rows a pass: the largest node has 21
+    monkeypatch.setattr(engine_functional, "CHUNK_ROWS", 1)
     chunked = ad.hessian(f, (x0, y0), create_graph=create_graph)
     assert passes.count(True) == 4  # 10 rows: 3 + 3 + 3 + 1
     for i in range(2):
