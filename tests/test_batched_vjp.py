@@ -377,3 +377,22 @@ def test_a_factor_of_one_that_wants_a_gradient_stays_in_the_graph():
     d_want, = ad.grad(sum((p * p).sum() for p in per), w)
     _close(got, ad.stack(per), "values")
     _close(d_got, d_want, "d/dw")
+
+
+def test_batched_grad_of_a_non_leaf_input_and_a_leaf_beyond_it():
+    x = ad.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    h = x * x
+    y = h.sin() * 3.0
+    weights = [ad.tensor(np.arange(9.0).reshape(3, 3) - 4.0)]
+    got = ad.grad(y, (h, x), weights, is_grads_batched=True, retain_graph=True)
+    want = _per_element([y], [h, x], weights)
+    for k in range(2):
+        _close(got[k], want[k], f"input {k}")
+
+
+def test_strict_hessian_takes_the_row_by_row_path_and_agrees():
+    f = lambda t: (ad.sin(t) * t ** 2).sum() + (t[:-1] * t[1:]).sum()  # noqa: E731
+    x = ad.tensor(np.linspace(-1.0, 1.5, 6))
+    _close(ad.hessian(f, x, strict=True), ad.hessian(f, x), "H")
+    with pytest.raises(RuntimeError, match="`strict=True` and `vectorized=True` are not supported together"):
+        ad.hessian(f, x, strict=True, vectorize=True)
