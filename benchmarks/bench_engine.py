@@ -8,11 +8,13 @@ floor for a numpy engine), then prints one table of times and ratios.
     python benchmarks/bench_engine.py             # full sizes
     python benchmarks/bench_engine.py --quick     # small sizes, a smoke run
     python benchmarks/bench_engine.py --only poly # one case: chain, poly, hessian, memory
+    python benchmarks/bench_engine.py --only hessian --hessian-sizes 10,100,1000
 
 Cases (see benchmarks/README.md):
   chain    2,000 scalar ops (mul, add, sin, repeated), forward + backward, µs per op
   poly     a*x**2+b*x+c over 10^7 float64, forward + .sum().backward()
-  hessian  Hessian of f(x) = sum(sin(x)*x**2) + sum(x[:-1]*x[1:]), 100 variables
+  hessian  Hessian of f(x) = sum(sin(x)*x**2) + sum(x[:-1]*x[1:]), 100 variables (or --hessian-sizes);
+           PyTorch twice: its default (one backward per row) and vectorize=True (one batched backward)
   memory   peak RSS of `poly`, each library in its own subprocess
 
 This is a script, not a test: nothing here asserts a time.
@@ -49,8 +51,12 @@ def _import_engine():
 # Imported on first use (`load`), so that a memory-measuring child imports only its own library.
 E = torch = hips = anp = None
 
-LIBS = ("ours", "torch", "hips", "numpy")
-LABELS = {"ours": "ours", "torch": "PyTorch", "hips": "HIPS", "numpy": "numpy-by-hand"}
+LIBS = ("ours", "torch", "torch_vec", "hips", "numpy")
+LABELS = {"ours": "ours", "torch": "PyTorch", "torch_vec": "PyTorch-vec", "hips": "HIPS",
+          "numpy": "numpy-by-hand"}
+# torch_vec is PyTorch run another way (torch.autograd.functional.hessian with vectorize=True):
+# a column of the hessian case only
+ONLY_IN = {"torch_vec": ("hessian",)}
 
 
 def load(lib):
@@ -77,6 +83,8 @@ def load(lib):
                 return False
             hips, anp = _hips, _anp
         return True
+    if lib == "torch_vec":
+        return load("torch")
     return lib == "numpy"
 
 
@@ -310,6 +318,9 @@ def hessian_run(lib, xnp):
     if lib == "torch":
         x = torch.from_numpy(xnp.copy())
         return lambda: torch.autograd.functional.hessian(f_torch, x).numpy()
+    if lib == "torch_vec":
+        x = torch.from_numpy(xnp.copy())
+        return lambda: torch.autograd.functional.hessian(f_torch, x, vectorize=True).numpy()
     if lib == "hips":
         h = hips.hessian(f_hips)
         return lambda: h(xnp)
@@ -327,7 +338,15 @@ def case_hessian(libs, n, repeats):
         results[lib] = np.asarray(res)
     return dict(name="hessian", label=f"Hessian, {n} variables", unit="ms",
                 times=times, results=results, reference=hessian_by_hand(xnp),
-                check="max |H - H_other|", target=("torch", 1.0))
+                check="max |H - H_other|", target=("torch_vec" if "torch_vec" in libs else "torch", 1.0))
+
+
+def hessian_repeats(n, repeats):
+    """More repeats for small Hessians (a millisecond each: the best of 5 is noise), fewer above
+    1000 variables (PyTorch's default takes n backward passes each)."""
+    if n <= 100:
+        return max(repeats, 4 * repeats)
+    return repeats if n <= 1000 else min(repeats, 2)
 
 
 # --------------------------------------------------------------------------- case 4: memory
@@ -468,8 +487,9 @@ def format_checks(c):
 CASES = ("chain", "poly", "hessian", "memory")
 
 
-def run_cases(only=None, quick=False, libs=None, echo=print):
-    """Run the cases (all, or `only`) for `libs` (default: all importable); returns them."""
+def run_cases(only=None, quick=False, libs=None, echo=print, hessian_sizes=None):
+    """Run the cases (all, or `only`) for `libs` (default: all importable); returns them.
+    `hessian_sizes`: the hessian case once per size (default: one size, SIZES')."""
     size, reps = SIZES["quick" if quick else "full"], REPEATS["quick" if quick else "full"]
     libs = tuple(libs) if libs is not None else available_libs()
     for lib in libs:
@@ -479,25 +499,39 @@ def run_cases(only=None, quick=False, libs=None, echo=print):
     cases = []
     for name in names:
         t0 = time.perf_counter()
+        case_libs = tuple(lib for lib in libs if name in ONLY_IN.get(lib, (name,)))
         if name == "chain":
-            c = case_chain(libs, size["chain"], reps["chain"])
+            done = [case_chain(case_libs, size["chain"], reps["chain"])]
         elif name == "poly":
-            c = case_poly(libs, size["poly"], reps["poly"])
+            done = [case_poly(case_libs, size["poly"], reps["poly"])]
         elif name == "hessian":
-            c = case_hessian(libs, size["hessian"], reps["hessian"])
+            done = [case_hessian(case_libs, n, hessian_repeats(n, reps["hessian"]))
+                    for n in (hessian_sizes or (size["hessian"],))]
         elif name == "memory":
-            c = case_memory(libs, size["memory"])
+            done = [case_memory(case_libs, size["memory"])]
         else:
             raise ValueError(f"unknown case {name!r}; one of {', '.join(CASES)}")
         echo(f"[{name} done in {time.perf_counter() - t0:.1f} s]")
-        cases.append(c)
+        cases.extend(done)
     return cases
+
+
+def _sizes(text):
+    try:
+        sizes = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected sizes like 10,100,1000, got {text!r}") from None
+    if not sizes or min(sizes) < 2:
+        raise argparse.ArgumentTypeError("each size must be at least 2")
+    return sizes
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="small sizes, for a smoke run")
     p.add_argument("--only", choices=CASES, help="run one case")
+    p.add_argument("--hessian-sizes", type=_sizes, metavar="N,N,...",
+                   help="run the hessian case at these numbers of variables (default 100; 10 with --quick)")
     p.add_argument("--mem-child", metavar="LIB", help=argparse.SUPPRESS)
     p.add_argument("--n", type=int, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
@@ -511,7 +545,8 @@ def main(argv=None):
     for line in machine_info():
         print("  " + line)
     print(flush=True)
-    cases = run_cases(args.only, args.quick, libs, echo=lambda s: print(s, file=sys.stderr, flush=True))
+    cases = run_cases(args.only, args.quick, libs, echo=lambda s: print(s, file=sys.stderr, flush=True),
+                      hessian_sizes=args.hessian_sizes)
     for line in format_table(cases, libs):
         print(line)
     print()

@@ -19,8 +19,8 @@ from . import dtypes as _dt
 from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
 from .mathspace import array_math, tensor_math
-from .ops import TABLE
-from .tensor import Tensor, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
+from .ops import TABLE, is_basic_key
+from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
 
 __all__ = ["backward", "grad", "InplaceModifiedError"]
 
@@ -47,8 +47,9 @@ def _check_tensor(x, what):
     return x
 
 
-def _root_grads(outputs, grad_outputs, create_graph):
-    """The gradient each output starts with: the given weights, or 1 for a scalar."""
+def _root_grads(outputs, grad_outputs, create_graph, batched=False):
+    """The gradient each output starts with: the given weights, or 1 for a scalar.
+    `batched`: each given weight has a leading batch dim (grad's is_grads_batched)."""
     if grad_outputs is None or isinstance(grad_outputs, Tensor) or not isinstance(grad_outputs, (list, tuple)):
         grad_outputs = [grad_outputs] * len(outputs) if len(outputs) == 1 or grad_outputs is None \
             else [grad_outputs]
@@ -61,6 +62,14 @@ def _root_grads(outputs, grad_outputs, create_graph):
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         xp = _xp(out.device)
         if g is None:
+            if batched and out.array.size == 1:
+                # PyTorch makes ones shaped like the output, then maps over their first dim
+                if out.array.ndim == 0:
+                    raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for some input, but that "
+                                     "input is a Tensor of dimensionality 0 so expected in_dim to satisfy "
+                                     "0 <= in_dim < 0.")
+                raise RuntimeError(f"invalid gradient at index {i} - got [] but expected shape compatible "
+                                   f"with {list(out.array.shape)}")
             if out.array.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if out.array.dtype.kind != "f":
@@ -72,7 +81,9 @@ def _root_grads(outputs, grad_outputs, create_graph):
         if not isinstance(g, Tensor):
             from .functions import tensor
             g = tensor(g, dtype=out.dtype, device=out.device)
-        if g.array.shape != out.array.shape:
+        if batched:
+            _check_batched_grad(g, out, i)
+        elif g.array.shape != out.array.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and "
                                f"output[{i}] has a shape of {out.shape}.")
         if g.device is not out.device:
@@ -80,7 +91,29 @@ def _root_grads(outputs, grad_outputs, create_graph):
         if g.array.dtype != out.array.dtype:
             g = g.to(dtype=out.dtype)
         grads.append(g if create_graph else g.array)
+    if batched:
+        sizes = [g.shape[0] for g in grads]
+        if any(b != sizes[0] for b in sizes):
+            raise ValueError(f"vmap: Expected all tensors to have the same size in the mapped dimension, got "
+                             f"sizes {sizes} for the mapped dimension")
     return grads
+
+
+def _check_batched_grad(g, out, i):
+    """A batched grad_output is (B,) + the output's shape, as PyTorch checks it (PyTorch takes
+    element 0 of the batch first, and then prints that element's shape less its first dim)."""
+    shape = g.array.shape
+    if not shape:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` "
+                         "in C++ to convert a 0-dim tensor to a number")
+    if shape[0] == 0:
+        raise IndexError("index 0 is out of bounds for dimension 0 with size 0")
+    if shape[1:] != out.array.shape:
+        raise RuntimeError("If `is_grads_batched=True`, we interpret the first dimension of each grad_output as "
+                           "the batch dimension. The sizes of the remaining dimensions are expected to match the "
+                           f"shape of corresponding output, but a mismatch was detected: grad_output[{i}] has a "
+                           f"shape of {Size(shape[2:])} and output[{i}] has a shape of {out.shape}. If you only "
+                           "want some tensors in `grad_output` to be considered batched, consider using vmap.")
 
 
 def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
@@ -102,10 +135,14 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
-         allow_unused=None, materialize_grads=False):
+         allow_unused=None, is_grads_batched=False, materialize_grads=False):
     """The gradients of the (summed) outputs with respect to each input, as a tuple.
 
-    Leaves' `.grad` is left alone."""
+    Leaves' `.grad` is left alone. `is_grads_batched=True`: each grad_output has a leading
+    batch dim B, and so has each result -- B vector-Jacobian products from one backward pass,
+    whose gradients carry that batch dim through every node (PyTorch's vmap over the
+    backward). Hooks then see one batch element at a time; retain_grad() tensors are not
+    filled (PyTorch leaves a vmap-internal value there)."""
     outputs = tuple(_check_tensor(t, "grad's outputs") for t in _as_tuple(outputs))
     inputs = tuple(_check_tensor(t, "grad's inputs") for t in _as_tuple(inputs))
     if not outputs:
@@ -119,8 +156,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         allow_unused = materialize_grads
     if retain_graph is None:
         retain_graph = create_graph
-    grads = _root_grads(outputs, grad_outputs, create_graph)
-    results = _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=False)
+    grads = _root_grads(outputs, grad_outputs, create_graph, bool(is_grads_batched))
+    results = _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=False,
+                   batch=grads[0].shape[0] if is_grads_batched else None)
     final = []
     for i, (t, r) in enumerate(zip(inputs, results)):
         if r is None:
@@ -187,7 +225,7 @@ def _needed(order, targets):
     return needed
 
 
-def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
+def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, batch=None):
     roots = []
     for i, t in enumerate(outputs):
         if not t.requires_grad:
@@ -222,8 +260,12 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate):
     token = _enabled.set(bool(create_graph))
     try:
         with _quiet_numpy():  # inf and nan come out silently, as in PyTorch
-            _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
-                 retain_graph, create_graph, accumulate)
+            if batch is None:
+                _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                         retain_graph, create_graph, accumulate)
+            else:
+                _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                                 retain_graph, create_graph, batch)
     finally:
         _enabled.reset(token)
     return captured
@@ -347,6 +389,152 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             deps[child] = d
             if d == 0:
                 push(heap, (-child.seq, child))
+
+
+def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                     retain_graph, create_graph, batch):
+    """The Kahn loop of a batched backward (grad's is_grads_batched): every gradient is
+    (batch,) + the shape it has in an ordinary backward. Each node runs once, for the whole
+    batch: through its row's own backward where that broadcasts over the batch dim
+    (`batched`), its batch rule (`batched_backward`), or else once per batch element."""
+    math_for = tensor_math if create_graph else array_math
+    maths = {}
+    pop, push = heapq.heappop, heapq.heappush
+    take = buffers.pop
+    while heap:
+        node = pop(heap)[1]
+        g = take(node, None)
+        if node.__class__ is AccumulateGrad:
+            if g is not None:
+                hooks = node.variable._hooks
+                if hooks:
+                    g = _run_hooks_batched(hooks, g, node.variable.device, create_graph, borrowed)
+                if node in targets:
+                    _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
+            continue
+        nexts = node.inputs
+        if g is None:
+            grads = (None,) * len(nexts)
+        else:
+            if node.pre_hooks:
+                g = _run_hooks_batched(node.pre_hooks, g, node.device, create_graph, borrowed)
+            if node in targets:
+                _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
+                if not any(c in needed for c in nexts if c is not None):
+                    continue
+            device = node.device
+            F = maths.get(device)
+            if F is None:
+                F = maths[device] = math_for(device)
+            op = node.op
+            keeps = op.saves_params
+            if keeps and (keeps is True or keeps(node.params)):
+                if node.released:
+                    raise RuntimeError(FREED_MESSAGE)
+                if not retain_graph:
+                    node.released = True
+            saved = _unpack(node, create_graph) if op.saves else ()
+            params = node.params
+            if op.batched:
+                grads = op.backward(F, node, g, *saved, **params)
+            elif op is _GETITEM and not create_graph and _add_into_buffer(node, g, params["key"], buffers,
+                                                                          borrowed, needed):
+                grads = (None,)  # added where it belongs in the input's gradient: nothing more to pass on
+            else:
+                grads = NotImplemented
+                rule = op.batched_backward
+                if rule is not None:
+                    grads = rule(F, node, g, *saved, **params)
+                if grads is NotImplemented:
+                    grads = _per_sample(F, op, node, g, saved, params)
+            if op.saves and not retain_graph:
+                node.saved = None
+                node.released = True
+        for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
+            if child is None or child not in needed:
+                continue
+            if gi is not None:
+                if gi is g:
+                    borrowed.add(id(g))
+                gshape = gi.shape
+                if gshape[1:] != shape or gshape[0] != batch:
+                    gi = _sum_to_batched(F, gi, shape, batch)
+                if create_graph:
+                    if gi.array.dtype is not dtype and gi.array.dtype != dtype:
+                        gi = F.to_dtype(gi, dtype=dtype)
+                elif gi.dtype is not dtype and gi.dtype != dtype:
+                    gi = gi.astype(dtype)
+                prev = buffers.get(child)
+                if prev is None:
+                    buffers[child] = gi
+                elif create_graph or not _owned(prev, borrowed) or prev.shape != gi.shape \
+                        or prev.dtype != gi.dtype:
+                    buffers[child] = prev + gi
+                else:
+                    prev += gi
+            d = deps[child] - 1
+            deps[child] = d
+            if d == 0:
+                push(heap, (-child.seq, child))
+
+
+_GETITEM = TABLE["getitem"]
+
+
+def _add_into_buffer(node, g, key, buffers, borrowed, needed):
+    """A batched x[key]'s gradient added straight into x's gradient where the engine holds that
+    already (and nobody else does): in place at [:, key], not zeros of x's shape with g at key
+    and then a sum. False where that does not apply (the row's batch rule does the work)."""
+    child = node.inputs[0]
+    if child is None or child not in needed or not is_basic_key(key):
+        return False
+    prev = buffers.get(child)
+    if prev is None or prev.dtype != g.dtype or prev.dtype != node.dtypes[0] or not _owned(prev, borrowed):
+        return False
+    prev[(slice(None),) + tuple(key)] += g  # the caller's loop still counts the edge (None there)
+    return True
+
+
+def _sum_to_batched(F, gi, shape, batch):
+    """A batched gradient (batch,) + S, S broadcast from `shape`, summed to (batch,) + shape:
+    the axes S has in front of `shape`'s come after the batch dim, so they are summed first."""
+    lead = len(gi.shape) - 1 - len(shape)
+    if lead > 0:
+        gi = F.sum(gi, dim=tuple(range(1, 1 + lead)))
+    target = (batch,) + tuple(shape)
+    if tuple(gi.shape) != target:
+        gi = F.sum_to(gi, shape=target)
+    return gi
+
+
+def _per_sample(F, op, node, g, saved, params):
+    """A row's backward without a batch rule: once per batch element, the results stacked."""
+    parts = None
+    for b in range(g.shape[0]):
+        grads = op.backward(F, node, g[b], *saved, **params)
+        if parts is None:
+            parts = [None if gi is None else [] for gi in grads]
+        for k, gi in enumerate(grads):
+            if parts[k] is not None:
+                parts[k].append(gi)
+    return tuple(None if p is None else F.stack(*p) for p in parts)
+
+
+def _run_hooks_batched(hooks, g, device, create_graph, borrowed):
+    """Tensor hooks in a batched backward: called with one batch element at a time (what they
+    see under PyTorch's vmap), the results stacked again where a hook replaced one."""
+    parts = []
+    replaced = False
+    for b in range(g.shape[0]):
+        gb = g[b] if create_graph else g[b].copy()
+        r = _run_hooks(hooks, gb, device, create_graph, borrowed)
+        replaced = replaced or r is not gb
+        parts.append(r)
+    if not replaced:
+        return g
+    if create_graph:
+        return apply(TABLE["stack"], *parts)
+    return _xp(device).stack(parts)
 
 
 def _spread(F, gi, out_shape, shape):

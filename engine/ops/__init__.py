@@ -54,6 +54,14 @@ Flags
     backward. ``is_view = True``: the result may share memory with input 0
     (it then shares its version counter and can be written through).
     ``moves_device = True``: the result lives on ``params["device"]``.
+    ``batched = True``: ``backward`` stays right when ``g`` has a leading batch
+    dim -- (B,) + the result's shape, as a batched backward
+    (``grad(..., is_grads_batched=True)``) hands it -- returning gradients with
+    that leading dim (the default of elementwise rows: their formulas
+    broadcast). Otherwise ``batched_backward(F, ctx, g, *saved, **params)`` is
+    the row's batch rule (dims shifted by one, keys after a full slice, shapes
+    with B in front); it may return ``NotImplemented``, and a row without one
+    has its ``backward`` run once per batch element.
 
 The public surface (what users call)
     ``names``: the public functions this row stands behind (``torch.<name>``

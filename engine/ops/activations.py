@@ -15,7 +15,7 @@ inputs: PyTorch's nodes have no edge for them either.
 import math
 
 from ..backend import special
-from .table import Op
+from .table import Op, batch_dim
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -34,6 +34,15 @@ def _reduce(xp, loss, reduction):
         return loss
     total = xp.sum(loss)
     return total / loss.size if reduction == "mean" else total
+
+
+def _loss_g(F, ctx, g, reduction):
+    """A batch of gradients of a reduced loss, (B,), as (B, 1, ...): the loss formulas then
+    broadcast them to one gradient per batch element (an unreduced loss's is that already)."""
+    nd = len(ctx.shapes[0])
+    if reduction != "none" and nd:
+        return F.reshape(g, shape=(g.shape[0],) + (1,) * nd)
+    return g
 
 
 def _scale(F, ctx, g, reduction):
@@ -171,6 +180,9 @@ class MseLoss(Op):
         gx = (x - t) * (_scale(F, ctx, g, reduction) * 2)
         return gx, -gx
 
+    def batched_backward(F, ctx, g, x, t, reduction="mean"):
+        return MseLoss.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, reduction)
+
 
 class BinaryCrossEntropy(Op):
     """-weight * (t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
@@ -191,6 +203,9 @@ class BinaryCrossEntropy(Op):
         gx = g * (x - t) / F.clamp(x * (1 - x), min=_BCE_EPS) if ctx.needs[0] else None
         gt = g * (F.log(1 - x) - F.log(x)) if ctx.needs[1] else None
         return gx, gt
+
+    def batched_backward(F, ctx, g, x, t, weight=None, reduction="mean"):
+        return BinaryCrossEntropy.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, weight, reduction)
 
 
 class BinaryCrossEntropyWithLogits(Op):
@@ -226,6 +241,10 @@ class BinaryCrossEntropyWithLogits(Op):
                 gt = g * (F.log_sigmoid(-x) - F.log_sigmoid(x) * pos_weight)
         return gx, gt
 
+    def batched_backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):
+        return BinaryCrossEntropyWithLogits.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, weight,
+                                                     pos_weight, reduction)
+
 
 class NllLoss(Op):
     """-weight[t] * x[..., t, ...] along the class dim `dim`, reduced: the sum over the total
@@ -252,6 +271,18 @@ class NllLoss(Op):
             g = g / total if total else g * 0.0
         gi = F.unsqueeze(g * coef, dim=dim)  # the target's shape (g is 0-d after a reduction)
         return (F.put_along(gi, indices=_expand_index(index, dim), dim=dim, shape=ctx.shapes[0]),)
+
+    def batched_backward(F, ctx, g, index, coef, dim, total=1.0, reduction="mean"):
+        if reduction == "mean":
+            g = g / total if total else g * 0.0
+        b = g.shape[0]
+        if reduction != "none" and coef.ndim:
+            g = F.reshape(g, shape=(b,) + (1,) * coef.ndim)  # one weight per batch element
+        d = batch_dim(dim, len(ctx.shapes[0]))
+        gi = F.unsqueeze(g * coef, dim=d)
+        where = _expand_index(index, dim)
+        return (F.put_along(gi, indices=F.xp.broadcast_to(where, (b,) + where.shape), dim=d,
+                            shape=(b,) + tuple(ctx.shapes[0])),)
 
 
 def _expand_index(index, dim):
@@ -290,6 +321,7 @@ class ScalarArith(Op):
 class Alias(Op):
     """The same values as a view of the input (AliasBackward0): what the legacy constructor
     torch.Tensor(t) returns for a tensor t."""
+    batched = True
     name = "alias"
     node = "AliasBackward0"
     is_view = True

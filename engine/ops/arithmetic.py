@@ -76,6 +76,30 @@ class Mul(Op):
     def backward(F, ctx, g, a, b):
         return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
 
+    batched = False
+
+    def batched_backward(F, ctx, g, a, b):
+        # The backward of a sum multiplies by the expand of its weight, most often 1: a factor of
+        # one number, 1, passes a batch of gradients on as it is (g * 1 is g, bit for bit)
+        ga = (g if _is_one(b) else g * b) if ctx.needs[0] else None
+        gb = (g if _is_one(a) else g * a) if ctx.needs[1] else None
+        return ga, gb
+
+
+def _is_one(v):
+    """Whether `v` (a number, an array or a Tensor) is a constant 1 everywhere, seen cheaply: a
+    number, or an array whose elements all share one memory cell (a broadcast or 0-d), that is
+    1 -- and, a Tensor (create_graph), that is no function of anything that wants a gradient."""
+    if v.__class__ in (int, float, bool):
+        return v == 1
+    if getattr(v, "requires_grad", False):
+        return False
+    arr = getattr(v, "array", v)
+    strides = getattr(arr, "strides", None)
+    if strides is None or any(strides) or arr.size == 0:
+        return False
+    return bool(arr.reshape(-1)[0] == 1)
+
 
 class Div(Op):
     name = "div"
@@ -205,6 +229,14 @@ class PowScalar(Op):
                 return (g * 2 * x,)  # the same bits as g * (2 * x): doubling is exact
         return (g * (exponent * F.pow_scalar(x, exponent=exponent - 1)),)
 
+    batched = False
+
+    def batched_backward(F, ctx, g, x, exponent):
+        # as backward, with the factor made first: one pass over the batch, not two
+        if exponent == 2 and not F.graph:
+            return (g * (2 * x),)
+        return PowScalar.backward(F, ctx, g, x, exponent)
+
 
 class Pow(Op):
     """tensor ** tensor"""
@@ -328,6 +360,7 @@ class Lerp(Op):
 class Bernoulli(Op):
     """1 where the uniform `draws` fall below the probabilities `p`, else 0 (no gradient reaches p)."""
     name = "bernoulli"
+    batched = True
     names = ("bernoulli",)
     method = inplace = True
     node = "BernoulliBackward0"

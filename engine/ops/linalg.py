@@ -1,6 +1,6 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm, einsum, kron, trace, cross, inverse,
 linalg.solve and det."""
-from .table import Op, infix, call
+from .table import Op, batch_dim, infix, call
 
 
 def _matmul_name(ctx):
@@ -51,6 +51,14 @@ class Matmul(Op):
             gb = F.matmul(F.transpose(a, dim0=-1, dim1=-2), g)
         return ga, gb
 
+    def batched_backward(F, ctx, g, a, b):
+        # the batch dim leads the matmul's own batch dims (broadcast); only a dot, whose g is
+        # (B,), needs g as a column
+        if len(ctx.shapes[0]) == 1 and len(ctx.shapes[1]) == 1:
+            g = F.unsqueeze(g, dim=-1)
+            return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
+        return Matmul.backward(F, ctx, g, a, b)
+
 
 class Linear(Op):
     """linear(x, W, b) = x @ W.T + b, as torch.nn.functional.linear."""
@@ -79,11 +87,26 @@ class Linear(Op):
             return gx, gw, (g if ctx.needs[2] else None)
         return gx, gw
 
+    def batched_backward(F, ctx, g, x, w):
+        gx = F.matmul(g, w) if ctx.needs[0] else None
+        gw = None
+        if ctx.needs[1]:
+            if len(ctx.shapes[0]) == 1:
+                gw = F.unsqueeze(g, dim=-1) * x
+            else:
+                g3 = F.reshape(g, shape=(g.shape[0], -1, ctx.shapes[1][0]))
+                x2 = F.reshape(x, shape=(-1, ctx.shapes[1][1]))
+                gw = F.matmul(F.transpose(g3, dim0=-1, dim1=-2), x2)
+        if len(ctx.shapes) == 3:
+            return gx, gw, (g if ctx.needs[2] else None)
+        return gx, gw
+
 
 # ------------------------------------------------------------------ addmm, bmm
 
 class Addmm(Op):
     """beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product)."""
+    batched = True  # g (B, m, p) @ mat2.T and mat1.T @ g broadcast over the batch
     name = "addmm"
     names = ("addmm",)
     method = inplace = True
@@ -165,10 +188,27 @@ class Einsum(Op):
         gb = _einsum_operand_grad(F, g, out, a, sa, sb, sizes, ctx.shapes[1]) if ctx.needs[1] else None
         return ga, gb
 
+    def batched_backward(F, ctx, g, a, b, equation, name=None):
+        (sa, sb), out = einsum_parts(equation)
+        free = [c for c in _LETTERS if c not in equation]
+        if not free:
+            return NotImplemented
+        z = free[0]  # a letter of its own for the batch dim
+        sizes = {z: g.shape[0]}
+        for subscripts, shape in zip((sa, sb), ctx.shapes):
+            sizes.update(zip(subscripts, shape))
+        ga = _einsum_operand_grad(F, g, z + out, b, sb, sa, sizes, ctx.shapes[0], z) if ctx.needs[0] else None
+        gb = _einsum_operand_grad(F, g, z + out, a, sa, sb, sizes, ctx.shapes[1], z) if ctx.needs[1] else None
+        return ga, gb
 
-def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape):
+
+def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape, batch=""):
     """The gradient of the operand with letters `target`, given the output's gradient `g`
-    (letters `out`) and the other operand."""
+    (letters `out`) and the other operand; `batch`: the letter of g's leading batch dim
+    (it leads the result too)."""
+    if batch:
+        shape = (sizes[batch],) + tuple(shape)
+    target = batch + target
     unique = "".join(dict.fromkeys(target))
     present = set(out) | set(other_letters)
     kept = "".join(c for c in unique if c in present)
@@ -178,10 +218,11 @@ def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape):
         grad = F.expand(grad, shape=tuple(sizes[c] for c in unique))
     if len(unique) < len(target):  # a repeated letter: onto the diagonal, zeros elsewhere
         xp = F.xp
-        axes = {c: i for i, c in enumerate(unique)}
-        key = tuple(xp.arange(sizes[c]).reshape(tuple(sizes[c] if j == axes[c] else 1 for j in range(len(unique))))
-                    for c in target)
-        grad = F.index_grad(grad, key=key, shape=shape)
+        inner = unique[len(batch):]  # the batch dim is a full slice before the index arrays
+        axes = {c: i for i, c in enumerate(inner)}
+        key = tuple(xp.arange(sizes[c]).reshape(tuple(sizes[c] if j == axes[c] else 1 for j in range(len(inner))))
+                    for c in target[len(batch):])
+        grad = F.index_grad(grad, key=(slice(None),) * len(batch) + key, shape=shape)
     return grad
 
 
@@ -237,6 +278,14 @@ class Trace(Op):
         diagonal = F.xp.arange(k)
         return (F.index_grad(F.expand(g, shape=(k,)), key=(diagonal, diagonal), shape=shape),)
 
+    def batched_backward(F, ctx, g):
+        shape = ctx.shapes[0]
+        k = min(shape)
+        b = g.shape[0]
+        diagonal = F.xp.arange(k)
+        spread = F.expand(F.reshape(g, shape=(b, 1)), shape=(b, k))
+        return (F.index_grad(spread, key=(slice(None), diagonal, diagonal), shape=(b,) + tuple(shape)),)
+
 
 class Cross(Op):
     """The cross product of 3-vectors along `dim` (the other dims broadcast)."""
@@ -256,11 +305,16 @@ class Cross(Op):
         gb = F.cross(g, a, dim=dim) if ctx.needs[1] else None
         return ga, gb
 
+    def batched_backward(F, ctx, g, a, b, dim):
+        nd = len(g.shape) - 1  # the result's dims: a negative dim names the same axis in g
+        return Cross.backward(F, ctx, g, a, b, dim - nd if dim >= 0 else dim)
+
 
 # ------------------------------------------------------ det, inverse, solve
 
 class Inverse(Op):
     """The inverse of (a batch of) square matrices: torch.inverse, torch.linalg.inv."""
+    batched = True  # matmuls that broadcast over a leading batch dim of g
     name = "inverse"
     names = ("inverse",)
     method = True
@@ -298,6 +352,7 @@ class LinalgSolve(Op):
     node = "LinalgSolveExBackward0"
     saves = (0, "out")
     save_for = ((0, 1), (0,))
+    batched = True  # a solve and matmuls that broadcast over a leading batch dim of g
 
     def forward(xp, a, b, vector=False, left=True):
         if vector:

@@ -4,7 +4,8 @@ import math
 
 import numpy
 
-from .table import Op, _keepdim_shape, _reduced_count, _unreduce, call, custom, scatter_add
+from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
+                    scatter_add)
 
 
 def _reduction_name(base):
@@ -26,6 +27,10 @@ class Sum(Op):
     def backward(F, ctx, g, dim=None, keepdim=False):
         return (F.expand(_unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, dim=None, keepdim=False):
+        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        return (F.expand(g, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
 
 class Mean(Op):
     name = "mean"
@@ -41,6 +46,11 @@ class Mean(Op):
         n = _reduced_count(ctx.shapes[0], dim)
         return (F.expand(_unreduce(F, ctx, g, dim, keepdim) / n, shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, dim=None, keepdim=False):
+        n = _reduced_count(ctx.shapes[0], dim)
+        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        return (F.expand(g / n, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
 
 class SumTo(Op):
     """Sum a broadcast gradient back to a shape: the one place broadcasting is undone."""
@@ -53,6 +63,14 @@ class SumTo(Op):
 
     def backward(F, ctx, g, shape):
         return (F.expand(g, shape=ctx.shapes[0]),)
+
+    def batched_backward(F, ctx, g, shape):
+        source = tuple(ctx.shapes[0])
+        b = g.shape[0]
+        lead = len(source) - len(shape)
+        if lead:  # the summed leading axes come back as 1s after the batch dim
+            g = F.reshape(g, shape=(b,) + (1,) * lead + tuple(shape))
+        return (F.expand(g, shape=(b,) + source),)
 
 
 def sum_to_array(x, shape):
@@ -80,6 +98,10 @@ class Prod(Op):
 
     def backward(F, ctx, g, x, dim=None, keepdim=False):
         g = _unreduce(F, ctx, g, dim, keepdim)
+        return (g * F.prod_others(x, dim=dim),)
+
+    def batched_backward(F, ctx, g, x, dim=None, keepdim=False):
+        g = _unreduce_batched(F, ctx, g, dim, keepdim)
         return (g * F.prod_others(x, dim=dim),)
 
 
@@ -115,6 +137,20 @@ class ProdOthers(Op):
         gl = F.transpose(g, dim0=dim, dim1=nd - 1)
         return (F.transpose(ProdOthers._backward_last(F, gl, xl), dim0=dim, dim1=nd - 1),)
 
+    def batched_backward(F, ctx, g, x, dim=None):
+        # _backward_last broadcasts over leading dims of g: only the reshapes and the axes move
+        shape = ctx.shapes[0]
+        b = g.shape[0]
+        if dim is None:
+            flat = F.reshape(x, shape=(-1,))
+            gf = F.reshape(g, shape=(b, -1))
+            return (F.reshape(ProdOthers._backward_last(F, gf, flat), shape=(b,) + tuple(shape)),)
+        nd = len(shape)
+        dim = dim % nd
+        xl = F.transpose(x, dim0=dim, dim1=nd - 1)
+        gl = F.transpose(g, dim0=dim + 1, dim1=nd)
+        return (F.transpose(ProdOthers._backward_last(F, gl, xl), dim0=dim + 1, dim1=nd),)
+
     @staticmethod
     def _backward_last(F, g, x):
         n = x.shape[-1]
@@ -139,6 +175,9 @@ class Amax(Op):
     def backward(F, ctx, g, x, out, dim=None, keepdim=False):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
 
+    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False):
+        return (_share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=True),)
+
 
 class Amin(Op):
     name = "amin"
@@ -154,13 +193,23 @@ class Amin(Op):
     def backward(F, ctx, g, x, out, dim=None, keepdim=False):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
 
+    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False):
+        return (_share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=True),)
 
-def _share_among_ties(F, ctx, g, x, out, dim, keepdim):
+
+def _share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=False):
     """The gradient of a largest (smallest) value, shared evenly among the elements tied for it."""
-    g = _unreduce(F, ctx, g, dim, keepdim)
+    g = (_unreduce_batched if batched else _unreduce)(F, ctx, g, dim, keepdim)
     out = _unreduce(F, ctx, out, dim, keepdim)
     mask = x == out
     return g * mask / F.sum(mask * 1.0, dim=dim, keepdim=True)
+
+
+def _batch_scalar(F, ctx, g):
+    """A batch of gradients of a 0-d result, (B,), as (B, 1, ...): one per batch element that
+    broadcasts against the input."""
+    nd = len(ctx.shapes[0])
+    return F.reshape(g, shape=(g.shape[0],) + (1,) * nd) if nd else g
 
 
 def _evenly_distribute(F, g, x, out):
@@ -185,6 +234,9 @@ class MaxAll(Op):
     def backward(F, ctx, g, x, out):
         return (_evenly_distribute(F, g, x, out),)
 
+    def batched_backward(F, ctx, g, x, out):
+        return (_evenly_distribute(F, _batch_scalar(F, ctx, g), x, out),)
+
 
 class MinAll(Op):
     name = "min_all"
@@ -199,6 +251,9 @@ class MinAll(Op):
 
     def backward(F, ctx, g, x, out):
         return (_evenly_distribute(F, g, x, out),)
+
+    def batched_backward(F, ctx, g, x, out):
+        return (_evenly_distribute(F, _batch_scalar(F, ctx, g), x, out),)
 
 
 class MedianAll(Op):
@@ -222,6 +277,9 @@ class MedianAll(Op):
 
     def backward(F, ctx, g, x, out):
         return (_evenly_distribute(F, g, x, out),)
+
+    def batched_backward(F, ctx, g, x, out):
+        return (_evenly_distribute(F, _batch_scalar(F, ctx, g), x, out),)
 
 
 def sort_indices(xp, x, dim, descending=False):
@@ -274,6 +332,16 @@ class ExtremeDim(Op):
             indices = indices.reshape(_keepdim_shape(ctx.shapes[0], dim))
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, dim, keepdim, indices, name=None):
+        shape = ctx.shapes[0]
+        if not shape:
+            return (g,)
+        d = batch_dim(dim, len(shape))
+        if not keepdim:
+            g = F.unsqueeze(g, dim=d)
+            indices = indices.reshape(_keepdim_shape(shape, dim))
+        return (_put_along_batched(F, g, indices, d, shape),)
+
 
 class Kthvalue(ExtremeDim):
     """kthvalue(x, k, dim): the k-th smallest values; `indices` come from kthvalue() (`k` is
@@ -289,6 +357,9 @@ class Kthvalue(ExtremeDim):
 
     def backward(F, ctx, g, dim, keepdim, indices, k=None):
         return ExtremeDim.backward(F, ctx, g, dim, keepdim, indices)
+
+    def batched_backward(F, ctx, g, dim, keepdim, indices, k=None):
+        return ExtremeDim.batched_backward(F, ctx, g, dim, keepdim, indices)
 
 
 class TakeAlong(Op):
@@ -310,6 +381,12 @@ class TakeAlong(Op):
             return (g,)
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, indices, dim):
+        shape = ctx.shapes[0]
+        if not shape:
+            return (g,)
+        return (_put_along_batched(F, g, indices, batch_dim(dim, len(shape)), shape),)
+
 
 class Sort(TakeAlong):
     """sort(x, dim, descending) values: x at the sorting permutation `indices` (from sort();
@@ -326,6 +403,9 @@ class Sort(TakeAlong):
     def backward(F, ctx, g, indices, dim, descending=None):
         return TakeAlong.backward(F, ctx, g, indices, dim)
 
+    def batched_backward(F, ctx, g, indices, dim, descending=None):
+        return TakeAlong.batched_backward(F, ctx, g, indices, dim)
+
 
 class Topk(TakeAlong):
     """topk(x, k, dim, largest) values: x at the `indices` of the k largest (smallest)."""
@@ -340,6 +420,9 @@ class Topk(TakeAlong):
 
     def backward(F, ctx, g, indices, dim, k=None, largest=None):
         return TakeAlong.backward(F, ctx, g, indices, dim)
+
+    def batched_backward(F, ctx, g, indices, dim, k=None, largest=None):
+        return TakeAlong.batched_backward(F, ctx, g, indices, dim)
 
 
 class PutAlong(Op):
@@ -358,6 +441,20 @@ class PutAlong(Op):
     def backward(F, ctx, g, indices, dim, shape):
         return (F.take_along(g, indices=indices, dim=dim),)
 
+    def batched_backward(F, ctx, g, indices, dim, shape):
+        if not len(shape):
+            return NotImplemented
+        b = g.shape[0]
+        return (F.take_along(g, indices=F.xp.broadcast_to(indices, (b,) + indices.shape),
+                             dim=batch_dim(dim, len(shape))),)
+
+
+def _put_along_batched(F, g, indices, dim, shape):
+    """put_along for a batched `g` ((B,) + indices' shape; `dim` already an axis of g)."""
+    b = g.shape[0]
+    return F.put_along(g, indices=F.xp.broadcast_to(indices, (b,) + indices.shape), dim=dim,
+                       shape=(b,) + tuple(shape))
+
 
 class Var(Op):
     """var(x, dim, correction, keepdim): the sum of squared deviations from the mean over
@@ -374,6 +471,9 @@ class Var(Op):
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
         return (_var_grad(F, ctx, g, x, dim, correction, keepdim),)
+
+    def batched_backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
+        return (_var_grad(F, ctx, g, x, dim, correction, keepdim, batched=True),)
 
 
 class Std(Op):
@@ -393,6 +493,10 @@ class Std(Op):
         gv = F.where(out == 0, 0.0, g / (out * 2))
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim),)
 
+    def batched_backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
+        gv = F.where(out == 0, 0.0, g / (out * 2))
+        return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
+
 
 def _variance(xp, x, dim, correction, keepdim):
     n = _reduced_count(x.shape, dim)
@@ -401,16 +505,19 @@ def _variance(xp, x, dim, correction, keepdim):
         return xp.sum(d * d, axis=dim, keepdims=keepdim) / max(0, n - correction)
 
 
-def _var_grad(F, ctx, g, x, dim, correction, keepdim):
-    """PyTorch's var_backward."""
+def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
+    """PyTorch's var_backward (`batched`: g has a leading batch dim)."""
     shape = ctx.shapes[0]
+    if batched:
+        g = _unreduce_batched(F, ctx, g, None if not shape else dim, keepdim)
     if not shape or dim is None:
         dof = _reduced_count(shape, None) - correction
         centered = x - F.mean(x)
         if dof <= 0:  # 2 / dof is infinite: NaN where x is the mean (inf * 0), inf elsewhere
             return F.where(centered == 0, g * math.nan, g * math.inf)
         return g * centered * (2.0 / dof)
-    g = _unreduce(F, ctx, g, dim, keepdim)
+    if not batched:
+        g = _unreduce(F, ctx, g, dim, keepdim)
     n = _reduced_count(shape, dim)
     scale = 2.0 / (n - correction) if n != correction else math.inf
     return g * (x - F.mean(x, dim=dim, keepdim=True)) * scale
@@ -436,6 +543,12 @@ class Cumsum(Op):
 
     def backward(F, ctx, g, dim, dtype=None, reverse=None):
         return (F.cumsum(g, dim=dim, reverse=None if reverse else True),)
+
+    def batched_backward(F, ctx, g, dim, dtype=None, reverse=None):
+        d = batch_dim(dim, len(ctx.shapes[0]))
+        if d is None:
+            return (g,)  # a 0-d input: the running sum is the value itself
+        return (F.cumsum(g, dim=d, reverse=None if reverse else True),)
 
 
 class Cumprod(Op):
@@ -466,6 +579,15 @@ class Cumprod(Op):
         if not F.graph:
             return (_cumprod_grad_zeros(F.xp, g, x, out, dim),)
         return (_cumprod_grad_exact(F, g, x, dim),)
+
+    def batched_backward(F, ctx, g, x, out, dim, dtype=None):
+        shape = ctx.shapes[0]
+        if not shape or shape[dim] == 1 or _reduced_count(shape, None) <= 1:
+            return (g,)
+        values = x.array if F.graph else x
+        if bool((values == 0).any()):
+            return NotImplemented  # zeros: one batch element at a time
+        return (F.cumsum(g * out, dim=batch_dim(dim, len(shape)), reverse=True) / x,)
 
 
 def _cumprod_grad_zeros(xp, g, x, out, dim):
@@ -526,7 +648,13 @@ class Norm(Op):
         return xp.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
 
     def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
-        g = _unreduce(F, ctx, g, dim, keepdim)
+        return Norm._grad(F, ctx, _unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
+
+    def batched_backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
+        return Norm._grad(F, ctx, _unreduce_batched(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
+
+    @staticmethod
+    def _grad(F, ctx, g, x, out, p, dim, keepdim):
         out = _unreduce(F, ctx, out, dim, keepdim)
         if p == 1:
             return (g * F.sign(x),)
@@ -561,6 +689,11 @@ class Logsumexp(Op):
         out = _unreduce(F, ctx, out, dim, keepdim)
         return (g * F.exp(x - out),)
 
+    def batched_backward(F, ctx, g, x, out, dim, keepdim=False):
+        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        out = _unreduce(F, ctx, out, dim, keepdim)
+        return (g * F.exp(x - out),)
+
 
 class Softmax(Op):
     name = "softmax"
@@ -578,6 +711,10 @@ class Softmax(Op):
         gs = g * out
         return (gs - out * F.sum(gs, dim=dim, keepdim=True),)
 
+    def batched_backward(F, ctx, g, out, dim):
+        d = batch_dim(dim, len(ctx.shapes[0]))
+        return NotImplemented if d is None else Softmax.backward(F, ctx, g, out, d)
+
 
 class LogSoftmax(Op):
     name = "log_softmax"
@@ -593,3 +730,7 @@ class LogSoftmax(Op):
 
     def backward(F, ctx, g, out, dim):
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
+
+    def batched_backward(F, ctx, g, out, dim):
+        d = batch_dim(dim, len(ctx.shapes[0]))
+        return NotImplemented if d is None else LogSoftmax.backward(F, ctx, g, out, d)

@@ -1,8 +1,14 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
-from .table import Op, call, custom, is_basic_key, scatter_add
+from .table import Op, batch_dim, batch_key, call, custom, is_basic_key, scatter_add
+
+
+def _reshape_back(F, ctx, g, *args, **params):
+    """The batch rule of the rows whose gradient is g reshaped to the input's shape."""
+    return (F.reshape(g, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
 
 
 class Reshape(Op):
+    batched_backward = _reshape_back
     name = "reshape"
     names = ("reshape", "view", "flatten")
     method = True
@@ -19,6 +25,7 @@ class Reshape(Op):
 
 
 class Unsqueeze(Op):
+    batched_backward = _reshape_back
     name = "unsqueeze"
     names = ("unsqueeze",)
     method = True
@@ -34,6 +41,7 @@ class Unsqueeze(Op):
 
 
 class Squeeze(Op):
+    batched_backward = _reshape_back
     name = "squeeze"
     names = ("squeeze",)
     method = True
@@ -64,6 +72,12 @@ class Transpose(Op):
     def backward(F, ctx, g, dim0, dim1, name=None):
         return (F.transpose(g, dim0=dim0, dim1=dim1),)
 
+    def batched_backward(F, ctx, g, dim0, dim1, name=None):
+        nd = len(ctx.shapes[0])
+        if nd == 0:
+            return (g,)
+        return (F.transpose(g, dim0=batch_dim(dim0, nd), dim1=batch_dim(dim1, nd)),)
+
 
 class Permute(Op):
     name = "permute"
@@ -81,6 +95,13 @@ class Permute(Op):
         for i, d in enumerate(dims):
             inverse[d] = i
         return (F.permute(g, dims=tuple(inverse)),)
+
+    def batched_backward(F, ctx, g, dims):
+        nd = len(dims)
+        inverse = [0] * nd
+        for i, d in enumerate(dims):
+            inverse[d % nd] = i
+        return (F.permute(g, dims=(0,) + tuple(i + 1 for i in inverse)),)
 
 
 class Expand(Op):
@@ -120,6 +141,15 @@ class Cat(Op):
             start = stop
         return tuple(grads)
 
+    def batched_backward(F, ctx, g, dim=0):
+        grads, start = [], 0
+        d = dim % len(ctx.shapes[0])
+        for shape, need in zip(ctx.shapes, ctx.needs):
+            stop = start + shape[d]
+            grads.append(F.getitem(g, key=(slice(None),) * (d + 1) + (slice(start, stop),)) if need else None)
+            start = stop
+        return tuple(grads)
+
 
 class Stack(Op):
     name = "stack"
@@ -133,6 +163,11 @@ class Stack(Op):
     def backward(F, ctx, g, dim=0):
         d = dim % (len(ctx.shapes[0]) + 1)
         return tuple(F.getitem(g, key=(slice(None),) * d + (i,)) if need else None
+                     for i, need in enumerate(ctx.needs))
+
+    def batched_backward(F, ctx, g, dim=0):
+        d = dim % (len(ctx.shapes[0]) + 1)
+        return tuple(F.getitem(g, key=(slice(None),) * (d + 1) + (i,)) if need else None
                      for i, need in enumerate(ctx.needs))
 
 
@@ -176,6 +211,12 @@ class Getitem(Op):
     def backward(F, ctx, g, key, name=None):
         return (F.index_grad(g, key=key, shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, key, name=None):
+        bkey = batch_key(key)
+        if bkey is None:
+            return NotImplemented
+        return (F.index_grad(g, key=bkey, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
 
 class IndexGrad(Op):
     """Zeros of `shape` with `g` added at `key` (repeated indices accumulate)."""
@@ -194,6 +235,10 @@ class IndexGrad(Op):
     def backward(F, ctx, g, key, shape):
         return (F.getitem(g, key=key),)
 
+    def batched_backward(F, ctx, g, key, shape):
+        bkey = batch_key(key)
+        return NotImplemented if bkey is None else (F.getitem(g, key=bkey),)
+
 
 class IndexPut(Op):
     """x with x[key] = v, out of place, for a key with index arrays (a basic key
@@ -211,6 +256,10 @@ class IndexPut(Op):
         gx = F.index_put(g, 0.0, key=key) if ctx.needs[0] else None
         gv = F.getitem(g, key=key) if ctx.needs[1] else None
         return gx, gv
+
+    def batched_backward(F, ctx, g, key):
+        bkey = batch_key(key)
+        return NotImplemented if bkey is None else IndexPut.backward(F, ctx, g, bkey)
 
 
 class Diagonal(Op):
@@ -233,6 +282,11 @@ class Diagonal(Op):
         step = ((Diagonal, {"offset": offset, "dim1": dim1, "dim2": dim2}),)
         return (F.view_scatter(g, chain=step, shape=ctx.shapes[0]),)
 
+    def batched_backward(F, ctx, g, offset=0, dim1=0, dim2=1):
+        nd = len(ctx.shapes[0])
+        step = ((Diagonal, {"offset": offset, "dim1": batch_dim(dim1, nd), "dim2": batch_dim(dim2, nd)}),)
+        return (F.view_scatter(g, chain=step, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
 
 class Repeat(Op):
     """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
@@ -252,6 +306,14 @@ class Repeat(Op):
         summed = F.sum(F.reshape(g, shape=blocks), dim=tuple(range(0, 2 * len(sizes), 2)))
         return (F.reshape(summed, shape=shape),)
 
+    def batched_backward(F, ctx, g, sizes):
+        shape = ctx.shapes[0]
+        padded = (1,) * (len(sizes) - len(shape)) + tuple(shape)
+        blocks = tuple(v for r, s in zip(sizes, padded) for v in (r, s))
+        b = g.shape[0]
+        summed = F.sum(F.reshape(g, shape=(b,) + blocks), dim=tuple(range(1, 2 * len(sizes), 2)))
+        return (F.reshape(summed, shape=(b,) + tuple(shape)),)
+
 
 class Flip(Op):
     name = "flip"
@@ -264,6 +326,13 @@ class Flip(Op):
         return xp.flip(x, dims).copy()  # a copy, as PyTorch's flip (numpy's would be a view)
 
     def backward(F, ctx, g, dims):
+        return (F.flip(g, dims=dims),)
+
+    def batched_backward(F, ctx, g, dims):
+        nd = len(ctx.shapes[0])
+        if nd == 0:
+            return (g,)
+        dims = tuple(batch_dim(d, nd) for d in dims) if isinstance(dims, (tuple, list)) else batch_dim(dims, nd)
         return (F.flip(g, dims=dims),)
 
 
@@ -282,8 +351,16 @@ class Roll(Op):
         back = tuple(-s for s in shifts) if isinstance(shifts, tuple) else -shifts
         return (F.roll(g, shifts=back, dims=dims),)
 
+    def batched_backward(F, ctx, g, shifts, dims=None):
+        nd = len(ctx.shapes[0])
+        if dims is None or nd == 0:
+            return NotImplemented  # a roll of the flattened input
+        dims = tuple(batch_dim(d, nd) for d in dims) if isinstance(dims, (tuple, list)) else batch_dim(dims, nd)
+        return Roll.backward(F, ctx, g, shifts, dims)
+
 
 class Tril(Op):
+    batched = True  # the last two dims
     name = "tril"
     names = ("tril",)
     method = inplace = True
@@ -298,6 +375,7 @@ class Tril(Op):
 
 
 class Triu(Op):
+    batched = True
     name = "triu"
     names = ("triu",)
     method = inplace = True
@@ -336,6 +414,22 @@ class Scatter(Op):
                 gs = F.index_grad(gs, key=tuple(slice(0, n) for n in index.shape), shape=ctx.shapes[1])
         return gx, gs
 
+    def batched_backward(F, ctx, g, index, dim):
+        nd = len(ctx.shapes[0])
+        if nd == 0:
+            return NotImplemented
+        b = g.shape[0]
+        d = batch_dim(dim, nd)
+        every = F.xp.broadcast_to(index, (b,) + tuple(index.shape))  # the same index for each element
+        gx = F.scatter(g, 0.0, index=every, dim=d) if ctx.needs[0] else None
+        gs = None
+        if ctx.needs[1]:
+            gs = F.take_along(g, indices=every, dim=d)
+            if tuple(index.shape) != tuple(ctx.shapes[1]):
+                gs = F.index_grad(gs, key=(slice(None),) + tuple(slice(0, n) for n in index.shape),
+                                  shape=(b,) + tuple(ctx.shapes[1]))
+        return gx, gs
+
 
 class MaskedFill(Op):
     """x with `value` (a number or a 0-d tensor) where `mask` (a bool array) is True."""
@@ -352,4 +446,13 @@ class MaskedFill(Op):
     def backward(F, ctx, g, mask):
         gx = F.where(mask, 0.0, g) if ctx.needs[0] else None
         gv = F.sum(F.where(mask, g, 0.0)) if ctx.needs[1] else None
+        return gx, gv
+
+    def batched_backward(F, ctx, g, mask):
+        gx = F.where(mask, 0.0, g) if ctx.needs[0] else None
+        gv = None
+        if ctx.needs[1]:
+            masked = F.where(mask, g, 0.0)
+            nd = len(masked.shape)
+            gv = F.sum(masked, dim=tuple(range(1, nd))) if nd > 1 else masked
         return gx, gv

@@ -46,6 +46,14 @@ class Op:
     number_left = None
     saves_params = False  # True (or a test of the params) when params hold index data backward needs:
     #                       freed after a backward like saved tensors (a second backward is an error)
+    # A batched backward (grad(..., is_grads_batched=True)) hands `g` with a leading batch dim B:
+    # (B,) + the result's shape. `batched = True`: `backward` is right as it is then (it returns
+    # gradients with that leading dim, broadcasting against (B,) + the input's shape after it) --
+    # the default of elementwise rows. Else `batched_backward` (the same signature as `backward`)
+    # is the row's batch rule, and may return NotImplemented for arguments it does not handle;
+    # without a rule the engine calls `backward` once per batch element and stacks the results.
+    batched = False
+    batched_backward = None
     # the public surface
     names = ()
     wrapper = None
@@ -56,6 +64,8 @@ class Op:
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
         cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (tensor.py)
+        if "batched" not in cls.__dict__ and cls.elementwise:
+            cls.batched = True  # g (B,) + out broadcasts against the saved inputs as it is
         cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
         if cls.name is not None:
             TABLE[cls.name] = cls
@@ -95,6 +105,40 @@ def _unreduce(F, ctx, g, dim, keepdim):
     if dim is not None and not keepdim:
         g = F.reshape(g, shape=_keepdim_shape(ctx.shapes[0], dim))
     return g
+
+
+def _unreduce_batched(F, ctx, g, dim, keepdim):
+    """_unreduce for a batched `g`, (B,) + the reduced shape: (B,) + the keepdim shape."""
+    shape = ctx.shapes[0]
+    if keepdim:
+        return g
+    kept = _keepdim_shape(shape, dim) if dim is not None else (1,) * len(shape)
+    if tuple(g.shape[1:]) == kept:
+        return g
+    return F.reshape(g, shape=(g.shape[0],) + kept)
+
+
+def batch_dim(dim, ndim):
+    """Axis `dim` of an ndim-d array as an axis of the same array with a leading batch dim
+    (negative axes stay as they are); None where ndim is 0 (a 0-d input has no axis to move)."""
+    if ndim == 0:
+        return None
+    return dim if dim < 0 else dim + 1
+
+
+def batch_key(key):
+    """An indexing key for an array with a leading batch dim that selects, for every batch
+    element, what `key` selects: `key` after a full slice. None where numpy would then move the
+    batch dim (advanced indices, ints among them, not next to each other)."""
+    if not is_basic_key(key):
+        advanced = [i for i, k in enumerate(key)
+                    if not (k is None or k is Ellipsis or isinstance(k, slice))]
+        if advanced[-1] - advanced[0] + 1 != len(advanced):
+            return None
+    return (_ALL,) + tuple(key)
+
+
+_ALL = slice(None)
 
 
 def _reduced_count(shape, dim):

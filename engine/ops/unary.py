@@ -89,6 +89,11 @@ class Cos(Elementwise):
     def backward(F, ctx, g, x):
         return (-(g * F.sin(x)),)
 
+    batched = False
+
+    def batched_backward(F, ctx, g, x):
+        return (g * -F.sin(x),)  # the same bits, one pass over the batch
+
 
 class Tan(Elementwise):
     name = "tan"

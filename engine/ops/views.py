@@ -106,6 +106,7 @@ class Clone(Op):
 
 class Fill(Op):
     """What `x.fill_(v)` / `x.zero_()` record: the old values no longer matter."""
+    batched = True
     name = "fill"  # x.fill_(v), x.zero_(): in-place only, written in tensor.py
     formula = custom("fill")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "FillBackward2")
@@ -119,6 +120,7 @@ class Fill(Op):
 
 class Copy(Op):
     """What `x.copy_(src)` records: the gradient goes to `src`."""
+    batched = True  # src broadcasts to x: the core sums its gradient back
     name = "copy"  # x.copy_(src)
     node = staticmethod(lambda ctx: ctx.params.get("name") or "torch::autograd::CopyBackwards")
 
@@ -135,6 +137,7 @@ class ToDevice(Op):
     formula = SAME
     node = "ToCopyBackward0"
     moves_device = True
+    batched = True
 
     def forward(xp, x, device, source):
         return backend_for(device).from_host(backend_for(source).to_host(x))
