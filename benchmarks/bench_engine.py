@@ -56,7 +56,7 @@ LABELS = {"ours": "ours", "torch": "PyTorch", "torch_vec": "PyTorch-vec", "hips"
           "numpy": "numpy-by-hand"}
 # torch_vec is PyTorch run another way (torch.autograd.functional.hessian with vectorize=True):
 # a column of the hessian case only
-ONLY_IN = {"torch_vec": ("hessian",)}
+ONLY_IN = {"torch_vec": ("hessian",), "hips": ("chain", "poly", "hessian", "memory")}  # HIPS: no VJP form
 
 
 def load(lib):
@@ -217,8 +217,10 @@ def poly_inputs(n, seed=0):
     return np.random.default_rng(seed).standard_normal(n)
 
 
-def poly_setup(lib, xnp):
-    """Build the library's inputs outside the timed region; returns a zero-arg run."""
+def poly_setup(lib, xnp, ones=False):
+    """Build the library's inputs outside the timed region; returns a zero-arg run.
+    `ones`: the backward is y.backward(ones_like(y)) (a vector-Jacobian product with
+    weights of 1, the same gradient) instead of y.sum().backward()."""
     if lib == "ours":
         x = _ours_from_numpy(xnp).requires_grad_(True)
         a, b, c = (E.tensor(v, dtype=E.float64) for v in (A, B, C))
@@ -226,6 +228,9 @@ def poly_setup(lib, xnp):
         def run():
             x.grad = None
             y = a * x ** 2 + b * x + c
+            if ones:
+                y.backward(E.ones_like(y))
+                return float(y.array.sum()), x.grad.array
             s = y.sum()
             s.backward()
             return s.item(), x.grad.array
@@ -237,6 +242,9 @@ def poly_setup(lib, xnp):
         def run():
             x.grad = None
             y = a * x ** 2 + b * x + c
+            if ones:
+                y.backward(torch.ones_like(y))
+                return float(y.detach().numpy().sum()), x.grad.numpy()
             s = y.sum()
             s.backward()
             return s.item(), x.grad.numpy()
@@ -254,26 +262,26 @@ def poly_setup(lib, xnp):
 
         def run():
             y = a * xnp ** 2 + b * xnp + c      # forward value
-            s = y.sum()
-            g = 2 * a * xnp + b                 # d sum(y) / dx by hand
-            return float(s), g
+            g = 2 * a * xnp + b                 # d sum(y) / dx by hand (= the VJP with weights 1)
+            return float(y.sum()) if not ones else y, g
         return run
     raise ValueError(lib)
 
 
-def case_poly(libs, n, repeats):
+def case_poly(libs, n, repeats, ones=False):
     xnp = poly_inputs(n)
     times, results = {}, {}
     for lib in libs:
-        run = poly_setup(lib, xnp)
+        run = poly_setup(lib, xnp, ones)
         t, res = best_time(run, repeats)
         times[lib] = t * 1e3
-        results[lib] = res
+        results[lib] = res if not ones or lib != "numpy" else (float(res[0].sum()), res[1])
         del run, res
         gc.collect()
     ref_sum = float((A * xnp ** 2 + B * xnp + C).sum())
     reference = (ref_sum, 2 * A * xnp + B)
-    return dict(name="poly", label=f"a*x**2+b*x+c, n={n:.0e}, fwd+bwd", unit="ms",
+    how = "y.backward(ones_like(y))" if ones else "y.sum().backward()"
+    return dict(name="poly_ones" if ones else "poly", label=f"a*x**2+b*x+c, n={n:.0e}, {how}", unit="ms",
                 times=times, results=results, reference=reference,
                 check="sum(y) and grad 2*a*x+b", target=("numpy", 1.5))
 
@@ -460,10 +468,10 @@ def format_checks(c):
         for lib, (v, g) in c["results"].items():
             out.append(f"  chain   {LABELS[lib]:>13}: value {v:.15g}  d/dx0 {g:.15g}  "
                        f"|diff| vs numpy {abs(v - rv):.1e}, {abs(g - rg):.1e}")
-    elif c["name"] == "poly":
+    elif c["name"] in ("poly", "poly_ones"):
         for lib, res in c["results"].items():
             ds, dg = poly_max_diff(res, c["reference"])
-            out.append(f"  poly    {LABELS[lib]:>13}: rel diff of sum(y) {ds:.1e}, "
+            out.append(f"  {c['name']:9} {LABELS[lib]:>13}: rel diff of sum(y) {ds:.1e}, "
                        f"max |grad - (2*a*x+b)| {dg:.1e}")
     elif c["name"] == "hessian":
         res = c["results"]
@@ -484,7 +492,7 @@ def format_checks(c):
     return out
 
 
-CASES = ("chain", "poly", "hessian", "memory")
+CASES = ("chain", "poly", "poly_ones", "hessian", "memory")
 
 
 def run_cases(only=None, quick=False, libs=None, echo=print, hessian_sizes=None):
@@ -502,8 +510,8 @@ def run_cases(only=None, quick=False, libs=None, echo=print, hessian_sizes=None)
         case_libs = tuple(lib for lib in libs if name in ONLY_IN.get(lib, (name,)))
         if name == "chain":
             done = [case_chain(case_libs, size["chain"], reps["chain"])]
-        elif name == "poly":
-            done = [case_poly(case_libs, size["poly"], reps["poly"])]
+        elif name == "poly" or name == "poly_ones":
+            done = [case_poly(case_libs, size["poly"], reps["poly"], ones=name == "poly_ones")]
         elif name == "hessian":
             done = [case_hessian(case_libs, n, hessian_repeats(n, reps["hessian"]))
                     for n in (hessian_sizes or (size["hessian"],))]

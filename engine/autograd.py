@@ -13,7 +13,8 @@ import heapq
 
 from numpy import errstate as _errstate, geterr as _geterr
 
-from numpy import generic as _np_generic
+from numpy import generic as _np_generic, ndarray as _np_ndarray, broadcast_to as _broadcast_to
+import numpy as _numpy
 
 from . import dtypes as _dt
 from .grad_mode import _enabled
@@ -248,6 +249,8 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
     buffers = {}
     borrowed = set()  # ids of arrays others may hold too: copy before storing them
     for node, g in zip(roots, root_grads):
+        if not create_graph and batch is None:
+            g = _uniform_root(g)
         prev = buffers.get(node)
         buffers[node] = g if prev is None else prev + g
         borrowed.add(id(g))
@@ -286,6 +289,7 @@ def quiet_numpy():
 
 
 _quiet_numpy = quiet_numpy
+_UINT_OF_SIZE = {2: _numpy.uint16, 4: _numpy.uint32, 8: _numpy.uint64}
 _ALREADY_QUIET = contextlib.nullcontext()
 _seen_quiet = [None]  # numpy's error-state object last seen to ignore everything
 try:  # numpy 2 keeps its error state in a context variable: its object changes with the state
@@ -378,13 +382,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 elif gi.dtype is not dtype and gi.dtype != dtype:
                     gi = gi.astype(dtype)
                 prev = buffers.get(child)
-                if prev is None:
-                    buffers[child] = gi
-                elif create_graph or not _owned(prev, borrowed) or prev.shape != gi.shape \
-                        or prev.dtype != gi.dtype:
-                    buffers[child] = prev + gi
-                else:
-                    prev += gi  # a buffer only the engine holds: add in place, no new array
+                buffers[child] = gi if prev is None else _sum_gradients(prev, gi, create_graph, borrowed)
             d = deps[child] - 1
             deps[child] = d
             if d == 0:
@@ -465,13 +463,7 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
                 elif gi.dtype is not dtype and gi.dtype != dtype:
                     gi = gi.astype(dtype)
                 prev = buffers.get(child)
-                if prev is None:
-                    buffers[child] = gi
-                elif create_graph or not _owned(prev, borrowed) or prev.shape != gi.shape \
-                        or prev.dtype != gi.dtype:
-                    buffers[child] = prev + gi
-                else:
-                    prev += gi
+                buffers[child] = gi if prev is None else _sum_gradients(prev, gi, create_graph, borrowed)
             d = deps[child] - 1
             deps[child] = d
             if d == 0:
@@ -555,6 +547,38 @@ def _spread(F, gi, out_shape, shape):
             value = value * (n_out // n_in)
         return xp.broadcast_to(value, shape)
     return F.sum_to(xp.broadcast_to(gi, out_shape), shape=shape)
+
+
+def _sum_gradients(prev, gi, create_graph, borrowed):
+    """prev + gi, added in place into whichever of the two only this backward pass
+    holds (no new array); a new array where neither is."""
+    if create_graph or prev.shape != gi.shape or prev.dtype != gi.dtype:
+        return prev + gi
+    if _owned(prev, borrowed):
+        prev += gi
+        return prev
+    if _owned(gi, borrowed):  # prev is borrowed or a broadcast (a sum's gradient): keep gi's memory
+        gi += prev
+        return gi
+    return prev + gi
+
+
+UNIFORM_CHECK = 1 << 15  # elements from which a root gradient is looked at for being one number repeated
+
+
+def _uniform_root(g):
+    """A large root gradient whose elements all have the same bits (weights of
+    ones_like(y)) as a broadcast of that number: the backward then takes the
+    one-number path a sum's gradient takes -- the same values, without passes over
+    arrays of ones. Anything else as it is (most fail on the first few elements)."""
+    if g.__class__ is not _np_ndarray or g.size < UNIFORM_CHECK or not g.flags.c_contiguous \
+            or g.dtype.kind != "f" or not any(g.strides):
+        return g
+    bits = g.reshape(-1).view(_UINT_OF_SIZE[g.dtype.itemsize])
+    first = bits[0]
+    if not (bits[:1024] == first).all() or not (bits == first).all():
+        return g
+    return _broadcast_to(g.reshape(-1)[0], g.shape)
 
 
 def _owned(a, borrowed):

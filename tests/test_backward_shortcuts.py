@@ -1,0 +1,101 @@
+"""Two shortcuts of the backward pass that must not change a single bit:
+a large root gradient that is one number repeated (ones_like(y)) takes the
+one-number path of a sum's gradient, and two gradient contributions are added in
+place into whichever array only the pass holds. Each result is compared bit for
+bit with the pass that takes neither shortcut, and with the hand derivative."""
+import numpy
+import pytest
+
+import autodiff.engine as E
+from autodiff.engine import autograd
+
+N = autograd.UNIFORM_CHECK + 7
+
+
+def _grads(build, weights, shortcut, monkeypatch):
+    """x.grad of build(x) with backward(weights), the uniform-root shortcut on or off."""
+    with monkeypatch.context() as m:
+        if not shortcut:
+            m.setattr(autograd, "UNIFORM_CHECK", 1 << 62)
+        x = E.from_numpy(numpy.linspace(-2.0, 3.0, N)).requires_grad_(True)
+        y = build(x)
+        y.backward(weights(y))
+        return x.grad.numpy().copy()
+
+
+POLYS = [
+    lambda x: 1.5 * x ** 2 + 2.5 * x + 3.5,
+    lambda x: E.sin(x) * x + E.exp(-x ** 2) / (1 + x ** 2),
+    lambda x: (x * x).sqrt() + x.abs() - E.tanh(x) * 3,
+    lambda x: E.stack([x, x * 2]).sum(0) * x,            # not only elementwise rows
+]
+
+
+@pytest.mark.parametrize("build", POLYS)
+@pytest.mark.parametrize("value", [1.0, -0.5, 0.0, 3e-300])
+def test_a_repeated_root_gradient_gives_the_same_bits(build, value, monkeypatch):
+    weights = lambda y: E.full_like(y, value)
+    fast = _grads(build, weights, True, monkeypatch)
+    slow = _grads(build, weights, False, monkeypatch)
+    assert fast.tobytes() == slow.tobytes()
+
+
+def test_the_shortcut_is_taken_only_for_one_number_repeated():
+    g = numpy.ones(N)
+    assert autograd._uniform_root(g).strides == (0,)
+    for i in (0, 5, N - 1):
+        h = g.copy()
+        h[i] = -1.0 if i else 0.5
+        assert autograd._uniform_root(h) is h
+    z = numpy.zeros(N)
+    z[N // 2] = -0.0                                   # equal to 0.0, not the same bits
+    assert autograd._uniform_root(z) is z
+    nan = numpy.full(N, numpy.nan)
+    assert autograd._uniform_root(nan).strides == (0,)   # the same NaN everywhere: one number
+    small = numpy.ones(10)
+    assert autograd._uniform_root(small) is small
+
+
+def test_weights_that_differ_get_their_own_gradient(monkeypatch):
+    w = numpy.ones(N)
+    w[-1] = 2.0
+    g = _grads(POLYS[0], lambda y: E.from_numpy(w), True, monkeypatch)
+    x = numpy.linspace(-2.0, 3.0, N)
+    assert numpy.array_equal(g, (2 * 1.5 * x + 2.5) * w)
+
+
+def test_hooks_and_retained_gradients_see_ordinary_tensors():
+    x = E.from_numpy(numpy.linspace(-1.0, 1.0, N)).requires_grad_(True)
+    y = x * 3
+    y.retain_grad()
+    seen = []
+    y.register_hook(lambda g: seen.append(g.clone()))
+    y.backward(E.ones_like(y))
+    assert numpy.array_equal(y.grad.numpy(), numpy.ones(N))
+    y.grad.add_(1)                                      # a retained grad is the user's to change
+    assert numpy.array_equal(y.grad.numpy(), numpy.full(N, 2.0))
+    assert numpy.array_equal(seen[0].numpy(), numpy.ones(N))
+    assert numpy.array_equal(x.grad.numpy(), numpy.full(N, 3.0))
+
+
+def test_gradients_summed_in_place_leave_the_inputs_alone():
+    """x used three times, one contribution a sum's broadcast: the sum lands in the
+    pass's own array, never in the caller's weights or a retained gradient."""
+    x = E.from_numpy(numpy.linspace(-1.0, 1.0, N)).requires_grad_(True)
+    w = E.from_numpy(numpy.full(N, 2.0))
+    a = x * 1.0
+    a.retain_grad()
+    y = (a * x + x).sum() + (x * w).sum()
+    y.backward()
+    xs = numpy.linspace(-1.0, 1.0, N)
+    numpy.testing.assert_allclose(x.grad.numpy(), 2 * xs + 3, rtol=0, atol=1e-15)
+    assert numpy.array_equal(a.grad.numpy(), xs)
+    assert numpy.array_equal(w.numpy(), numpy.full(N, 2.0))
+
+
+def test_the_second_derivative_is_untouched():
+    x = E.from_numpy(numpy.linspace(-1.0, 1.0, N)).requires_grad_(True)
+    y = x ** 3
+    (g,) = E.grad(y, x, grad_outputs=E.ones_like(y), create_graph=True)
+    (h,) = E.grad(g, x, grad_outputs=E.ones_like(g))
+    assert numpy.array_equal(h.numpy(), 6 * numpy.linspace(-1.0, 1.0, N))
