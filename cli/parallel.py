@@ -6,8 +6,9 @@ runs a chunk through the very code a single process uses (`run_chunk`, with
 its stdout and stderr caught), and the parent writes the chunks' output in
 input order. At most a few chunks per worker are in flight, so memory stays
 bounded however long the input is (a stream of 10^7 lines is never read
-whole). Workers are forked after the parent has imported the engine and built
-the parser, so each starts warm.
+whole). Workers are forked after the parent has imported the engine and made
+the lean lane's tables, so each starts warm; a worker builds the parser only
+when one of its jobs needs the full pipeline.
 """
 import collections
 import contextlib
@@ -65,8 +66,9 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
     `progress(done)` is called as jobs finish (for a terminal's counter)."""
     if "fork" not in multiprocessing.get_all_start_methods():  # the workers' setup travels by forking
         return _in_this_process(jobs, run_chunk)
-    from ..grammar import parser
-    parser.tables()  # built once here; every forked worker inherits it
+    from ..grammar import lean_lane
+    lean_lane._get_lane()  # the engine and the lean lane's tables, made once here for every forked worker;
+    # the parser is built by a worker only if one of its jobs needs the full pipeline (most batches never do)
     _setup["run_chunk"] = run_chunk
     ctx = multiprocessing.get_context("fork")
     failed = done = 0
