@@ -47,7 +47,7 @@ _FLOAT_MARKS = (".", "e", "E")
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
 _UNARY_PREC = 3  # between * and **: -x**2 is -(x**2), 2**-x is 2**(-x)
-_OPEN, _CALL = "(", "f"
+_OPEN = ("(", 0)
 
 
 class _Decline(Exception):
@@ -238,7 +238,9 @@ def _run(lane, source, bindings):
 def _expression(lane, tokens, i, values, tape, slots):
     """Evaluate one expression's tokens from i (operator precedence, no recursion): a tensor or a number."""
     operands = []
-    operators = []   # (op, prec) binary or unary ("u-", "u+"); (_OPEN,) and (_CALL, row) markers
+    # (what, precedence): a binary operator, a unary one ("u-", "u+"), or -- at precedence 0, which
+    # stops every reduction -- an open parenthesis ("(", 0) or a call's (row, 0)
+    operators = []
     expect_operand = True
     n = len(tokens)
     prec_of = _PREC
@@ -250,7 +252,7 @@ def _expression(lane, tokens, i, values, tape, slots):
                 if tok == "-" or tok == "+":
                     operators.append(("u" + tok, _UNARY_PREC))
                 elif tok == "(":
-                    operators.append((_OPEN,))
+                    operators.append(_OPEN)
                 else:
                     raise _Decline
             elif tok[0] in _DIGITS:
@@ -260,7 +262,7 @@ def _expression(lane, tokens, i, values, tape, slots):
                 row = lane.functions.get(tok)
                 if row is None or tok in values:
                     raise _Decline
-                operators.append((_CALL, row))
+                operators.append((row, 0))
                 i += 1
             else:
                 value = values.get(tok)
@@ -271,33 +273,32 @@ def _expression(lane, tokens, i, values, tape, slots):
         elif tok in prec_of:
             prec = prec_of[tok]
             while operators:
-                top = operators[-1]
-                if len(top) != 2 or top[0] == _CALL or top[1] < prec or (top[1] == prec and prec == 4):
+                top = operators[-1][1]
+                if top < prec or (top == prec and prec == 4):  # ** is right-associative
                     break
-                operators.pop()
-                _reduce(lane, top[0], operands, tape, slots)
+                _reduce(lane, operators.pop()[0], operands, tape, slots)
             operators.append((tok, prec))
             expect_operand = True
         elif tok == ")":
-            while operators and len(operators[-1]) == 2 and operators[-1][0] != _CALL:
+            while operators and operators[-1][1]:
                 _reduce(lane, operators.pop()[0], operands, tape, slots)
             if not operators:
                 raise _Decline
-            marker = operators.pop()
-            if marker[0] == _CALL:
+            marker = operators.pop()[0]
+            if marker.__class__ is not str:  # a call's row, not "("
                 x = operands.pop()
                 if x.__class__ is not _T:
                     raise _Decline  # a function of a number: the full pipeline
-                operands.append(_apply(marker[1], (x,), x[0], None, _ONE, tape, slots))
+                operands.append(_apply(marker, (x,), x[0], None, _ONE, tape, slots))
         else:
             raise _Decline  # two operands in a row, '=' or '(' after an operand, ...
     if expect_operand:
         raise _Decline
     while operators:
-        top = operators.pop()
-        if len(top) != 2 or top[0] == _CALL:
-            raise _Decline
-        _reduce(lane, top[0], operands, tape, slots)
+        op, prec = operators.pop()
+        if not prec:
+            raise _Decline  # a parenthesis left open
+        _reduce(lane, op, operands, tape, slots)
     return operands[0]
 
 
@@ -344,6 +345,8 @@ def _reduce(lane, op, operands, tape, slots):
 
 _FLOAT64 = numpy.float64
 _NDARRAY = numpy.ndarray
+_ROOT_GRAD = numpy.ones((), dtype=_FLOAT64)
+_ROOT_GRAD.flags.writeable = False  # shared by every job: formulas never write into g (a write would raise)
 
 
 def _apply(row, args, values, params, ctx, tape, slots):
@@ -363,7 +366,7 @@ def _apply(row, args, values, params, ctx, tape, slots):
 def _result(source, f, tape, variables, n, F):
     """Backward over the tape, newest first (the engine's order), then the JobResult."""
     grads = [None] * n
-    grads[f[1]] = numpy.ones_like(f[0])  # as the engine starts a scalar's backward
+    grads[f[1]] = _ROOT_GRAD  # what the engine starts a scalar's backward with: ones_like(f), a 0-d array
     with _quiet_numpy():  # inf and nan come out silently, as in the engine's backward
         for row, args, params, out, ctx in reversed(tape):
             g = grads[out[1]]
