@@ -262,7 +262,7 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
 
     token = _enabled.set(bool(create_graph))
     try:
-        with _quiet_numpy():  # inf and nan come out silently, as in PyTorch
+        with quiet_numpy():  # inf and nan come out silently, as in PyTorch
             if batch is None:
                 _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                          retain_graph, create_graph, accumulate)
@@ -288,7 +288,6 @@ def quiet_numpy():
     return _errstate(all="ignore")
 
 
-_quiet_numpy = quiet_numpy
 _UINT_OF_SIZE = {2: _numpy.uint16, 4: _numpy.uint32, 8: _numpy.uint64}
 _ALREADY_QUIET = contextlib.nullcontext()
 _seen_quiet = [None]  # numpy's error-state object last seen to ignore everything
@@ -340,11 +339,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             op = node.op
             keeps = op.saves_params
             if keeps and (keeps is True or keeps(node.params)):
-                # index data the backward needs is "saved" too: freed like saved tensors
-                if node.released:
-                    raise RuntimeError(FREED_MESSAGE)
-                if not retain_graph:
-                    node.released = True
+                _use_saved_params(node, retain_graph)
             uniform = False
             if op.elementwise and not create_graph and getattr(g, "size", 1) > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
@@ -427,10 +422,7 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             op = node.op
             keeps = op.saves_params
             if keeps and (keeps is True or keeps(node.params)):
-                if node.released:
-                    raise RuntimeError(FREED_MESSAGE)
-                if not retain_graph:
-                    node.released = True
+                _use_saved_params(node, retain_graph)
             saved = _unpack(node, create_graph) if op.saves else ()
             params = node.params
             if op.batched:
@@ -547,6 +539,15 @@ def _spread(F, gi, out_shape, shape):
             value = value * (n_out // n_in)
         return xp.broadcast_to(value, shape)
     return F.sum_to(xp.broadcast_to(gi, out_shape), shape=shape)
+
+
+def _use_saved_params(node, retain_graph):
+    """Index data a backward needs is "saved" too: freed like saved tensors (a second
+    backward through it is an error)."""
+    if node.released:
+        raise RuntimeError(FREED_MESSAGE)
+    if not retain_graph:
+        node.released = True
 
 
 def _sum_gradients(prev, gi, create_graph, borrowed):

@@ -37,32 +37,27 @@ _STRATEGIES = ("forward-mode", "reverse-mode")
 # ------------------------------------------------------------------ arguments
 
 def _inputs_tuple(x, fn_name):
-    """(tensors, whether x was a tuple): a tensor or a tuple (or list) of tensors."""
-    if isinstance(x, Tensor):
-        return (x,), True
-    if not isinstance(x, (tuple, list)):
-        raise TypeError(f"The inputs given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
-                        f"given inputs has type {type(x)}.")
-    for i, t in enumerate(x):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"The inputs given to {fn_name} must be either a Tensor or a tuple of Tensors but "
-                            f"the value at index {i} has type {type(t)}.")
-    return tuple(x), False
+    """(tensors, whether x was a tensor): a tensor or a tuple (or list) of tensors."""
+    return _tensors_tuple(x, fn_name, "inputs")
 
 
 def _outputs_tuple(out, fn_name):
     """The outputs of the user's function, as torch.autograd.functional checks them."""
-    what = "outputs of the user-provided function"
-    if isinstance(out, Tensor):
-        return (out,), True
-    if not isinstance(out, (tuple, list)):
+    return _tensors_tuple(out, fn_name, "outputs of the user-provided function")
+
+
+def _tensors_tuple(x, fn_name, what):
+    """PyTorch's _as_tuple: a tensor, or a tuple or list of tensors, with its messages."""
+    if isinstance(x, Tensor):
+        return (x,), True
+    if not isinstance(x, (tuple, list)):
         raise TypeError(f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
-                        f"given {what} has type {type(out)}.")
-    for i, t in enumerate(out):
+                        f"given {what} has type {type(x)}.")
+    for i, t in enumerate(x):
         if not isinstance(t, Tensor):
             raise TypeError(f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but "
                             f"the value at index {i} has type {type(t)}.")
-    return tuple(out), False
+    return tuple(x), False
 
 
 def _is_function(f):

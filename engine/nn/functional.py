@@ -164,30 +164,26 @@ def logsigmoid(input):
     return apply(_op["log_sigmoid"], input)
 
 
-def _softmax_dim(name, input, dim):
+def _along_dim(name, op, input, dim, dtype):
+    """softmax-like `op(input, dim)`: no dim is PyTorch's implicit choice, with its warning."""
+    input = _tensor_in(input)
     if dim is None:
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
                       f"dim=X as an argument.", stacklevel=3)
-        return 0 if input.array.ndim in (0, 1, 3) else 1
-    return dim
+        dim = 0 if input.array.ndim in (0, 1, 3) else 1
+    if dtype is not None:
+        input = _to(input, dtype=dtype)
+    return op(input, dim)
 
 
 def softmax(input, dim=None, _stacklevel=3, dtype=None):
     """exp(x) / sum(exp(x)) along dim (no dim: PyTorch's implicit choice, with its warning)."""
-    input = _tensor_in(input)
-    dim = _softmax_dim("softmax", input, dim)
-    if dtype is not None:
-        input = _to(input, dtype=dtype)
-    return _softmax(input, dim)
+    return _along_dim("softmax", _softmax, input, dim, dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along dim (no dim: PyTorch's implicit choice, with its warning)."""
-    input = _tensor_in(input)
-    dim = _softmax_dim("log_softmax", input, dim)
-    if dtype is not None:
-        input = _to(input, dtype=dtype)
-    return _log_softmax(input, dim)
+    return _along_dim("log_softmax", _log_softmax, input, dim, dtype)
 
 
 # ----------------------------------------------------------------------------- losses

@@ -1,6 +1,6 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm, einsum, kron, trace, cross, inverse,
 linalg.solve and det."""
-from .table import Op, batch_dim, infix, call
+from .table import Op, infix, call
 
 
 def _matmul_name(ctx):
@@ -74,32 +74,26 @@ class Linear(Op):
         return out if b is None else out + b
 
     def backward(F, ctx, g, x, w):
-        gx = F.matmul(g, w) if ctx.needs[0] else None
-        gw = None
-        if ctx.needs[1]:
-            if len(ctx.shapes[0]) == 1:
-                gw = F.unsqueeze(g, dim=-1) * x
-            else:
-                g2 = F.reshape(g, shape=(-1, ctx.shapes[1][0]))
-                x2 = F.reshape(x, shape=(-1, ctx.shapes[1][1]))
-                gw = F.matmul(F.transpose(g2, dim0=0, dim1=1), x2)
-        if len(ctx.shapes) == 3:
-            return gx, gw, (g if ctx.needs[2] else None)
-        return gx, gw
+        return _linear_grads(F, ctx, g, x, w, ())
 
     def batched_backward(F, ctx, g, x, w):
-        gx = F.matmul(g, w) if ctx.needs[0] else None
-        gw = None
-        if ctx.needs[1]:
-            if len(ctx.shapes[0]) == 1:
-                gw = F.unsqueeze(g, dim=-1) * x
-            else:
-                g3 = F.reshape(g, shape=(g.shape[0], -1, ctx.shapes[1][0]))
-                x2 = F.reshape(x, shape=(-1, ctx.shapes[1][1]))
-                gw = F.matmul(F.transpose(g3, dim0=-1, dim1=-2), x2)
-        if len(ctx.shapes) == 3:
-            return gx, gw, (g if ctx.needs[2] else None)
-        return gx, gw
+        return _linear_grads(F, ctx, g, x, w, (g.shape[0],))
+
+
+def _linear_grads(F, ctx, g, x, w, batch):
+    """linear's gradients; `batch` is () or (B,), the batch dim g carries in front."""
+    gx = F.matmul(g, w) if ctx.needs[0] else None
+    gw = None
+    if ctx.needs[1]:
+        if len(ctx.shapes[0]) == 1:
+            gw = F.unsqueeze(g, dim=-1) * x
+        else:
+            g2 = F.reshape(g, shape=batch + (-1, ctx.shapes[1][0]))
+            x2 = F.reshape(x, shape=(-1, ctx.shapes[1][1]))
+            gw = F.matmul(F.transpose(g2, dim0=-1, dim1=-2), x2)
+    if len(ctx.shapes) == 3:
+        return gx, gw, (g if ctx.needs[2] else None)
+    return gx, gw
 
 
 # ------------------------------------------------------------------ addmm, bmm
