@@ -23,13 +23,12 @@ import contextlib
 import dataclasses
 import gc
 import logging
-import sys
 import threading
 import uuid
 
 import click
 
-from .parallel import chunks, restored
+from .parallel import chunks, restored, write_output
 
 __all__ = ["run_batch_on_dask", "check_usage", "PARTITION", "INSTALL_HINT"]
 
@@ -156,21 +155,12 @@ def _run(client, where, jobs, chunk_args, progress):
 def _write(entry, where, failed, done, progress):
     first_line, last_line, count, future = entry
     try:
-        out, err, chunk_failed = future.result()
+        result = future.result()
     except Exception as e:
         hint = " (is autodiff-cli installed on every worker?)" if isinstance(e, ImportError) else ""
         raise DaskBatchError(f"the Dask cluster at {where} could not run the jobs on lines {first_line}-{last_line}: "
                              f"{_reason(e)}{hint}") from None
-    if err:
-        sys.stderr.write(err)
-        sys.stderr.flush()
-    if out:
-        sys.stdout.write(out)
-        sys.stdout.flush()
-    done += count
-    if progress is not None:
-        progress(done)
-    return failed + chunk_failed, done
+    return write_output(result, count, failed, done, progress)
 
 
 # ------------------------------------------------------------------ on a worker

@@ -168,11 +168,12 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     from ..grammar.job import run_job
     out = sys.stdout
     failed = 0
+    printer.where = where
     for done, (line, text, bad_bytes) in enumerate(jobs):
         if progress is not None:
             progress.update(done)
         printer.source = text
-        printer.where = f"{where}, job on line {line}" if where else None
+        printer.job_line = line
         try:
             if bad_bytes is not None:
                 raise bad_bytes

@@ -105,6 +105,7 @@ class _WarningPrinter:
     def __init__(self):
         self.source = None
         self.where = None
+        self.job_line = None  # a batch job's line in its file (set per job; the text is made only to warn)
         self.shown = set()
 
     def show(self, message, category, filename, lineno, file=None, line=None):
@@ -117,7 +118,8 @@ class _WarningPrinter:
             loc = locate(self.source, node.start, node.end)
             place = f"line {loc.line}, column {loc.column}"
             if self.where:
-                place = f"{self.where}, {place}"
+                job = f", job on line {self.job_line}" if self.job_line is not None else ""
+                place = f"{self.where}{job}, {place}"
             text = f"warning ({place}): {message}"
         if text in self.shown:  # once per place, as Python shows a warning once per line
             return
@@ -138,7 +140,7 @@ class warning_printer:
         self._catch.__enter__()
         self._numpy = numpy.seterr(all="ignore")
         WARNINGS.shown.clear()
-        WARNINGS.source = WARNINGS.where = None
+        WARNINGS.source = WARNINGS.where = WARNINGS.job_line = None
         warnings.simplefilter("always")
         warnings.showwarning = WARNINGS.show
         return WARNINGS

@@ -101,7 +101,13 @@ def _in_this_process(jobs, run_chunk):
 
 def _write(entry, failed, done, progress):
     count, result = entry
-    out, err, chunk_failed = result.get()
+    return write_output(result.get(), count, failed, done, progress)
+
+
+def write_output(result, count, failed, done, progress):
+    """A chunk's caught (stdout text, stderr text, jobs failed), written here in order;
+    the totals (failed, done) after it."""
+    out, err, chunk_failed = result
     if err:
         sys.stderr.write(err)
         sys.stderr.flush()

@@ -3,6 +3,7 @@ known (a file), a count otherwise (a pipe), with the rate either way. Redrawn at
 most ten times a second in place, and wiped at the end, so nothing of it stays
 in the terminal's scrollback or reaches a redirected stream."""
 import os
+import stat
 import sys
 import time
 
@@ -60,7 +61,6 @@ def _size(stream):
         info = os.fstat(stream.fileno())
     except (AttributeError, OSError, ValueError):
         return None
-    import stat
     return info.st_size if stat.S_ISREG(info.st_mode) and info.st_size > 0 else None
 
 

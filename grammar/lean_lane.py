@@ -31,6 +31,8 @@ import keyword
 
 import numpy
 
+from ..engine.autograd import quiet_numpy
+
 __all__ = ["run"]
 
 MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget then applies as usual)
@@ -42,7 +44,6 @@ MIN_MEMORY = 64 << 20     # a --max-memory below this: the full pipeline, which 
 _ALLOWED = frozenset("0123456789.eE_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ ()+-*/;=")
 _OPERATORS = frozenset("()+-*/;=^")
 _DIGITS = frozenset("0123456789.")
-_FLOAT_MARKS = (".", "e", "E")
 
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
@@ -102,9 +103,8 @@ class _Lane:
             if not _lean_row(row):
                 raise AssertionError(f"op row {row.name} no longer fits the lean lane")
         self.float64 = E.float64
-        global _JobResult, _quiet_numpy
-        from .job import JobResult as _JobResult
-        from ..engine.autograd import quiet_numpy as _quiet_numpy
+        from .job import JobResult  # job.py imports this module: JobResult is taken once it exists
+        self.JobResult = JobResult
 
 
 def _lean_row(row):
@@ -115,7 +115,6 @@ def _lean_row(row):
 
 
 _lane = None
-_JobResult = _quiet_numpy = None  # set with the lane's tables
 
 
 def _get_lane():
@@ -187,9 +186,7 @@ def _run(lane, source, bindings):
     values = {}        # name -> tensor, as the program's globals
     variables = {}     # name -> the tensor of a bound leaf, in binding order
 
-    def new_leaf(name, number):
-        if number.__class__ is bool:
-            raise _Decline
+    def new_leaf(name, number):  # a number read or folded here: int or float, never bool
         v = (numpy.array(float(number), dtype=_FLOAT64), len(slots))  # a 0-d array, as the engine's leaf holds
         slots.append(True)
         variables[name] = values[name] = v
@@ -232,7 +229,7 @@ def _run(lane, source, bindings):
             raise _Decline
     if f.__class__ is not _T or slots[f[1]]:
         raise _Decline  # f a number or a bare variable: the full pipeline says what that means
-    return _result(source, f, tape, variables, len(slots), lane.F)
+    return _result(lane, source, f, tape, variables, len(slots))
 
 
 def _expression(lane, tokens, i, values, tape, slots):
@@ -321,10 +318,7 @@ def _reduce(lane, op, operands, tape, slots):
         if b.__class__ is _T:
             out = _apply(lane.rows[op], (a, b), (a[0], b[0]), None, _BOTH, tape, slots)
         elif op == "^":
-            if b.__class__ is bool:
-                raise _Decline
-            params = {"exponent": b}
-            out = _apply(lane.pow_scalar, (a,), a[0], params, _Ctx(_ONE.needs, _ONE.shapes, params), tape, slots)
+            out = _apply_with(lane.pow_scalar, a, {"exponent": b}, tape, slots)
         else:
             out = _apply(lane.rows[op], (a, b), (a[0], b), None, _FIRST, tape, slots)
     elif b.__class__ is _T:
@@ -332,10 +326,7 @@ def _reduce(lane, op, operands, tape, slots):
             r = _apply(lane.reciprocal, (b,), b[0], None, _ONE, tape, slots)
             out = _apply(lane.mul, (r, a), (r[0], a), None, _FIRST, tape, slots)
         elif op == "^":
-            if a.__class__ is bool:
-                raise _Decline
-            params = {"base": a}
-            out = _apply(lane.rpow_scalar, (b,), b[0], params, _Ctx(_ONE.needs, _ONE.shapes, params), tape, slots)
+            out = _apply_with(lane.rpow_scalar, b, {"base": a}, tape, slots)
         else:
             out = _apply(lane.rows[op], (a, b), (a, b[0]), None, _SECOND, tape, slots)
     else:
@@ -363,11 +354,17 @@ def _apply(row, args, values, params, ctx, tape, slots):
     return v
 
 
-def _result(source, f, tape, variables, n, F):
+def _apply_with(row, x, params, tape, slots):
+    """A one-tensor row with a number among its parameters (x ** 2: exponent=2)."""
+    return _apply(row, (x,), x[0], params, _Ctx(_ONE.needs, _ONE.shapes, params), tape, slots)
+
+
+def _result(lane, source, f, tape, variables, n):
     """Backward over the tape, newest first (the engine's order), then the JobResult."""
+    F = lane.F
     grads = [None] * n
     grads[f[1]] = _ROOT_GRAD  # what the engine starts a scalar's backward with: ones_like(f), a 0-d array
-    with _quiet_numpy():  # inf and nan come out silently, as in the engine's backward
+    with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
         for row, args, params, out, ctx in reversed(tape):
             g = grads[out[1]]
             if g is None:
@@ -386,6 +383,6 @@ def _result(source, f, tape, variables, n, F):
                         raise _Decline
                     prev = grads[a[1]]
                     grads[a[1]] = gi if prev is None else prev + gi
-    result = _JobResult(source=source, order=1, value=f[0], shape=(), dtype="float64", device="cpu")
+    result = lane.JobResult(source=source, order=1, value=f[0], shape=(), dtype="float64", device="cpu")
     result.grad = {name: grads[v[1]] for name, v in variables.items() if grads[v[1]] is not None}
     return result
