@@ -75,11 +75,18 @@ def _not_differentiable(t, fname, argument):
                            f"'{argument}'. This input cannot have requires_grad True.")
 
 
-def _size_warning(input, target):
+def _elementwise_loss_inputs(input, target, size_average, reduce, reduction):
+    """(input, x, target, reduction) of an elementwise loss (mse, l1): tensors, PyTorch's size
+    warning, the legacy size_average/reduce flags read, input and target broadcast together."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
                       f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
                       f"Please ensure they have the same size.", stacklevel=3)
+    if size_average is not None or reduce is not None:
+        reduction = _reduction(reduction, size_average, reduce)
+    x, t = _broadcast_pair(input, target)
+    return input, x, t, reduction
 
 
 def _broadcast_pair(a, b):
@@ -208,11 +215,7 @@ def _check_loss_weight(weight, input):
 
 def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """(input - target) ** 2, averaged ('mean'), summed ('sum') or per element ('none')."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
-    _size_warning(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_pair(input, target)
+    input, x, t, reduction = _elementwise_loss_inputs(input, target, size_average, reduce, reduction)
     if weight is not None:
         weight = _check_loss_weight(weight, input)
         return _weighted_mean((x - t) ** 2, weight, _reduction(reduction))
@@ -225,11 +228,7 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
 def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
     """|input - target|, averaged ('mean'), summed ('sum') or per element ('none'); composed from
     sub, abs and mean/sum, as PyTorch's is."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
-    _size_warning(input, target)
-    if size_average is not None or reduce is not None:
-        reduction = _reduction(reduction, size_average, reduce)
-    x, t = _broadcast_pair(input, target)
+    input, x, t, reduction = _elementwise_loss_inputs(input, target, size_average, reduce, reduction)
     if weight is not None:
         weight = _check_loss_weight(weight, input)
         return _weighted_mean(_abs(x - t), weight, _reduction(reduction))
