@@ -582,10 +582,17 @@ def _uniform_root(g):
     return _broadcast_to(g.reshape(-1)[0], g.shape)
 
 
+def _writeable(a):
+    """Whether array `a` may be written in place. CuPy arrays have no read-only flag:
+    a view with a zero stride there (a broadcast) stands for one number and is not."""
+    writeable = getattr(a.flags, "writeable", None)
+    return writeable if writeable is not None else (a.size <= 1 or all(a.strides))
+
+
 def _owned(a, borrowed):
     """Whether array `a` was made by this backward pass and is held by nobody else."""
     return (not isinstance(a, _np_generic)
-            and a.base is None and id(a) not in borrowed and a.flags.writeable)
+            and a.base is None and id(a) not in borrowed and _writeable(a))
 
 
 def _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate):
@@ -641,7 +648,7 @@ def _as_tensor(g, device, create_graph):
 
 def _run_hooks(hooks, g, device, create_graph, borrowed):
     """Call tensor hooks in registration order; a returned tensor replaces the gradient."""
-    if not create_graph and getattr(g, "ndim", 0) and not g.flags.writeable:
+    if not create_graph and getattr(g, "ndim", 0) and not _writeable(g):
         g = g.copy()  # a hook gets a real array it may change, not a broadcast view
     for hook in list(hooks.values()):
         result = hook(_as_tensor(g, device, create_graph))
@@ -662,7 +669,7 @@ def _owned_array(tensor, g, borrowed):
         return g.astype(tensor.array.dtype)
     if isinstance(g, _np_generic):  # immutable: nothing to copy
         return g
-    if id(g) in borrowed or g.base is not None or not g.flags.writeable:
+    if id(g) in borrowed or g.base is not None or not _writeable(g):
         return g.copy()
     return g
 

@@ -7,7 +7,7 @@ imports numpy or cupy for tensor data, so a stand-in module registered under
 """
 import numpy
 
-__all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available",
+__all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available", "device_of_array",
            "get_default_device", "set_default_device", "special"]
 
 
@@ -163,6 +163,16 @@ def backend_for(dev):
     return b
 
 
+def device_of_array(a):
+    """The Device whose loaded backend made array `a` (a CuPy array: cuda), or CPU for host
+    data -- numbers, lists, numpy arrays."""
+    kind = type(a)
+    for device_type, b in _backends.items():
+        if device_type != "cpu" and kind in b.native:
+            return device(device_type)
+    return CPU
+
+
 def cuda_is_available():
     try:
         backend_for(Device("cuda", 0))
@@ -185,13 +195,12 @@ def special(xp, name):
     if getattr(xp, "__name__", "") == "cupy":
         from cupyx.scipy import special as cupy_special
         return getattr(cupy_special, name)
-    fn = _HOST_SPECIAL.get(name)
-    if fn is None:
+    elementwise = _HOST_SPECIAL.get(name)
+    if elementwise is None:
         import math
-        elementwise = numpy.vectorize(getattr(math, name), otypes=[numpy.float64])
+        elementwise = _HOST_SPECIAL[name] = numpy.vectorize(getattr(math, name), otypes=[numpy.float64])
 
-        def fn(x):
-            host = numpy.asarray(x)
-            return xp.asarray(elementwise(host).astype(host.dtype if host.dtype.kind == "f" else numpy.float64))
-        fn = _HOST_SPECIAL[name] = fn
+    def fn(x):  # made per call: the result goes back to this call's array module
+        host = numpy.asarray(x)
+        return xp.asarray(elementwise(host).astype(host.dtype if host.dtype.kind == "f" else numpy.float64))
     return fn

@@ -161,6 +161,9 @@ def _has_huge_int(data):
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays, tensors)."""
+    source = _backend.device_of_array(data)
+    if source is not _backend.CPU:  # a device array (CuPy's), as PyTorch takes one: kept there by default
+        return _from_device_array(data, source, dtype, device, requires_grad)
     dev = _backend.device(device) if device is not None else (
         data.device if isinstance(data, Tensor) else _backend.get_default_device())
     arr = _host_array(data)
@@ -175,6 +178,18 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     _check_allocation(arr.shape, target.np)
     b = _backend.backend_for(dev)
     out = b.from_host(numpy.array(arr, dtype=target.np, copy=True))
+    return _finish(out, dev, requires_grad)
+
+
+def _from_device_array(data, source, dtype, device, requires_grad):
+    """tensor() of an array of a device's own array module: copied on that device, or moved."""
+    dev = _backend.device(device) if device is not None else source
+    target = _dt.as_dtype(dtype) if dtype is not None else _dt.as_dtype(data.dtype)
+    if dev is source:
+        out = _xp(dev).array(data, dtype=target.np, copy=True)
+    else:
+        host = _backend.backend_for(source).to_host(data)
+        out = _backend.backend_for(dev).from_host(numpy.array(host, dtype=target.np, copy=True))
     return _finish(out, dev, requires_grad)
 
 

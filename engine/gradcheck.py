@@ -183,7 +183,9 @@ def _numerical(fn, inputs, diff, eps, func_out):
         jac = [numpy.zeros((n, o.numel()), dtype=o.array.dtype) if _is_float(o.array) else None
                for o in func_out]
         for r, index in enumerate(numpy.ndindex(arr.shape)):
-            orig = arr[index]  # a scalar of the input's dtype: x +- eps rounds as PyTorch's does
+            # a scalar of the input's dtype (x +- eps rounds as PyTorch's does); a copy, as CuPy's
+            # arr[index] is a 0-d view that the writes below would change
+            orig = arr[index].copy()
             try:
                 arr[index] = orig - eps
                 minus = _evaluate(fn, inputs)

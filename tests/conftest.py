@@ -31,6 +31,8 @@ from click.testing import CliRunner
 
 from autodiff.cli.main import cli
 
+pytest_plugins = ["cuda_fixtures"]  # fake_cuda, cuda, device: for every test file
+
 # what an unexpected Python exception looks like when it does reach a user
 PY_LEAKS = ("Traceback", "<locals>", "File \"", "site-packages", "InternalError", "internal error")
 

@@ -40,15 +40,29 @@ class FakeCudaArray(numpy.ndarray):
         return _wrap(result)
 
     def __getitem__(self, key):
-        # CuPy indexing never yields a host scalar: a full index gives a 0-d device array
-        result = super().__getitem__(_plain_tree(key) if isinstance(key, tuple) else _plain(key))
+        # CuPy indexing never yields a host scalar: a full index gives a 0-d device array, and
+        # that array is a view (a later write into the parent shows through it)
+        key = _plain_tree(key) if isinstance(key, tuple) else _plain(key)
+        result = super().__getitem__(key)
+        if isinstance(result, numpy.generic):
+            result = super().__getitem__((key if isinstance(key, tuple) else (key,)) + (Ellipsis,))
         return _wrap(result)
+
+    @property
+    def flags(self):
+        """CuPy's flags: the contiguity and ownership ones, no `writeable` (nothing is read-only)."""
+        return _CupyFlags(numpy.ndarray.flags.__get__(self))
 
     def __array_function__(self, func, types, args, kwargs):
         _check_no_host(args, func.__name__)
         _check_no_host(tuple(kwargs.values()), func.__name__)
         result = func(*_plain_tree(args), **{k: _plain_tree(v) for k, v in kwargs.items()})
         return _wrap(result)
+
+
+class _CupyFlags:
+    def __init__(self, flags):
+        self.c_contiguous, self.f_contiguous, self.owndata = flags.c_contiguous, flags.f_contiguous, flags.owndata
 
 
 def _plain(x):
@@ -82,7 +96,14 @@ def _wrap(result):
     if isinstance(result, list):
         return [_wrap(r) for r in result]
     if isinstance(result, numpy.ndarray):
-        return result if type(result) is FakeCudaArray else result.view(FakeCudaArray)
+        result = result if type(result) is FakeCudaArray else result.view(FakeCudaArray)
+        flags = numpy.ndarray.flags.__get__(result)
+        if not flags.writeable and all(result.strides):  # CuPy has no read-only views (a diagonal is
+            try:                                            # written through); broadcasts stay read-only
+                flags.writeable = True
+            except ValueError:  # a view of read-only memory
+                pass
+        return result
     if isinstance(result, numpy.generic):
         return numpy.asarray(result).view(FakeCudaArray)
     return result
@@ -125,6 +146,11 @@ class FakeCupy:
 
     def shares_memory(self, a, b):
         return numpy.shares_memory(_plain(a), _plain(b))
+
+    def indices(self, dimensions, dtype=int):
+        """cupy.indices has no `sparse` argument."""
+        self.calls += 1
+        return numpy.indices(dimensions, dtype=dtype).view(FakeCudaArray)
 
     def __getattr__(self, name):
         if name.startswith("__"):

@@ -441,6 +441,43 @@ def test_device_cpu_explicit():
     assert job("x**2", "x=1", "--device", "cpu")["device"] == "cpu"
 
 
+def _real_gpu():
+    if importlib.util.find_spec("cupy") is None:
+        return False
+    import cupy
+    try:
+        return cupy.cuda.runtime.getDeviceCount() > 0
+    except Exception:  # no driver or no device
+        return False
+
+
+@pytest.mark.skipif(not _real_gpu(), reason="no CUDA GPU with CuPy here")
+@pytest.mark.parametrize("args", [
+    ("x**2*sin(y)", "x=1.5", "y=0.25"),
+    ("sum(exp(x)*x)", "x=[0.5,1,2]"),
+    ("x**3 + x*y", "x=2", "y=3", "--order", "2"),
+    ("sum(x*x*x)", "x=[1,2]", "--hessian"),
+    ("x*y", "x=[1,2]", "y=[3,4]", "--jacobian"),
+])
+def test_device_cuda_on_a_real_gpu_matches_cpu(args):
+    """Every number a GPU job prints is the CPU job's (to rounding); only the device differs."""
+    on_gpu, on_cpu = job(*args, "--device", "cuda"), job(*args, "--device", "cpu")
+    assert on_gpu.pop("device") == "cuda:0" and on_cpu.pop("device") == "cpu"
+    pending = [(on_gpu, on_cpu)]
+    while pending:
+        got, want = pending.pop()
+        if isinstance(want, dict):
+            assert set(got) == set(want), (got, want)
+            pending += [(got[k], want[k]) for k in want]
+        elif isinstance(want, list):
+            assert isinstance(got, list) and len(got) == len(want), (got, want)
+            pending += list(zip(got, want))
+        elif isinstance(want, float):
+            assert got == pytest.approx(want, rel=1e-12, abs=1e-15), (got, want)
+        else:
+            assert got == want, (got, want)
+
+
 # ----------------------------------------------------------------------- batch
 
 JOBS = "x**2\n\n# a comment\n   # indented comment\nx +* 3\nsin(x)\nfoo(x)\n   \nx*3\n"

@@ -1,10 +1,13 @@
-"""The GPU seam, without a GPU.
+"""The GPU seam: on a stand-in without a GPU, and on CuPy where there is one.
 
-The `device` fixture runs each test body twice: on 'cpu' (numpy) and on a
-stand-in 'cuda' whose arrays are `fakecuda.FakeCudaArray`, an ndarray subclass
-that refuses host arrays as CuPy does (see tests/fakecuda.py). A result, a
-gradient or an optimiser update that slips off the device shows up as a plain
-numpy array (`type(t.array) is numpy.ndarray`) or as a HostArrayError.
+The `device` fixture (tests/cuda_fixtures.py) runs each test body on 'cpu'
+(numpy), on a stand-in 'cuda' whose arrays are `fakecuda.FakeCudaArray` (an
+ndarray subclass that refuses host arrays as CuPy does; see tests/fakecuda.py),
+and on the real GPU through CuPy when CuPy is installed and sees a device
+(skipped otherwise).
+A result, a gradient or an optimiser update that slips off the device shows
+up as an array of the wrong type (`on` checks the exact type) or as an error
+from mixing host and device arrays.
 """
 import importlib.util
 import math
@@ -16,26 +19,9 @@ import autodiff.engine as ad
 from autodiff.engine import backend as ad_backend
 import fakecuda
 from fakecuda import FakeCudaArray
+from cuda_fixtures import cuda_array_type
 
 HAVE_CUPY = importlib.util.find_spec("cupy") is not None
-
-
-@pytest.fixture
-def fake_cuda():
-    """'cuda' served by the stand-in array module; the real loader restored afterwards."""
-    previous = fakecuda.install()
-    try:
-        yield
-    finally:
-        fakecuda.uninstall(previous)
-
-
-@pytest.fixture(params=["cpu", "cuda"])
-def device(request):
-    """The device a test body runs on: numpy, then the stand-in GPU."""
-    if request.param == "cuda":
-        request.getfixturevalue("fake_cuda")
-    return request.param
 
 
 def on(t, device):
@@ -43,7 +29,7 @@ def on(t, device):
     assert isinstance(t, ad.Tensor), t
     if device == "cuda":
         assert t.device.type == "cuda" and t.is_cuda, t.device
-        assert type(t.array) is FakeCudaArray, type(t.array)
+        assert type(t.array) is cuda_array_type(), type(t.array)
     else:
         assert t.device.type == "cpu" and not t.is_cuda, t.device
         # numpy's 0-d results may stay numpy scalars (the engine's scalar fast path)
@@ -306,7 +292,7 @@ def test_minimise_on_device(device):
 
 # ------------------------------------------------------------------ moving between devices
 
-def test_cpu_to_cuda_round_trip_with_gradients(fake_cuda):
+def test_cpu_to_cuda_round_trip_with_gradients(cuda):
     x = ad.tensor([1.0, 2.0], requires_grad=True)          # cpu leaf
     xc = x.to("cuda")
     assert on(xc, "cuda") and xc.grad_fn.name() == "ToCopyBackward0"
@@ -317,7 +303,7 @@ def test_cpu_to_cuda_round_trip_with_gradients(fake_cuda):
     assert on(x.grad, "cpu") and host(x.grad) == [6.0, 12.0]
 
 
-def test_cuda_to_cpu_round_trip_with_gradients(fake_cuda):
+def test_cuda_to_cpu_round_trip_with_gradients(cuda):
     x = ad.tensor([1.0, 2.0], device="gpu", requires_grad=True)
     xh = x.cpu()
     assert on(xh, "cpu")
@@ -328,7 +314,7 @@ def test_cuda_to_cpu_round_trip_with_gradients(fake_cuda):
     assert host(x.grad) == pytest.approx([math.exp(1.0), 2 * math.exp(2.0)])
 
 
-def test_round_trip_second_order(fake_cuda):
+def test_round_trip_second_order(cuda):
     x = ad.tensor(1.5, requires_grad=True)
     y = (x.to("cuda") ** 3).cpu()
     (g,) = ad.grad(y, x, create_graph=True)
@@ -337,13 +323,27 @@ def test_round_trip_second_order(fake_cuda):
     assert on(h, "cpu") and h.item() == pytest.approx(6 * 1.5)
 
 
+def test_tensor_of_a_device_array_stays_on_the_device(cuda):
+    """A raw device array (CuPy's) makes a tensor on that device, as PyTorch takes one through
+    __cuda_array_interface__: a copy, or moved where device= says."""
+    raw = (ad.arange(3, device=cuda, dtype=ad.float64) * 2).array
+    t = ad.tensor(raw)
+    assert on(t, "cuda") and host(t) == [0.0, 2.0, 4.0] and t.dtype is ad.float64
+    t.array[0] = 9.0
+    assert host(ad.tensor(raw)) == [0.0, 2.0, 4.0]  # a copy
+    assert on(ad.tensor(raw, device="cpu"), "cpu") and host(ad.tensor(raw, device="cpu")) == [0.0, 2.0, 4.0]
+    assert ad.tensor(raw, dtype=ad.float32).dtype is ad.float32
+    weights = ad.tensor([1.0, 2.0, 3.0], device=cuda, requires_grad=True)
+    assert host(weights * raw) == [0.0, 4.0, 12.0]  # a backward formula's saved array as an operand
+
+
 def test_to_same_device_is_identity(device):
     x = ad.ones(2, device=device)
     assert x.to(device) is x
     assert on(x.to(dtype=ad.float32), device)
 
 
-def test_cuda_method_and_numpy(fake_cuda):
+def test_cuda_method_and_numpy(cuda):
     x = ad.tensor([1.0, 2.0])
     c = x.cuda()
     assert on(c, "cuda")
@@ -353,7 +353,7 @@ def test_cuda_method_and_numpy(fake_cuda):
     assert type(c.cpu().numpy()) is numpy.ndarray
 
 
-def test_mixing_devices_is_an_error_naming_both(fake_cuda):
+def test_mixing_devices_is_an_error_naming_both(cuda):
     a = ad.ones(2)
     b = ad.ones(2, device="cuda")
     with pytest.raises(RuntimeError) as err:

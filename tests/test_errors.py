@@ -7,18 +7,10 @@ import time
 import pytest
 
 import autodiff.engine as ad
-import fakecuda
 
 
 def leaf(values):
     return ad.tensor(values, requires_grad=True)
-
-
-@pytest.fixture
-def fake_cuda():
-    previous = fakecuda.install()
-    yield
-    fakecuda.uninstall(previous)
 
 
 # ------------------------------------------------------------------ backward / grad misuse

@@ -425,6 +425,13 @@ class Topk(TakeAlong):
         return TakeAlong.batched_backward(F, ctx, g, indices, dim)
 
 
+def _open_grid(xp, shape):
+    """numpy.indices(shape, sparse=True) as a list, on any array module (CuPy's has no `sparse`):
+    along each axis an arange, shaped to broadcast against the others."""
+    ndim = len(shape)
+    return [xp.arange(n).reshape((1,) * d + (n,) + (1,) * (ndim - d - 1)) for d, n in enumerate(shape)]
+
+
 class PutAlong(Op):
     """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
     name = "put_along"
@@ -433,7 +440,7 @@ class PutAlong(Op):
 
     def forward(xp, g, indices, dim, shape):
         out = xp.zeros(shape, dtype=g.dtype)
-        where = list(xp.indices(indices.shape, sparse=True))
+        where = _open_grid(xp, indices.shape)
         where[dim] = indices
         scatter_add(xp, out, tuple(where), g)  # repeated indices add up
         return out

@@ -273,9 +273,9 @@ class Diagonal(Op):
 
     def forward(xp, x, offset=0, dim1=0, dim2=1):
         d = xp.diagonal(x, offset, dim1, dim2)
-        flags = getattr(d, "flags", None)
-        if flags is not None and not flags.writeable and getattr(x, "flags", flags).writeable:
-            flags.writeable = True  # numpy hands out diagonals read-only; PyTorch's are views to write through
+        # numpy hands out diagonals read-only; PyTorch's are views to write through (CuPy has no such flag)
+        if not getattr(getattr(d, "flags", None), "writeable", True) and x.flags.writeable:
+            d.flags.writeable = True
         return d
 
     def backward(F, ctx, g, offset=0, dim1=0, dim2=1):
