@@ -16,11 +16,17 @@ import io
 import itertools
 import multiprocessing
 import sys
+import warnings
 
 __all__ = ["run_batch_in_workers", "CHUNK"]
 
 CHUNK = 64          # jobs per message to a worker: large enough that pickling costs little
 IN_FLIGHT = 4       # chunks per worker waiting or running at any time
+
+# Python 3.12+ warns at every fork of a process with more than one thread, and numpy's BLAS keeps
+# idle threads from import on: the workers run only our single-threaded jobs, so the warning says
+# nothing to a user and must not land in the batch's output
+_FORK_WARNING = r"This process \(pid=\d+\) is multi-threaded, use of fork\(\) may lead to deadlocks"
 
 _setup = {}  # the worker's copy of what every chunk needs (set by the fork, never pickled)
 
@@ -73,16 +79,18 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None):
     ctx = multiprocessing.get_context("fork")
     failed = done = 0
     pending = collections.deque()
-    with ctx.Pool(workers) as pool:
-        try:
-            for item in chunks(jobs):
-                pending.append((len(item[1]), pool.apply_async(_chunk_in_worker, (item,))))
-                while len(pending) >= workers * IN_FLIGHT or (pending and pending[0][1].ready()):
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", _FORK_WARNING, DeprecationWarning)
+        with ctx.Pool(workers) as pool:
+            try:
+                for item in chunks(jobs):
+                    pending.append((len(item[1]), pool.apply_async(_chunk_in_worker, (item,))))
+                    while len(pending) >= workers * IN_FLIGHT or (pending and pending[0][1].ready()):
+                        failed, done = _write(pending.popleft(), failed, done, progress)
+                while pending:
                     failed, done = _write(pending.popleft(), failed, done, progress)
-            while pending:
-                failed, done = _write(pending.popleft(), failed, done, progress)
-        finally:
-            pool.terminate()
+            finally:
+                pool.terminate()
     return failed
 
 

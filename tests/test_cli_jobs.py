@@ -1,7 +1,9 @@
 """`eval --jobs N`: a batch over worker processes writes exactly what one
 process writes (same bytes, same order, same exit status), and reads its input
 as it goes rather than all at once."""
+import os
 import random
+import warnings
 
 import pytest
 
@@ -27,6 +29,24 @@ def test_workers_write_what_one_process_writes(fmt):
     assert one.exit_code == two.exit_code == 1  # some jobs fail
     assert two.stdout == one.stdout and two.stderr == one.stderr
     assert one.stdout.count("\n") > 300
+
+
+def test_the_fork_warning_of_a_threaded_process_stays_out_of_the_output(monkeypatch):
+    """Python 3.12+ warns at a fork when the process has threads (numpy's BLAS has some):
+    simulated here, the batch's output must still be what one process writes."""
+    real_fork = os.fork
+
+    def fork_that_warns():
+        warnings.warn(f"This process (pid={os.getpid()}) is multi-threaded, use of fork() may lead to "
+                      "deadlocks in the child.", DeprecationWarning, stacklevel=2)
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", fork_that_warns)
+    batch = _batch(200)
+    one = invoke("eval", "-", "x=1.5", "y=2", input=batch)
+    two = invoke("eval", "-", "x=1.5", "y=2", "--jobs", "2", input=batch)
+    assert "multi-threaded" not in two.stderr
+    assert (two.stdout, two.stderr, two.exit_code) == (one.stdout, one.stderr, one.exit_code)
 
 
 def test_workers_on_an_all_good_batch_exit_0():
