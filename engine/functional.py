@@ -7,8 +7,9 @@ By default (`vectorize=None`, or True) the rows come from one batched backward
 pass -- `grad(..., is_grads_batched=True)` with the standard basis of the
 outputs as the batch of weights, as torch.autograd.functional does with
 `vectorize=True` -- in chunks of rows small enough that a batch of gradients
-holds at most `BATCH_ELEMENTS` numbers per node (and, without create_graph,
-about `CACHE_ELEMENTS`: a batch that stays in cache is faster). `vectorize=False` takes one
+holds at most `BATCH_ELEMENTS` numbers per node (and, on the CPU without
+create_graph, about `CACHE_ELEMENTS`: a batch that stays in cache is faster; on a
+GPU, fewer and larger passes are). `vectorize=False` takes one
 backward pass per row (PyTorch's default); the results are the same up to
 rounding. The Hessian is the Jacobian of the gradient made with
 create_graph=True, so one batched pass over that gradient's graph gives all
@@ -171,7 +172,7 @@ def _jacobian_batched(outputs, xs, create_graph, retain_graph):
     total = sum(sizes)
     per_row = max([_largest_node([outputs[i] for i in live])] + sizes + [x.array.size for x in xs])
     chunk = BATCH_ELEMENTS // per_row
-    if not create_graph:
+    if not create_graph and all(x.device.type == "cpu" for x in xs):  # a GPU has no such cache to fit
         chunk = min(chunk, max(CACHE_ELEMENTS // per_row, CHUNK_ROWS))
     chunk = max(1, min(total, chunk))
     pieces = [[] for _ in xs]
