@@ -173,9 +173,10 @@ def chain_hips(n):
     return float(value), float(g)
 
 
-def chain_numpy(n):
-    """Forward keeping each op's local derivative, then their product in reverse."""
-    x = np.array(X0)
+def chain_numpy(n, xp=np):
+    """Forward keeping each op's local derivative, then their product in reverse (in numpy, or
+    in another array module `xp` with numpy's API: bench_gpu.py runs it in CuPy)."""
+    x = xp.asarray(X0)
     local = []
     for i in range(n):
         k = i % 3
@@ -186,9 +187,9 @@ def chain_numpy(n):
             local.append(1.0)
             x = x + ADD
         else:
-            local.append(np.cos(x))
-            x = np.sin(x)
-    g = np.float64(1.0)
+            local.append(xp.cos(x))
+            x = xp.sin(x)
+    g = xp.asarray(1.0)
     for d in reversed(local):
         g = g * d
     return float(x), float(g)
