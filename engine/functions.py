@@ -805,12 +805,11 @@ def view(input, *shape):
     """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
     input = _tensor_in(input)
     shape = _infer_shape(_shape_args(shape), input.array.size)
-    probe = _storage(input).view()
-    try:
-        probe.shape = shape  # numpy refuses exactly when a copy would be needed
-    except AttributeError:
+    array = _storage(input)
+    # reshape copies exactly when no view can be made (numpy 2.5 deprecates setting .shape to ask)
+    if array.size and not _xp(input.device).may_share_memory(array.reshape(shape), array):
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
-                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.") from None
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     return apply(_op["reshape"], input, shape=shape)
 
 
