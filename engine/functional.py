@@ -37,9 +37,10 @@ _STRATEGIES = ("forward-mode", "reverse-mode")
 
 # ------------------------------------------------------------------ arguments
 
-def _inputs_tuple(x, fn_name):
-    """(tensors, whether x was a tensor): a tensor or a tuple (or list) of tensors."""
-    return _tensors_tuple(x, fn_name, "inputs")
+def _inputs_tuple(x, fn_name, lists):
+    """(tensors, whether x was a tensor): a tensor or a tuple of tensors -- or a list, where
+    `lists` (the graph form, ours: as grad() takes them; PyTorch's function form refuses one)."""
+    return _tensors_tuple(tuple(x) if lists and isinstance(x, list) else x, fn_name, "inputs")
 
 
 def _outputs_tuple(out, fn_name):
@@ -48,10 +49,10 @@ def _outputs_tuple(out, fn_name):
 
 
 def _tensors_tuple(x, fn_name, what):
-    """PyTorch's _as_tuple: a tensor, or a tuple or list of tensors, with its messages."""
+    """PyTorch's _as_tuple: a tensor, or a tuple of tensors, with its messages."""
     if isinstance(x, Tensor):
         return (x,), True
-    if not isinstance(x, (tuple, list)):
+    if not isinstance(x, tuple):
         raise TypeError(f"The {what} given to {fn_name} must be either a Tensor or a tuple of Tensors but the "
                         f"given {what} has type {type(x)}.")
     for i, t in enumerate(x):
@@ -265,7 +266,7 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=None, str
     an input is an error, not zeros (the row-by-row path). The engine has no forward mode:
     strategy="forward-mode" gives the same matrix, computed in reverse mode."""
     _check_strategy(strategy, create_graph, strict, vectorize)
-    xs, single_in = _inputs_tuple(inputs, "jacobian")
+    xs, single_in = _inputs_tuple(inputs, "jacobian", lists=not _is_function(func))
     if _is_function(func):
         out, xs = _call(func, xs, create_graph)
         outputs, single_out = _outputs_tuple(out, "jacobian")
@@ -291,7 +292,7 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=None, oute
     one batched backward over that gradient's graph (see `jacobian` for `vectorize`,
     `strict`; `create_graph=True` makes the result differentiable)."""
     _check_strategy(outer_jacobian_strategy, create_graph, strict, vectorize, hint=False)
-    xs, single = _inputs_tuple(inputs, "hessian")
+    xs, single = _inputs_tuple(inputs, "hessian", lists=not _is_function(func))
     if _is_function(func):
         y, xs = _call(func, xs, create_graph)
         if not isinstance(y, Tensor):

@@ -224,6 +224,8 @@ def _gather(op, args):
     if device is None:
         device = _backend.CPU
     if promote:
+        if op.check_mixed is not None:
+            op.check_mixed(arrays)
         arrays = _promoted(args, arrays)
     if broadcast and op.elementwise:
         _broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])

@@ -911,6 +911,25 @@ def test_jacobian_function_form():
     assert values(J1) == [[6.0]] and values(J2) == [[1.0]]
 
 
+def test_function_form_takes_a_tensor_or_a_tuple_not_a_list():
+    """torch.autograd.functional's _as_tuple: a list of inputs, or a function returning a list,
+    is a TypeError (PyTorch 2.13's messages). The graph form, ours, takes a list as grad() does."""
+    x = ad.tensor([1.0, 2.0])
+    for fn, name in ((ad.jacobian, "jacobian"), (ad.hessian, "hessian")):
+        with pytest.raises(TypeError) as info:
+            fn(lambda t: (t * t).sum(), [x])
+        assert str(info.value) == (f"The inputs given to {name} must be either a Tensor or a tuple of Tensors but "
+                                   "the given inputs has type <class 'list'>.")
+    with pytest.raises(TypeError) as info:
+        ad.jacobian(lambda t: [t * 2], x)
+    assert str(info.value) == ("The outputs of the user-provided function given to jacobian must be either a "
+                               "Tensor or a tuple of Tensors but the given outputs of the user-provided function "
+                               "has type <class 'list'>.")
+    y = leaf([1.0, 2.0])
+    (J,) = ad.jacobian(y * 2, [y])
+    assert values(J) == [[2.0, 0.0], [0.0, 2.0]]
+
+
 def test_jacobian_leaves_grad_alone():
     x = leaf([1.0, 2.0])
     ad.jacobian(x * 2, x)

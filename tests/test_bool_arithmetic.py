@@ -17,6 +17,10 @@ t = torch.tensor([True, False])
 @pytest.mark.parametrize("call, message", [
     (lambda: t - t, TWO), (lambda: t - True, TWO), (lambda: torch.sub(t, t), TWO), (lambda: t.sub_(t), TWO),
     (lambda: 1 - t, ONE), (lambda: t - 1, ONE),
+    # a float operand does not make it allowed, whichever side either is on
+    (lambda: torch.tensor([1.0, 2.0]) - t, ONE), (lambda: t - torch.tensor([1.0, 2.0]), ONE),
+    (lambda: torch.tensor([1.0]) - True, ONE), (lambda: True - torch.tensor([1.0]), ONE),
+    (lambda: torch.tensor([1.0, 2.0]).sub_(t), ONE), (lambda: torch.sub(torch.tensor(3), t), ONE),
     (lambda: -t, NEG), (lambda: t.neg(), NEG),
 ])
 def test_bool_subtraction_and_negation_are_refused(call, message):

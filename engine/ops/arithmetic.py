@@ -31,25 +31,25 @@ class Sub(Op):
     elementwise = True
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
-    def forward(xp, a, b):
-        try:
-            out = a - b
-        except TypeError:  # numpy refuses bool - bool as PyTorch does, in its own words
-            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                               "Use the `^` or `logical_xor()` operator instead.") from None
-        # bool with a whole number gives whole numbers in numpy; PyTorch refuses it (checked only then,
-        # so float subtraction pays nothing)
-        if getattr(out, "dtype", _FLOAT).kind in "iu" and (_is_bool(a) or _is_bool(b)):
+    def check_mixed(arrays):
+        """PyTorch refuses a bool operand, tensor or Python bool, whatever the other one is."""
+        a, b = arrays
+        if _is_bool(a) or _is_bool(b):
+            if _is_bool(a) and _is_bool(b):
+                raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                                   "Use the `^` or `logical_xor()` operator instead.")
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                                f"If you are trying to invert a mask, {_INVERT}")
-        return out
+
+    def forward(xp, a, b):
+        Sub.check_mixed((a, b))  # a tensor and a number: nothing was cast
+        return a - b
 
     def backward(F, ctx, g):
         return g, (-g if ctx.needs[1] else None)
 
 
 _INVERT = "use the `~` or `logical_not()` operator instead."
-_FLOAT = numpy.dtype(numpy.float64)  # what a result without a dtype (a Python number) counts as
 
 
 def _is_bool(v):

@@ -40,6 +40,9 @@ class Op:
     moves_device = False  # the result lives on params["device"], not on the inputs' device
     elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
     is_view = False       # the result may share memory (and so a version counter) with input 0
+    # check(arrays): tensors of mixed dtypes are cast to a common one before forward; a row whose
+    # PyTorch check looks at the dtypes as given (sub refuses a bool tensor) makes it here first
+    check_mixed = None
     view_overlaps = False  # a view whose elements repeat the input's (expand)
     # A number on the left (`2 * b`) is PyTorch's reflected call (b.__rmul__(2)): "swap" lists b's
     # edge first in next_functions; "drop" lists b's alone (rsub has no edge for the number)
