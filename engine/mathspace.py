@@ -32,6 +32,9 @@ class ArrayMath:
     def eye_mask(self, n):
         return self.xp.eye(n, dtype=bool)
 
+    def zeros_like(self, a):
+        return self.xp.zeros_like(a)
+
 
 def _bind_forward(forward, xp):
     return partial(forward, xp)
@@ -59,6 +62,10 @@ class TensorMath:
 
     def eye_mask(self, n):
         return self._make(self.xp.eye(n, dtype=bool), self.device)
+
+    def zeros_like(self, a):
+        """Zeros of a's shape and dtype that require no grad (PyTorch's zeros_like(grad) in a formula)."""
+        return self._make(self.xp.zeros_like(a.array), self.device)
 
 
 def _bind_apply(apply, op):

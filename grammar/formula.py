@@ -389,6 +389,14 @@ def _render_values_along(node, row, args, b, p):
     return b.index(b.call(fname, args[:1], extra), "0")
 
 
+def _render_masked_gradient(node, row, args, b, p):
+    """threshold_backward(g, x) as where(gt(x, t), g, 0); leaky_relu_backward's with slope*g."""
+    g, x = args
+    if row.name == "threshold_backward":
+        return b.call("where", [b.call("gt", [x, b.num(p.get("threshold", 0.0))]), g, b.num(0)])
+    return b.call("where", [b.call("gt", [x, b.num(0)]), g, b.mul(b.num(p.get("negative_slope", 0.01)), g)])
+
+
 def _render_fill(node, row, args, b, p):
     return b.num(p["value"])
 
@@ -396,7 +404,8 @@ def _render_fill(node, row, args, b, p):
 _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _render_reduction,
            "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
-           "join": _render_join, "fill": _render_fill, "values_along": _render_values_along}
+           "join": _render_join, "fill": _render_fill, "values_along": _render_values_along,
+           "masked_gradient": _render_masked_gradient}
 
 
 def _numel(shape):

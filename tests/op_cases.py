@@ -461,6 +461,12 @@ C("relu", "op", lambda x: ad.relu(x), [(2, 3)], lambda x: np.maximum(x, 0), "Rel
 C("relu", "method", lambda x: x.relu(), [(4,)], lambda x: np.maximum(x, 0), "ReluBackward0", gen=gen_all(away(0.0)))
 C("relu", "inplace_relu_", on_copy(lambda y: y.relu_()), [(2, 3)], lambda x: np.maximum(x, 0), "ReluBackward0",
   gen=gen_all(away(0.0)))
+# ---- threshold_backward (relu's gradient as a row: reached through a create_graph gradient of relu)
+C("threshold_backward", "direct", lambda g, x: apply("threshold_backward", g, x), [(2, 3), (2, 3)],
+  lambda g, x: np.where(x > 0, g, 0.0), "ThresholdBackwardBackward0", gen=gen_each(_normal, away(0.0)))
+C("threshold_backward", "relu_grad",
+  lambda x, w: ad.autograd.grad((ad.relu(x) * w).sum(), x, create_graph=True)[0], [(2, 3), (2, 3)],
+  lambda x, w: np.where(x > 0, w, 0.0), "ThresholdBackwardBackward0", gen=gen_each(away(0.0), _normal))
 C("sinh", "op", lambda x: ad.sinh(x), [(2, 3)], np.sinh, "SinhBackward0")
 C("cosh", "method", lambda x: x.cosh(), [(2, 3)], np.cosh, "CoshBackward0")
 C("log1p", "op", lambda x: ad.log1p(x), [(2, 3)], np.log1p, "Log1PBackward0", gen=gen_all(uniform(-0.7, 2.0)))

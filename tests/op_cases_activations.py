@@ -111,6 +111,12 @@ C("leaky_relu", "slope", lambda x: F.leaky_relu(x, 0.2), [(3, 3)], lambda x: np.
   "LeakyReluBackward0", gen=gen_each(kinked))
 C("leaky_relu", "inplace", on_copy(lambda y: F.leaky_relu_(y, 0.3)), [(2, 3)],
   lambda x: np.where(x > 0, x, 0.3 * x), "LeakyReluBackward1", gen=gen_each(kinked))
+C("leaky_relu_backward", "direct",
+  lambda g, x: ad.functions.apply(ad.OPS["leaky_relu_backward"], g, x, negative_slope=0.2), [(2, 3), (2, 3)],
+  lambda g, x: np.where(x > 0, g, 0.2 * g), "LeakyReluBackwardBackward0", gen=gen_each(kinked, kinked))
+C("leaky_relu_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.leaky_relu(x, 0.1) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
+  lambda x, w: np.where(x > 0, w, 0.1 * w), "LeakyReluBackwardBackward0", gen=gen_each(kinked, kinked))
 C("elu", "default", lambda x: F.elu(x), [(2, 3)], np_elu, "EluBackward0", gen=gen_each(kinked))
 C("elu", "alpha", lambda x: F.elu(x, alpha=2.5), [(4,)], lambda x: np_elu(x, 2.5), "EluBackward0",
   gen=gen_each(kinked))

@@ -1276,3 +1276,22 @@ def test_jacobian_create_graph():
     assert J.requires_grad
     (g,) = ad.grad(J.sum(), x)                     # d/dx sum 3x^2 = 6x
     assert values(g) == [6.0, 12.0]
+
+
+def test_relu_and_leaky_relu_gradients_can_be_differentiated_again():
+    """As PyTorch: the create_graph gradient of relu (threshold_backward) and of leaky_relu
+    depends on x with a zero derivative, so it requires grad, and its own gradient is zeros
+    rather than an error (PyTorch 2.13 gives the same grad_fn names and values)."""
+    x = leaf([-1.0, 2.0])
+    for f, node, first in ((lambda t: ad.relu(t), "ThresholdBackwardBackward0", [0.0, 1.0]),
+                           (lambda t: ad.nn.functional.leaky_relu(t, 0.25), "LeakyReluBackwardBackward0",
+                            [0.25, 1.0])):
+        (g,) = ad.autograd.grad(f(x).sum(), x, create_graph=True)
+        assert g.requires_grad and g.grad_fn.name() == node and values(g) == first
+        (h,) = ad.autograd.grad(g.sum(), x)
+        assert values(h) == [0.0, 0.0]
+    assert values(ad.hessian(lambda t: ad.relu(t).sum(), ad.tensor([-1.0, 2.0]))) == [[0.0, 0.0], [0.0, 0.0]]
+    # a masked gradient is +0, whatever the sign of what flowed in (PyTorch's threshold_backward)
+    y = leaf([-1.0, 2.0])
+    (ad.relu(y) * ad.tensor([-3.0, -3.0])).sum().backward()
+    assert [math.copysign(1.0, v) for v in values(y.grad)] == [1.0, -1.0]
