@@ -142,9 +142,10 @@ def chain_torch(n):
     return _chain(torch, n)
 
 
-def _chain(T, n):
-    """The chain in a library with PyTorch's API (ours or PyTorch itself)."""
-    x0 = T.tensor(X0, dtype=T.float64, requires_grad=True)
+def _chain(T, n, device=None):
+    """The chain in a library with PyTorch's API (ours or PyTorch itself), the leaf on `device`
+    (bench_gpu.py: 'cuda'); item() at the end waits for a GPU's work."""
+    x0 = T.tensor(X0, dtype=T.float64, requires_grad=True, device=device)
     x = x0
     for i in range(n):
         k = i % 3

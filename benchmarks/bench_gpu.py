@@ -62,32 +62,12 @@ def _synced(lib, fn):
 
 # --------------------------------------------------------------------------- chain
 def chain_run(lib, n):
-    if lib == "ours":
-        return lambda: _chain_on(be.E, n, "cuda")
-    if lib == "torch":
-        return lambda: _chain_on(be.torch, n, "cuda")
-    return lambda: be.chain_numpy(n, xp=cupy)  # by hand, in CuPy
-
-
-def _chain_on(T, n, device):
-    """bench_engine's chain, with the leaf on `device`; the final values stay on the device."""
-    x0 = T.tensor(be.X0, dtype=T.float64, requires_grad=True, device=device)
-    x = x0
-    for i in range(n):
-        k = i % 3
-        if k == 0:
-            x = x * be.MUL
-        elif k == 1:
-            x = x + be.ADD
-        else:
-            x = x.sin()
-    x.backward()
-    return x.detach(), x0.grad
+    if lib == "numpy":
+        return lambda: be.chain_numpy(n, xp=cupy)  # by hand, in CuPy
+    return lambda: be._chain(be.E if lib == "ours" else be.torch, n, "cuda")
 
 
 def _to_host(value):
-    if isinstance(value, float):
-        return np.asarray(value)
     if hasattr(value, "cpu") and hasattr(value, "numpy"):  # ours or torch
         return np.asarray(value.detach().cpu().numpy())
     return cupy.asnumpy(value)
@@ -98,7 +78,7 @@ def case_chain(libs, n, repeats):
     for lib in libs:
         t, res = be.best_time(_synced(lib, chain_run(lib, n)), repeats)
         times[lib] = t / n * 1e6
-        results[lib] = np.array([float(_to_host(v)) for v in res])
+        results[lib] = np.array(res)  # (value, d/dx0) as floats
     return dict(name="chain", label=f"chain of {n} scalar ops on the GPU", unit="µs/op",
                 times=times, results=results, reference=np.array(be.chain_numpy(n)),
                 check="value and d/dx0", target=("torch", 1.0))

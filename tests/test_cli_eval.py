@@ -11,6 +11,7 @@ import sys
 import numpy
 import pytest
 
+from cuda_fixtures import REAL_GPU
 from conftest import console, error_text, fails, failed_job, invoke, job, ok, usage_error
 
 BASE_KEYS = ["line", "expr", "value", "shape", "dtype", "device", "order", "grad"]
@@ -441,17 +442,7 @@ def test_device_cpu_explicit():
     assert job("x**2", "x=1", "--device", "cpu")["device"] == "cpu"
 
 
-def _real_gpu():
-    if importlib.util.find_spec("cupy") is None:
-        return False
-    import cupy
-    try:
-        return cupy.cuda.runtime.getDeviceCount() > 0
-    except Exception:  # no driver or no device
-        return False
-
-
-@pytest.mark.skipif(not _real_gpu(), reason="no CUDA GPU with CuPy here")
+@pytest.mark.skipif(REAL_GPU is None, reason="no CUDA GPU with CuPy here")
 @pytest.mark.parametrize("args", [
     ("x**2*sin(y)", "x=1.5", "y=0.25"),
     ("sum(exp(x)*x)", "x=[0.5,1,2]"),
