@@ -15,7 +15,7 @@ inputs: PyTorch's nodes have no edge for them either.
 import math
 
 from ..backend import special
-from .table import Op, batch_dim, custom
+from .table import MaskedGradient, Op, batch_dim
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -129,21 +129,13 @@ class LeakyRelu(_Activation):
         return (F.leaky_relu_backward(g, x, negative_slope=negative_slope),)
 
 
-class LeakyReluBackward(Op):
-    """leaky_relu's gradient as a row of its own (PyTorch's leaky_relu_backward), for the reason
-    threshold_backward is one: its create_graph gradient depends on x, with zero derivative."""
+class LeakyReluBackward(MaskedGradient):
+    """leaky_relu's gradient: g where x > 0, negative_slope * g elsewhere."""
     name = "leaky_relu_backward"
-    formula = custom("masked_gradient")
     node = "LeakyReluBackwardBackward0"
-    elementwise = True
-    saves = (1,)
 
     def forward(xp, g, x, negative_slope=0.01):
         return xp.where(x > 0, g, g * negative_slope)
-
-    def backward(F, ctx, gg, x, negative_slope=0.01):
-        return (F.leaky_relu_backward(gg, x, negative_slope=negative_slope) if ctx.needs[0] else None,
-                F.zeros_like(gg) if ctx.needs[1] else None)
 
 
 class Elu(_Activation):

@@ -88,6 +88,20 @@ class Elementwise(Op):
         super().__init_subclass__(**kw)
 
 
+class MaskedGradient(Op):
+    """The gradient of a piecewise-linear activation, g(gradient, x), as a row of its own (PyTorch's
+    threshold_backward, leaky_relu_backward): under create_graph it depends on x too, with a zero
+    derivative, so a gradient of relu requires grad and can be differentiated again -- to zeros,
+    as in PyTorch. A subclass gives name, node and forward; its parameters pass through."""
+    elementwise = True
+    saves = (1,)
+    formula = custom("masked_gradient")
+
+    def backward(F, ctx, gg, x, **params):
+        return (getattr(F, ctx.op.name)(gg, x, **params) if ctx.needs[0] else None,
+                F.zeros_like(gg) if ctx.needs[1] else None)
+
+
 def _normalize_dims(dim, ndim):
     """A tuple of non-negative axes from an int, a sequence or None (all)."""
     if dim is None:

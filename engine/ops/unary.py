@@ -3,7 +3,7 @@ clamp; floor, ceil, round, trunc, frac."""
 import math
 
 from ..backend import special
-from .table import Elementwise, Op, call, custom
+from .table import Elementwise, MaskedGradient, Op, call
 
 
 class Abs(Elementwise):
@@ -145,22 +145,13 @@ class Relu(Elementwise):
         return (F.threshold_backward(g, out),)
 
 
-class ThresholdBackward(Op):
-    """relu's gradient, g where x > threshold and 0 elsewhere, as a row of its own (PyTorch's
-    threshold_backward): under create_graph it depends on x too, with a zero derivative, so a
-    gradient of relu requires grad and can be differentiated again -- to zeros, as in PyTorch."""
+class ThresholdBackward(MaskedGradient):
+    """relu's gradient: g where x > threshold, 0 elsewhere."""
     name = "threshold_backward"
-    formula = custom("masked_gradient")
     node = "ThresholdBackwardBackward0"
-    elementwise = True
-    saves = (1,)
 
     def forward(xp, g, x, threshold=0.0):
         return xp.where(x > threshold, g, 0)
-
-    def backward(F, ctx, gg, x, threshold=0.0):
-        return (F.threshold_backward(gg, x, threshold=threshold) if ctx.needs[0] else None,
-                F.zeros_like(gg) if ctx.needs[1] else None)
 
 
 class Sinh(Elementwise):
