@@ -42,7 +42,8 @@ class Sub(Op):
                                f"If you are trying to invert a mask, {_INVERT}")
 
     def forward(xp, a, b):
-        Sub.check_mixed((a, b))  # a tensor and a number: nothing was cast
+        if _is_bool(a) or _is_bool(b):  # a tensor and a number: nothing was cast, so check here
+            Sub.check_mixed((a, b))
         return a - b
 
     def backward(F, ctx, g):
