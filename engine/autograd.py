@@ -180,11 +180,9 @@ def _discover(roots, post_order):
     seen = set()
     order = []
     if not post_order:
-        stack = []
-        for root in roots:
-            if root not in seen:
-                seen.add(root)
-                stack.append(root)
+        # a node is seen once it has an edge count; only a root can be seen without one
+        stack = list(dict.fromkeys(roots))
+        seen = frozenset(stack)
         while stack:
             for nxt in stack.pop().inputs:
                 if nxt is not None:
@@ -193,7 +191,6 @@ def _discover(roots, post_order):
                     else:
                         deps[nxt] = 1
                         if nxt not in seen:
-                            seen.add(nxt)
                             stack.append(nxt)
         return deps, order
     for root in roots:
@@ -304,9 +301,14 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
     maths = {}
     pop, push = heapq.heappop, heapq.heappush
     take = buffers.pop
-    while heap:
-        node = pop(heap)[1]
-        g = take(node, None)
+    arrays = not create_graph  # the gradients are arrays, not Tensors
+    last_device = F = None
+    node = pop(heap)[1] if heap else None
+    g = take(node, None)
+    while node is not None:
+        # a node this one made ready, and its gradient (complete: no buffer): it runs next,
+        # without the heap, if it is the newest ready node
+        ready = ready_g = None
         if node.__class__ is AccumulateGrad:
             if g is not None:
                 hooks = node.variable._hooks
@@ -317,6 +319,8 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                         _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
                 elif accumulate:
                     _accumulate(node.variable, g, create_graph, borrowed)
+            node = pop(heap)[1] if heap else None
+            g = take(node, None)
             continue
         nexts = node.inputs
         uniform = False
@@ -331,33 +335,37 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 # a non-leaf input of backward(inputs=) retains its grad (see backward): no second add here
                 _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
                 if not any(c in needed for c in nexts if c is not None):
+                    node = pop(heap)[1] if heap else None
+                    g = take(node, None)
                     continue
             device = node.device
-            F = maths.get(device)
-            if F is None:
-                F = maths[device] = math_for(device)
+            if device is not last_device:
+                F = maths.get(device)
+                if F is None:
+                    F = maths[device] = math_for(device)
+                last_device = device
             op = node.op
             keeps = op.saves_params
             if keeps and (keeps is True or keeps(node.params)):
                 _use_saved_params(node, retain_graph)
-            uniform = False
-            if op.elementwise and not create_graph and getattr(g, "size", 1) > 1 and not any(g.strides):
+            if op.elementwise and arrays and getattr(g, "ndim", 0) and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
+            params = node.params
             if op.saves:
                 saved = _unpack(node, create_graph)
-                params = node.params
                 if params:
                     grads = op.backward(F, node, g, *saved, **params)
                 elif len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
                     grads = op.backward(F, node, g, saved[0])
+                elif len(saved) == 2:
+                    grads = op.backward(F, node, g, saved[0], saved[1])
                 else:
                     grads = op.backward(F, node, g, *saved)
                 if not retain_graph:
                     node.saved = None  # freed (Node.release, inline: this runs once per node)
                     node.released = True
             else:
-                params = node.params
                 grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or (needed is not None and child not in needed):
@@ -376,12 +384,29 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                         gi = F.to_dtype(gi, dtype=dtype)
                 elif gi.dtype is not dtype and gi.dtype != dtype:
                     gi = gi.astype(dtype)
-                prev = buffers.get(child)
-                buffers[child] = gi if prev is None else _sum_gradients(prev, gi, create_graph, borrowed)
             d = deps[child] - 1
             deps[child] = d
+            if d == 0 and ready is None:
+                ready = child
+                prev = take(child, None)
+                ready_g = prev if gi is None else gi if prev is None else _sum_gradients(prev, gi, create_graph,
+                                                                                         borrowed)
+                continue
+            if gi is not None:
+                prev = buffers.get(child)
+                buffers[child] = gi if prev is None else _sum_gradients(prev, gi, create_graph, borrowed)
             if d == 0:
                 push(heap, (-child.seq, child))
+        # the newest ready node runs next (PyTorch's order): in a chain, the one just made ready
+        if ready is not None and (not heap or heap[0][0] > -ready.seq):
+            node, g = ready, ready_g
+        else:
+            if ready is not None:
+                push(heap, (-ready.seq, ready))
+                if ready_g is not None:
+                    buffers[ready] = ready_g
+            node = pop(heap)[1] if heap else None
+            g = take(node, None)
 
 
 def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,

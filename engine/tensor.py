@@ -147,9 +147,81 @@ def apply(op, *args, **params):
 
 def run_op(op, args, params):
     """apply() with the arguments as a tuple and the parameters as a dict: the
-    one path every op takes (the operators call it directly). The common
-    shapes of a call -- one tensor; a tensor and a number -- are sorted out
-    inline; anything else by `_gather`."""
+    one path every op takes (the operators call it directly).
+
+    The commonest call -- one tensor that is not a view, maybe with a number,
+    through a row that makes a new array -- runs here in one straight line,
+    the result and its node filled in directly (no call but the row's forward:
+    this is most of an op's cost in a chain of small ops); `_run_any` takes
+    every other call."""
+    a = args[0]
+    n = len(args)
+    if n == 1:
+        t = a
+    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
+        t = a if a.__class__ is Tensor else args[1]
+    else:
+        return _run_any(op, args, params)
+    if t.__class__ is not Tensor or t._base is not None or op.special:
+        return _run_any(op, args, params)
+    device = t.device
+    b = _backends.get(device.type) or _load_backend(device)
+    x = t.array
+    if n == 1:
+        out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
+    elif t is a:
+        out = op.forward(b.xp, x, args[1], **params) if params else op.forward(b.xp, x, args[1])
+    else:
+        out = op.forward(b.xp, a, x, **params) if params else op.forward(b.xp, a, x)
+    if out.__class__ not in b.native:
+        out = b.xp.asarray(out)
+    result = _new(Tensor)
+    result.array = out
+    result.device = device
+    result._base = None
+    if inference_used[0] and _inference_on():
+        result._vc = InferenceVersion((0,))
+        result._rg = False
+        result._fn = None
+        return result
+    result._vc = [0]
+    if not (t._rg and op.differentiable and _grad_enabled()):
+        result._rg = False
+        result._fn = None
+        return result
+    # record the node (as _record does for any call)
+    result._rg = True
+    node = result._fn = _new(Node)
+    node.op = op
+    node.params = params or _NO_PARAMS
+    edge = t._fn
+    if edge is None:
+        edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
+    if n == 1:
+        node.inputs, node.shapes, node.dtypes = (edge,), (x.shape,), (x.dtype,)
+        needs = node.needs = _NEEDS[True]
+    elif t is a:
+        node.inputs, node.shapes, node.dtypes = (edge, None), (x.shape, None), (x.dtype, None)
+        needs = node.needs = _NEEDS_FIRST[True]
+    else:
+        node.inputs, node.shapes, node.dtypes = (None, edge), (None, x.shape), (None, x.dtype)
+        needs = node.needs = _NEEDS_SECOND[True]
+    node.saved = _saved(op, needs, args, result) if op.saves else None
+    node.seq = _next_seq()
+    node.out_shape = out.shape
+    node.out_dtype = out.dtype
+    node.device = device
+    span = _get_span()
+    if span is not None:
+        node.span = span
+    if _tracing[0]:
+        node.args = args
+    return result
+
+
+def _run_any(op, args, params):
+    """run_op for any call: the common shapes of a call -- one tensor; a tensor
+    and a number -- sorted out inline, anything else by `_gather`."""
     a = args[0]
     n = len(args)
     if n == 1 and a.__class__ is Tensor:
@@ -388,28 +460,7 @@ def _record(op, args, params, result):
     else:
         node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
     node.needs = needs
-    saved = None
-    if op.saves:
-        plan = op.keeps.get(needs)
-        if plan is None:
-            plan = op.keeps[needs] = _save_plan(op, needs)
-        saved = []
-        for s in plan:
-            if s is None:
-                saved.append(_NOT_KEPT)
-            elif s == "out":
-                vc = result._vc
-                saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
-            else:
-                a = args[s] if s < n else None
-                if a.__class__ is Tensor:
-                    vc = a._vc
-                    if vc.__class__ is not list:  # an InferenceVersion
-                        raise RuntimeError(INFERENCE_SAVED)
-                    saved.append((SAVED_TENSOR, a, vc[0], a._fn))
-                else:
-                    saved.append((SAVED_VALUE, a, 0, None))
-    node.saved = saved
+    node.saved = _saved(op, needs, args, result) if op.saves else None
     node.seq = _next_seq()
     out = result.array
     node.out_shape = out.shape
@@ -421,6 +472,30 @@ def _record(op, args, params, result):
     if _tracing[0]:
         node.args = args
     return node
+
+
+def _saved(op, needs, args, result):
+    """What a node keeps of `op.saves`: each entry (kind, value, version, producer)."""
+    plan = op.keeps.get(needs)
+    if plan is None:
+        plan = op.keeps[needs] = _save_plan(op, needs)
+    saved = []
+    for s in plan:
+        if s is None:
+            saved.append(_NOT_KEPT)
+        elif s == "out":
+            vc = result._vc
+            saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
+        else:
+            a = args[s] if s < len(args) else None
+            if a.__class__ is Tensor:
+                vc = a._vc
+                if vc.__class__ is not list:  # an InferenceVersion
+                    raise RuntimeError(INFERENCE_SAVED)
+                saved.append((SAVED_TENSOR, a, vc[0], a._fn))
+            else:
+                saved.append((SAVED_VALUE, a, 0, None))
+    return saved
 
 
 def _save_plan(op, needs):
