@@ -325,6 +325,7 @@ SUMMARIES = {
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
+    "torch.nn.functional.hardtanh_": "hardtanh in place (x is overwritten)",
     "from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "torch.from_numpy": "a tensor that shares a numpy array's memory (np arrays from `import numpy as np`)",
     "\u03c0": "the constant pi (3.14159...), as typed on a calculator",

@@ -390,10 +390,15 @@ def _render_values_along(node, row, args, b, p):
 
 
 def _render_masked_gradient(node, row, args, b, p):
-    """threshold_backward(g, x) as where(gt(x, t), g, 0); leaky_relu_backward's with slope*g."""
+    """threshold_backward(g, x) as where(gt(x, t), g, 0); leaky_relu_backward's with slope*g;
+    hardtanh_backward's as where(logical_or(le(x, lo), ge(x, hi)), 0, g)."""
     g, x = args
     if row.name == "threshold_backward":
         return b.call("where", [b.call("gt", [x, b.num(p.get("threshold", 0.0))]), g, b.num(0)])
+    if row.name == "hardtanh_backward":
+        outside = b.call("logical_or", [b.call("le", [x, b.num(p.get("min_val", -1.0))]),
+                                        b.call("ge", [x, b.num(p.get("max_val", 1.0))])])
+        return b.call("where", [outside, b.num(0), g])
     return b.call("where", [b.call("gt", [x, b.num(0)]), g, b.mul(b.num(p.get("negative_slope", 0.01)), g)])
 
 

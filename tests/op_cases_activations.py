@@ -1,5 +1,5 @@
 """Op cases of the torch.nn.functional rows (see tests/op_cases.py for what a case is):
-softplus, gelu, silu, leaky_relu, elu (also selu and celu), log_sigmoid; mse_loss,
+softplus, gelu, silu, leaky_relu, hardtanh (also relu6), elu (also selu and celu), log_sigmoid; mse_loss,
 binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss (also through
 cross_entropy); scalar_arith (the MulBackward1/DivBackward1 of cross_entropy's
 decompositions). Node names are PyTorch 2.13's for the same calls."""
@@ -74,6 +74,7 @@ def np_log_softmax(x, axis):
 # ------------------------------------------------------------------ generators
 
 kinked = away(0.0, margin=0.2, lo=-3.0, hi=3.0)   # leaky_relu, elu: a kink at 0
+hard_kinked = away(-1.0, 1.0, margin=0.2, lo=-3.0, hi=3.0)   # hardtanh: kinks at -1 and 1
 probabilities = uniform(0.1, 0.9)                  # binary_cross_entropy's input, away from 0 and 1
 
 
@@ -117,6 +118,24 @@ C("leaky_relu_backward", "direct",
 C("leaky_relu_backward", "grad",
   lambda x, w: ad.autograd.grad((F.leaky_relu(x, 0.1) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
   lambda x, w: np.where(x > 0, w, 0.1 * w), "LeakyReluBackwardBackward0", gen=gen_each(kinked, kinked))
+C("hardtanh", "default", lambda x: F.hardtanh(x), [(2, 3)], lambda x: np.clip(x, -1.0, 1.0), "HardtanhBackward0",
+  gen=gen_each(hard_kinked))
+C("hardtanh", "bounds", lambda x: F.hardtanh(x, -0.5, 2.0), [(3, 3)], lambda x: np.clip(x, -0.5, 2.0),
+  "HardtanhBackward0", gen=gen_each(away(-0.5, 2.0, margin=0.1, lo=-3.0, hi=3.0)))
+C("hardtanh", "relu6", lambda x: F.relu6(x * 4.0), [(4,)], lambda x: np.clip(x * 4.0, 0.0, 6.0),
+  "HardtanhBackward0", gen=gen_each(away(0.0, 1.5, margin=0.05, lo=-3.0, hi=3.0)))
+C("hardtanh", "inplace", on_copy(lambda y: F.hardtanh_(y, -0.5, 0.5)), [(2, 3)], lambda x: np.clip(x, -0.5, 0.5),
+  "HardtanhBackward0", gen=gen_each(away(-0.5, 0.5, margin=0.1, lo=-2.0, hi=2.0)))
+C("hardtanh", "scalar", lambda x: F.hardtanh(x), [()], lambda x: np.clip(x, -1.0, 1.0), "HardtanhBackward0",
+  gen=gen_each(hard_kinked))
+C("hardtanh_backward", "direct",
+  lambda g, x: ad.functions.apply(ad.OPS["hardtanh_backward"], g, x, min_val=-1.0, max_val=1.0), [(2, 3), (2, 3)],
+  lambda g, x: np.where((x <= -1.0) | (x >= 1.0), 0.0, g), "HardtanhBackwardBackward0",
+  gen=gen_each(hard_kinked, hard_kinked))
+C("hardtanh_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.relu6(x) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
+  lambda x, w: np.where((x <= 0.0) | (x >= 6.0), 0.0, w), "HardtanhBackwardBackward0",
+  gen=gen_each(away(0.0, 6.0, margin=0.2, lo=-2.0, hi=8.0), hard_kinked))
 C("elu", "default", lambda x: F.elu(x), [(2, 3)], np_elu, "EluBackward0", gen=gen_each(kinked))
 C("elu", "alpha", lambda x: F.elu(x, alpha=2.5), [(4,)], lambda x: np_elu(x, 2.5), "EluBackward0",
   gen=gen_each(kinked))

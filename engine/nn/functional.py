@@ -21,7 +21,7 @@ from ..ops import TABLE as _op
 from ..tensor import Tensor, apply, _broadcast_shapes, _xp
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
-           "leaky_relu", "leaky_relu_", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
+           "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "nll_loss", "cross_entropy"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
@@ -138,6 +138,26 @@ def leaky_relu(input, negative_slope=0.01, inplace=False):
 
 def leaky_relu_(input, negative_slope=0.01):
     return leaky_relu(input, negative_slope, inplace=True)
+
+
+def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
+    """x clamped to [min_val, max_val]; its gradient is 0 at the bounds themselves."""
+    min_val, max_val = _number(min_val, "min_val", "hardtanh"), _number(max_val, "max_val", "hardtanh")
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    input = _tensor_in(input)
+    if input.array.dtype.kind == "b":
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    return _with_inplace(input, _op["hardtanh"], {"min_val": min_val, "max_val": max_val}, inplace)
+
+
+def hardtanh_(input, min_val=-1.0, max_val=1.0):
+    return hardtanh(input, min_val, max_val, inplace=True)
+
+
+def relu6(input, inplace=False):
+    """min(max(x, 0), 6): hardtanh(x, 0, 6), as PyTorch records it (HardtanhBackward0)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 def elu(input, alpha=1.0, inplace=False):

@@ -1,5 +1,5 @@
-"""torch.nn.functional's activations and losses: softplus, gelu, silu, leaky_relu, elu (with
-selu and celu), logsigmoid; mse_loss, binary_cross_entropy (and with logits), nll_loss; and
+"""torch.nn.functional's activations and losses: softplus, gelu, silu, leaky_relu, hardtanh (and
+relu6), elu (with selu and celu), logsigmoid; mse_loss, binary_cross_entropy (and with logits), nll_loss; and
 the scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
 
 These rows have no `torch.NAME` of their own (PyTorch has none): their public functions are
@@ -136,6 +136,29 @@ class LeakyReluBackward(MaskedGradient):
 
     def forward(xp, g, x, negative_slope=0.01):
         return xp.where(x > 0, g, g * negative_slope)
+
+
+class Hardtanh(_Activation):
+    """x clamped to [min_val, max_val] (relu6 is hardtanh(x, 0, 6))."""
+    name = "hardtanh"
+    node = "HardtanhBackward0"  # in place too, as PyTorch's hardtanh_
+    saves = (0,)
+
+    def forward(xp, x, min_val=-1.0, max_val=1.0, inplace=False):
+        out = xp.minimum(xp.maximum(x, min_val), max_val)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)  # an integer tensor stays integer
+
+    def backward(F, ctx, g, x, min_val=-1.0, max_val=1.0, inplace=False):
+        return (F.hardtanh_backward(g, x, min_val=min_val, max_val=max_val),)
+
+
+class HardtanhBackward(MaskedGradient):
+    """hardtanh's gradient: 0 where x <= min_val or x >= max_val, g elsewhere (NaN included)."""
+    name = "hardtanh_backward"
+    node = "HardtanhBackwardBackward0"
+
+    def forward(xp, g, x, min_val=-1.0, max_val=1.0):
+        return xp.where((x <= min_val) | (x >= max_val), 0, g)
 
 
 class Elu(_Activation):

@@ -2571,7 +2571,12 @@ for _name, _expr in [("softplus", "F.softplus(x)"), ("softplus_beta", "F.softplu
                      ("tanh", "F.tanh(x)"), ("softmax", "F.softmax(x, dim=1)"),
                      ("log_softmax", "F.log_softmax(x, dim=0)"),
                      ("leaky_relu_inplace", "F.leaky_relu(x * 1.0, 0.1, inplace=True)"),
-                     ("elu_inplace", "F.elu(x * 1.0, inplace=True)"), ("relu_inplace", "F.relu(x * 1.0, inplace=True)")]:
+                     ("elu_inplace", "F.elu(x * 1.0, inplace=True)"), ("relu_inplace", "F.relu(x * 1.0, inplace=True)"),
+                     # hardtanh: x holds -1.0 and 1.0, the default bounds themselves (a zero gradient there)
+                     ("hardtanh", "F.hardtanh(x)"), ("hardtanh_bounds", "F.hardtanh(x, -0.75, 2.0)"),
+                     ("hardtanh_inplace", "F.hardtanh(x * 1.0, 0.0, 1.5, inplace=True)"),
+                     ("hardtanh_", "F.hardtanh_(x * 2.0)"), ("relu6", "F.relu6(x * 2.0)"),
+                     ("relu6_inplace", "F.relu6(x * 3.0, inplace=True)")]:
     nn_case(f"nn_{_name}", _FX, _expr, ("x",))
 
 for _r in ("mean", "sum", "none"):
@@ -2647,6 +2652,13 @@ case("nn_functional_errors", """
     out['l1 broadcast warning'] = warns(lambda: F.l1_loss(q, T.tensor([[0.0, 1.0]])))
     out['mse weight size'] = catch(lambda: F.mse_loss(q, T.tensor([0.0, 1.0]), weight=T.ones(3)))
     out['gelu approximate'] = catch(lambda: F.gelu(x, approximate='fast'))
+    out['hardtanh bounds'] = catch(lambda: F.hardtanh(x, 2.0, 1.0))
+    out['hardtanh bool'] = catch(lambda: F.hardtanh(T.tensor([True, False])))
+    out['hardtanh long'] = F.hardtanh(T.tensor([1, 2, -3]))
+    out['relu6 long'] = F.relu6(T.tensor([1, 2, -3, 9]))
+    n = T.tensor([float('nan'), 0.5, -3.0], requires_grad=True)
+    out['hardtanh nan'] = F.hardtanh(n)
+    out['hardtanh nan grad'] = T.grad(F.hardtanh(n).sum(), n)[0]
     out['softplus long'] = catch(lambda: F.softplus(T.tensor([1, 2])))
     out['ce smoothing'] = catch(lambda: F.cross_entropy(x, T.tensor([0, 1, 1]), label_smoothing=1.5))
     out['ce probs ignore_index'] = catch(lambda: F.cross_entropy(x, T.rand(3, 4), ignore_index=1))
