@@ -402,6 +402,13 @@ def _render_masked_gradient(node, row, args, b, p):
     return b.call("where", [b.call("gt", [x, b.num(0)]), g, b.mul(b.num(p.get("negative_slope", 0.01)), g)])
 
 
+def _render_mse_gradient(node, row, args, b, p):
+    """mse_loss_backward(g, x, t) as norm*(x - t)*g: norm 2, over the number of elements for 'mean'."""
+    g, x, t = args
+    n = _numel(node.shapes[1]) if p.get("reduction", "mean") == "mean" else 1
+    return b.mul(b.num(2.0 / n) if n else b.num(float("inf")), b.add(x, b.neg(t)), g)
+
+
 def _render_fill(node, row, args, b, p):
     return b.num(p["value"])
 
@@ -410,7 +417,7 @@ _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _r
            "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
            "join": _render_join, "fill": _render_fill, "values_along": _render_values_along,
-           "masked_gradient": _render_masked_gradient}
+           "masked_gradient": _render_masked_gradient, "mse_gradient": _render_mse_gradient}
 
 
 def _numel(shape):

@@ -165,6 +165,15 @@ for _r in ("mean", "sum", "none"):
     C("nll_loss", _r, lambda x, t, r=_r: F.nll_loss(x, t, reduction=r), [(3, 4), (3,)],
       lambda x, t, r=_r: np_nll(x, t, reduction=r), "NllLossBackward0", gen=classes(1, 0, 3))
 
+    # mse_loss_backward (PyTorch's MseLossBackwardBackward0): g is the loss's gradient, 0-d when reduced
+    C("mse_loss_backward", _r,
+      lambda g, x, t, r=_r: ad.functions.apply(ad.OPS["mse_loss_backward"], g, x, t, reduction=r),
+      [(3, 4) if _r == "none" else (), (3, 4), (3, 4)],
+      lambda g, x, t, r=_r: (2.0 / 12 if r == "mean" else 2.0) * (x - t) * g, "MseLossBackwardBackward0")
+C("mse_loss_backward", "grad", lambda x, t: ad.autograd.grad(F.mse_loss(x, t), [x, t], create_graph=True)[1],
+  [(2, 3), (2, 3)], lambda x, t: (2.0 / 6) * (t - x), "MseLossBackwardBackward0")
+
+
 def _quiet(f):
     """f with its warnings (mse_loss's broadcasting warning) silenced."""
     def run(*args):

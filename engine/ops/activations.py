@@ -15,7 +15,7 @@ inputs: PyTorch's nodes have no edge for them either.
 import math
 
 from ..backend import special
-from .table import MaskedGradient, Op, batch_dim
+from .table import MaskedGradient, Op, batch_dim, custom
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -209,11 +209,54 @@ class MseLoss(Op):
         return _reduce(xp, d * d, reduction)
 
     def backward(F, ctx, g, x, t, reduction="mean"):
-        gx = (x - t) * (_scale(F, ctx, g, reduction) * 2)
-        return gx, -gx
+        # PyTorch's: the target's gradient is the same function with x and t swapped
+        return (F.mse_loss_backward(g, x, t, reduction=reduction) if ctx.needs[0] else None,
+                F.mse_loss_backward(g, t, x, reduction=reduction) if ctx.needs[1] else None)
 
     def batched_backward(F, ctx, g, x, t, reduction="mean"):
         return MseLoss.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, reduction)
+
+
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
+def _mse_norm(shape, reduction):
+    """PyTorch's factor in mse_loss_backward: 2, over the number of elements for 'mean'."""
+    if reduction != "mean":
+        return 2.0
+    n = _numel(shape)
+    return 2.0 / n if n else math.inf
+
+
+class MseLossBackward(Op):
+    """mse_loss's gradient, PyTorch's mse_loss_backward(g, x, t): norm * (x - t) * g, in that
+    order (so the values are PyTorch's to the bit), norm as `_mse_norm`."""
+    name = "mse_loss_backward"
+    node = "MseLossBackwardBackward0"
+    formula = custom("mse_gradient")
+    saves = (0, 1, 2)
+    save_for = ((1, 2), (0,), (0,))
+
+    def forward(xp, g, x, t, reduction="mean"):
+        return _mse_norm(x.shape, reduction) * (x - t) * g
+
+    def backward(F, ctx, gg, g, x, t, reduction="mean"):
+        g_grad = x_grad = t_grad = None
+        if ctx.needs[0]:
+            g_grad = _mse_norm(ctx.shapes[1], reduction) * (x - t) * gg
+            if reduction != "none":
+                g_grad = F.sum(g_grad)
+        if ctx.needs[1] or ctx.needs[2]:
+            # PyTorch's mse_loss_double_backward: 2 * (gg * g), over the number of elements for 'mean'
+            x_grad = 2 * (gg * g)
+            if reduction == "mean":
+                x_grad = x_grad / _numel(ctx.shapes[1])
+            t_grad = -x_grad if ctx.needs[2] else None
+        return g_grad, x_grad if ctx.needs[1] else None, t_grad
 
 
 class BinaryCrossEntropy(Op):
