@@ -62,6 +62,13 @@ def _root_grads(outputs, grad_outputs, create_graph, batched=False):
     grads = []
     for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         xp = _xp(out.device)
+        if g is None and not out.requires_grad:
+            if batched:  # PyTorch's vmap then meets a None where a batch of weights should be
+                raise ValueError("vmap(vjp, in_dims=0, ...)(<inputs>): Got in_dim=0 for an input but the input is "
+                                 "of type <class 'NoneType'>. We cannot vmap over non-Tensor arguments, please use "
+                                 "None as the respective in_dim")
+            grads.append(None)  # as PyTorch: no implicit gradient; the pass refuses the output itself
+            continue
         if g is None:
             if batched and out.array.size == 1:
                 # PyTorch makes ones shaped like the output, then maps over their first dim

@@ -941,21 +941,53 @@ class Tensor:
     def __ne__(self, other):
         return _fn.ne(self, other)
 
+    # & | ^ ~ << >>: PyTorch's bitwise ops (of bool tensors, the logical ones)
     def __and__(self, other):
-        return _fn.logical_and(self, other)
+        return _fn.bitwise_and(self, other)
 
     __rand__ = __and__
 
+    def __iand__(self, other):
+        return _fn.bitwise_and_(self, other)
+
     def __or__(self, other):
-        return _fn.logical_or(self, other)
+        return _fn.bitwise_or(self, other)
 
     __ror__ = __or__
 
+    def __ior__(self, other):
+        return _fn.bitwise_or_(self, other)
+
     def __xor__(self, other):
-        return _fn.logical_xor(self, other)
+        return _fn.bitwise_xor(self, other)
+
+    __rxor__ = __xor__
+
+    def __ixor__(self, other):
+        return _fn.bitwise_xor_(self, other)
 
     def __invert__(self):
-        return _fn.logical_not(self)
+        if self.array.dtype.kind not in "biu":
+            raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        return _fn.bitwise_not(self)
+
+    def __lshift__(self, other):
+        return _fn.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        return _fn.bitwise_left_shift(other, self)
+
+    def __ilshift__(self, other):
+        return _fn.bitwise_left_shift_(self, other)
+
+    def __rshift__(self, other):
+        return _fn.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        return _fn.bitwise_right_shift(other, self)
+
+    def __irshift__(self, other):
+        return _fn.bitwise_right_shift_(self, other)
 
     def __getitem__(self, key):
         return _fn.getitem(self, key)

@@ -60,6 +60,13 @@ def checked_product(a, b):
     return a * b
 
 
+def checked_shift(a, b):
+    """a << b for whole numbers, refused when the result would be huge."""
+    if a and b > 0 and a.bit_length() + b > MAX_INT_BITS:
+        _too_large(a.bit_length() + b)
+    return a << b
+
+
 def check_width(width):
     """A width or count argument (str.center, ljust, zfill, format's width)."""
     if isinstance(width, int) and width > MAX_LIST:

@@ -31,7 +31,7 @@ __all__ = ["parse", "parse_expression"]
 _GRAMMAR = os.path.join(os.path.dirname(__file__), "autodiff.lark")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _WORD_PROBES = ("or", "and", "not", "True", "None", "is", "in")
-_SYMBOL_PROBES = ("+", "-", "*", "/", "//", "%", "@", "**", "^", "==", "<", "+=", "**=")
+_SYMBOL_PROBES = ("+", "-", "*", "/", "//", "%", "@", "**", "^", "==", "<", "+=", "**=", "<<", "&=", "<<=")
 _OPEN = {"(": ")", "[": "]", "{": "}"}
 _CLOSE = {")": "(", "]": "[", "}": "{"}
 
@@ -309,8 +309,6 @@ def _character_hint(ch):
         return f"{ch!r} has no meaning here"
     if ch == "!":
         return "use `not x` for negation (`!=` compares)"
-    if ch == "&" or ch == "|":
-        return "use `and` / `or`"
     return None
 
 
@@ -419,7 +417,8 @@ def _order_problem(e):
                          hint="put positional arguments first: f(x, y, dim=0)")
 
 
-_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT"}
+_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT",
+                   "BITOR_OP", "BITAND_OP", "SHIFT_OP", "INVERT_OP"}
 _VALUE_TYPES = {"NAME", "NUMBER", "STRING", "FSTRING", "CONST", "RPAR", "RSQB"}
 
 
@@ -447,7 +446,8 @@ def _unexpected(tok, prev, actions, text):
             return SyntaxProblem(f"unexpected name {tok.value!r}", pos, hint=_TYPO_KEYWORDS[prev.value])
         return SyntaxProblem(f"missing operator before {tok.value!r}", pos,
                              hint=f"did you mean {prev.value}*{tok.value} or {prev.value}, {tok.value}?")
-    if tok.type in _OPERATOR_TYPES and tok.type not in ("ADD_OP", "_NOT") and ptype in _OPERATOR_TYPES | {"LPAR", "COMMA", None}:
+    if tok.type in _OPERATOR_TYPES and tok.type not in ("ADD_OP", "_NOT", "INVERT_OP") \
+            and ptype in _OPERATOR_TYPES | {"LPAR", "COMMA", None}:
         if ptype in _OPERATOR_TYPES:
             return SyntaxProblem(f"two operators in a row: {prev.value!r} then {tok.value!r}", pos,
                                  hint=f"remove one, or put a value between {prev.value!r} and {tok.value!r}")

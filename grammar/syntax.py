@@ -294,7 +294,7 @@ class SyntaxBuilder:
             left = Node("binop", (rest[i].value, left, right), _start(first), _end(right))
         return left
 
-    term = arith
+    term = bitor = bitand = shift = arith
 
     def unary(self, op, operand):
         return Node("unary", (op.value, operand), op.start_pos, _end(operand))

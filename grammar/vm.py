@@ -23,8 +23,8 @@ from .errors import ScriptError, LanguageError, SyntaxProblem
 from . import modules
 from .budget import DEFAULT_MAX_MEMORY
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
-from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, check_format_spec, \
-    check_percent_format
+from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
+    check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 
 __all__ = ["Interpreter", "UserFunction"]
@@ -35,17 +35,19 @@ DEFAULT_MAX_DEPTH = 200
 _BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "@": operator.matmul,
     "**": operator.pow, "^": operator.pow, "//": operator.floordiv, "%": operator.mod,
+    "&": operator.and_, "|": operator.or_, "<<": operator.lshift, ">>": operator.rshift,
 }
 _INPLACE = {
     "+": operator.iadd, "-": operator.isub, "*": operator.imul, "/": operator.itruediv,
     "@": operator.matmul, "**": operator.ipow, "//": operator.floordiv, "%": operator.mod,
+    "&": operator.iand, "|": operator.ior, "<<": operator.ilshift, ">>": operator.irshift,
 }
 _COMPARE = {
     "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq,
     "!=": operator.ne, "is": operator.is_, "is not": operator.is_not,
     "in": lambda a, b: a in b, "not in": lambda a, b: a not in b,
 }
-_UNARY = {"-": operator.neg, "+": operator.pos}
+_UNARY = {"-": operator.neg, "+": operator.pos, "~": lambda a: ~int(a) if a.__class__ is bool else ~a}
 
 
 class UserFunction:
@@ -1008,6 +1010,8 @@ def binary(op, a, b):
                 return checked_power(a, b)
         elif op == "*":
             return checked_product(a, b)
+        elif op == "<<":
+            return checked_shift(a, b)
     elif ca is str and op == "%":
         check_percent_format(a, b)
     elif (ca is str or cb is str) and op == "*":

@@ -528,7 +528,9 @@ def test_python_is_out_of_reach():
 def test_runtime_errors_are_clean():
     for code, text in [("print(1/0)", "division by zero"), ("print([1, 2][5])", "out of range"),
                        ("x = None + 1", "unsupported operand"),
-                       ("x = torch.ones(3)\nx.backward()", "only for scalar outputs"),
+                       ("x = torch.ones(3, requires_grad=True)\n(x * 2).backward()", "only for scalar outputs"),
+                       # as PyTorch: an output that does not require grad is refused before its shape
+                       ("x = torch.ones(3)\nx.backward()", "does not require grad"),
                        ("x = torch.ones(3)[5]", "out of bounds"),
                        ("print(torch.ones(1).foo)", "no attribute 'foo'")]:
         err = run_fails(code)

@@ -1,4 +1,5 @@
-"""Results that never require grad: comparisons, logic, argmax/argmin, all/any, floor_divide."""
+"""Results that never require grad: comparisons, logic, bitwise ops, argmax/argmin, all/any, floor_divide."""
+from .. import dtypes as _dt
 from .table import Op
 
 
@@ -78,6 +79,83 @@ class LogicalNot(Compare):
     wrapper = "unary"
     def forward(xp, x):
         return xp.logical_not(x)
+
+
+def _integral(kernel, *operands):
+    """PyTorch's refusal of floating operands (after promotion) to a bitwise kernel."""
+    for v in operands:
+        dtype = getattr(v, "dtype", None)
+        if dtype is not None and dtype.kind in "fc":
+            name = _dt.scalar_name(_dt.as_dtype(dtype))
+            break
+    else:
+        if not any(v.__class__ is float for v in operands):
+            return
+        name = _dt.scalar_name(_dt.get_default_dtype())  # an integer tensor and a float: the default dtype
+    raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{name}\'')
+
+
+class BitwiseAnd(Compare):
+    """a & b: of booleans, logical and; of integers, bit by bit (PyTorch's `&`)."""
+    name = "bitwise_and"
+    names = ("bitwise_and",)
+    inplace = True
+
+    def forward(xp, a, b):
+        _integral("bitwise_and", a, b)
+        return xp.bitwise_and(a, b)
+
+
+class BitwiseOr(Compare):
+    name = "bitwise_or"
+    names = ("bitwise_or",)
+    inplace = True
+
+    def forward(xp, a, b):
+        _integral("bitwise_or", a, b)
+        return xp.bitwise_or(a, b)
+
+
+class BitwiseXor(Compare):
+    name = "bitwise_xor"
+    names = ("bitwise_xor",)
+    inplace = True
+
+    def forward(xp, a, b):
+        _integral("bitwise_xor", a, b)
+        return xp.bitwise_xor(a, b)
+
+
+class BitwiseNot(Compare):
+    """~x: of booleans, logical not; of integers, every bit flipped."""
+    name = "bitwise_not"
+    names = ("bitwise_not",)
+    wrapper = "unary"
+    inplace = True
+
+    def forward(xp, x):
+        _integral("bitwise_not", x)
+        return xp.invert(x)
+
+
+class BitwiseLeftShift(Compare):
+    name = "bitwise_left_shift"
+    names = ("bitwise_left_shift",)
+    inplace = True
+
+    def forward(xp, a, b):
+        _integral("lshift", a, b)
+        return xp.left_shift(a, b)
+
+
+class BitwiseRightShift(Compare):
+    name = "bitwise_right_shift"
+    names = ("bitwise_right_shift",)
+    inplace = True
+
+    def forward(xp, a, b):
+        _integral("rshift", a, b)
+        return xp.right_shift(a, b)
 
 
 class FloorDivide(Compare):

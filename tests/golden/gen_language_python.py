@@ -541,6 +541,30 @@ import torch
 t = torch.tensor(2.5)
 print(f"{t}", "{}".format(t), format(t), f"{t!s}")
 """,
+    # ------------------------------------------------ bitwise operators (no ^: the language's ^ is **)
+    "bitwise_masks": """
+import torch
+x = torch.tensor([-1.5, 0.25, 0.75, 2.0], requires_grad=True)
+inside = (x > 0) & (x < 1)
+outside = ~inside
+print(inside, outside, inside | (x > 1))
+loss = (x * inside).sum() + (x ** 2 * outside).sum()
+loss.backward()
+print(x.grad)
+m = torch.tensor([5, 3, -2])
+print(m & 6, m | 8, ~m, m << 2, m >> 1, 3 & m, torch.bitwise_xor(m, 1))
+keep = torch.tensor([True, False, True])
+keep &= torch.tensor([True, True, False])
+print(keep)
+""",
+    "bitwise_numbers": """
+n = 6
+n &= 3
+n |= 8
+n <<= 2
+n >>= 1
+print(n, 1 + 2 << 1, 1 | 2 & 3, ~-1, ~5, -~2, 3 < 1 | 4, 12 >> 2 << 1, 5 & True)
+""",
 }
 
 

@@ -2672,6 +2672,32 @@ case("nn_functional_errors", """
     result = out
 """, group="api")
 
+case("bitwise_ops", """
+    b = T.tensor([True, False, True])
+    i = T.tensor([5, 3, -2])
+    f = T.tensor([1.5, 2.0])
+    out = {}
+    out['and'] = b & T.tensor([True, True, False])
+    out['or int'] = i | T.tensor([2, 2, 2], dtype=T.int32)
+    out['xor'] = i ^ 3
+    out['not'] = (~b, ~i, T.bitwise_not(i))
+    out['shifts'] = (i << 2, i >> 1, 1 << i.abs())
+    out['mixed bool int'] = b & i
+    out['float'] = catch(lambda: f & f)
+    out['float number'] = catch(lambda: i & 1.5)
+    out['invert float'] = catch(lambda: ~f)
+    out['not float'] = catch(lambda: T.bitwise_not(f))
+    out['shift float'] = catch(lambda: f << 1)
+    out['mask grad'] = catch(lambda: T.autograd.grad(((f > 1.8) & (f < 3)).sum(), f))
+    out['no grad, not scalar'] = catch(lambda: T.autograd.grad(f, f))
+    out['no grad, backward'] = catch(lambda: f.backward())
+    out['no grad, batched'] = catch(lambda: T.autograd.grad(f, f, is_grads_batched=True))
+    c = b.clone()
+    c |= T.tensor([False, True, False])
+    out['in place'] = c
+    result = out
+""", group="api")
+
 case("nn_legacy_constructors", """
     out = {}
     out['Tensor list'] = T.Tensor([1, 2, 3])
