@@ -29,7 +29,9 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
            "SETUP_TRY", "SETUP_FINALLY", "POP_BLOCK", "EXC_MATCH", "BEGIN_HANDLER", "END_HANDLER", "RAISE",
            "RERAISE", "END_FINALLY", "JUMP_UNWIND",
            # imports
-           "IMPORT_FROM", "IMPORT_STAR", "BEGIN_FINALLY"]
+           "IMPORT_FROM", "IMPORT_STAR", "BEGIN_FINALLY",
+           # *iterables in a tuple or list display, and a starred target (first, *rest = ...)
+           "LIST_TO_TUPLE", "UNPACK_EX"]
 (CONST, LOAD, STORE, POP, DUP, ROT2, BINARY, INPLACE, UNARY, NOT, COMPARE, ATTR, STORE_ATTR, INDEX,
  STORE_INDEX, SLICE, TUPLE, LIST, FORMAT, FSTRING, UNPACK, CALL, MAKE_FUNCTION, RETURN, JUMP,
  JUMP_IF_FALSE, JUMP_IF_FALSE_KEEP, JUMP_IF_TRUE_KEEP, GET_ITER, FOR_ITER, WITH_ENTER, WITH_EXIT, ASSERT,
@@ -38,7 +40,7 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
  BUILD_MAP, MAP_UPDATE, BUILD_SET, LIST_APPEND, SET_ADD, MAP_ADD, COMPREHENSION,
  ARGS_EXTEND, KW_SET, KW_MERGE, CALL_EX,
  SETUP_TRY, SETUP_FINALLY, POP_BLOCK, EXC_MATCH, BEGIN_HANDLER, END_HANDLER, RAISE, RERAISE, END_FINALLY,
- JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY) = range(len(OPCODES))
+ JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY, LIST_TO_TUPLE, UNPACK_EX) = range(len(OPCODES))
 
 COMPREHENSION_ARG = ".0"  # the iterator a comprehension's code is called with (no program can name it)
 
@@ -192,10 +194,15 @@ def _expression_uses(expr, scope):
         k = n.kind
         if k == "name":
             scope.uses.add(n.args[0])
+        elif k == "walrus":
+            scope.bound.add(n.args[0])
+            stack.append(n.args[1])
         elif k == "lambda":
             stack.extend(p.args[1] for p in n.args[0] if p.kind == "param")
         elif k in _EXPRESSION_SCOPES:
             stack.append(n.args[-1][0].args[1])  # the first iterable
+            if k != "lambda":  # PEP 572: a := in a comprehension binds in the scope around it
+                _comprehension_walruses(n, scope)
         elif k == "fstring":
             continue
         else:
@@ -208,6 +215,26 @@ def _expression_uses(expr, scope):
                             stack.append(x)
                         elif isinstance(x, tuple):
                             stack.extend(y for y in x if y.__class__ is Node)
+
+
+def _comprehension_walruses(comprehension, scope):
+    """Bind in `scope` the names that := assigns inside a comprehension (nested ones too; not
+    inside lambdas, which are scopes of their own)."""
+    stack = [comprehension]
+    while stack:
+        n = stack.pop()
+        if n.kind == "walrus":
+            scope.bound.add(n.args[0])
+        if n.kind == "lambda":
+            continue
+        for a in n.args:
+            if a.__class__ is Node:
+                stack.append(a)
+            elif isinstance(a, tuple):
+                stack.extend(x for x in a if x.__class__ is Node)
+                for x in a:
+                    if isinstance(x, tuple):
+                        stack.extend(y for y in x if y.__class__ is Node)
 
 
 def analyze(scope, statements, params=()):
@@ -442,6 +469,8 @@ class _Compiler:
             seq += [("node", a[1], None), ("node", a[2], None), ("emit", (BINARY, a[0], node), None)]
         elif k == "unary":
             seq += [("node", a[1], None), ("emit", (UNARY, a[0], node), None)]
+        elif k == "walrus":  # (name := value): the value, also stored
+            seq += [("node", a[1], None), ("emit", (DUP, None, node), None), self._store_name(a[0], node)]
         elif k == "not":
             seq += [("node", a[0], None), ("emit", (NOT, None, node), None)]
         elif k == "and" or k == "or":
@@ -464,6 +493,16 @@ class _Compiler:
             seq += [("node", test, None), ("emit", (JUMP_IF_FALSE, other, node), None), ("node", body, None),
                     ("emit", (JUMP, end, node), None), ("label", other, None), ("node", orelse, None),
                     ("label", end, None)]
+        elif (k == "tuple" or k == "list") and any(item.kind == "starred" for item in a):
+            # (a, *b, c): a list built item by item, each *iterable extending it
+            seq.append(("emit", (LIST, 0, node), None))
+            for item in a:
+                if item.kind == "starred":
+                    seq += [("node", item.args[0], None), ("emit", (ARGS_EXTEND, "display", item), None)]
+                else:
+                    seq += [("node", item, None), ("emit", (LIST_APPEND, 0, item), None)]
+            if k == "tuple":
+                seq.append(("emit", (LIST_TO_TUPLE, None, node), None))
         elif k == "tuple" or k == "list":
             for item in a:
                 seq.append(("node", item, None))
@@ -478,7 +517,10 @@ class _Compiler:
         elif k == "set":
             seq.append(("emit", (BUILD_SET, 0, node), None))
             for item in a:
-                seq += [("node", item, None), ("emit", (SET_ADD, 0, node), None)]
+                if item.kind == "starred":
+                    seq += [("node", item.args[0], None), ("emit", (ARGS_EXTEND, "display", item), None)]
+                else:
+                    seq += [("node", item, None), ("emit", (SET_ADD, 0, node), None)]
         elif k in ("listcomp", "genexp", "setcomp", "dictcomp"):
             clauses = a[-1]
             first = clauses[0]
@@ -880,16 +922,26 @@ class _Compiler:
             return [("node", target.args[0], None), ("node", target.args[1], None),
                     ("emit", (STORE_INDEX, None, target), None)]
         if k == "tuple" or k == "list":
-            seq = [("emit", (UNPACK, len(target.args), target), None)]
+            stars = [i for i, item in enumerate(target.args) if item.kind == "starred"]
+            if len(stars) > 1:
+                raise SyntaxProblem("multiple starred expressions in assignment", target.args[stars[1]].start)
+            if stars:  # a, *rest, z = ...: the starred name takes a list of what the others leave
+                before = stars[0]
+                seq = [("emit", (UNPACK_EX, (before, len(target.args) - before - 1), target), None)]
+            else:
+                seq = [("emit", (UNPACK, len(target.args), target), None)]
             for item in target.args:
-                inner = item
+                inner = item.args[0] if item.kind == "starred" else item
                 while inner.kind == "group":
                     inner = inner.args[0]
                 if inner.kind not in ("name", "attr", "index", "tuple", "list"):
                     raise SyntaxProblem("can only unpack into names", item.start,
                                         hint="write g1, g2 = grad(y, [x1, x2])")
-                seq += [("call", _stored(self, item), None)]
+                seq += [("call", _stored(self, inner), None)]
             return seq
+        if k == "starred":
+            raise SyntaxProblem("starred assignment target must be in a list or tuple", target.start,
+                                hint="write first, *rest = values")
         raise SyntaxProblem("can't assign to this", target.start,
                             hint="the left of '=' must be a name, x.attribute, x[index] or a, b")
 

@@ -96,6 +96,11 @@ class SyntaxBuilder:
 
     def expr_stmt(self, *parts):
         if len(parts) == 1:
+            if parts[0].__class__ is Node and parts[0].kind == "starred":  # a lone *x: most likely a typo
+                from .errors import SyntaxProblem
+                raise SyntaxProblem("'*' needs a value on its left", parts[0].start,
+                                    hint="something is missing before it (*x unpacks only in a list, a tuple "
+                                         "or a call's arguments)")
             return _node("expr", (parts[0],), parts[0], parts[0])
         return _node("assign", (parts[:-1], parts[-1]), parts[0], parts[-1])
 
@@ -342,6 +347,11 @@ class SyntaxBuilder:
         if star.value != "*":
             raise _Misplaced(star)
         return _node("starred", (value,), star, value)
+
+    star_item = star_arg
+
+    def walrus(self, name, value):
+        return Node("walrus", (name.value, value), name.start_pos, _end(value))
 
     def dstar_arg(self, stars, value):
         if stars.value != "**":

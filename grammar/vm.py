@@ -425,6 +425,10 @@ class Interpreter:
                         stack[-1], stack[-2] = stack[-2], stack[-1]
                     elif op == C.UNPACK:
                         stack.extend(reversed(unpack(stack.pop(), arg)))
+                    elif op == C.UNPACK_EX:
+                        stack.extend(reversed(unpack_starred(stack.pop(), *arg)))
+                    elif op == C.LIST_TO_TUPLE:
+                        stack.append(tuple(stack.pop()))
                     elif op == C.GET_ITER:
                         stack.append(iterate(stack.pop()))
                     elif op == C.FOR_ITER:
@@ -471,10 +475,12 @@ class Interpreter:
                         try:
                             iterate(items)
                         except TypeError:
-                            raise TypeError(f"{_callee(stack[-2])} argument after * must be an iterable, not "
+                            where = "Value" if arg == "display" else f"{_callee(stack[-2])} argument"
+                            raise TypeError(f"{where} after * must be an iterable, not "
                                             f"{_python_type(items)}") from None
-                        stack[-1].extend(_bounded(items))
-                        check_items(len(stack[-1]))
+                        target = stack[-1]  # a list (of arguments, or a display's items) or a set display
+                        (target.update if target.__class__ is set else target.extend)(_bounded(items))
+                        check_items(len(target))
                     elif op == C.KW_SET:
                         value = stack.pop()
                         if arg in stack[-1]:
@@ -1093,16 +1099,27 @@ def delete_index(obj, key):
         raise TypeError(f"'{_python_type(obj)}' object does not support item deletion")
 
 
-def unpack(value, n):
+def _unpacked(value):
     if isinstance(value, E.Tensor):
-        items = list(value)
-    elif isinstance(value, (tuple, list)):
-        items = value
-    else:
-        try:
-            items = _bounded(iterate(value))
-        except TypeError:
-            raise TypeError(f"cannot unpack non-iterable {_python_type(value)} object") from None
+        return list(value)
+    if isinstance(value, (tuple, list)):
+        return value
+    try:
+        return _bounded(iterate(value))
+    except TypeError:
+        raise TypeError(f"cannot unpack non-iterable {_python_type(value)} object") from None
+
+
+def unpack_starred(value, before, after):
+    """`a, *rest, z = value`: the first `before` items, a list of the middle ones, the last `after`."""
+    items = _unpacked(value)
+    if len(items) < before + after:
+        raise ValueError(f"not enough values to unpack (expected at least {before + after}, got {len(items)})")
+    return list(items[:before]) + [list(items[before:len(items) - after])] + list(items[len(items) - after:])
+
+
+def unpack(value, n):
+    items = _unpacked(value)
     if len(items) != n:
         if len(items) > n:
             raise ValueError(f"too many values to unpack (expected {n})")

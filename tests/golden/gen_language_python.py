@@ -557,6 +557,44 @@ keep = torch.tensor([True, False, True])
 keep &= torch.tensor([True, True, False])
 print(keep)
 """,
+    # ------------------------------------------------ starred targets and displays, :=
+    "starred_unpacking": """
+first, *rest = [1, 2, 3]
+*init, last = (1, 2, 3)
+a, *mid, z = range(5)
+[p, *q] = "x"
+print(first, rest, init, last, a, mid, z, p, q)
+xs = [1, 2]
+print([*xs, 3, *range(2)], (*xs, 0), (*xs,), {*xs})
+t = *xs, 5
+print(t)
+def f():
+    return *xs, 8
+print(f())
+for v in *xs, 7:
+    print(v)
+import torch
+head, *tail = torch.tensor([1.0, 2.0, 3.0])
+print(head, tail)
+""",
+    "walrus": """
+xs = [3, 1, 4, 1, 5]
+if (n := len(xs)) > 2:
+    print(n)
+i = 0
+while (i := i + 1) < 3:
+    print("i", i)
+print([y for x in xs if (y := x * 2) > 4], y)
+def running(data):
+    s = 0
+    return [(s := s + v) for v in data], s
+print(running([1, 2, 3]), (z := 10), z, max(w := 5, 2), w, [u := 1, u + 1], (k := 2, 3), k)
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+if (loss := (x ** 2).sum()) > 1:
+    loss.backward()
+print(loss, x.grad)
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
