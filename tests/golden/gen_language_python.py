@@ -595,6 +595,10 @@ if (loss := (x ** 2).sum()) > 1:
     loss.backward()
 print(loss, x.grad)
 """,
+    "number_builtins": """
+q, r = divmod(17, 5)
+print(q, r, divmod(-7.5, 2), hex(255), oct(8), bin(-5), chr(955), ord("a"), [chr(ord("a") + i) for i in range(3)])
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
