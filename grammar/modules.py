@@ -5,7 +5,8 @@ pasted Python (exceptions, dicts, `type`, `isinstance`): one allow-list.
 namespaces (the tables of names.py), `math` (Python's math on Python numbers;
 on a one-element tensor as Python's math does, through float()), and a
 `numpy` subset that makes numpy arrays (printed as numpy prints them, taken
-by torch.tensor / torch.from_numpy). Anything else is refused at the import
+by torch.tensor / torch.from_numpy), Python's `random` (the program's own
+generator, as numpy's) and `time`'s clocks. Anything else is refused at the import
 line, naming what is supported (`SUPPORTED`). numpy's random numbers come
 from a generator of the program's own, seeded 0 until `np.random.seed`, so
 a run is repeatable (and `np.random.seed(s)` gives numpy's own numbers).
@@ -28,7 +29,7 @@ __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTR
            "extra_attribute", "TypeView", "is_exception_class"]
 
 SUPPORTED = ("import torch, import torch.nn.functional as F, from torch import ..., "
-             "from torch.autograd import grad, import math, import numpy as np")
+             "from torch.autograd import grad, import math, import numpy as np, import random, import time")
 
 # ------------------------------------------------------------- exceptions
 
@@ -237,6 +238,40 @@ class _Random:
                 "randint": randint, "random": random}
 
 
+class _PyRandom:
+    """Python's `random`, with a generator of the program's own: seeded 0 until `random.seed`, so a
+    run is repeatable, and `random.seed(s)` gives Python's own numbers for s. What it returns is
+    bounded by what it is given (a list the program made, a k no larger than it)."""
+
+    def __init__(self):
+        import random
+        self.state = random.Random(0)
+
+    def table(self):
+        r = self.state
+
+        def seed(a=None):
+            r.seed(a)
+
+        def sample(population, k):
+            return r.sample(bounded_list(population), k)
+
+        functions = {"seed": seed, "random": r.random, "uniform": r.uniform, "randint": r.randint,
+                     "randrange": r.randrange, "choice": r.choice, "shuffle": r.shuffle, "gauss": r.gauss,
+                     "normalvariate": r.normalvariate, "sample": sample}
+        for name, f in functions.items():
+            if name in ("seed", "sample"):
+                f.__name__ = f.__qualname__ = name
+        return functions
+
+
+def _time_module():
+    """Python's `time`: the clocks, for timing a loop (no sleep: a program never waits)."""
+    import time
+    return Namespace("time", {"time": time.time, "perf_counter": time.perf_counter,
+                              "monotonic": time.monotonic, "process_time": time.process_time})
+
+
 _NUMPY_PLAIN = {
     "pi": _np.pi, "e": _np.e, "inf": _np.inf, "nan": _np.nan, "newaxis": None,
     "float32": _np.float32, "float64": _np.float64, "int64": _np.int64, "int32": _np.int32,
@@ -284,7 +319,7 @@ def _torch_modules():
 
 _TORCH_MODULES = _torch_modules()
 MATH_MODULE = Namespace("math", MATH)
-MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random"])
+MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"])
 
 
 def resolve(dotted, state):
@@ -297,6 +332,10 @@ def resolve(dotted, state):
         module = _TORCH_MODULES[dotted]
     elif dotted == "math":
         module = MATH_MODULE
+    elif dotted == "random":
+        module = Namespace("random", _PyRandom().table())
+    elif dotted == "time":
+        module = _time_module()
     elif dotted in ("numpy", "numpy.random"):
         numpy = state.get("numpy") or _numpy_module(state)
         state["numpy"] = numpy

@@ -599,6 +599,18 @@ print(loss, x.grad)
 q, r = divmod(17, 5)
 print(q, r, divmod(-7.5, 2), hex(255), oct(8), bin(-5), chr(955), ord("a"), [chr(ord("a") + i) for i in range(3)])
 """,
+    "random_and_time": """
+import random
+import time
+random.seed(42)
+xs = list(range(10))
+random.shuffle(xs)
+print(random.random(), random.uniform(1, 2), random.randint(1, 6), random.choice("abc"), xs)
+print(random.sample(xs, 3), random.gauss(0, 1), random.randrange(10))
+start = time.time()
+elapsed = time.time() - start
+print(elapsed >= 0, time.perf_counter() > 0)
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
