@@ -759,7 +759,9 @@ class Tensor:
     def tolist(self):
         return _host(self).tolist()
 
-    def numpy(self):
+    def numpy(self, *, force=False):
+        if force:  # PyTorch's force=True: detached, on the host, a copy where it must be
+            return _np.asarray(_host(self.detach()))
         if self.requires_grad and is_grad_enabled():
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. "
                                "Use tensor.detach().numpy() instead.")

@@ -360,6 +360,7 @@ SUMMARIES = {
     "Tensor.data": "the same values with no history (setting it replaces the values)",
     "Tensor.item": "the value of a one-element tensor as a Python number",
     "Tensor.tolist": "the values as (nested) Python lists",
+    "Tensor.numpy": "the values as a numpy array sharing the tensor's memory (detach() first if it requires grad)",
     "Tensor.size": "the shape, or the size of one dim",
     "Tensor.dim": "the number of dims",
     "Tensor.element_size": "the size of one element in bytes",

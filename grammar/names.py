@@ -246,7 +246,7 @@ def _public(cls, extra=(), hidden=()):
     return frozenset((names | set(extra)) - set(hidden))
 
 
-TENSOR_ATTRIBUTES = _public(E.Tensor, extra=("_version",), hidden=("array", "numpy", "device_", "nelement"))
+TENSOR_ATTRIBUTES = _public(E.Tensor, extra=("_version",), hidden=("array", "device_", "nelement"))
 _ATTRIBUTES = {
     E.Tensor: TENSOR_ATTRIBUTES,
     _Node: frozenset({"name", "next_functions", "metadata"}),

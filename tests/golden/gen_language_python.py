@@ -611,6 +611,20 @@ start = time.time()
 elapsed = time.time() - start
 print(elapsed >= 0, time.perf_counter() > 0)
 """,
+    "tensor_numpy": """
+import torch
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+a = x.detach().numpy()
+print(a, a.shape, a.dtype)
+a[0] = 5.0
+print(x, torch.tensor(3.5).numpy(), x.numpy(force=True), torch.tensor([1, 2]).numpy().dtype)
+try:
+    x.numpy()
+except RuntimeError as e:
+    print("error:", e)
+with torch.no_grad():
+    print(x.numpy())
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
