@@ -31,7 +31,9 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
            # imports
            "IMPORT_FROM", "IMPORT_STAR", "BEGIN_FINALLY",
            # *iterables in a tuple or list display, and a starred target (first, *rest = ...)
-           "LIST_TO_TUPLE", "UNPACK_EX"]
+           "LIST_TO_TUPLE", "UNPACK_EX",
+           # classes: make one from its bases and its body's names; super() in a method
+           "BUILD_CLASS", "SUPER"]
 (CONST, LOAD, STORE, POP, DUP, ROT2, BINARY, INPLACE, UNARY, NOT, COMPARE, ATTR, STORE_ATTR, INDEX,
  STORE_INDEX, SLICE, TUPLE, LIST, FORMAT, FSTRING, UNPACK, CALL, MAKE_FUNCTION, RETURN, JUMP,
  JUMP_IF_FALSE, JUMP_IF_FALSE_KEEP, JUMP_IF_TRUE_KEEP, GET_ITER, FOR_ITER, WITH_ENTER, WITH_EXIT, ASSERT,
@@ -40,7 +42,8 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
  BUILD_MAP, MAP_UPDATE, BUILD_SET, LIST_APPEND, SET_ADD, MAP_ADD, COMPREHENSION,
  ARGS_EXTEND, KW_SET, KW_MERGE, CALL_EX,
  SETUP_TRY, SETUP_FINALLY, POP_BLOCK, EXC_MATCH, BEGIN_HANDLER, END_HANDLER, RAISE, RERAISE, END_FINALLY,
- JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY, LIST_TO_TUPLE, UNPACK_EX) = range(len(OPCODES))
+ JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY, LIST_TO_TUPLE, UNPACK_EX, BUILD_CLASS,
+ SUPER) = range(len(OPCODES))
 
 COMPREHENSION_ARG = ".0"  # the iterator a comprehension's code is called with (no program can name it)
 
@@ -53,7 +56,7 @@ class Code:
     keyword-only names, `varkw` the **name (None where absent)."""
 
     __slots__ = ("instructions", "name", "params", "defaults", "globals_declared", "source", "posonly",
-                 "varargs", "kwonly", "varkw", "comprehension", "qualname")
+                 "varargs", "kwonly", "varkw", "comprehension", "qualname", "class_body")
 
     def __init__(self, instructions, name, params=(), defaults=(), globals_declared=(), source=None):
         self.instructions = instructions
@@ -67,6 +70,7 @@ class Code:
         self.kwonly = ()
         self.varkw = None
         self.comprehension = False
+        self.class_body = False       # a class statement's body: it returns its names (the class's dict)
         self.qualname = name          # Python's: outer.<locals>.inner, <listcomp>.<lambda>
 
 
@@ -120,7 +124,7 @@ class Scope:
     __slots__ = ("kind", "parent", "bound", "globals", "nonlocals", "params", "uses", "declared_at")
 
     def __init__(self, kind, parent):
-        self.kind = kind          # "module" or "function"
+        self.kind = kind          # "module", "function" or "class" (a class statement's body)
         self.parent = parent
         self.bound = set()
         self.globals = set()
@@ -130,7 +134,7 @@ class Scope:
         self.declared_at = {}  # nonlocal name -> its statement
 
     def is_local(self, name):
-        return self.kind == "function" and name in self.bound and name not in self.globals \
+        return self.kind != "module" and name in self.bound and name not in self.globals \
             and name not in self.nonlocals
 
     def resolve(self, name):
@@ -141,7 +145,10 @@ class Scope:
             return "fast", 0
         depth = 1
         scope = self.parent
-        while scope is not None and scope.kind == "function":
+        while scope is not None and scope.kind != "module":
+            if scope.kind == "class":  # a class body's names are not seen from inside its methods
+                scope = scope.parent
+                continue
             if scope.is_local(name):
                 return "deref", depth
             if name in scope.globals:
@@ -299,6 +306,9 @@ def analyze(scope, statements, params=()):
             name, params, body, decorators = a
             uses += list(decorators) + [p.args[1] for p in params if p.kind == "param"]
             bound.append((name, node))
+        elif k == "class":
+            uses += list(a[1])
+            bound.append((a[0], node))
         elif k == "import":
             for module, asname, where in a:
                 bound.append((asname or module.split(".")[0], where))
@@ -556,6 +566,11 @@ class _Compiler:
     def _call(self, node):
         func, args, kwargs = node.args
         seq = []
+        scope = self.state.scope
+        if func.kind == "name" and func.args[0] == "super" and not args and not kwargs and scope.kind == "function" \
+                and scope.parent is not None and scope.parent.kind == "class" and self.code.params:
+            # super() in a method: its class (known when the class is made) and its first argument
+            return [self._load(self.code.params[0], node), ("emit", (SUPER, None, node), None)]
         if func.kind == "name":  # a called name: an unknown one is reported as an unknown function
             seq.append(self._load(func.args[0], node))
         else:
@@ -684,6 +699,15 @@ class _Compiler:
             for d in reversed(decorators):
                 seq.append(("emit", (CALL, (1, ()), d), None))
             work.extend(reversed(seq))
+        return emit
+
+    def _class_emitter(self, node, name, body):
+        def emit(work, state):
+            code = Code([], name, (), (), (), self.source)
+            code.qualname = _qualname(self.code, name)
+            code.class_body = True
+            self.pending.append((code, body.args, Scope("class", state.scope)))
+            work.append(("emit", (MAKE_FUNCTION, (code, 0, ()), node), None))
         return emit
 
     def _comprehension_body(self, node):
@@ -858,6 +882,13 @@ class _Compiler:
             name, params, body, decorators = a
             seq.append(("call", self._function_emitter(node, name, params, body.args, decorators), None))
             seq.append(self._store_name(name, node))
+        elif k == "class":
+            # the bases, then the body run as a function returning its names, then the class
+            name, bases, body = a
+            seq += [("node", b, None) for b in bases]
+            seq += [("emit", (TUPLE, len(bases), node), None), ("call", self._class_emitter(node, name, body), None),
+                    ("emit", (CALL, (0, ()), node), None), ("emit", (BUILD_CLASS, name, node), None),
+                    self._store_name(name, node)]
         else:
             raise SyntaxProblem(f"unsupported statement '{k}'", node.start)
         work.extend(reversed(seq))

@@ -24,6 +24,7 @@ from .. import engine as E
 from ..engine import functions as _functions
 from .limits import MAX_INT_BITS, bounded_list, TooLarge
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
+from .classes import UserClass, UserInstance
 
 __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
            "extra_attribute", "TypeView", "is_exception_class"]
@@ -409,6 +410,8 @@ _SHOWN_AS = {("autodiff.grammar.vm", "UserFunction"): "function", ("autodiff.gra
 
 
 def _type(value):
+    if value.__class__ is UserInstance:
+        return value.cls  # a class of the program is its own type
     if isinstance(value, BaseException):
         cls = type(value)
         return cls if cls in _EXCEPTION_SET else RuntimeError
@@ -419,6 +422,9 @@ def _classes(spec):
     items = spec if isinstance(spec, tuple) else (spec,)
     out = []
     for c in items:
+        if c.__class__ is UserClass:
+            out.append(c)
+            continue
         if isinstance(c, TypeView):
             c = c.cls
         c = _CLASS_OF.get(id(c), c)
@@ -429,7 +435,13 @@ def _classes(spec):
 
 
 def _isinstance(value, spec):
-    return isinstance(value, _classes(spec))
+    classes = _classes(spec)
+    program = [c for c in classes if c.__class__ is UserClass]
+    if program:  # a class of the program: the instance's class or one it derives from
+        if value.__class__ is UserInstance and any(c in value.cls.mro for c in program):
+            return True
+        classes = tuple(c for c in classes if c.__class__ is not UserClass)
+    return isinstance(value, classes)
 
 
 def _dict(*args, **kwargs):

@@ -232,6 +232,16 @@ class SyntaxBuilder:
     def funcdef(self, name, params, body):
         return _node("def", (name.value, params.args if params is not None else (), body, ()), name, body)
 
+    def classdef(self, name, arguments, body):
+        bases = []
+        for a in (arguments.args if arguments is not None else ()):
+            if a.__class__ is Node and a.kind in ("keyword", "starred", "dstarred", "genexp_arg"):
+                from .errors import SyntaxProblem
+                raise SyntaxProblem("a class takes only base classes here (no keywords, *args or metaclass=)",
+                                    a.start)
+            bases.append(a)
+        return _node("class", (name.value, tuple(bases), body), name, body)
+
     def parameters(self, *params):
         params = _present(params)
         return _node("params", tuple(params), params[0], params[-1])

@@ -26,6 +26,8 @@ from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
+from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, MISSING, class_attribute, set_class_attribute, \
+    is_program_object
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -53,9 +55,10 @@ _UNARY = {"-": operator.neg, "+": operator.pos, "~": lambda a: ~int(a) if a.__cl
 class UserFunction:
     """A function or lambda defined in the program; callable from the engine too."""
 
-    __slots__ = ("code", "defaults", "kwdefaults", "scopes", "interpreter", "__weakref__")
+    __slots__ = ("code", "defaults", "kwdefaults", "scopes", "interpreter", "owner", "__weakref__")
 
     def __init__(self, code, defaults, scopes, interpreter, kwdefaults=None):
+        self.owner = None             # the class whose body defined it (its super())
         self.code = code
         self.defaults = defaults      # values of the last positional parameters' defaults (made at `def`)
         self.kwdefaults = kwdefaults or {}
@@ -165,9 +168,11 @@ _TRY, _FINALLY, _WITH, _HANDLER, _FINALLY_BODY = range(5)
 
 
 class Frame:
-    __slots__ = ("code", "pc", "stack", "locals", "scopes", "blocks")
+    __slots__ = ("code", "pc", "stack", "locals", "scopes", "blocks", "function", "constructs")
 
-    def __init__(self, code, local, scopes):
+    def __init__(self, code, local, scopes, function=None, constructs=None):
+        self.function = function      # the program function it runs (None: the program, a comprehension)
+        self.constructs = constructs  # the instance an __init__ frame makes: what the call gives
         self.code = code
         self.pc = 0
         self.stack = []
@@ -245,10 +250,29 @@ class Interpreter:
         self.depth += 1
         token = current_span.get()
         try:
-            return self._execute([Frame(function.code, local, function.scopes)])
+            return self._execute([Frame(function.code, local, function.scopes, function)])
         finally:
             self.depth -= 1
             current_span.set(token)
+
+    def _program_call(self, func, args, kwargs):
+        """A call of a class (a new instance, through its __init__), a bound method or an
+        instance with __call__: (the program function to run, its arguments, the instance
+        the call gives instead of the function's value, or None)."""
+        if func.__class__ is BoundMethod:
+            return func.function, [func.instance] + list(args), None
+        if func.__class__ is UserClass:
+            instance = UserInstance(func)
+            init = func.lookup("__init__")
+            if init is MISSING:
+                if args or kwargs:
+                    raise TypeError(f"{func.name}() takes no arguments")
+                return None, args, instance
+            return init, [instance] + list(args), instance
+        call = func.cls.lookup("__call__")
+        if call is MISSING:
+            raise TypeError(f"'{func.cls.name}' object is not callable")
+        return call, [func] + list(args), None
 
     def _print(self, *args, sep=" ", end="\n", flush=False):
         sep = " " if sep is None else sep
@@ -318,12 +342,18 @@ class Interpreter:
                             else:
                                 args = []
                         func = stack.pop()
+                        constructs = None
+                        if func.__class__ is not UserFunction and is_program_call(func):
+                            func, args, constructs = self._program_call(func, args, kwargs)
+                            if func is None:  # a class without __init__: the instance itself
+                                stack.append(constructs)
+                                continue
                         if func.__class__ is UserFunction:
                             if len(frames) + self.depth >= self.max_depth:
                                 raise ScriptError(f"calls nested more than {self.max_depth} deep",
                                                   kind="RecursionError",
                                                   hint="is a function calling itself without end?")
-                            frame = Frame(func.code, func.bind(args, kwargs), func.scopes)
+                            frame = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
                             frames.append(frame)
                             code = frame.code.instructions
                             stack = frame.stack
@@ -404,6 +434,9 @@ class Interpreter:
                     elif op == C.STORE_ATTR:
                         obj = stack.pop()
                         value = stack.pop()
+                        if is_program_object(obj):
+                            set_class_attribute(obj, arg, value)
+                            continue
                         if not settable(obj, arg):
                             raise AttributeError(f"can't set '{arg}' here (only a tensor's grad, requires_grad "
                                                  f"and data can be set)")
@@ -534,8 +567,23 @@ class Interpreter:
                         defaults = tuple(stack[-ndefaults:]) if ndefaults else ()
                         if ndefaults:
                             del stack[-ndefaults:]
-                        scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
+                        if frame.code.class_body:  # a method does not see its class body's names
+                            scopes = frame.scopes
+                        else:
+                            scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
                         stack.append(UserFunction(fcode, defaults, scopes, self, kwdefaults))
+                    elif op == C.BUILD_CLASS:
+                        namespace = stack.pop()
+                        cls = UserClass(arg, stack.pop(), namespace)
+                        for value in namespace.values():
+                            if value.__class__ is UserFunction and value.owner is None:
+                                value.owner = cls
+                        stack.append(cls)
+                    elif op == C.SUPER:
+                        owner = frame.function.owner if frame.function is not None else None
+                        if owner is None:
+                            raise RuntimeError("super(): __class__ cell not found")
+                        stack.append(SuperProxy(owner, stack.pop()))
                     elif op == C.FORMAT:
                         conversion, spec = arg
                         if spec is None:
@@ -774,6 +822,12 @@ class Interpreter:
         done = frames.pop()
         if done.blocks:
             self._leave_blocks(done, 0)
+        if done.code.class_body:
+            value = done.locals  # a class body gives its names: the class's dict
+        elif done.constructs is not None:
+            if value is not None:
+                raise TypeError(f"__init__() should return None, not '{_python_type(value)}'")
+            value = done.constructs
         if not frames:
             return None, None, None, True, value
         frame = frames[-1]
@@ -971,8 +1025,22 @@ class _BuiltinsWithPrint(dict):
 
 # ----------------------------------------------------------------- semantics
 
+def is_program_call(func):
+    c = func.__class__
+    return c is BoundMethod or c is UserClass or c is UserInstance
+
+
+def _is_function(value):
+    return value.__class__ is UserFunction
+
+
 def get_attribute(obj, name, node):
     """obj.name through the allow-list, with the closest names as a hint when it fails."""
+    if is_program_object(obj):
+        try:
+            return class_attribute(obj, name, _is_function)
+        except AttributeError as e:
+            raise ScriptError(str(e), node.start, node.end, kind="AttributeError") from None
     try:
         if obj.__class__ is str and name == "format":
             return _str_format(obj)

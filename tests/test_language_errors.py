@@ -364,3 +364,20 @@ def test_huge_builtin_loop_is_stopped():
 def test_huge_expanded_view_is_refused():
     err = _finishes_cleanly_within(5, "x.expand(10**6, 10**6).sum()", "x=1")
     assert err.startswith("error: refusing to allocate 7.3 TiB for a tensor of shape [1000000, 1000000] ")
+
+
+# -------------------------------------------------------------- classes
+
+@pytest.mark.parametrize("source, message", [
+    ("class X:\n    pass\nprint(X.__class__)", "type object 'X' has no attribute '__class__'"),
+    ("class X:\n    pass\nprint(X().__dict__)", "'X' object has no attribute '__dict__'"),
+    ("class X:\n    def f(self): pass\nprint(X().f.__func__)", "'__func__' is not available"),
+    ("class X:\n    pass\nx = X()\nx.__class__ = int", "can't set '__class__' here"),
+    ("class X(int):\n    pass", "class X can only derive from classes the program defines"),
+    ("class A:\n    def __init__(self):\n        A()\nA()", "calls nested more than"),
+    ("class K(metaclass=type):\n    pass", "a class takes only base classes here"),
+])
+def test_classes_reach_nothing_of_python(source, message):
+    """A class of the program is the interpreter's own object: its Python insides are missing
+    attributes, its bases are the program's classes, and its recursion is bounded."""
+    assert message in error_text("run", "-", input=source)

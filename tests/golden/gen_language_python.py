@@ -625,6 +625,143 @@ except RuntimeError as e:
 with torch.no_grad():
     print(x.numpy())
 """,
+    # ------------------------------------------------ classes
+    "classes_model": """
+import torch
+
+class Linear:
+    scale = 2.0
+
+    def __init__(self, n_in, n_out):
+        torch.manual_seed(0)
+        self.w = torch.ones(n_in, n_out, requires_grad=True)
+        self.b = torch.zeros(n_out, requires_grad=True)
+
+    def __call__(self, x):
+        return x @ self.w * self.scale + self.b
+
+    def parameters(self):
+        return [self.w, self.b]
+
+
+class Scaled(Linear):
+    def __init__(self, n_in, n_out, factor=3.0):
+        super().__init__(n_in, n_out)
+        self.factor = factor
+
+    def __call__(self, x):
+        return super().__call__(x) * self.factor
+
+
+model = Scaled(2, 1)
+x = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+y = model(x).sum()
+y.backward()
+print(y, model.w.grad, model.b.grad)
+print(isinstance(model, Linear), isinstance(model, Scaled), type(model).__name__, Linear.scale, model.factor)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+opt.step()
+print(model.w)
+
+class Counter:
+    count = 0
+    def __init__(self):
+        Counter.count += 1
+        self._id = Counter.count
+    def ident(self):
+        return self._id
+
+cs = [Counter() for _ in range(3)]
+print([c.ident() for c in cs], Counter.count)
+m = cs[0].ident
+print(m())
+
+class Empty:
+    pass
+e = Empty()
+e.value = 5
+print(e.value)
+try:
+    e.missing
+except AttributeError as err:
+    print("AttributeError:", err)
+try:
+    Empty(1)
+except TypeError as err:
+    print("TypeError:", err)
+def make():
+    k = 10
+    class Local:
+        def get(self):
+            return k
+    return Local()
+print(make().get())
+class A:
+    def who(self): return "A"
+class B(A):
+    def who(self): return "B" + super().who()
+class C(A):
+    def who(self): return "C" + super().who()
+class D(B, C):
+    def who(self): return "D" + super().who()
+print(D().who())
+class Bad:
+    def __init__(self):
+        return 3
+try:
+    Bad()
+except TypeError as err:
+    print("TypeError:", err)
+class NotCallable:
+    pass
+try:
+    NotCallable()()
+except TypeError as err:
+    print("TypeError:", err)
+class P:
+    x = 1
+    def f(self):
+        return x
+try:
+    P().f()
+except NameError as err:
+    print("NameError:", err)
+""",
+    "classes_repr_hooks": """
+import torch
+class Point:
+    def __init__(self, x, y):
+        self.x, self.y = x, y
+    def __repr__(self):
+        return f"Point({self.x}, {self.y})"
+class Named(Point):
+    def __str__(self):
+        return "named " + repr(self)
+p = Point(1, 2)
+print(p, [p], str(p), repr(p), f"{p}", Named(3, 4), [Named(3, 4)])
+print(type(p) == Point, type(p) is Point, Point, type(p))
+class Model:
+    def __init__(self):
+        self.w = torch.tensor([1.0, 2.0], requires_grad=True)
+        self.seen = []
+        self.w.register_hook(self.hook)
+    def hook(self, g):
+        self.seen.append(g)
+        return g * 2
+    def forward(self, x):
+        return (self.w * x).sum()
+m = Model()
+m.forward(3.0).backward()
+print(m.w.grad, m.seen)
+class Acc:
+    total = 0
+    def add(self, v):
+        self.total += v
+        return self
+a = Acc()
+a.add(1).add(2)
+print(a.total, Acc.total)
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
