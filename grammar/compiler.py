@@ -506,11 +506,7 @@ class _Compiler:
         elif (k == "tuple" or k == "list") and any(item.kind == "starred" for item in a):
             # (a, *b, c): a list built item by item, each *iterable extending it
             seq.append(("emit", (LIST, 0, node), None))
-            for item in a:
-                if item.kind == "starred":
-                    seq += [("node", item.args[0], None), ("emit", (ARGS_EXTEND, "display", item), None)]
-                else:
-                    seq += [("node", item, None), ("emit", (LIST_APPEND, 0, item), None)]
+            seq += _gathered(a, LIST_APPEND, "display")
             if k == "tuple":
                 seq.append(("emit", (LIST_TO_TUPLE, None, node), None))
         elif k == "tuple" or k == "list":
@@ -526,11 +522,7 @@ class _Compiler:
                     seq += [("node", key, None), ("node", value, None), ("emit", (MAP_ADD, 0, node), None)]
         elif k == "set":
             seq.append(("emit", (BUILD_SET, 0, node), None))
-            for item in a:
-                if item.kind == "starred":
-                    seq += [("node", item.args[0], None), ("emit", (ARGS_EXTEND, "display", item), None)]
-                else:
-                    seq += [("node", item, None), ("emit", (SET_ADD, 0, node), None)]
+            seq += _gathered(a, SET_ADD, "display")
         elif k in ("listcomp", "genexp", "setcomp", "dictcomp"):
             clauses = a[-1]
             first = clauses[0]
@@ -592,11 +584,7 @@ class _Compiler:
             return seq
         # with *iterables or **mappings: a list of the positional arguments and a dict of the keywords
         seq.append(("emit", (LIST, 0, node), None))
-        for arg in args:
-            if arg.kind == "starred":
-                seq += [("node", arg.args[0], None), ("emit", (ARGS_EXTEND, None, arg), None)]
-            else:
-                seq += [("node", arg, None), ("emit", (LIST_APPEND, 0, arg), None)]
+        seq += _gathered(args, LIST_APPEND, None)
         seq.append(("emit", (BUILD_MAP, 0, node), None))
         for name, value in kwargs:
             seq.append(("node", value, None))
@@ -1010,6 +998,19 @@ class _Compiler:
                     ("node", value, None), ("emit", (INPLACE, op, node), None),
                     ("emit", (STORE_INDEX, "kept", target), None)]
         raise SyntaxProblem("can't use an augmented assignment here", target.start)
+
+
+def _gathered(items, add, star):
+    """The work that puts `items` into the list or set on the stack: `add` (LIST_APPEND,
+    SET_ADD) for a value, ARGS_EXTEND for a *iterable (`star`: "display", or None for a
+    call's arguments, which its message names)."""
+    seq = []
+    for item in items:
+        if item.kind == "starred":
+            seq += [("node", item.args[0], None), ("emit", (ARGS_EXTEND, star, item), None)]
+        else:
+            seq += [("node", item, None), ("emit", (add, 0, item), None)]
+    return seq
 
 
 def _stored(compiler, target):

@@ -95,67 +95,53 @@ def _integral(kernel, *operands):
     raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{name}\'')
 
 
-class BitwiseAnd(Compare):
-    """a & b: of booleans, logical and; of integers, bit by bit (PyTorch's `&`)."""
+class _Bitwise(Compare):
+    """PyTorch's bitwise ops (& | ^ ~ << >>): of booleans the logical ones, of integers bit by
+    bit; floats refused as PyTorch refuses them. A row names its ufunc and PyTorch's kernel."""
+    inplace = True
+
+    def __init_subclass__(cls, **kw):
+        if cls.name is not None:
+            cls.names = (cls.name,)
+        super().__init_subclass__(**kw)
+
+
+def _bitwise_forward(ufunc, kernel):
+    def forward(xp, *operands):
+        _integral(kernel, *operands)
+        return getattr(xp, ufunc)(*operands)
+    return forward
+
+
+class BitwiseAnd(_Bitwise):
     name = "bitwise_and"
-    names = ("bitwise_and",)
-    inplace = True
-
-    def forward(xp, a, b):
-        _integral("bitwise_and", a, b)
-        return xp.bitwise_and(a, b)
+    forward = _bitwise_forward("bitwise_and", "bitwise_and")
 
 
-class BitwiseOr(Compare):
+class BitwiseOr(_Bitwise):
     name = "bitwise_or"
-    names = ("bitwise_or",)
-    inplace = True
-
-    def forward(xp, a, b):
-        _integral("bitwise_or", a, b)
-        return xp.bitwise_or(a, b)
+    forward = _bitwise_forward("bitwise_or", "bitwise_or")
 
 
-class BitwiseXor(Compare):
+class BitwiseXor(_Bitwise):
     name = "bitwise_xor"
-    names = ("bitwise_xor",)
-    inplace = True
-
-    def forward(xp, a, b):
-        _integral("bitwise_xor", a, b)
-        return xp.bitwise_xor(a, b)
+    forward = _bitwise_forward("bitwise_xor", "bitwise_xor")
 
 
-class BitwiseNot(Compare):
-    """~x: of booleans, logical not; of integers, every bit flipped."""
+class BitwiseNot(_Bitwise):
     name = "bitwise_not"
-    names = ("bitwise_not",)
     wrapper = "unary"
-    inplace = True
-
-    def forward(xp, x):
-        _integral("bitwise_not", x)
-        return xp.invert(x)
+    forward = _bitwise_forward("invert", "bitwise_not")
 
 
-class BitwiseLeftShift(Compare):
+class BitwiseLeftShift(_Bitwise):
     name = "bitwise_left_shift"
-    names = ("bitwise_left_shift",)
-    inplace = True
-
-    def forward(xp, a, b):
-        _integral("lshift", a, b)
-        return xp.left_shift(a, b)
+    forward = _bitwise_forward("left_shift", "lshift")
 
 
-class BitwiseRightShift(Compare):
+class BitwiseRightShift(_Bitwise):
     name = "bitwise_right_shift"
-    names = ("bitwise_right_shift",)
-    inplace = True
-
-    def forward(xp, a, b):
-        _integral("rshift", a, b)
-        return xp.right_shift(a, b)
+    forward = _bitwise_forward("right_shift", "rshift")
 
 
 class FloorDivide(Compare):
