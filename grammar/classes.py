@@ -5,13 +5,14 @@ A class is a `UserClass`: its name, its bases (classes of the program only: noth
 Python's own can be subclassed), the names its body assigned (`dict`) and its method
 resolution order (Python's C3). An instance is a `UserInstance`: its class and its own
 attributes. Reading `obj.name` looks in the instance, then along the class's MRO, and binds a
-function found there to the instance (`BoundMethod`). Every attribute lives in these dicts;
+function found there to the instance (`BoundMethod`); @staticmethod, @classmethod and @property (read-only) work as
+Python's. Every attribute lives in these dicts;
 none of them is a Python attribute, so `obj.__class__` or `obj.__dict__` is just a missing
 attribute, as everything else the program did not assign. Calling a class or an instance
 (`__init__`, `__call__`) runs the program's own functions in the interpreter (vm.py)."""
 
-__all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", "class_attribute", "set_class_attribute",
-           "is_program_object"]
+__all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", "DESCRIPTORS", "class_attribute",
+           "set_class_attribute", "is_program_object"]
 
 
 class UserClass:
@@ -76,7 +77,8 @@ class BoundMethod:
         return self.function(self.instance, *args, **kwargs)
 
     def __repr__(self):
-        return f"<bound method {self.instance.cls.name}.{self.function.code.name} of {self.instance!r}>"
+        owner = self.instance if self.instance.__class__ is UserClass else self.instance.cls
+        return f"<bound method {owner.name}.{self.function.code.name} of {self.instance!r}>"
 
 
 class SuperProxy:
@@ -96,6 +98,50 @@ class SuperProxy:
 MISSING = object()
 
 
+class staticmethod_:
+    """@staticmethod: read through a class or an instance, the function itself."""
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+
+class classmethod_:
+    """@classmethod: read through a class or an instance, bound to the class."""
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+
+class property_:
+    """@property: read through an instance, the getter's value (a read-only attribute)."""
+    __slots__ = ("function",)
+
+    def __init__(self, function):
+        self.function = function
+
+
+DESCRIPTORS = {"staticmethod": staticmethod_, "classmethod": classmethod_, "property": property_}
+for _name, _cls in DESCRIPTORS.items():
+    _cls.__name__ = _cls.__qualname__ = _name
+
+
+def _through_class(value, owner, instance, is_function):
+    """A value found in a class's dict, as reading it through `instance` (None: the class
+    `owner` itself) gives it: functions bound, the three decorators applied."""
+    c = value.__class__
+    if c is staticmethod_:
+        return value.function
+    if c is classmethod_:
+        return BoundMethod(value.function, owner if instance is None else instance.cls)
+    if c is property_:
+        return value if instance is None else value.function(instance)
+    if instance is not None and is_function(value):
+        return BoundMethod(value, instance)
+    return value
+
+
 def _no_init(*args, **kwargs):
     """object.__init__, reached through super().__init__() from a class with no base of its own."""
     return None
@@ -105,26 +151,28 @@ def class_attribute(obj, name, is_function):
     """obj.name for a class, an instance or super(); AttributeError with Python's message.
     `is_function(v)`: whether v is a function of the program (it binds to an instance)."""
     if obj.__class__ is UserInstance:
-        value = obj.dict.get(name, MISSING)
-        if value is not MISSING:
-            return value
         value = obj.cls.lookup(name)
+        if value.__class__ is property_:  # a property comes before the instance's own names
+            return value.function(obj)
+        own = obj.dict.get(name, MISSING)
+        if own is not MISSING:
+            return own
         if value is MISSING:
             raise AttributeError(f"'{obj.cls.name}' object has no attribute '{name}'")
-        return BoundMethod(value, obj) if is_function(value) else value
+        return _through_class(value, obj.cls, obj, is_function)
     if obj.__class__ is UserClass:
         if name == "__name__":
             return obj.name
         value = obj.lookup(name)
         if value is MISSING:
             raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'")
-        return value
+        return _through_class(value, obj, None, is_function)
     # super(): the classes after the owner in the instance's MRO
     mro = obj.instance.cls.mro
     for c in mro[mro.index(obj.owner) + 1:]:
         value = c.dict.get(name, MISSING)
         if value is not MISSING:
-            return BoundMethod(value, obj.instance) if is_function(value) else value
+            return _through_class(value, c, obj.instance, is_function)
     if name == "__init__":
         return _no_init
     raise AttributeError(f"'super' object has no attribute '{name}'")
@@ -135,6 +183,8 @@ def set_class_attribute(obj, name, value):
     refused: nothing the program writes may look like Python's own)."""
     if name.startswith("__"):
         raise AttributeError(f"can't set '{name}' here")
+    if obj.__class__ is UserInstance and obj.cls.lookup(name).__class__ is property_:
+        raise AttributeError(f"property '{name}' of '{obj.cls.name}' object has no setter")
     obj.dict[name] = value
 
 

@@ -24,7 +24,7 @@ from .. import engine as E
 from ..engine import functions as _functions
 from .limits import MAX_INT_BITS, bounded_list, TooLarge
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
-from .classes import UserClass, UserInstance
+from .classes import UserClass, UserInstance, DESCRIPTORS
 
 __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
            "extra_attribute", "TypeView", "is_exception_class"]
@@ -481,6 +481,7 @@ EXTRA_BUILTINS.update({"type": _type, "isinstance": _isinstance, "dict": _dict, 
                        "frozenset": _frozenset, "map": _map, "filter": _filter, "__name__": "__main__"})
 # Python's own, on numbers and strings only (whole numbers are already bounded by the language)
 EXTRA_BUILTINS.update({"divmod": divmod, "hex": hex, "oct": oct, "bin": bin, "chr": chr, "ord": ord})
+EXTRA_BUILTINS.update(DESCRIPTORS)  # @staticmethod, @classmethod, @property in a class body
 for _name in ("type", "isinstance", "dict", "set", "frozenset", "map", "filter"):
     EXTRA_BUILTINS[_name].__name__ = EXTRA_BUILTINS[_name].__qualname__ = _name
 

@@ -762,6 +762,33 @@ a = Acc()
 a.add(1).add(2)
 print(a.total, Acc.total)
 """,
+    "classes_decorators": """
+class Temperature:
+    unit = "C"
+    def __init__(self, celsius):
+        self._c = celsius
+    @property
+    def fahrenheit(self):
+        return self._c * 9 / 5 + 32
+    @staticmethod
+    def describe(x):
+        return f"{x} degrees"
+    @classmethod
+    def freezing(cls):
+        return cls(0.0)
+    @classmethod
+    def which(cls):
+        return cls.unit
+class Kelvin(Temperature):
+    unit = "K"
+t = Temperature(100.0)
+print(t.fahrenheit, Temperature.describe(5), t.describe(6), Temperature.freezing().fahrenheit, Kelvin.which(), Kelvin(1.0).which())
+try:
+    t.fahrenheit = 3
+except AttributeError as e:
+    print("AttributeError:", e)
+print(type(Kelvin.freezing()).__name__)
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
