@@ -16,6 +16,7 @@ limit): `np.zeros(10**12)` or `math.factorial(10**6)` is a clean error, not a
 frozen machine.
 """
 import math as _math
+import weakref
 import operator as _operator
 
 import numpy as _np
@@ -38,11 +39,27 @@ EXCEPTIONS = {cls.__name__: cls for cls in (
     BaseException, Exception, ArithmeticError, LookupError, RuntimeError, ValueError, TypeError, IndexError,
     KeyError, ZeroDivisionError, AssertionError, NotImplementedError, StopIteration, AttributeError,
     NameError, UnboundLocalError, OverflowError, ImportError, ModuleNotFoundError, FloatingPointError)}
-_EXCEPTION_SET = frozenset(EXCEPTIONS.values())
+_BUILTIN_EXCEPTIONS = frozenset(EXCEPTIONS.values())
+_PROGRAM_EXCEPTIONS = weakref.WeakSet()  # `class MyError(ValueError): pass` of the programs run
 
 
 def is_exception_class(value):
-    return value.__class__ is type and value in _EXCEPTION_SET
+    return value.__class__ is type and (value in _BUILTIN_EXCEPTIONS or value in _PROGRAM_EXCEPTIONS)
+
+
+def exception_class(name, bases, namespace):
+    """`class Name(SomeError): pass`: a real exception class (so raise and except treat it as
+    Python does), deriving from the language's exceptions only; its body may not define
+    anything (its instances are Python's own, whose only attribute here is args)."""
+    if not all(is_exception_class(b) for b in bases):
+        raise TypeError(f"class {name} can derive from exceptions or from classes the program defines, "
+                        "not from both")
+    if namespace:
+        raise TypeError(f"an exception class of the program has no methods or attributes here: write "
+                        f"class {name}({bases[0].__name__}): pass")
+    cls = type(name, tuple(bases), {"__module__": "__main__"})
+    _PROGRAM_EXCEPTIONS.add(cls)
+    return cls
 
 
 # ------------------------------------------------------------------- sizes
@@ -414,7 +431,7 @@ def _type(value):
         return value.cls  # a class of the program is its own type
     if isinstance(value, BaseException):
         cls = type(value)
-        return cls if cls in _EXCEPTION_SET else RuntimeError
+        return cls if is_exception_class(cls) else RuntimeError
     return TypeView(type(value))
 
 
@@ -513,7 +530,7 @@ def extra_attribute(obj, name):
     arrays, exceptions, classes), or _MISSING when obj is none of them."""
     cls = obj.__class__
     if name.startswith("__") and not (name in ("__name__", "__qualname__") and (
-            cls is TypeView or cls is type and obj in _EXCEPTION_SET)):
+            cls is TypeView or is_exception_class(obj))):
         raise AttributeError(f"'{name}' is not available in this language")
     if cls is dict or cls is set:
         allowed = _DICT_ATTRIBUTES if cls is dict else _SET_ATTRIBUTES
@@ -527,7 +544,7 @@ def extra_attribute(obj, name):
         allowed = _SCALAR_ATTRIBUTES
     elif isinstance(obj, BaseException):
         allowed = frozenset({"args"})
-    elif cls is TypeView or cls is type and obj in _EXCEPTION_SET:
+    elif cls is TypeView or is_exception_class(obj):
         if name in ("__name__", "__qualname__"):
             return obj.name if cls is TypeView else obj.__name__
         allowed = frozenset()

@@ -574,7 +574,11 @@ class Interpreter:
                         stack.append(UserFunction(fcode, defaults, scopes, self, kwdefaults))
                     elif op == C.BUILD_CLASS:
                         namespace = stack.pop()
-                        cls = UserClass(arg, stack.pop(), namespace)
+                        bases = stack.pop()
+                        if any(modules.is_exception_class(b) for b in bases):
+                            stack.append(modules.exception_class(arg, bases, namespace))
+                            continue
+                        cls = UserClass(arg, bases, namespace)
                         for value in namespace.values():
                             if value.__class__ is UserFunction and value.owner is None:
                                 value.owner = cls
@@ -951,7 +955,7 @@ _EXPOSED = frozenset(modules.EXCEPTIONS.values())
 
 def make_exception(value):
     """What `raise value` raises: an exception class is instantiated."""
-    if isinstance(value, type) and value in _EXPOSED:
+    if isinstance(value, type) and (value in _EXPOSED or modules.is_exception_class(value)):
         return value()
     if isinstance(value, BaseException):
         return value

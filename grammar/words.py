@@ -37,6 +37,8 @@ def _named(value):
 def _show_one(value):
     """How one value shows, or None when Python's own text is right."""
     if isinstance(value, type):
+        if value.__module__ == "__main__":  # an exception class the program defined
+            return f"<class '__main__.{value.__name__}'>"
         return f"<class 'torch.{value.__name__}'>" if _names.get(id(value)) or value.__module__.startswith(
             "autodiff") else f"<class '{_named(value)}'>"
     if isinstance(value, types.MethodType) and not isinstance(value.__self__, type):

@@ -376,6 +376,9 @@ def test_huge_expanded_view_is_refused():
     ("class X(int):\n    pass", "class X can only derive from classes the program defines"),
     ("class A:\n    def __init__(self):\n        A()\nA()", "calls nested more than"),
     ("class K(metaclass=type):\n    pass", "a class takes only base classes here"),
+    ("class E(Exception):\n    def f(self): pass", "an exception class of the program has no methods"),
+    ("class A:\n    pass\nclass E(A, Exception):\n    pass", "not from both"),
+    ("class E(Exception):\n    pass\nprint(E.__subclasses__)", "'__subclasses__' is not available"),
 ])
 def test_classes_reach_nothing_of_python(source, message):
     """A class of the program is the interpreter's own object: its Python insides are missing

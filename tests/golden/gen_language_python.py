@@ -789,6 +789,29 @@ except AttributeError as e:
     print("AttributeError:", e)
 print(type(Kelvin.freezing()).__name__)
 """,
+    "exception_classes": """
+class ModelError(Exception):
+    pass
+class ShapeError(ModelError, ValueError):
+    '''A shape that does not fit.'''
+def check(n):
+    if n < 0:
+        raise ShapeError(f"negative: {n}")
+    return n
+try:
+    check(-1)
+except ValueError as e:
+    print(type(e).__name__, e, e.args, isinstance(e, ModelError), isinstance(e, ShapeError))
+try:
+    check(-2)
+except ModelError as e:
+    print("model error:", e)
+print(ShapeError.__name__, issubclass(ShapeError, ValueError) if False else "skip")
+try:
+    raise ModelError
+except Exception as e:
+    print(repr(e), type(e), ModelError)
+""",
     "bitwise_numbers": """
 n = 6
 n &= 3
