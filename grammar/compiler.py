@@ -169,6 +169,8 @@ def _target_names(target, out):
             out.append((t.args[0], t))
         elif t.kind in ("tuple", "list"):
             stack.extend(reversed(t.args))
+        elif t.kind == "starred":  # first, *rest = ...: rest is bound too
+            stack.append(t.args[0])
     return out
 
 
@@ -182,6 +184,8 @@ def _target_uses(target):
             t = t.args[0]
         if t.kind in ("tuple", "list"):
             stack.extend(t.args)
+        elif t.kind == "starred":
+            stack.append(t.args[0])
         elif t.kind != "name":
             out.append(t)
     return out

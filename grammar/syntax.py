@@ -360,6 +360,9 @@ class SyntaxBuilder:
 
     star_item = star_arg
 
+    def star_target(self, star, name):
+        return self.star_arg(star, Node("name", (name.value,), name.start_pos, name.end_pos))
+
     def walrus(self, name, value):
         return Node("walrus", (name.value, value), name.start_pos, _end(value))
 

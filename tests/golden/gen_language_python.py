@@ -577,6 +577,21 @@ import torch
 head, *tail = torch.tensor([1.0, 2.0, 3.0])
 print(head, tail)
 """,
+    "starred_targets_in_functions_and_loops": """
+def f():
+    first, *rest = [1, 2, 3]
+    for a, *b in [(1, 2)]:
+        pass
+    return first, rest, b
+print(f())
+try:
+    print(rest)
+except NameError as e:
+    print("NameError", e)
+for a, *b in [(1, 2, 3), (4,)]:
+    print(a, b)
+print([(h, t) for h, *t in ["abc", "d"]])
+""",
     "walrus": """
 xs = [3, 1, 4, 1, 5]
 if (n := len(xs)) > 2:
