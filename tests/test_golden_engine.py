@@ -160,7 +160,7 @@ def _params():
         yield pytest.param(case, id=case["name"], marks=marks)
 
 
-@pytest.mark.parametrize("case", _params())
+@pytest.mark.parametrize("case", list(_params()))
 def test_engine_matches_pytorch(case):
     result = run_program(case["program"])
     expected = case["result"]
