@@ -38,6 +38,18 @@ class UserClass:
     def __repr__(self):
         return f"<class '__main__.{self.name}'>"
 
+    def __call__(self, *args, **kwargs):
+        """A new instance, for a caller outside the interpreter (map(Point, xs), a sort key):
+        its __init__ runs in the interpreter as a call from the program would."""
+        instance = UserInstance(self)
+        init = self.lookup("__init__")
+        if init is MISSING:
+            if args or kwargs:
+                raise TypeError(f"{self.name}() takes no arguments")
+        elif init(instance, *args, **kwargs) is not None:
+            raise TypeError("__init__() should return None")
+        return instance
+
 
 class UserInstance:
     __slots__ = ("cls", "dict", "__weakref__")
@@ -45,6 +57,12 @@ class UserInstance:
     def __init__(self, cls):
         self.cls = cls
         self.dict = {}
+
+    def __call__(self, *args, **kwargs):
+        call = self.cls.lookup("__call__")
+        if call is MISSING:
+            raise TypeError(f"'{self.cls.name}' object is not callable")
+        return call(self, *args, **kwargs)
 
     def _own(self, name):
         """The text of the class's own __repr__/__str__ (run in the interpreter), or None."""

@@ -423,7 +423,9 @@ class TypeView:
 # the language's own machinery, shown as what Python would show for the same thing
 _SHOWN_AS = {("autodiff.grammar.vm", "UserFunction"): "function", ("autodiff.grammar.names", "Namespace"): "module",
              ("autodiff.grammar.modules", "TypeView"): "type", ("builtins", "method"): "builtin_function_or_method",
-             ("autodiff.engine.dtypes", "DType"): "torch.dtype", ("autodiff.engine.backend", "Device"): "torch.device"}
+             ("autodiff.engine.dtypes", "DType"): "torch.dtype", ("autodiff.engine.backend", "Device"): "torch.device",
+             ("autodiff.grammar.classes", "UserClass"): "type", ("autodiff.grammar.classes", "BoundMethod"): "method",
+             ("autodiff.grammar.classes", "SuperProxy"): "super"}
 
 
 def _type(value):

@@ -15,7 +15,9 @@ TYPE_WORDS = {"int": "a whole number", "float": "a number", "str": "a string", "
               "tuple": "a tuple", "dict": "a dict", "NoneType": "None", "bool": "a boolean", "range": "a range",
               "Tensor": "a tensor", "function": "a function", "builtin_function_or_method": "a function",
               "method": "a function", "method-wrapper": "a function", "functools.partial": "a function",
-              "Size": "a torch.Size", "UserFunction": "a function", "Namespace": "a module"}
+              "Size": "a torch.Size", "UserFunction": "a function", "Namespace": "a module",
+              "UserClass": "a class", "UserInstance": "an object of a class of the program",
+              "BoundMethod": "a method", "SuperProxy": "super()"}
 
 _names = {}  # id of a built-in callable or class -> the name the language knows it by
 

@@ -804,6 +804,18 @@ except AttributeError as e:
     print("AttributeError:", e)
 print(type(Kelvin.freezing()).__name__)
 """,
+    "classes_from_builtins": """
+class P:
+    def __init__(self, v):
+        self.v = v
+    def get(self):
+        return self.v
+ps = list(map(P, [1, 2]))
+print([p.get() for p in ps])
+print(sorted(ps, key=P.get)[0].v, list(map(lambda p: p.get(), ps)))
+print(ps[0] == ps[0], ps[0] == ps[1], len({ps[0], ps[1]}))
+print(type(P), type(ps[0]))
+""",
     "exception_classes": """
 class ModelError(Exception):
     pass
