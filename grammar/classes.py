@@ -6,7 +6,8 @@ Python's own can be subclassed), the names its body assigned (`dict`) and its me
 resolution order (Python's C3). An instance is a `UserInstance`: its class and its own
 attributes. Reading `obj.name` looks in the instance, then along the class's MRO, and binds a
 function found there to the instance (`BoundMethod`); @staticmethod, @classmethod and @property (read-only) work as
-Python's. Every attribute lives in these dicts;
+Python's, and so do the operator methods a class defines (__add__, __eq__, __len__,
+__getitem__, ...). Every attribute lives in these dicts;
 none of them is a Python attribute, so `obj.__class__` or `obj.__dict__` is just a missing
 attribute, as everything else the program did not assign. Calling a class or an instance
 (`__init__`, `__call__`) runs the program's own functions in the interpreter (vm.py)."""
@@ -81,6 +82,88 @@ class UserInstance:
     def __str__(self):
         text = self._own("__str__")
         return repr(self) if text is None else text
+
+
+def _binary(name):
+    def method(self, other):
+        fn = self.cls.lookup(name)
+        return NotImplemented if fn is MISSING else fn(self, other)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+def _unary(name, symbol):
+    def method(self):
+        fn = self.cls.lookup(name)
+        if fn is MISSING:
+            raise TypeError(f"bad operand type for unary {symbol}: '{self.cls.name}'")
+        return fn(self)
+    method.__name__ = method.__qualname__ = name
+    return method
+
+
+# A class of the program that defines an operator's method gets Python's operator: the
+# interpreter's arithmetic, comparisons and builtins reach it through these (a missing one is
+# NotImplemented, so Python's reflected method and its TypeError follow as in Python)
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul", "and", "or", "lshift",
+              "rshift"):
+    setattr(UserInstance, f"__{_name}__", _binary(f"__{_name}__"))
+    setattr(UserInstance, f"__r{_name}__", _binary(f"__r{_name}__"))
+for _name in ("eq", "ne", "lt", "le", "gt", "ge"):
+    setattr(UserInstance, f"__{_name}__", _binary(f"__{_name}__"))
+for _name, _symbol in (("neg", "-"), ("pos", "+"), ("abs", "abs()"), ("invert", "~")):
+    setattr(UserInstance, f"__{_name}__", _unary(f"__{_name}__", _symbol))
+
+
+def _len(self):
+    fn = self.cls.lookup("__len__")
+    if fn is MISSING:
+        raise TypeError(f"object of type '{self.cls.name}' has no len()")
+    n = fn(self)
+    if n.__class__ is not int or n < 0:
+        raise TypeError("'__len__' should return a whole number >= 0")
+    return n
+
+
+def _bool(self):
+    fn = self.cls.lookup("__bool__")
+    if fn is not MISSING:
+        value = fn(self)
+        if value.__class__ is not bool:
+            raise TypeError(f"__bool__ should return bool, returned {type(value).__name__}")
+        return value
+    return True if self.cls.lookup("__len__") is MISSING else _len(self) != 0
+
+
+def _hash(self):
+    """Python's rule: a class that defines __eq__ and not __hash__ is unhashable."""
+    fn = self.cls.lookup("__hash__")
+    if fn is MISSING:
+        if self.cls.lookup("__eq__") is not MISSING:
+            raise TypeError(f"unhashable type: '{self.cls.name}'")
+        return object.__hash__(self)
+    return fn(self)
+
+
+def _getitem(self, key):
+    fn = self.cls.lookup("__getitem__")
+    if fn is MISSING:
+        raise TypeError(f"'{self.cls.name}' object is not subscriptable")
+    return fn(self, key)
+
+
+def _setitem(self, key, value):
+    fn = self.cls.lookup("__setitem__")
+    if fn is MISSING:
+        raise TypeError(f"'{self.cls.name}' object does not support item assignment")
+    fn(self, key, value)
+
+
+UserInstance.__len__ = _len
+UserInstance.__bool__ = _bool
+UserInstance.__hash__ = _hash
+UserInstance.__getitem__ = _getitem
+UserInstance.__setitem__ = _setitem
 
 
 class BoundMethod:

@@ -499,7 +499,7 @@ EXTRA_BUILTINS = dict(EXCEPTIONS)
 EXTRA_BUILTINS.update({"type": _type, "isinstance": _isinstance, "dict": _dict, "set": _set,
                        "frozenset": _frozenset, "map": _map, "filter": _filter, "__name__": "__main__"})
 # Python's own, on numbers and strings only (whole numbers are already bounded by the language)
-EXTRA_BUILTINS.update({"divmod": divmod, "hex": hex, "oct": oct, "bin": bin, "chr": chr, "ord": ord})
+EXTRA_BUILTINS.update({"divmod": divmod, "hex": hex, "oct": oct, "bin": bin, "chr": chr, "ord": ord, "hash": hash})
 EXTRA_BUILTINS.update(DESCRIPTORS)  # @staticmethod, @classmethod, @property in a class body
 for _name in ("type", "isinstance", "dict", "set", "frozenset", "map", "filter"):
     EXTRA_BUILTINS[_name].__name__ = EXTRA_BUILTINS[_name].__qualname__ = _name

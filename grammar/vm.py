@@ -1099,7 +1099,20 @@ def binary(op, a, b):
     elif op == "+" and ca is cb and ca in (str, list, tuple):
         check_items(len(a) + len(b), "string" if ca is str else ca.__name__)
     fn = _BINARY.get(op)
+    if ca is UserInstance or cb is UserInstance:
+        return _with_class_names(fn, a, b)
     return fn(a, b)
+
+
+def _with_class_names(fn, a, b):
+    """fn(a, b) where an operand is an object of a class of the program: Python's TypeError
+    names that class, not the interpreter's own (as Python does)."""
+    try:
+        return fn(a, b)
+    except TypeError as e:
+        names = iter([v.cls.name for v in (a, b) if v.__class__ is UserInstance])
+        message = re.sub("'UserInstance'", lambda m: f"'{next(names, 'object')}'", str(e))
+        raise TypeError(message) from None
 
 
 def inplace(op, a, b):
@@ -1130,7 +1143,8 @@ def compare(ops, operands):
                 a = _operand(a)
             if b.__class__ is list and op not in ("is", "is not", "==", "!="):
                 b = _operand(b)
-            value = _COMPARE[op](a, b)
+            value = _with_class_names(_COMPARE[op], a, b) if UserInstance in (a.__class__, b.__class__) \
+                else _COMPARE[op](a, b)
         if len(ops) > 1 and not truth(value):
             return value
     return value
@@ -1147,7 +1161,7 @@ def index(obj, key):
         if isinstance(key, E.Tensor):
             key = key.__index__()
         return obj[key]
-    if obj.__class__ is dict or obj.__class__ is _np.ndarray:
+    if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance:
         return obj[key]
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
@@ -1155,7 +1169,7 @@ def index(obj, key):
 def store_index(obj, key, value):
     if isinstance(obj, E.Tensor):
         obj[key] = value
-    elif obj.__class__ is list or obj.__class__ is dict or obj.__class__ is _np.ndarray:
+    elif obj.__class__ in (list, dict, _np.ndarray, UserInstance):
         obj[key] = value
     else:
         raise TypeError(f"{_describe(obj)} does not support item assignment")

@@ -816,6 +816,64 @@ print(sorted(ps, key=P.get)[0].v, list(map(lambda p: p.get(), ps)))
 print(ps[0] == ps[0], ps[0] == ps[1], len({ps[0], ps[1]}))
 print(type(P), type(ps[0]))
 """,
+    "classes_operators_dual_numbers": """
+import math
+class Dual:
+    '''Forward-mode automatic differentiation: a value and its derivative.'''
+    def __init__(self, value, deriv=0.0):
+        self.value, self.deriv = value, deriv
+    def __add__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.value + other.value, self.deriv + other.deriv)
+    __radd__ = __add__
+    def __mul__(self, other):
+        other = other if isinstance(other, Dual) else Dual(other)
+        return Dual(self.value * other.value, self.value * other.deriv + self.deriv * other.value)
+    __rmul__ = __mul__
+    def __sub__(self, other):
+        return self + (-1) * other
+    def __neg__(self):
+        return Dual(-self.value, -self.deriv)
+    def __pow__(self, n):
+        return Dual(self.value ** n, n * self.value ** (n - 1) * self.deriv)
+    def __eq__(self, other):
+        return isinstance(other, Dual) and self.value == other.value
+    def __lt__(self, other):
+        return self.value < other.value
+    def __repr__(self):
+        return f"Dual({self.value}, {self.deriv})"
+def sin(d):
+    return Dual(math.sin(d.value), math.cos(d.value) * d.deriv)
+x = Dual(2.0, 1.0)
+y = 3 * x ** 2 + 2 * x - 1 + sin(x)
+print(y, -x, x == Dual(2.0), x != Dual(3.0), x < Dual(3.0), sorted([Dual(3.0), x]))
+try:
+    hash(x)
+except TypeError as e:
+    print("TypeError:", e)
+class Bag:
+    def __init__(self):
+        self.items = []
+    def __len__(self):
+        return len(self.items)
+    def __getitem__(self, i):
+        return self.items[i]
+    def __setitem__(self, i, v):
+        self.items[i] = v
+b = Bag()
+print(len(b), bool(b))
+b.items.append(5)
+b[0] = 7
+print(len(b), bool(b), b[0], b[-1])
+class Plain:
+    pass
+for expr in (lambda: Plain() + 1, lambda: -Plain(), lambda: Plain() < Plain(), lambda: len(Plain()), lambda: Plain()[0]):
+    try:
+        expr()
+    except TypeError as e:
+        print("TypeError:", e)
+print(Plain() == Plain(), len({Plain(), Plain()}))
+""",
     "exception_classes": """
 class ModelError(Exception):
     pass
