@@ -12,8 +12,8 @@ none of them is a Python attribute, so `obj.__class__` or `obj.__dict__` is just
 attribute, as everything else the program did not assign. Calling a class or an instance
 (`__init__`, `__call__`) runs the program's own functions in the interpreter (vm.py)."""
 
-__all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", "DESCRIPTORS", "class_attribute",
-           "set_class_attribute", "is_program_object"]
+__all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", "DESCRIPTORS", "call_target",
+           "constructed", "class_attribute", "set_class_attribute", "is_program_object"]
 
 
 class UserClass:
@@ -40,16 +40,8 @@ class UserClass:
         return f"<class '__main__.{self.name}'>"
 
     def __call__(self, *args, **kwargs):
-        """A new instance, for a caller outside the interpreter (map(Point, xs), a sort key):
-        its __init__ runs in the interpreter as a call from the program would."""
-        instance = UserInstance(self)
-        init = self.lookup("__init__")
-        if init is MISSING:
-            if args or kwargs:
-                raise TypeError(f"{self.name}() takes no arguments")
-        elif init(instance, *args, **kwargs) is not None:
-            raise TypeError("__init__() should return None")
-        return instance
+        """A new instance, for a caller outside the interpreter (map(Point, xs), a sort key)."""
+        return _called(self, args, kwargs)
 
 
 class UserInstance:
@@ -60,10 +52,7 @@ class UserInstance:
         self.dict = {}
 
     def __call__(self, *args, **kwargs):
-        call = self.cls.lookup("__call__")
-        if call is MISSING:
-            raise TypeError(f"'{self.cls.name}' object is not callable")
-        return call(self, *args, **kwargs)
+        return _called(self, args, kwargs)
 
     def _own(self, name):
         """The text of the class's own __repr__/__str__ (run in the interpreter), or None."""
@@ -175,7 +164,7 @@ class BoundMethod:
         self.instance = instance
 
     def __call__(self, *args, **kwargs):  # called from the engine (a hook): through the interpreter
-        return self.function(self.instance, *args, **kwargs)
+        return _called(self, args, kwargs)
 
     def __repr__(self):
         owner = self.instance if self.instance.__class__ is UserClass else self.instance.cls
@@ -197,6 +186,43 @@ class SuperProxy:
 
 
 MISSING = object()
+
+
+def call_target(func, args, kwargs):
+    """What calling a class, an instance or a bound method runs: (the program function, its
+    positional arguments, the new instance the call gives instead of the function's value, or
+    None). A class without __init__ gives (None, args, the instance): nothing to run. The
+    interpreter runs the function in a frame of its own; a caller outside it, through
+    `_called`."""
+    if func.__class__ is BoundMethod:
+        return func.function, [func.instance] + list(args), None
+    if func.__class__ is UserClass:
+        instance = UserInstance(func)
+        init = func.lookup("__init__")
+        if init is MISSING:
+            if args or kwargs:
+                raise TypeError(f"{func.name}() takes no arguments")
+            return None, args, instance
+        return init, [instance] + list(args), instance
+    call = func.cls.lookup("__call__")
+    if call is MISSING:
+        raise TypeError(f"'{func.cls.name}' object is not callable")
+    return call, [func] + list(args), None
+
+
+def constructed(value, instance):
+    """What a call of a class gives once its __init__ returned `value` (Python's rule: None)."""
+    if value is not None:
+        raise TypeError(f"__init__() should return None, not '{type(value).__name__}'")
+    return instance
+
+
+def _called(func, args, kwargs):
+    function, args, instance = call_target(func, args, kwargs)
+    if function is None:
+        return instance
+    value = function(*args, **kwargs)
+    return value if instance is None else constructed(value, instance)
 
 
 class staticmethod_:

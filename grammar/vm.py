@@ -26,8 +26,8 @@ from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
-from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, MISSING, class_attribute, set_class_attribute, \
-    is_program_object
+from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
+    set_class_attribute, is_program_object
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -255,25 +255,6 @@ class Interpreter:
             self.depth -= 1
             current_span.set(token)
 
-    def _program_call(self, func, args, kwargs):
-        """A call of a class (a new instance, through its __init__), a bound method or an
-        instance with __call__: (the program function to run, its arguments, the instance
-        the call gives instead of the function's value, or None)."""
-        if func.__class__ is BoundMethod:
-            return func.function, [func.instance] + list(args), None
-        if func.__class__ is UserClass:
-            instance = UserInstance(func)
-            init = func.lookup("__init__")
-            if init is MISSING:
-                if args or kwargs:
-                    raise TypeError(f"{func.name}() takes no arguments")
-                return None, args, instance
-            return init, [instance] + list(args), instance
-        call = func.cls.lookup("__call__")
-        if call is MISSING:
-            raise TypeError(f"'{func.cls.name}' object is not callable")
-        return call, [func] + list(args), None
-
     def _print(self, *args, sep=" ", end="\n", flush=False):
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
@@ -344,7 +325,7 @@ class Interpreter:
                         func = stack.pop()
                         constructs = None
                         if func.__class__ is not UserFunction and is_program_call(func):
-                            func, args, constructs = self._program_call(func, args, kwargs)
+                            func, args, constructs = call_target(func, args, kwargs)
                             if func is None:  # a class without __init__: the instance itself
                                 stack.append(constructs)
                                 continue
@@ -829,9 +810,7 @@ class Interpreter:
         if done.code.class_body:
             value = done.locals  # a class body gives its names: the class's dict
         elif done.constructs is not None:
-            if value is not None:
-                raise TypeError(f"__init__() should return None, not '{_python_type(value)}'")
-            value = done.constructs
+            value = constructed(value, done.constructs)
         if not frames:
             return None, None, None, True, value
         frame = frames[-1]
