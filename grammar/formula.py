@@ -17,6 +17,7 @@ import numpy
 
 from .. import engine as E
 from ..engine import graph as _graph
+from ..engine.ops.activations import mse_norm
 
 __all__ = ["formula_of"]
 
@@ -405,8 +406,7 @@ def _render_masked_gradient(node, row, args, b, p):
 def _render_mse_gradient(node, row, args, b, p):
     """mse_loss_backward(g, x, t) as norm*(x - t)*g: norm 2, over the number of elements for 'mean'."""
     g, x, t = args
-    n = _numel(node.shapes[1]) if p.get("reduction", "mean") == "mean" else 1
-    return b.mul(b.num(2.0 / n) if n else b.num(float("inf")), b.add(x, b.neg(t)), g)
+    return b.mul(b.num(mse_norm(node.shapes[1], p.get("reduction", "mean"))), b.add(x, b.neg(t)), g)
 
 
 def _render_fill(node, row, args, b, p):

@@ -16,6 +16,7 @@ import math
 
 from ..backend import special
 from .table import MaskedGradient, Op, batch_dim, custom
+from .unary import Clamp
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -45,13 +46,17 @@ def _loss_g(F, ctx, g, reduction):
     return g
 
 
+def _numel(shape):
+    n = 1
+    for s in shape:
+        n *= s
+    return n
+
+
 def _scale(F, ctx, g, reduction):
     """The incoming gradient of a loss, spread over the elements: 1/n of it for 'mean'."""
     if reduction == "mean":
-        n = 1
-        for s in ctx.shapes[0]:
-            n *= s
-        return g / n
+        return g / _numel(ctx.shapes[0])
     return g
 
 
@@ -145,7 +150,7 @@ class Hardtanh(_Activation):
     saves = (0,)
 
     def forward(xp, x, min_val=-1.0, max_val=1.0, inplace=False):
-        out = xp.minimum(xp.maximum(x, min_val), max_val)
+        out = Clamp.forward(xp, x, min_val, max_val)
         return out if out.dtype == x.dtype else out.astype(x.dtype)  # an integer tensor stays integer
 
     def backward(F, ctx, g, x, min_val=-1.0, max_val=1.0, inplace=False):
@@ -217,14 +222,7 @@ class MseLoss(Op):
         return MseLoss.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, reduction)
 
 
-def _numel(shape):
-    n = 1
-    for s in shape:
-        n *= s
-    return n
-
-
-def _mse_norm(shape, reduction):
+def mse_norm(shape, reduction):
     """PyTorch's factor in mse_loss_backward: 2, over the number of elements for 'mean'."""
     if reduction != "mean":
         return 2.0
@@ -234,7 +232,7 @@ def _mse_norm(shape, reduction):
 
 class MseLossBackward(Op):
     """mse_loss's gradient, PyTorch's mse_loss_backward(g, x, t): norm * (x - t) * g, in that
-    order (so the values are PyTorch's to the bit), norm as `_mse_norm`."""
+    order (so the values are PyTorch's to the bit), norm as `mse_norm`."""
     name = "mse_loss_backward"
     node = "MseLossBackwardBackward0"
     formula = custom("mse_gradient")
@@ -242,12 +240,12 @@ class MseLossBackward(Op):
     save_for = ((1, 2), (0,), (0,))
 
     def forward(xp, g, x, t, reduction="mean"):
-        return _mse_norm(x.shape, reduction) * (x - t) * g
+        return mse_norm(x.shape, reduction) * (x - t) * g
 
     def backward(F, ctx, gg, g, x, t, reduction="mean"):
         g_grad = x_grad = t_grad = None
         if ctx.needs[0]:
-            g_grad = _mse_norm(ctx.shapes[1], reduction) * (x - t) * gg
+            g_grad = mse_norm(ctx.shapes[1], reduction) * (x - t) * gg
             if reduction != "none":
                 g_grad = F.sum(g_grad)
         if ctx.needs[1] or ctx.needs[2]:
