@@ -210,22 +210,26 @@ def _expression_uses(expr, scope):
             stack.append(n.args[1])
         elif k == "lambda":
             stack.extend(p.args[1] for p in n.args[0] if p.kind == "param")
-        elif k in _EXPRESSION_SCOPES:
+        elif k in _EXPRESSION_SCOPES:  # a comprehension (lambdas are handled above)
             stack.append(n.args[-1][0].args[1])  # the first iterable
-            if k != "lambda":  # PEP 572: a := in a comprehension binds in the scope around it
-                _comprehension_walruses(n, scope)
+            _comprehension_walruses(n, scope)  # PEP 572: its := bind in the scope around it
         elif k == "fstring":
             continue
         else:
-            for a in n.args:
-                if a.__class__ is Node:
-                    stack.append(a)
-                elif isinstance(a, tuple):
-                    for x in a:
-                        if x.__class__ is Node:
-                            stack.append(x)
-                        elif isinstance(x, tuple):
-                            stack.extend(y for y in x if y.__class__ is Node)
+            stack.extend(_child_nodes(n))
+
+
+def _child_nodes(n):
+    """The syntax nodes among n's arguments, also inside tuples of them (two levels deep)."""
+    for a in n.args:
+        if a.__class__ is Node:
+            yield a
+        elif isinstance(a, tuple):
+            for x in a:
+                if x.__class__ is Node:
+                    yield x
+                elif isinstance(x, tuple):
+                    yield from (y for y in x if y.__class__ is Node)
 
 
 def _comprehension_walruses(comprehension, scope):
@@ -236,16 +240,8 @@ def _comprehension_walruses(comprehension, scope):
         n = stack.pop()
         if n.kind == "walrus":
             scope.bound.add(n.args[0])
-        if n.kind == "lambda":
-            continue
-        for a in n.args:
-            if a.__class__ is Node:
-                stack.append(a)
-            elif isinstance(a, tuple):
-                stack.extend(x for x in a if x.__class__ is Node)
-                for x in a:
-                    if isinstance(x, tuple):
-                        stack.extend(y for y in x if y.__class__ is Node)
+        if n.kind != "lambda":
+            stack.extend(_child_nodes(n))
 
 
 def analyze(scope, statements, params=()):
