@@ -410,11 +410,15 @@ def _cli_runner():
 
 
 def ours_in_process(text, repeats, warm_text):
-    """Best wall time of our eval command run in this process by CliRunner, and its output."""
+    """Best wall time of our eval command run in this process by CliRunner, and its output.
+    Each run starts with no compiled templates, as a new process would: a repeat must not
+    find the batch's own lines already compiled."""
+    from autodiff.grammar.lean_lane import forget_programs
     runner, cli = _cli_runner()
     runner.invoke(cli, ["eval", "-", "--json"], input=warm_text)     # imports, parser tables
     best, out, cpu = float("inf"), None, float("inf")
     for _ in range(repeats):
+        forget_programs()
         c0, t0 = time.process_time(), time.perf_counter()
         res = runner.invoke(cli, ["eval", "-", "--json"], input=text)
         dt, dc = time.perf_counter() - t0, time.process_time() - c0
@@ -510,6 +514,8 @@ def profile_batch(text, n_jobs, top, warm_text):
     import pstats
     runner, cli = _cli_runner()
     runner.invoke(cli, ["eval", "-", "--json"], input=warm_text)
+    from autodiff.grammar.lean_lane import forget_programs
+    forget_programs()   # as a new process: no template compiled yet
     prof = cProfile.Profile()
     prof.enable()
     res = runner.invoke(cli, ["eval", "-", "--json"], input=text)

@@ -5,9 +5,15 @@ number bindings, then a formula of + - * / **, unary minus and calls of
 elementwise functions. For those, the general pipeline (tokenize, LALR parse,
 tree, compile, step the interpreter, record Tensor nodes, run the Kahn
 backward) spends nearly all its time on generality. This lane reads such a
-line with an operator-precedence pass straight into a flat tape of op-table
-rows applied to numpy scalars, and runs the rows' own backward formulas over
-the tape in reverse.
+line with an operator-precedence pass into a flat program of op-table rows,
+runs it on numpy scalars, and runs the rows' own backward formulas over the
+resulting tape in reverse.
+
+A batch's lines often differ only in their numbers (the same formula at
+many points, or with other constants), so a program is compiled for a line's
+*template* -- the line with every number literal as a slot -- and kept: a line
+whose template was seen before skips the reading and goes straight to
+running the program on its own numbers.
 
 It is not a second engine: every value comes from the op table's `forward`
 and every derivative from its `backward` (through the same raw-array `F` the
@@ -18,7 +24,11 @@ an operator reaches are the ones the engine's operators reach (`2 / x` is
 reciprocal then mul, `x ** 2` is pow_scalar, ...), and the functions are the
 language's own names whose engine function is a plain wrapper of one
 elementwise row. Arithmetic between plain numbers is the interpreter's own
-`binary`/`unary`.
+`binary`/`unary`. A variable is a float64 numpy scalar here where the
+engine's leaf holds a 0-d array: numpy gives the two the same bits in every
+row but the `**` ones (its scalar power is C's pow, its array power has
+shortcuts), which get the 0-d array -- and a self-check when the lane is
+built puts any other row numpy treats differently there too.
 
 Anything else -- another statement form, a name that is not a bound
 variable, a function of a number, options beyond the defaults, any error at
@@ -28,16 +38,19 @@ paths agree bit for bit on generated jobs, and that the lane really takes
 them.
 """
 import keyword
+import operator
+import re
 
 import numpy
 
 from ..engine.autograd import quiet_numpy
 
-__all__ = ["run"]
+__all__ = ["run", "forget_programs"]
 
 MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget then applies as usual)
 MIN_STEPS = 10_000        # a --max-steps below this: the full pipeline, which counts steps
 MIN_MEMORY = 64 << 20     # a --max-memory below this: the full pipeline, which enforces it
+CACHE_SIZE = 4096         # compiled templates kept (the oldest is dropped first)
 
 # The tokenizer: operators get spaces around them ("**" is read as "^"; a line holding "^" itself is
 # declined) and str.split does the rest -- chained str.replace costs a quarter of a regular expression.
@@ -45,10 +58,22 @@ _ALLOWED = frozenset("0123456789.eE_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 _OPERATORS = frozenset("()+-*/;=^")
 _DIGITS = frozenset("0123456789.")
 
+# A number literal as the tokenizer reads one, not touching a name or another digit or point. A line's
+# template is the line split around these; a template is only kept when this finds exactly the
+# literals the tokenizer read, so any line with that template reads the same way.
+_LITERAL = re.compile(r"(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
+
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
 _UNARY_PREC = 3  # between * and **: -x**2 is -(x**2), 2**-x is 2**(-x)
 _OPEN = ("(", 0)
+
+# what a value is, while compiling: a Python number, a tensor made by a row, or a variable (a leaf)
+_NUMBER, _TENSOR, _LEAF = 0, 1, 2
+
+# what a step of a program does; registers hold the numbers first, then each step's result
+_TN, _T2, _T1, _NT, _NUM2, _MAKE_LEAF, _NUM1, _ARR = range(8)
+_NO_ROW = (None, None, None, None, None)  # the fields of a step that applies no row (second input on)
 
 
 class _Decline(Exception):
@@ -65,9 +90,9 @@ class _Ctx:
         self.params = params
 
 
-# A tensor on the tape is a pair (value, slot): its value -- exactly the object the engine's tensor
-# would hold (a 0-d array for a leaf and for what numpy.where makes, a numpy scalar for other results),
-# so every row takes numpy's same code path -- and the slot of its gradient. Numbers stay Python numbers, as in the language.
+# A tensor in a register is a pair (value, slot): its value -- a float64 numpy scalar for a variable,
+# else exactly the object the engine's tensor would hold (a numpy scalar, or the 0-d array numpy.where
+# makes) -- and the slot of its gradient. Numbers stay Python numbers, as in the language.
 _T = tuple
 
 # the node of an op without parameters, by which inputs are tensors (numbers: no gradient, no shape);
@@ -99,9 +124,17 @@ class _Lane:
         # the language's functions that are one elementwise row applied to a tensor
         self.functions = {name: fn._row for name, fn in BUILTINS.items()
                           if getattr(fn, "_row", None) is not None and _lean_row(fn._row)}
-        for row in list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]:
+        rows = list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]
+        for row in rows:
             if not _lean_row(row):
                 raise AssertionError(f"op row {row.name} no longer fits the lean lane")
+        rows += self.functions.values()
+        # how each row's backward gets its saved values from (first input, second input, output)
+        self.picks = {row: _picker(row.saves) for row in rows}
+        # rows that see a variable as the engine's 0-d array: the ** ones (numpy's power of an array
+        # has shortcuts its power of a scalar lacks); tests/test_lean_lane.py checks numpy gives every
+        # other row the same bits for both
+        self.array_rows = {self.rows["^"], self.pow_scalar, self.rpow_scalar}
         self.float64 = E.float64
         from .job import JobResult  # job.py imports this module: JobResult is taken once it exists
         self.JobResult = JobResult
@@ -114,7 +147,22 @@ def _lean_row(row):
             and not row.saves_params and all(s == "out" or isinstance(s, int) for s in row.saves))
 
 
+def _picker(saves):
+    """A function (first input, second input, output) -> the row's saved values, in the order its
+    backward takes them."""
+    index = [2 if s == "out" else s for s in saves]
+    if len(index) == 1:
+        return operator.itemgetter(slice(index[0], index[0] + 1))  # a tuple of one
+    return operator.itemgetter(*index) if index else operator.itemgetter(slice(0, 0))
+
+
 _lane = None
+_programs = {}   # a line's template -> its compiled program
+
+
+def forget_programs():
+    """Drop every compiled template (a benchmark timing a batch as if its lines were new)."""
+    _programs.clear()
 
 
 def _get_lane():
@@ -181,36 +229,94 @@ def _join_exponents(parts):
 def _run(lane, source, bindings):
     if "^" in source:
         raise _Decline  # the language's other spelling of **: the full pipeline
-    tape = []          # (row, args, params, out, ctx), in the order the engine would record them
-    slots = []         # slot -> whether it holds a leaf
-    values = {}        # name -> tensor, as the program's globals
-    variables = {}     # name -> the tensor of a bound leaf, in binding order
+    pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
+    literals = pieces[1::2]
+    names = tuple(name for name, _ in bindings)
+    key = ("#".join(pieces[0::2]), names)
+    program = _programs.get(key)
+    if program is None:
+        program = _compile(lane, names, _tokens(source), literals)
+        if len(_programs) >= CACHE_SIZE:
+            del _programs[next(iter(_programs))]
+        _programs[key] = program
+    # the literals as the language reads them (the pattern allows no other form): float with a
+    # point or an exponent, else int
+    registers = [float(t) if "." in t or "e" in t or "E" in t else int(t) for t in literals]
+    if bindings:
+        registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
+    steps, f_register = program
+    variables = {}   # name -> the tensor of a variable, in binding order
+    tape, slots = _execute(lane, steps, registers, variables)
+    return _result(lane, source, registers[f_register], tape, variables, slots)
 
-    def new_leaf(name, number):  # a number read or folded here: int or float, never bool
-        v = (numpy.array(float(number), dtype=_FLOAT64), len(slots))  # a 0-d array, as the engine's leaf holds
-        slots.append(True)
-        variables[name] = values[name] = v
 
-    for name, text in bindings:
-        if not name.isidentifier() or keyword.iskeyword(name):
-            raise _Decline
-        parts = _tokens(text)
-        negative = parts[0] == "-"
-        if len(parts) != 1 + negative:
-            raise _Decline
-        number = _number(parts[-1])
-        new_leaf(name, lane.unary("-", number) if negative else number)
-    parts = _tokens(source)
-    if ";" in parts:
-        statements = []
-        start = 0
-        for i, tok in enumerate(parts):
-            if tok == ";":
-                statements.append(parts[start:i])
-                start = i + 1
-        statements.append(parts[start:])
-    else:
-        statements = [parts]
+def _binding_number(lane, name, text):
+    """The number of a command-line binding `name=text`."""
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise _Decline
+    parts = _tokens(text)
+    negative = parts[0] == "-"
+    if len(parts) != 1 + negative:
+        raise _Decline
+    number = _number(parts[-1])
+    return lane.unary("-", number) if negative else number
+
+
+# ------------------------------------------------------------------------------------------- compiling
+
+class _Compiler:
+    """Reads a line's tokens into a program: steps over registers that hold the numbers first
+    (the command line's, then the line's literals, in order), then each step's result. While
+    reading, an operand is (register, kind)."""
+
+    def __init__(self, lane, n_numbers):
+        self.lane = lane
+        self.steps = []
+        self.literals = []   # the number literals read, in order
+        self.n_bound = 0     # numbers from the command line, before the literals
+        self.n_numbers = n_numbers
+
+    def number(self, text):
+        self.literals.append(text)
+        return self.n_bound + len(self.literals) - 1, _NUMBER
+
+    def emit(self, step, kind=_TENSOR):
+        """Add a step (the eight fields the runner unpacks): its result's operand."""
+        self.steps.append(step)
+        return self.n_numbers + len(self.steps) - 1, kind
+
+    def row(self, row, a, b=None, param=None):
+        """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`)."""
+        lane = self.lane
+        bwd, pick = row.backward, lane.picks[row]
+        if row in lane.array_rows or param is not None:
+            shape = (param, a[1] != _NUMBER, b is not None and b[1] != _NUMBER)
+            ctx = _ONE if b is None or param else (_BOTH if shape[1] and shape[2] else _FIRST if shape[1] else _SECOND)
+            return self.emit((_ARR, row.forward, a[0], None if b is None else b[0], ctx, bwd, pick, shape))
+        if b is None:
+            return self.emit((_T1, row.forward, a[0], None, _ONE, bwd, pick, None))
+        if a[1] != _NUMBER:
+            if b[1] != _NUMBER:
+                return self.emit((_T2, row.forward, a[0], b[0], _BOTH, bwd, pick, None))
+            return self.emit((_TN, row.forward, a[0], b[0], _FIRST, bwd, pick, None))
+        return self.emit((_NT, row.forward, a[0], b[0], _SECOND, bwd, pick, None))
+
+
+def _compile(lane, names, parts, literals):
+    """The program of a line (its tokens) whose number literals are `literals`, with `names`
+    bound on the command line first: (steps, f's register)."""
+    c = _Compiler(lane, len(names) + len(literals))
+    c.n_bound = len(names)
+    values = {}      # name -> operand, as the program's globals
+    for k, name in enumerate(names):
+        values[name] = c.emit((_MAKE_LEAF, name, k) + _NO_ROW, _LEAF)
+    statements = []
+    start = 0
+    for _ in range(parts.count(";")):
+        end = parts.index(";", start)
+        statements.append(parts[start:end])
+        start = end + 1
+    statements.append(parts[start:])
     last = len(statements) - 1
     f = None
     for k, stmt in enumerate(statements):
@@ -218,22 +324,23 @@ def _run(lane, source, bindings):
             name = stmt[0]
             if k == last or not name.isidentifier() or keyword.iskeyword(name):
                 raise _Decline
-            value = _expression(lane, stmt, 2, values, tape, slots)
-            if value.__class__ is _T:
-                values[name] = value  # a tensor: stored (an alias of a leaf stays that leaf)
-            else:
-                new_leaf(name, value)  # a number: eval makes it a variable
+            value = _expression(c, stmt, 2, values)
+            if value[1] == _NUMBER:  # a number: eval makes it a variable
+                value = c.emit((_MAKE_LEAF, name, value[0]) + _NO_ROW, _LEAF)
+            values[name] = value     # a tensor: stored (an alias of a variable stays that variable)
         elif k == last:
-            f = _expression(lane, stmt, 0, values, tape, slots)
+            f = _expression(c, stmt, 0, values)
         else:
             raise _Decline
-    if f.__class__ is not _T or slots[f[1]]:
-        raise _Decline  # f a number or a bare variable: the full pipeline says what that means
-    return _result(lane, source, f, tape, variables, len(slots))
+    if f[1] != _TENSOR or c.literals != literals:
+        # f a number or a bare variable (the full pipeline says what that means); or literals the
+        # template's pattern reads otherwise than the tokenizer (as in 2x): the pipeline's error
+        raise _Decline
+    return c.steps, f[0]
 
 
-def _expression(lane, tokens, i, values, tape, slots):
-    """Evaluate one expression's tokens from i (operator precedence, no recursion): a tensor or a number."""
+def _expression(c, tokens, i, values):
+    """Read one expression's tokens from i (operator precedence, no recursion): its operand."""
     operands = []
     # (what, precedence): a binary operator, a unary one ("u-", "u+"), or -- at precedence 0, which
     # stops every reduction -- an open parenthesis ("(", 0) or a call's (row, 0)
@@ -253,10 +360,10 @@ def _expression(lane, tokens, i, values, tape, slots):
                 else:
                     raise _Decline
             elif tok[0] in _DIGITS:
-                operands.append(_number(tok))
+                operands.append(c.number(tok))
                 expect_operand = False
             elif i < n and tokens[i] == "(":
-                row = lane.functions.get(tok)
+                row = c.lane.functions.get(tok)
                 if row is None or tok in values:
                     raise _Decline
                 operators.append((row, 0))
@@ -273,20 +380,20 @@ def _expression(lane, tokens, i, values, tape, slots):
                 top = operators[-1][1]
                 if top < prec or (top == prec and prec == 4):  # ** is right-associative
                     break
-                _reduce(lane, operators.pop()[0], operands, tape, slots)
+                _reduce(c, operators.pop()[0], operands)
             operators.append((tok, prec))
             expect_operand = True
         elif tok == ")":
             while operators and operators[-1][1]:
-                _reduce(lane, operators.pop()[0], operands, tape, slots)
+                _reduce(c, operators.pop()[0], operands)
             if not operators:
                 raise _Decline
             marker = operators.pop()[0]
             if marker.__class__ is not str:  # a call's row, not "("
                 x = operands.pop()
-                if x.__class__ is not _T:
+                if x[1] == _NUMBER:
                     raise _Decline  # a function of a number: the full pipeline
-                operands.append(_apply(marker, (x,), x[0], None, _ONE, tape, slots))
+                operands.append(c.row(marker, x))
         else:
             raise _Decline  # two operands in a row, '=' or '(' after an operand, ...
     if expect_operand:
@@ -295,94 +402,140 @@ def _expression(lane, tokens, i, values, tape, slots):
         op, prec = operators.pop()
         if not prec:
             raise _Decline  # a parenthesis left open
-        _reduce(lane, op, operands, tape, slots)
+        _reduce(c, op, operands)
     return operands[0]
 
 
-def _reduce(lane, op, operands, tape, slots):
-    """Apply one operator to the operands on top of the stack, as the language does:
-    numbers by the interpreter's own arithmetic, tensors by the rows the engine's
-    operators reach."""
+def _reduce(c, op, operands):
+    """One operator on the operands on top of the stack, as the language applies it: numbers
+    by the interpreter's own arithmetic, tensors by the rows the engine's operators reach."""
+    lane = c.lane
     if op[0] == "u":
         x = operands.pop()
-        if x.__class__ is not _T:
-            operands.append(lane.unary(op[1], x))
+        if x[1] == _NUMBER:
+            operands.append(c.emit((_NUM1, op[1], x[0]) + _NO_ROW, _NUMBER))
         elif op == "u-":
-            operands.append(_apply(lane.neg, (x,), x[0], None, _ONE, tape, slots))
+            operands.append(c.row(lane.neg, x))
         else:
             operands.append(x)  # +x is x itself
         return
     b = operands.pop()
     a = operands.pop()
-    if a.__class__ is _T:
-        if b.__class__ is _T:
-            out = _apply(lane.rows[op], (a, b), (a[0], b[0]), None, _BOTH, tape, slots)
-        elif op == "^":
-            out = _apply_with(lane.pow_scalar, a, {"exponent": b}, tape, slots)
+    if a[1] != _NUMBER:
+        if op == "^" and b[1] == _NUMBER:
+            out = c.row(lane.pow_scalar, a, b, "exponent")
         else:
-            out = _apply(lane.rows[op], (a, b), (a[0], b), None, _FIRST, tape, slots)
-    elif b.__class__ is _T:
+            out = c.row(lane.rows[op], a, b)
+    elif b[1] != _NUMBER:
         if op == "/":  # number / tensor is reciprocal(tensor) * number, as the engine computes it
-            r = _apply(lane.reciprocal, (b,), b[0], None, _ONE, tape, slots)
-            out = _apply(lane.mul, (r, a), (r[0], a), None, _FIRST, tape, slots)
+            out = c.row(lane.mul, c.row(lane.reciprocal, b), a)
         elif op == "^":
-            out = _apply_with(lane.rpow_scalar, b, {"base": a}, tape, slots)
+            out = c.row(lane.rpow_scalar, b, a, "base")
         else:
-            out = _apply(lane.rows[op], (a, b), (a, b[0]), None, _SECOND, tape, slots)
+            out = c.row(lane.rows[op], a, b)
     else:
-        out = lane.binary("**" if op == "^" else op, a, b)
+        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0], None, None, None, None), _NUMBER)
     operands.append(out)
 
 
+# ------------------------------------------------------------------------------------------- running
+
 _FLOAT64 = numpy.float64
 _NDARRAY = numpy.ndarray
-_ROOT_GRAD = numpy.ones((), dtype=_FLOAT64)
-_ROOT_GRAD.flags.writeable = False  # shared by every job: formulas never write into g (a write would raise)
+_ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (ones_like(f)), as a scalar
 
 
-def _apply(row, args, values, params, ctx, tape, slots):
-    """One row's forward on the arguments' values (one value, or a pair); the result, put on the tape."""
-    if values.__class__ is tuple:
-        out = row.forward(numpy, *values, **params) if params else row.forward(numpy, values[0], values[1])
-    else:
-        out = row.forward(numpy, values, **params) if params else row.forward(numpy, values)
-    if out.__class__ is not _FLOAT64 and (out.__class__ is not _NDARRAY or out.shape or out.dtype != _FLOAT64):
-        raise _Decline  # a 0-d array (numpy.where's result) is kept as it is, as the engine keeps it
-    v = (out, len(slots))
-    slots.append(False)
-    tape.append((row, args, params, v, ctx))
-    return v
+def _execute(lane, steps, registers, variables):
+    """Run a program's steps on its registers: the tape (one entry per row applied, in the
+    engine's recording order) and how many gradient slots it uses."""
+    tape = []
+    leaf = []   # slot -> whether it is a variable's
+    for code, fwd, ra, rb, ctx, bwd, pick, shape in steps:
+        if code == _TN:    # tensor op number
+            a = registers[ra]
+            va, vb = a[0], registers[rb]
+            out = fwd(numpy, va, vb)
+            into = (a[1], None)
+        elif code == _T2:  # tensor op tensor
+            a, b = registers[ra], registers[rb]
+            va, vb = a[0], b[0]
+            out = fwd(numpy, va, vb)
+            into = (a[1], b[1])
+        elif code == _T1:  # a function of a tensor
+            a = registers[ra]
+            va, vb = a[0], None
+            out = fwd(numpy, va)
+            into = (a[1],)
+        elif code == _NT:  # number op tensor
+            b = registers[rb]
+            va, vb = registers[ra], b[0]
+            out = fwd(numpy, va, vb)
+            into = (None, b[1])
+        elif code == _NUM2:
+            registers.append(lane.binary(fwd, registers[ra], registers[rb]))
+            continue
+        elif code == _MAKE_LEAF:  # a number bound to a name: a variable
+            v = (_FLOAT64(float(registers[ra])), len(leaf))
+            leaf.append(True)
+            registers.append(v)
+            variables[fwd] = v
+            continue
+        elif code == _NUM1:
+            registers.append(lane.unary(fwd, registers[ra]))
+            continue
+        else:  # _ARR: variables as the engine's 0-d arrays; maybe a number parameter (x ** 2: exponent=2)
+            param, a_tensor, b_tensor = shape
+            a = registers[ra]
+            vb = None
+            if param is not None:
+                p = registers[rb]
+                va = a[0]
+                # numpy's array power differs from its scalar power only at its shortcuts (square,
+                # sqrt, reciprocal: 2, 0.5, -1), and pow_scalar takes 2 as a product, forward and
+                # backward: a whole exponent from 2 up meets none of them, so a scalar serves there
+                if leaf[a[1]] and not (param == "exponent" and p >= 2 and p % 1 == 0):
+                    va = numpy.array(va)
+                ctx = _Ctx(ctx.needs, ctx.shapes, {param: p})
+                out = fwd(numpy, va, **ctx.params)
+                into = (a[1],)
+            else:
+                va = (numpy.array(a[0]) if leaf[a[1]] else a[0]) if a_tensor else a
+                if rb is None:
+                    out = fwd(numpy, va)
+                    into = (a[1],)
+                else:
+                    b = registers[rb]
+                    vb = (numpy.array(b[0]) if leaf[b[1]] else b[0]) if b_tensor else b
+                    out = fwd(numpy, va, vb)
+                    into = (a[1] if a_tensor else None, b[1] if b_tensor else None)
+        if out.__class__ is not _FLOAT64 and (out.__class__ is not _NDARRAY or out.shape or out.dtype != _FLOAT64):
+            raise _Decline  # a 0-d array (numpy.where's result) is kept as it is, as the engine keeps it
+        slot = len(leaf)
+        leaf.append(False)
+        tape.append((bwd, ctx, pick((va, vb, out)), slot, into))
+        registers.append((out, slot))
+    return tape, leaf
 
 
-def _apply_with(row, x, params, tape, slots):
-    """A one-tensor row with a number among its parameters (x ** 2: exponent=2)."""
-    return _apply(row, (x,), x[0], params, _Ctx(_ONE.needs, _ONE.shapes, params), tape, slots)
-
-
-def _result(lane, source, f, tape, variables, n):
+def _result(lane, source, f, tape, variables, leaf):
     """Backward over the tape, newest first (the engine's order), then the JobResult."""
     F = lane.F
-    grads = [None] * n
-    grads[f[1]] = _ROOT_GRAD  # what the engine starts a scalar's backward with: ones_like(f), a 0-d array
+    grads = [None] * len(leaf)
+    grads[f[1]] = _ROOT_GRAD
     with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
-        for row, args, params, out, ctx in reversed(tape):
-            g = grads[out[1]]
+        for bwd, ctx, saved, slot, into in reversed(tape):
+            g = grads[slot]
             if g is None:
                 continue  # not on f's graph
-            saves = row.saves
-            if not saves:
-                res = row.backward(F, ctx, g, **params) if params else row.backward(F, ctx, g)
-            else:
-                saved = [out[0] if s == "out" else (args[s][0] if args[s].__class__ is _T else args[s])
-                         for s in saves]
-                res = row.backward(F, ctx, g, *saved, **params) if params else row.backward(F, ctx, g, *saved)
-            for a, gi in zip(args, res):
-                if gi is not None and a.__class__ is _T:
+            params = ctx.params
+            res = bwd(F, ctx, g, *saved) if params is None else bwd(F, ctx, g, *saved, **params)
+            for s, gi in zip(into, res):
+                if s is not None and gi is not None:
                     if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape
                                                          or gi.dtype != _FLOAT64):
                         raise _Decline
-                    prev = grads[a[1]]
-                    grads[a[1]] = gi if prev is None else prev + gi
+                    prev = grads[s]
+                    grads[s] = gi if prev is None else prev + gi
     result = lane.JobResult(source=source, order=1, value=f[0], shape=(), dtype="float64", device="cpu")
     result.grad = {name: grads[v[1]] for name, v in variables.items() if grads[v[1]] is not None}
     return result
