@@ -60,8 +60,9 @@ _DIGITS = frozenset("0123456789.")
 
 # A number literal as the tokenizer reads one, not touching a name or another digit or point. A line's
 # template is the line split around these; a template is only kept when this finds exactly the
-# literals the tokenizer read, so any line with that template reads the same way.
-_LITERAL = re.compile(r"(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
+# literals the tokenizer read, so any line with that template reads the same way. (The lookahead
+# first lets the regular expression engine skip to candidate characters: a third faster.)
+_LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
 
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
@@ -72,8 +73,7 @@ _OPEN = ("(", 0)
 _NUMBER, _TENSOR, _LEAF = 0, 1, 2
 
 # what a step of a program does; registers hold the numbers first, then each step's result
-_TN, _T2, _T1, _NT, _NUM2, _MAKE_LEAF, _NUM1, _ARR = range(8)
-_NO_ROW = (None, None, None, None, None)  # the fields of a step that applies no row (second input on)
+_T2, _T1, _TP, _AS_ARRAY, _NUM2, _MAKE_LEAF, _NUM1 = range(7)
 
 
 class _Decline(Exception):
@@ -90,10 +90,10 @@ class _Ctx:
         self.params = params
 
 
-# A tensor in a register is a pair (value, slot): its value -- a float64 numpy scalar for a variable,
-# else exactly the object the engine's tensor would hold (a numpy scalar, or the 0-d array numpy.where
-# makes) -- and the slot of its gradient. Numbers stay Python numbers, as in the language.
-_T = tuple
+# A register holds a Python number (numbers stay numbers, as in the language) or a tensor's value:
+# a float64 numpy scalar for a variable, else exactly the object the engine's tensor would hold (a
+# numpy scalar, or the 0-d array numpy.where makes). A tensor's gradient goes in the same index of
+# the job's list of gradients.
 
 # the node of an op without parameters, by which inputs are tensors (numbers: no gradient, no shape);
 # backward formulas only read it, so one serves every op alike
@@ -231,7 +231,7 @@ def _run(lane, source, bindings):
         raise _Decline  # the language's other spelling of **: the full pipeline
     pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
     literals = pieces[1::2]
-    names = tuple(name for name, _ in bindings)
+    names = tuple(name for name, _ in bindings) if bindings else ()
     key = ("#".join(pieces[0::2]), names)
     program = _programs.get(key)
     if program is None:
@@ -244,10 +244,7 @@ def _run(lane, source, bindings):
     registers = [float(t) if "." in t or "e" in t or "E" in t else int(t) for t in literals]
     if bindings:
         registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
-    steps, f_register = program
-    variables = {}   # name -> the tensor of a variable, in binding order
-    tape, slots = _execute(lane, steps, registers, variables)
-    return _result(lane, source, registers[f_register], tape, variables, slots)
+    return _result(lane, source, program, _execute(lane, program[0], registers))
 
 
 def _binding_number(lane, name, text):
@@ -265,51 +262,71 @@ def _binding_number(lane, name, text):
 # ------------------------------------------------------------------------------------------- compiling
 
 class _Compiler:
-    """Reads a line's tokens into a program: steps over registers that hold the numbers first
-    (the command line's, then the line's literals, in order), then each step's result. While
-    reading, an operand is (register, kind)."""
+    """Reads a line's tokens into a program: a straight line of steps over registers that hold
+    the numbers first (the command line's, then the line's literals, in order), then each step's
+    result; and, for the backward, each row step's formula with the registers it reads and the
+    registers its gradients go to. While reading, an operand is (register, kind)."""
 
     def __init__(self, lane, n_numbers):
         self.lane = lane
         self.steps = []
+        self.backward = []   # in the steps' order; run reversed
         self.literals = []   # the number literals read, in order
         self.n_bound = 0     # numbers from the command line, before the literals
         self.n_numbers = n_numbers
+        self.variables = {}  # name -> the register of its variable, in binding order
 
     def number(self, text):
         self.literals.append(text)
         return self.n_bound + len(self.literals) - 1, _NUMBER
 
     def emit(self, step, kind=_TENSOR):
-        """Add a step (the eight fields the runner unpacks): its result's operand."""
+        """Add a step (code, what, first input, second input, parameter): its result's operand."""
         self.steps.append(step)
         return self.n_numbers + len(self.steps) - 1, kind
+
+    def variable(self, name, number):
+        """A number bound to a name: a variable."""
+        out = self.emit((_MAKE_LEAF, None, number, None, None), _LEAF)
+        self.variables[name] = out[0]
+        return out
 
     def row(self, row, a, b=None, param=None):
         """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`)."""
         lane = self.lane
-        bwd, pick = row.backward, lane.picks[row]
-        if row in lane.array_rows or param is not None:
-            shape = (param, a[1] != _NUMBER, b is not None and b[1] != _NUMBER)
-            ctx = _ONE if b is None or param else (_BOTH if shape[1] and shape[2] else _FIRST if shape[1] else _SECOND)
-            return self.emit((_ARR, row.forward, a[0], None if b is None else b[0], ctx, bwd, pick, shape))
-        if b is None:
-            return self.emit((_T1, row.forward, a[0], None, _ONE, bwd, pick, None))
-        if a[1] != _NUMBER:
-            if b[1] != _NUMBER:
-                return self.emit((_T2, row.forward, a[0], b[0], _BOTH, bwd, pick, None))
-            return self.emit((_TN, row.forward, a[0], b[0], _FIRST, bwd, pick, None))
-        return self.emit((_NT, row.forward, a[0], b[0], _SECOND, bwd, pick, None))
+        # the registers the forward and the saved values read: a variable goes to a ** row as the
+        # engine's 0-d array (but to pow_scalar as it is for a whole exponent from 2 up; see _execute)
+        va, vb = a[0], (a[0] if b is None else b[0])
+        if row in lane.array_rows:
+            if a[1] == _LEAF:
+                va = self.emit((_AS_ARRAY, None, va, b[0] if param == "exponent" else None, None))[0]
+            if b is not None and not param and b[1] == _LEAF:
+                vb = self.emit((_AS_ARRAY, None, vb, None, None))[0]
+        if param is not None:
+            out = self.emit((_TP, row.forward, va, b[0], param))
+            ctx, into = _ONE, (a[0],)
+        elif b is None:
+            out = self.emit((_T1, row.forward, va, None, None))
+            ctx, into = _ONE, (a[0],)
+        else:
+            out = self.emit((_T2, row.forward, va, vb, None))
+            ta, tb = a[1] != _NUMBER, b[1] != _NUMBER
+            ctx = _BOTH if ta and tb else _FIRST if ta else _SECOND
+            into = (a[0] if ta else None, b[0] if tb else None)
+        self.backward.append((row.backward, lane.picks[row], ctx, out[0], va, vb, into, param,
+                              b[0] if param else None))
+        return out
 
 
 def _compile(lane, names, parts, literals):
     """The program of a line (its tokens) whose number literals are `literals`, with `names`
-    bound on the command line first: (steps, f's register)."""
+    bound on the command line first: (steps, backward steps newest first, f's register,
+    ((name, register of its variable), ...) in binding order)."""
     c = _Compiler(lane, len(names) + len(literals))
     c.n_bound = len(names)
     values = {}      # name -> operand, as the program's globals
     for k, name in enumerate(names):
-        values[name] = c.emit((_MAKE_LEAF, name, k) + _NO_ROW, _LEAF)
+        values[name] = c.variable(name, k)
     statements = []
     start = 0
     for _ in range(parts.count(";")):
@@ -326,7 +343,7 @@ def _compile(lane, names, parts, literals):
                 raise _Decline
             value = _expression(c, stmt, 2, values)
             if value[1] == _NUMBER:  # a number: eval makes it a variable
-                value = c.emit((_MAKE_LEAF, name, value[0]) + _NO_ROW, _LEAF)
+                value = c.variable(name, value[0])
             values[name] = value     # a tensor: stored (an alias of a variable stays that variable)
         elif k == last:
             f = _expression(c, stmt, 0, values)
@@ -336,7 +353,7 @@ def _compile(lane, names, parts, literals):
         # f a number or a bare variable (the full pipeline says what that means); or literals the
         # template's pattern reads otherwise than the tokenizer (as in 2x): the pipeline's error
         raise _Decline
-    return c.steps, f[0]
+    return c.steps, c.backward[::-1], f[0], tuple(c.variables.items())
 
 
 def _expression(c, tokens, i, values):
@@ -413,7 +430,7 @@ def _reduce(c, op, operands):
     if op[0] == "u":
         x = operands.pop()
         if x[1] == _NUMBER:
-            operands.append(c.emit((_NUM1, op[1], x[0]) + _NO_ROW, _NUMBER))
+            operands.append(c.emit((_NUM1, op[1], x[0], None, None), _NUMBER))
         elif op == "u-":
             operands.append(c.row(lane.neg, x))
         else:
@@ -434,7 +451,7 @@ def _reduce(c, op, operands):
         else:
             out = c.row(lane.rows[op], a, b)
     else:
-        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0], None, None, None, None), _NUMBER)
+        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0], None), _NUMBER)
     operands.append(out)
 
 
@@ -445,97 +462,67 @@ _NDARRAY = numpy.ndarray
 _ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (ones_like(f)), as a scalar
 
 
-def _execute(lane, steps, registers, variables):
-    """Run a program's steps on its registers: the tape (one entry per row applied, in the
-    engine's recording order) and how many gradient slots it uses."""
-    tape = []
-    leaf = []   # slot -> whether it is a variable's
-    for code, fwd, ra, rb, ctx, bwd, pick, shape in steps:
-        if code == _TN:    # tensor op number
-            a = registers[ra]
-            va, vb = a[0], registers[rb]
-            out = fwd(numpy, va, vb)
-            into = (a[1], None)
-        elif code == _T2:  # tensor op tensor
-            a, b = registers[ra], registers[rb]
-            va, vb = a[0], b[0]
-            out = fwd(numpy, va, vb)
-            into = (a[1], b[1])
-        elif code == _T1:  # a function of a tensor
-            a = registers[ra]
-            va, vb = a[0], None
-            out = fwd(numpy, va)
-            into = (a[1],)
-        elif code == _NT:  # number op tensor
-            b = registers[rb]
-            va, vb = registers[ra], b[0]
-            out = fwd(numpy, va, vb)
-            into = (None, b[1])
-        elif code == _NUM2:
-            registers.append(lane.binary(fwd, registers[ra], registers[rb]))
-            continue
-        elif code == _MAKE_LEAF:  # a number bound to a name: a variable
-            v = (_FLOAT64(float(registers[ra])), len(leaf))
-            leaf.append(True)
-            registers.append(v)
-            variables[fwd] = v
-            continue
-        elif code == _NUM1:
-            registers.append(lane.unary(fwd, registers[ra]))
-            continue
-        else:  # _ARR: variables as the engine's 0-d arrays; maybe a number parameter (x ** 2: exponent=2)
-            param, a_tensor, b_tensor = shape
-            a = registers[ra]
-            vb = None
-            if param is not None:
+def _execute(lane, steps, registers):
+    """Run a program's steps, appending each result to the registers."""
+    append = registers.append
+    for code, what, ra, rb, param in steps:
+        if code == _T2:
+            out = what(numpy, registers[ra], registers[rb])
+        elif code == _T1:
+            out = what(numpy, registers[ra])
+        elif code == _TP:  # a row with a number parameter (x ** 2: exponent=2)
+            out = what(numpy, registers[ra], **{param: registers[rb]})
+        elif code == _AS_ARRAY:
+            v = registers[ra]
+            if rb is not None:
                 p = registers[rb]
-                va = a[0]
                 # numpy's array power differs from its scalar power only at its shortcuts (square,
                 # sqrt, reciprocal: 2, 0.5, -1), and pow_scalar takes 2 as a product, forward and
-                # backward: a whole exponent from 2 up meets none of them, so a scalar serves there
-                if leaf[a[1]] and not (param == "exponent" and p >= 2 and p % 1 == 0):
-                    va = numpy.array(va)
-                ctx = _Ctx(ctx.needs, ctx.shapes, {param: p})
-                out = fwd(numpy, va, **ctx.params)
-                into = (a[1],)
-            else:
-                va = (numpy.array(a[0]) if leaf[a[1]] else a[0]) if a_tensor else a
-                if rb is None:
-                    out = fwd(numpy, va)
-                    into = (a[1],)
-                else:
-                    b = registers[rb]
-                    vb = (numpy.array(b[0]) if leaf[b[1]] else b[0]) if b_tensor else b
-                    out = fwd(numpy, va, vb)
-                    into = (a[1] if a_tensor else None, b[1] if b_tensor else None)
+                # backward: a whole exponent from 2 up meets none of them, so the scalar serves there
+                if p >= 2 and p % 1 == 0:
+                    append(v)
+                    continue
+            append(numpy.array(v))
+            continue
+        elif code == _MAKE_LEAF:
+            append(_FLOAT64(float(registers[ra])))
+            continue
+        elif code == _NUM2:
+            append(lane.binary(what, registers[ra], registers[rb]))
+            continue
+        else:
+            append(lane.unary(what, registers[ra]))
+            continue
         if out.__class__ is not _FLOAT64 and (out.__class__ is not _NDARRAY or out.shape or out.dtype != _FLOAT64):
             raise _Decline  # a 0-d array (numpy.where's result) is kept as it is, as the engine keeps it
-        slot = len(leaf)
-        leaf.append(False)
-        tape.append((bwd, ctx, pick((va, vb, out)), slot, into))
-        registers.append((out, slot))
-    return tape, leaf
+        append(out)
+    return registers
 
 
-def _result(lane, source, f, tape, variables, leaf):
-    """Backward over the tape, newest first (the engine's order), then the JobResult."""
+def _result(lane, source, program, registers):
+    """Backward over the row steps, newest first (the engine's order), then the JobResult."""
+    _, backward, f, variables = program
     F = lane.F
-    grads = [None] * len(leaf)
-    grads[f[1]] = _ROOT_GRAD
+    grads = [None] * len(registers)
+    grads[f] = _ROOT_GRAD
     with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
-        for bwd, ctx, saved, slot, into in reversed(tape):
-            g = grads[slot]
+        for bwd, pick, ctx, out, va, vb, into, param, rp in backward:
+            g = grads[out]
             if g is None:
                 continue  # not on f's graph
-            params = ctx.params
-            res = bwd(F, ctx, g, *saved) if params is None else bwd(F, ctx, g, *saved, **params)
-            for s, gi in zip(into, res):
-                if s is not None and gi is not None:
+            saved = pick((registers[va], registers[vb], registers[out]))
+            if param is None:
+                res = bwd(F, ctx, g, *saved)
+            else:
+                params = {param: registers[rp]}
+                res = bwd(F, _Ctx(ctx.needs, ctx.shapes, params), g, *saved, **params)
+            for r, gi in zip(into, res):
+                if r is not None and gi is not None:
                     if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape
                                                          or gi.dtype != _FLOAT64):
                         raise _Decline
-                    prev = grads[s]
-                    grads[s] = gi if prev is None else prev + gi
-    result = lane.JobResult(source=source, order=1, value=f[0], shape=(), dtype="float64", device="cpu")
-    result.grad = {name: grads[v[1]] for name, v in variables.items() if grads[v[1]] is not None}
+                    prev = grads[r]
+                    grads[r] = gi if prev is None else prev + gi
+    result = lane.JobResult(source=source, order=1, value=registers[f], shape=(), dtype="float64", device="cpu")
+    result.grad = {name: grads[r] for name, r in variables if grads[r] is not None}
     return result
