@@ -164,6 +164,13 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     """Run and report each job in turn; how many failed. `first`: these are the
     batch's first jobs (text output puts a blank line between jobs). `progress`
     is told how many jobs are done."""
+    from .batch_gc import batch_collection
+    with batch_collection() if batch else contextlib.nullcontext():
+        return _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first,
+                            progress)
+
+
+def _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first, progress):
     from ..grammar.errors import LanguageError
     from ..grammar.job import run_job
     out = sys.stdout
