@@ -149,8 +149,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
                 failed = _run_in_workers(job_lines(stream), jobs, pairs, options, as_json, graph_format,
                                          precision, printer, where, progress)
             else:
-                failed = _run_jobs(job_lines(stream), pairs, options, as_json, graph_format, precision, printer,
-                                   where, batch=True, progress=progress)
+                failed = _run_jobs(job_lines(stream, _flush_stdout), pairs, options, as_json, graph_format,
+                                   precision, printer, where, batch=True, progress=progress)
             if progress is not None:
                 progress.close()
         else:
@@ -164,8 +164,8 @@ def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, w
     """Run and report each job in turn; how many failed. `first`: these are the
     batch's first jobs (text output puts a blank line between jobs). `progress`
     is told how many jobs are done."""
-    from .batch_gc import batch_collection
-    with batch_collection() if batch else contextlib.nullcontext():
+    from .batch_tuning import batch_settings
+    with batch_settings() if batch else contextlib.nullcontext():
         return _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first,
                             progress)
 
@@ -220,8 +220,12 @@ def _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer
                 out.write(("" if first else "\n") + f"# line {line}: {text}\n")
             out.write(_job_text(result, graph_format, precision))
         first = False
-        out.flush() if not batch else None
+        out.flush() if not batch else None  # a batch flushes before it waits for input (job_lines)
     return failed
+
+
+def _flush_stdout():
+    sys.stdout.flush()
 
 
 def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precision, printer, where, progress):

@@ -6,12 +6,14 @@ from ..grammar.errors import decode_source as decode
 __all__ = ["decode", "job_lines", "read_source"]
 
 
-def job_lines(stream):
+def job_lines(stream, before_wait=None):
     """(line number, text, error) for every line of a binary stream that holds a
-    job (not blank, not a # comment); read one line at a time. A byte-order
+    job (not blank, not a # comment); read a chunk at a time. A byte-order
     mark is skipped at the start of any line (files joined with `cat` bring
-    theirs along), so a job means the same wherever it stands."""
-    for n, raw in enumerate(stream, 1):
+    theirs along), so a job means the same wherever it stands. `before_wait`
+    runs before each read that may wait for more input: a batch flushes its
+    output there, so a program feeding it a line at a time gets each answer."""
+    for n, raw in enumerate(stream if before_wait is None else _lines(stream, before_wait), 1):
         text, error = decode(raw, first=True)
         stripped = text.strip()
         if stripped and not stripped.startswith("#"):
@@ -24,3 +26,21 @@ def job_lines(stream):
 def read_source(stream):
     """(text, error) of a whole script read from a binary stream."""
     return decode(stream.read(), first=True)
+
+
+def _lines(stream, before_wait, size=1 << 16):
+    """The lines of a binary stream (each with its newline, as iterating the stream gives them),
+    calling `before_wait` before each read; a read returns what is there (read1), up to `size`."""
+    read = getattr(stream, "read1", stream.read)
+    rest = b""
+    while True:
+        before_wait()
+        chunk = read(size)
+        if not chunk:
+            break
+        lines = (rest + chunk).split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            yield line + b"\n"
+    if rest:
+        yield rest
