@@ -62,7 +62,10 @@ _DIGITS = frozenset("0123456789.")
 # template is the line split around these; a template is only kept when this finds exactly the
 # literals the tokenizer read, so any line with that template reads the same way. (The lookahead
 # first lets the regular expression engine skip to candidate characters: a third faster.)
-_LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
+# A whole number may not start with 0 (007, as in Python), so the pattern takes none such: that line
+# keeps the literal the tokenizer read, and goes to the pipeline, which says why.
+_LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.\d*|\.\d+|\d+(?=[eE][-+]?\d)|0+|[1-9]\d*)(?:[eE][-+]?\d+)?)"
+                      r"(?![\w.])")
 
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
@@ -193,7 +196,7 @@ def run(source, bindings, options):
 
 def _number(text):
     """A number token as the language reads it (float with a point or an exponent, else int)."""
-    if text[0] not in _DIGITS or "_" in text:
+    if not _LITERAL.fullmatch(text):
         raise _Decline
     if "." in text or "e" in text or "E" in text:
         return float(text)

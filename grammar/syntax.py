@@ -441,7 +441,12 @@ class SyntaxBuilder:
             from .errors import SyntaxProblem
             raise SyntaxProblem(f"a whole number written with {len(tok.value):,} digits is too long to read (the "
                                 f"limit is 4,300 digits)", tok.start_pos, hint="write it as a float (1e5000 is inf)")
-        return Node("const", (_number(tok.value),), tok.start_pos, tok.end_pos)
+        text = tok.value
+        if text[0] == "0" and text.strip("0") and text.isdigit():  # 007, as Python refuses it; 00 and 007.5 are fine
+            from .errors import SyntaxProblem
+            raise SyntaxProblem("leading zeros in decimal integer literals are not permitted", tok.start_pos,
+                                hint=f"write {text.lstrip('0')}")
+        return Node("const", (_number(text),), tok.start_pos, tok.end_pos)
 
     def string(self, tok):
         return Node("const", (unquote(tok.value),), tok.start_pos, tok.end_pos)

@@ -59,6 +59,18 @@ def test_number_then_name():
     assert p["caret"] == " ^"
 
 
+@pytest.mark.parametrize("expr, column, hint", [("x = 007; x*2", 5, "write 7"), ("x*0100", 3, "write 100")])
+def test_a_whole_number_with_leading_zeros_is_refused_as_python_refuses_it(expr, column, hint):
+    check(expr, ["x=1"] if expr.startswith("x*") else [], "leading zeros in decimal integer literals are not permitted",
+          column, hint, "SyntaxError")
+
+
+@pytest.mark.parametrize("expr, value", [("x = 00; x + 1", 1.0), ("x = 007.5; x*2", 15.0),
+                                         ("x = 007e1; x + 0", 70.0), ("x = 0e0; x - 1", -1.0)])
+def test_zeros_python_allows_are_read(expr, value):
+    assert job(expr)["value"] == value
+
+
 def test_number_then_name_inside_expression():
     check("1 + 3y", ["y=1"], "missing operator", 6, "did you mean 3*y?", "SyntaxError")
 

@@ -165,6 +165,7 @@ def test_hand_picked_jobs(source):
     ("a*x**2+b*x+c", (("a", "1"), ("b", "-2"), ("c", "1"), ("x", "0"))),
     ("x*y", (("x", "-0.5"), ("y", "1e3"))),
     ("x = 3; x*y", (("x", "1"), ("y", "2"))),                  # the program rebinds x: still first in order
+    ("x*y + 00", (("x", "007.5"), ("y", "0e0"))),              # zeros Python allows
 ])
 def test_command_line_bindings(source, bindings):
     _check(source, bindings)
@@ -192,6 +193,8 @@ def test_command_line_bindings(source, bindings):
     "x = 1; x*2;",
     "x = True; x*2",
     "x = 1_000; x*2",
+    "x = 007; x*2",                 # leading zeros: the pipeline's SyntaxError
+    "x = 1; x*0100",
     "x = 1; x * 2 # comment",
     "x = 1; x × 2",
     "x = 10**400; x*2",             # too large for a float
@@ -321,7 +324,7 @@ def test_lines_of_one_template_share_a_program_and_keep_their_own_numbers(monkey
 
 def test_literals_the_template_reads_otherwise_are_declined_and_not_kept(monkeypatch):
     monkeypatch.setattr(lean_lane, "_programs", {})
-    for source in ["x = 1; 2x", "x = 1_000; x*2", "x = 1; x*1e", "x = 1.2.3; x"]:
+    for source in ["x = 1; 2x", "x = 1_000; x*2", "x = 1; x*1e", "x = 1.2.3; x", "x = 1; 007*x"]:
         lane, _ = _check(source, lane_takes=False)
         assert lane is None
     assert lean_lane._programs == {}
@@ -334,3 +337,8 @@ def test_the_template_cache_is_bounded(monkeypatch):
         _check(f"x = 0.5; {'x + ' * k}sin(x)")
     assert len(lean_lane._programs) == 5
     assert any("x + x + x + x + x + x + x + x + x + x + x + sin" in key[0] for key in lean_lane._programs)
+
+
+def test_a_command_line_binding_with_leading_zeros_is_declined():
+    lane, full = _check("x*2", (("x", "007"),), lane_takes=False)
+    assert lane is None and isinstance(full, LanguageError)

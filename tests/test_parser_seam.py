@@ -106,7 +106,7 @@ class Programs:
     and every statement, with blocks nested by indentation."""
 
     NAMES = ["x", "y", "z", "w", "torch", "F", "a_1", "_b", "ifx", "notable", "isa", "inner", "format"]
-    NUMBERS = ["0", "1", "2", "10", "3.5", "0.5", ".5", "1.", "1e3", "2.5E-2", "007"]
+    NUMBERS = ["0", "1", "2", "10", "3.5", "0.5", ".5", "1.", "1e3", "2.5E-2", "00", "007.5"]  # 007 is refused, as in Python
     STRINGS = ["'a'", '"b"', "'it\\'s'", '"tab\\t"', "''", "'''tri'''", '"""q"""']
     FSTRINGS = ["f'{x}'", 'f"{x + 1} and {y}"', "F'{x:.2f}'", "f''"]
     CONSTS = ["True", "False", "None", "true", "false", "none"]
