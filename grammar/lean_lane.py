@@ -62,10 +62,7 @@ _DIGITS = frozenset("0123456789.")
 # template is the line split around these; a template is only kept when this finds exactly the
 # literals the tokenizer read, so any line with that template reads the same way. (The lookahead
 # first lets the regular expression engine skip to candidate characters: a third faster.)
-# A whole number may not start with 0 (007, as in Python), so the pattern takes none such: that line
-# keeps the literal the tokenizer read, and goes to the pipeline, which says why.
-_LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.\d*|\.\d+|\d+(?=[eE][-+]?\d)|0+|[1-9]\d*)(?:[eE][-+]?\d+)?)"
-                      r"(?![\w.])")
+_LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])")
 
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
@@ -200,7 +197,15 @@ def _number(text):
         raise _Decline
     if "." in text or "e" in text or "E" in text:
         return float(text)
-    return int(text)
+    return int(text) if text[0] != "0" else _zeros(text)
+
+
+def _zeros(text):
+    """A whole number written with a leading 0: 0 for zeros only; any other (007) the language
+    refuses, as Python does -- the pipeline says so."""
+    if text.strip("0"):
+        raise _Decline
+    return 0
 
 
 def _tokens(source):
@@ -244,7 +249,8 @@ def _run(lane, source, bindings):
         _programs[key] = program
     # the literals as the language reads them (the pattern allows no other form): float with a
     # point or an exponent, else int
-    registers = [float(t) if "." in t or "e" in t or "E" in t else int(t) for t in literals]
+    registers = [float(t) if "." in t or "e" in t or "E" in t else int(t) if t[0] != "0" else _zeros(t)
+                 for t in literals]
     if bindings:
         registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
     return _result(lane, source, program, _execute(lane, program[0], registers))

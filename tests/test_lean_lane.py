@@ -324,10 +324,16 @@ def test_lines_of_one_template_share_a_program_and_keep_their_own_numbers(monkey
 
 def test_literals_the_template_reads_otherwise_are_declined_and_not_kept(monkeypatch):
     monkeypatch.setattr(lean_lane, "_programs", {})
-    for source in ["x = 1; 2x", "x = 1_000; x*2", "x = 1; x*1e", "x = 1.2.3; x", "x = 1; 007*x"]:
+    for source in ["x = 1; 2x", "x = 1_000; x*2", "x = 1; x*1e", "x = 1.2.3; x"]:
         lane, _ = _check(source, lane_takes=False)
         assert lane is None
     assert lean_lane._programs == {}
+    # 007 is a literal of the template, which holds; the line itself goes to the pipeline's error
+    lane, full = _check("x = 1; 007*x", lane_takes=False)
+    assert lane is None and isinstance(full, LanguageError)
+    _check("x = 1; 7*x")
+    _check("x = 1; 00*x")
+    assert len(lean_lane._programs) == 1
 
 
 def test_the_template_cache_is_bounded(monkeypatch):
