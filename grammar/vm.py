@@ -27,7 +27,7 @@ from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
-    set_class_attribute, is_program_object
+    set_class_attribute, is_program_object, MISSING
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -978,10 +978,10 @@ def _bounded(items):
     return items if isinstance(items, (list, tuple)) else bounded_list(items)
 
 
-_PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "getattr", "setattr", "delattr", "hasattr",
+_PYTHON_ONLY = frozenset({"open", "eval", "exec", "compile", "setattr", "delattr",
                           "globals", "locals", "vars", "dir", "input", "exit", "quit", "object",
                           "help", "breakpoint", "memoryview", "bytearray", "bytes", "classmethod",
-                          "staticmethod", "property", "super", "issubclass", "callable", "iter", "next"})
+                          "staticmethod", "property", "super", "issubclass", "iter", "next"})
 
 
 class _BuiltinsWithPrint(dict):
@@ -1019,25 +1019,68 @@ def _is_function(value):
 
 def get_attribute(obj, name, node):
     """obj.name through the allow-list, with the closest names as a hint when it fails."""
-    if is_program_object(obj):
-        try:
-            return class_attribute(obj, name, _is_function)
-        except AttributeError as e:
-            raise ScriptError(str(e), node.start, node.end, kind="AttributeError") from None
     try:
-        if obj.__class__ is str and name == "format":
-            return _str_format(obj)
-        value = modules.extra_attribute(obj, name)
-        if value is not modules._MISSING:
-            return value
-        return attribute(obj, name)
+        return lookup_attribute(obj, name)
     except AttributeError as e:
-        close = difflib.get_close_matches(name, attribute_names(obj), n=3, cutoff=0.6)
-        hint = ("did you mean " + " or ".join(close) + "?") if close else None
-        message = str(e)
+        hint = None
+        if not is_program_object(obj):
+            close = difflib.get_close_matches(name, attribute_names(obj), n=3, cutoff=0.6)
+            hint = ("did you mean " + " or ".join(close) + "?") if close else None
+        raise ScriptError(str(e), node.start, node.end, hint=hint, kind="AttributeError") from None
+
+
+def lookup_attribute(obj, name):
+    """obj.name through the allow-list: the one way a program reads an attribute (`obj.name`,
+    getattr, hasattr). AttributeError, with Python's message, where there is none to read."""
+    if is_program_object(obj):
+        return class_attribute(obj, name, _is_function)
+    if obj.__class__ is str and name == "format":
+        return _str_format(obj)
+    try:
+        value = modules.extra_attribute(obj, name)
+        return attribute(obj, name) if value is modules._MISSING else value
+    except AttributeError:
         if isinstance(obj, modules.TypeView):  # as Python says it of a class
-            message = f"type object '{obj.name}' has no attribute '{name}'"
-        raise ScriptError(message, node.start, node.end, hint=hint, kind="AttributeError") from None
+            raise AttributeError(f"type object '{obj.name}' has no attribute '{name}'") from None
+        raise
+
+
+_NO_DEFAULT = object()
+
+
+def _getattr(obj, name, default=_NO_DEFAULT):
+    """Python's getattr, through the language's attribute rules."""
+    if name.__class__ is not str:
+        raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+    try:
+        return lookup_attribute(obj, name)
+    except AttributeError:
+        if default is _NO_DEFAULT:
+            raise
+        return default
+
+
+def _hasattr(obj, name):
+    """Python's hasattr, through the language's attribute rules."""
+    if name.__class__ is not str:
+        raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
+    try:
+        lookup_attribute(obj, name)
+    except AttributeError:
+        return False
+    return True
+
+
+def _callable(obj):
+    """Python's callable: an instance of a program's class only when its class has __call__."""
+    if obj.__class__ is UserInstance:
+        return obj.cls.lookup("__call__") is not MISSING
+    return callable(obj)
+
+
+for _f, _name in ((_getattr, "getattr"), (_hasattr, "hasattr"), (_callable, "callable")):
+    _f.__name__ = _f.__qualname__ = _name
+    modules.EXTRA_BUILTINS[_name] = _f
 
 
 def _tensor_like_list(v):

@@ -281,7 +281,20 @@ def test_sandbox_is_a_clean_error(expr):
     assert err["column"] is not None
 
 
-@pytest.mark.parametrize("name", ["__import__", "open", "eval", "getattr"])
+@pytest.mark.parametrize("expr", ['getattr(x, "__class__")', 'getattr(getattr, "__globals__")',
+                                  'getattr(torch, "__builtins__")'])
+def test_getattr_reads_only_what_dot_reads(expr):
+    """getattr goes through the same allow-list as `x.name`: no dunder, no Python internals."""
+    text = error_text("eval", expr, "x=1")
+    assert "is not available in this language" in text and "Traceback" not in text
+
+
+def test_hasattr_and_a_default_see_no_dunder():
+    assert job('1.0 * hasattr(x, "__class__") + 2.0 * hasattr(x, "grad")', "x=1")["value"] == 2.0
+    assert job('getattr(x, "__dict__", 0) + 1', "x=1")["value"] == 1.0   # missing, as any unknown name
+
+
+@pytest.mark.parametrize("name", ["__import__", "open", "eval", "setattr", "vars"])
 def test_python_builtins_are_not_available(name):
     text = error_text("eval", f'{name}("x")', "x=1")
     assert f"'{name}' is not available" in text

@@ -614,6 +614,34 @@ print(loss, x.grad)
 q, r = divmod(17, 5)
 print(q, r, divmod(-7.5, 2), hex(255), oct(8), bin(-5), chr(955), ord("a"), [chr(ord("a") + i) for i in range(3)])
 """,
+    "getattr_hasattr_callable": """
+import torch
+class P:
+    k = 3
+    def __init__(self, v):
+        self.v = v
+    def double(self):
+        return 2 * self.v
+class C:
+    def __call__(self, x):
+        return x + 1
+p = P(5)
+print(getattr(p, "v"), getattr(p, "k"), getattr(p, "w", "none"), getattr(p, "double")())
+print(hasattr(p, "v"), hasattr(p, "w"), hasattr(P, "k"), hasattr(P, "double"))
+t = torch.tensor([1.0, 2.0], requires_grad=True)
+print(getattr(t, "shape"), hasattr(t, "grad"), hasattr(t, "nope"), getattr(t, "sum")())
+print(callable(p), callable(C()), callable(P), callable(len), callable(3), callable(p.double), callable(lambda: 1))
+print(getattr("ab", "upper")(), hasattr([], "append"), getattr(torch, "exp")(torch.tensor(0.0)))
+for name in ["v", "w"]:
+    try:
+        print(getattr(p, name))
+    except AttributeError as e:
+        print("AttributeError", e)
+try:
+    getattr(p, 3)
+except TypeError as e:
+    print("TypeError", e)
+""",
     "random_and_time": """
 import random
 import time
