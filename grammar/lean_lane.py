@@ -313,15 +313,15 @@ class _Compiler:
                 vb = self.emit((_AS_ARRAY, None, vb, None, None))[0]
         if param is not None:
             out = self.emit((_TP, row.forward, va, b[0], param))
-            ctx, into = _ONE, (a[0],)
+            ctx, into = _ONE, ((0, a[0]),)
         elif b is None:
             out = self.emit((_T1, row.forward, va, None, None))
-            ctx, into = _ONE, (a[0],)
+            ctx, into = _ONE, ((0, a[0]),)
         else:
             out = self.emit((_T2, row.forward, va, vb, None))
             ta, tb = a[1] != _NUMBER, b[1] != _NUMBER
             ctx = _BOTH if ta and tb else _FIRST if ta else _SECOND
-            into = (a[0] if ta else None, b[0] if tb else None)
+            into = ((0, a[0]), (1, b[0])) if ta and tb else ((0, a[0]),) if ta else ((1, b[0]),)
         self.backward.append((row.backward, lane.picks[row], ctx, out[0], va, vb, into, param,
                               b[0] if param else None))
         return out
@@ -525,8 +525,9 @@ def _result(lane, source, program, registers):
             else:
                 params = {param: registers[rp]}
                 res = bwd(F, _Ctx(ctx.needs, ctx.shapes, params), g, *saved, **params)
-            for r, gi in zip(into, res):
-                if r is not None and gi is not None:
+            for k, r in into:  # (which result, the register its gradient goes to), for each tensor input
+                gi = res[k]
+                if gi is not None:
                     if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape
                                                          or gi.dtype != _FLOAT64):
                         raise _Decline
