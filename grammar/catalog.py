@@ -25,8 +25,9 @@ __all__ = ["Entry", "catalog", "lookup", "search", "GROUPS"]
 # The groups, in the order they are listed.
 GROUPS = ("Creation", "Arithmetic", "Elementwise maths", "Reductions and statistics", "Linear algebra",
           "Shapes, views and indexing", "Comparisons and logic (no gradient)", "Random", "Autograd",
-          "Grad mode", "Optimisers", "Dtypes, devices and settings", "Printing", "Python built-ins", "Constants",
-          "Neural-network functions", "Testing", "Tensor methods", "Tensor attributes", "Namespaces", "Other")
+          "Grad mode", "Optimisers", "Dtypes, devices and settings", "Printing", "Python built-ins", "Exceptions",
+          "Constants", "Neural-network functions", "Testing", "Tensor methods", "Tensor attributes", "Namespaces",
+          "Other")
 
 # the op table's families (engine/ops/<module>.py) and the engine's function modules
 _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions": "Reductions and statistics",
@@ -71,6 +72,30 @@ _GROUP_OF.update({"assert_close": "Testing", "clone": "Shapes, views and indexin
 
 # Names reachable in the language that are the engine's plumbing, not functions to offer.
 _HIDDEN = frozenset({"run_op", "getitem", "setitem"})
+
+# Python's own built-ins the interpreter adds to the tables (grammar/modules.py, vm.py), in our words
+PYTHON_EXTRAS = {
+    "type": "the type of a value (a class of the program, or Python's for a number, string, list...)",
+    "isinstance": "whether a value is an instance of a class (or of one in a tuple of classes)",
+    "dict": "a new dictionary, from pairs or keywords",
+    "set": "a new set of distinct values",
+    "frozenset": "a new set that cannot change",
+    "map": "a function applied to each item of one or more iterables, lazily",
+    "filter": "the items of an iterable for which a function is true, lazily",
+    "divmod": "the pair (a // b, a % b)",
+    "hex": "a whole number written in base 16 ('0xff')",
+    "oct": "a whole number written in base 8 ('0o10')",
+    "bin": "a whole number written in base 2 ('0b101')",
+    "chr": "the one-character string of a Unicode code point",
+    "ord": "the Unicode code point of a one-character string",
+    "hash": "a value's hash (equal values hash alike)",
+    "getattr": "an attribute by name, as obj.name reads it; a default instead of AttributeError if given",
+    "hasattr": "whether obj.name can be read",
+    "callable": "whether a value can be called",
+    "staticmethod": "in a class body: a method that takes no instance",
+    "classmethod": "in a class body: a method that takes the class",
+    "property": "in a class body: a method read as an attribute (read-only)",
+}
 
 # Short descriptions, for the names whose docstring is missing or says too little.
 SUMMARIES = {
@@ -568,6 +593,16 @@ def _build():
             kind = "function"
         entries.append(Entry(name, kind, group, _signature(name, target),
                              _summary(name, target, row), also))
+    # Python's built-ins and exception classes the interpreter adds (grammar/modules.py, vm.py)
+    import importlib
+    importlib.import_module(__package__ + ".vm")  # the interpreter registers getattr, hasattr and callable
+    from .modules import EXTRA_BUILTINS, EXCEPTIONS
+    for name in sorted(PYTHON_EXTRAS, key=str.lower):
+        if name in EXTRA_BUILTINS:
+            entries.append(Entry(name, "function", "Python built-ins", None, PYTHON_EXTRAS[name], []))
+    for name in sorted(EXCEPTIONS):
+        entries.append(Entry(name, "class", "Exceptions", None,
+                             f"Python's {name}: raise it, catch it with except, or subclass it", []))
     # torch-only names and the namespaces' own members
     seen = {id(N.BUILTINS[n]) for n in N.BUILTINS if callable(N.BUILTINS[n])}
     seen |= {id(N.TORCH[n]) for n in N.TORCH if n in N.BUILTINS and callable(N.TORCH[n])}

@@ -201,6 +201,11 @@ def test_everything_the_language_resolves_is_listed():
     assert sorted(f"torch.{n}" for n in names.TORCH if f"torch.{n}" not in listed and n not in listed
                   and n not in plumbing) == []
     assert sorted(f"Tensor.{n}" for n in names.TENSOR_ATTRIBUTES if f"Tensor.{n}" not in listed) == []
+    import importlib
+    importlib.import_module("autodiff.grammar.vm")  # the interpreter adds getattr, hasattr, callable
+    from autodiff.grammar import modules
+    assert sorted(set(modules.EXTRA_BUILTINS) - {"__name__"} - listed) == []   # Python's built-ins, exceptions
+    assert {"divmod", "getattr", "isinstance", "ValueError"} <= listed
 
 
 def test_tensor_dot_lists_a_tensors_methods_and_attributes():
