@@ -1046,6 +1046,7 @@ def lookup_attribute(obj, name):
 
 
 _NO_DEFAULT = object()
+_ABSENT = object()  # hasattr's default: a value no attribute can be
 
 
 def _getattr(obj, name, default=_NO_DEFAULT):
@@ -1062,13 +1063,7 @@ def _getattr(obj, name, default=_NO_DEFAULT):
 
 def _hasattr(obj, name):
     """Python's hasattr, through the language's attribute rules."""
-    if name.__class__ is not str:
-        raise TypeError(f"attribute name must be string, not '{type(name).__name__}'")
-    try:
-        lookup_attribute(obj, name)
-    except AttributeError:
-        return False
-    return True
+    return _getattr(obj, name, _ABSENT) is not _ABSENT
 
 
 def _callable(obj):
