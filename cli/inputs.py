@@ -32,15 +32,21 @@ def _lines(stream, before_wait, size=1 << 16):
     """The lines of a binary stream (each with its newline, as iterating the stream gives them),
     calling `before_wait` before each read; a read returns what is there (read1), up to `size`."""
     read = getattr(stream, "read1", stream.read)
-    rest = b""
+    pending = []   # the pieces of a line not yet ended: joined once, so a long line costs its length
     while True:
         before_wait()
         chunk = read(size)
         if not chunk:
             break
-        lines = (rest + chunk).split(b"\n")
-        rest = lines.pop()
+        lines = chunk.split(b"\n")
+        if len(lines) == 1:
+            pending.append(chunk)
+            continue
+        pending.append(lines[0])
+        lines[0] = b"".join(pending)
+        pending = [lines.pop()]
         for line in lines:
             yield line + b"\n"
+    rest = b"".join(pending)
     if rest:
         yield rest

@@ -118,3 +118,10 @@ def test_a_program_feeding_one_line_at_a_time_gets_each_answer(unbuffered):
         assert proc.wait(60) == 0 and proc.stdout.read() == b""
     finally:
         proc.kill()
+
+
+def test_lines_longer_than_a_read_come_out_whole():
+    import io
+    from autodiff.cli.inputs import _lines
+    data = b"x = 1; " + b"x + " * 50 + b"x\nshort\n\n" + b"y" * 40 + b"\nend"
+    assert list(_lines(io.BytesIO(data), lambda: None, size=7)) == list(io.BytesIO(data))
