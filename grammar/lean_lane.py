@@ -192,20 +192,21 @@ def run(source, bindings, options):
 
 
 def _number(text):
-    """A number token as the language reads it (float with a point or an exponent, else int)."""
+    """A number token as the language reads it, or _Decline."""
     if not _LITERAL.fullmatch(text):
         raise _Decline
-    if "." in text or "e" in text or "E" in text:
-        return float(text)
-    return int(text) if text[0] != "0" else _zeros(text)
+    return _value_of(text)
 
 
-def _zeros(text):
-    """A whole number written with a leading 0: 0 for zeros only; any other (007) the language
-    refuses, as Python does -- the pipeline says so."""
-    if text.strip("0"):
+def _value_of(literal):
+    """A literal the pattern found, as the language reads it: float with a point or an exponent,
+    else int -- but a whole number with a leading 0 other than zeros (007) the language refuses,
+    as Python does: the pipeline says so."""
+    if "." in literal or "e" in literal or "E" in literal:
+        return float(literal)
+    if literal[0] == "0" and literal.strip("0"):
         raise _Decline
-    return 0
+    return int(literal)
 
 
 def _tokens(source):
@@ -247,10 +248,7 @@ def _run(lane, source, bindings):
         if len(_programs) >= CACHE_SIZE:
             del _programs[next(iter(_programs))]
         _programs[key] = program
-    # the literals as the language reads them (the pattern allows no other form): float with a
-    # point or an exponent, else int
-    registers = [float(t) if "." in t or "e" in t or "E" in t else int(t) if t[0] != "0" else _zeros(t)
-                 for t in literals]
+    registers = [_value_of(t) for t in literals]
     if bindings:
         registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
     return _result(lane, source, program, _execute(lane, program[0], registers))
@@ -276,13 +274,13 @@ class _Compiler:
     result; and, for the backward, each row step's formula with the registers it reads and the
     registers its gradients go to. While reading, an operand is (register, kind)."""
 
-    def __init__(self, lane, n_numbers):
+    def __init__(self, lane, n_bound, n_literals):
         self.lane = lane
         self.steps = []
         self.backward = []   # in the steps' order; run reversed
         self.literals = []   # the number literals read, in order
-        self.n_bound = 0     # numbers from the command line, before the literals
-        self.n_numbers = n_numbers
+        self.n_bound = n_bound                   # numbers from the command line, before the literals
+        self.n_numbers = n_bound + n_literals
         self.variables = {}  # name -> the register of its variable, in binding order
 
     def number(self, text):
@@ -331,8 +329,7 @@ def _compile(lane, names, parts, literals):
     """The program of a line (its tokens) whose number literals are `literals`, with `names`
     bound on the command line first: (steps, backward steps newest first, f's register,
     ((name, register of its variable), ...) in binding order)."""
-    c = _Compiler(lane, len(names) + len(literals))
-    c.n_bound = len(names)
+    c = _Compiler(lane, len(names), len(literals))
     values = {}      # name -> operand, as the program's globals
     for k, name in enumerate(names):
         values[name] = c.variable(name, k)
