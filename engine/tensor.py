@@ -22,6 +22,7 @@ import numpy as _np
 
 from . import backend as _backend
 from . import dtypes as _dt
+from . import elision as _elision
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
 from .graph import Node, named, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
 from .ops import TABLE
@@ -243,7 +244,11 @@ def _run_any(op, args, params):
     if params:
         out = op.forward(b.xp, *arrays, **params)
     elif n == 2:
-        out = op.forward(b.xp, arrays[0], arrays[1])
+        into = _elision.into(op, args, arrays, requires) if op.ufunc is not None else None
+        if into is None:
+            out = op.forward(b.xp, arrays[0], arrays[1])
+        else:  # a temporary operand's memory takes the result (elision.py): the row's ufunc, bit for bit
+            out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
     elif n == 1:
         out = op.forward(b.xp, arrays[0])
     else:
@@ -1057,6 +1062,7 @@ class Tensor:
 _FAST = frozenset((Tensor, float, int))
 _ADD, _SUB, _MUL, _DIV, _NEG = TABLE["add"], TABLE["sub"], TABLE["mul"], TABLE["div"], TABLE["neg"]
 _AS_STRIDED = TABLE["as_strided"]
+_elision.OPERATORS.update(f.__code__ for f in (Tensor.__add__, Tensor.__sub__, Tensor.__mul__, Tensor.__truediv__))
 
 
 def _dim(dim, ndim):

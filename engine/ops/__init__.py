@@ -62,6 +62,10 @@ Flags
     the row's batch rule (dims shifted by one, keys after a full slice, shapes
     with B in front); it may return ``NotImplemented``, and a row without one
     has its ``backward`` run once per batch element.
+    ``ufunc = "multiply"``: for two tensors ``forward`` is exactly that
+    ufunc of ``xp``, so a large result may be written with ``out=`` into a
+    temporary operand's memory (engine/elision.py) -- the same bits, no new
+    array.
 
 The public surface (what users call)
     ``names``: the public functions this row stands behind (``torch.<name>``

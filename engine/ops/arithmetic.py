@@ -13,6 +13,7 @@ class Add(Op):
     method = inplace = True
     formula = infix("+")
     elementwise = True
+    ufunc = "add"
     node = "AddBackward0"
 
     def forward(xp, a, b):
@@ -29,6 +30,7 @@ class Sub(Op):
     method = inplace = True
     formula = infix("-")
     elementwise = True
+    ufunc = "subtract"
     node = staticmethod(lambda ctx: "RsubBackward1" if ctx.shapes[0] is None else "SubBackward0")
 
     def check_mixed(arrays):
@@ -67,6 +69,7 @@ class Mul(Op):
     method = inplace = True
     formula = infix("*")
     elementwise = True
+    ufunc = "multiply"
     node = "MulBackward0"
     saves = (0, 1)
     save_for = ((1,), (0,))
@@ -108,6 +111,7 @@ class Div(Op):
     method = inplace = True
     formula = infix("/")
     elementwise = True
+    ufunc = "divide"
     node = "DivBackward0"  # number / tensor is reciprocal(tensor) * number, as in PyTorch
     saves = (0, 1)
     save_for = ((1,), (0, 1))

@@ -63,6 +63,7 @@ class Op:
     method = False
     inplace = False
     formula = PARAMS_ELIDED
+    ufunc = None  # the xp ufunc that forward is, for two tensors: a temporary's memory may take the result
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
