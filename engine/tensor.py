@@ -32,6 +32,7 @@ __all__ = ["Tensor", "Size", "apply", "run_op"]
 _grad_enabled = is_grad_enabled
 _inference_on = is_inference_mode_enabled
 _np_generic = _np.generic
+_np_ndarray = _np.ndarray
 _new = object.__new__
 _backends = _backend._backends
 _load_backend = _backend.backend_for
@@ -170,10 +171,14 @@ def run_op(op, args, params):
     x = t.array
     if n == 1:
         out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
-    elif t is a:
-        out = op.forward(b.xp, x, args[1], **params) if params else op.forward(b.xp, x, args[1])
-    else:
-        out = op.forward(b.xp, a, x, **params) if params else op.forward(b.xp, a, x)
+    elif x.__class__ is not _np_ndarray or op.ufunc is None \
+            or (into := _elision.into_one(op, args, x, t is a, t._rg)) is None:
+        if t is a:
+            out = op.forward(b.xp, x, args[1], **params) if params else op.forward(b.xp, x, args[1])
+        else:
+            out = op.forward(b.xp, a, x, **params) if params else op.forward(b.xp, a, x)
+    else:  # a temporary's memory takes the result (elision.py): the row's ufunc, bit for bit
+        out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if t is a else getattr(b.xp, op.ufunc)(a, x, out=into)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
     result = _new(Tensor)
@@ -1062,7 +1067,8 @@ class Tensor:
 _FAST = frozenset((Tensor, float, int))
 _ADD, _SUB, _MUL, _DIV, _NEG = TABLE["add"], TABLE["sub"], TABLE["mul"], TABLE["div"], TABLE["neg"]
 _AS_STRIDED = TABLE["as_strided"]
-_elision.OPERATORS.update(f.__code__ for f in (Tensor.__add__, Tensor.__sub__, Tensor.__mul__, Tensor.__truediv__))
+_elision.OPERATORS.update(f.__code__ for f in (Tensor.__add__, Tensor.__radd__, Tensor.__sub__, Tensor.__rsub__,
+                                                Tensor.__mul__, Tensor.__rmul__, Tensor.__truediv__))
 
 
 def _dim(dim, ndim):

@@ -74,6 +74,14 @@ def test_each_operator_takes_a_temporary_on_either_side(requires_grad):
     assert _peak_arrays(lambda: z / (x * 2.0)) == (2.0 if requires_grad else 1.0)
 
 
+@known_python
+@pytest.mark.parametrize("requires_grad", [False, True])
+def test_a_number_on_either_side_writes_into_the_temporary(requires_grad):
+    x = _x(requires_grad)
+    assert _peak_arrays(lambda: ((x ** 2) * 3.0 + 1.0) / 4.0 - 0.5) == 1.0
+    assert _peak_arrays(lambda: 0.5 - (2.0 * (1.0 + (x * 2.0)))) == 1.0
+
+
 def test_results_and_gradients_are_the_same_bits_with_and_without(monkeypatch):
     """Every operator, temporaries on either side, a broadcast 0-d and row operand, a
     float32 pair: forward values and every gradient equal bit for bit."""
@@ -89,6 +97,8 @@ def test_results_and_gradients_are_the_same_bits_with_and_without(monkeypatch):
             (x ** 2) / (x.cos() + 3.0) - k * x.exp(),
             (f * 3.0) * (f + 1.0) - (f.sin() / (f.cos() + 2.0)),
             (m.tanh() + row) * (m * 2.0) - row / (m.exp() + 1.0),
+            0.5 - (2.0 * (1.0 + (x.sin() * 3))) / 7.0 + (w ** 2) * k,
+            (f * 0.1) * 3 - 1e30,                         # float32 with Python numbers stays float32
         ]
         total = sum(o.sum() for o in outs)
         total.backward()
@@ -112,6 +122,21 @@ def test_a_variable_is_never_written():
     r = t + z
     _unchanged(t.numpy(), before)
     assert numpy.array_equal(r.numpy(), before + z.numpy())
+
+
+def test_a_variable_is_never_written_with_a_number():
+    x = _x(False)
+    t = x * 2.0
+    before = t.numpy().copy()
+    t * 3.0, 3.0 * t, t - 1.0, 1.0 - t, t / 2.0, t + 1
+    t.__mul__(3.0), t.__rsub__(1.0)
+    _unchanged(t.numpy(), before)
+
+
+def test_a_bool_number_is_still_refused_by_subtraction():
+    x = _x(False)
+    with pytest.raises(RuntimeError, match="bool"):
+        (x * 2.0) - True
 
 
 def test_calling_the_method_itself_writes_nothing():
