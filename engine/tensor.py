@@ -817,6 +817,8 @@ class Tensor:
 
     def __repr__(self):
         from .printing import tensor_repr
+        if self.__dict__.get("_is_parameter"):  # nn.Parameter, as PyTorch prints one
+            return "Parameter containing:\n" + tensor_repr(self)
         return tensor_repr(self)
 
     __str__ = __repr__

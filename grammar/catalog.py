@@ -26,7 +26,7 @@ __all__ = ["Entry", "catalog", "lookup", "search", "GROUPS"]
 GROUPS = ("Creation", "Arithmetic", "Elementwise maths", "Reductions and statistics", "Linear algebra",
           "Shapes, views and indexing", "Comparisons and logic (no gradient)", "Random", "Autograd",
           "Grad mode", "Optimisers", "Dtypes, devices and settings", "Printing", "Python built-ins", "Exceptions",
-          "Constants", "Neural-network functions", "Testing", "Tensor methods", "Tensor attributes", "Namespaces",
+          "Constants", "Neural-network functions", "Neural-network layers and losses", "Testing", "Tensor methods", "Tensor attributes", "Namespaces",
           "Other")
 
 # the op table's families (engine/ops/<module>.py) and the engine's function modules
@@ -36,7 +36,7 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "functions_linalg": "Linear algebra", "linalg_ns": "Linear algebra",
            "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics",
            "activations": "Neural-network functions", "functional": "Neural-network functions",
-           "testing": "Testing", "gradcheck": "Autograd"}
+           "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses"}
 
 _GROUP_OF = {}
 for _group, _names in {

@@ -204,7 +204,8 @@ TORCH["inf"] = math.inf
 TORCH["nan"] = math.nan
 _functional = Namespace("torch.nn.functional",
                         {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS})
-_nn = Namespace("torch.nn", {"functional": _functional})
+_nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.modules.__all__},
+                                 functional=_functional))
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode})
@@ -268,6 +269,18 @@ _ATTRIBUTES = {
     int: frozenset({"real", "imag", "bit_length"}),
 }
 _OPTIMIZER_ATTRIBUTES = frozenset({"step", "zero_grad", "state", "defaults", "lr", "steps"})
+_MODULE_METHODS = frozenset({
+    "forward", "parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
+    "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
+    "register_parameter", "add_module", "append", "reset_parameters", "extra_repr"})
+
+
+def _module_attributes(module):
+    """What a program may read of an nn module: its methods, and what it registered or was
+    configured with (weight, fc1, in_features, reduction, ...)."""
+    own = module.__dict__
+    return _MODULE_METHODS | {n for n in own if not n.startswith("_")} | set(own["_parameters"]) \
+        | set(own["_modules"])
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
 
 
@@ -285,6 +298,8 @@ def attribute(obj, name):
     if allowed is None:
         if isinstance(obj, _Optimizer):
             allowed = _OPTIMIZER_ATTRIBUTES
+        elif isinstance(obj, E.nn.Module):
+            allowed = _module_attributes(obj)
         elif isinstance(obj, _Node):
             allowed = _ATTRIBUTES[_Node]
         elif isinstance(obj, E.Tensor):

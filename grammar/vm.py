@@ -10,6 +10,7 @@ a call-depth limit stop runaway programs with a clear error.
 import difflib
 import operator
 import re
+import types
 import string
 from _string import formatter_field_name_split as _formatter_field_name_split
 
@@ -1178,7 +1179,8 @@ def index(obj, key):
         if isinstance(key, E.Tensor):
             key = key.__index__()
         return obj[key]
-    if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance:
+    if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance \
+            or obj.__class__ is E.nn.Sequential:
         return obj[key]
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
@@ -1230,7 +1232,9 @@ def unpack(value, n):
     return items
 
 
-_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed) + modules.ITERABLE_TYPES
+# a generator reaches a program only from the engine (module.parameters()): the language has no yield
+_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
+             E.nn.Sequential) + modules.ITERABLE_TYPES
 
 
 def iterate(value):

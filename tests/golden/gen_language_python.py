@@ -933,6 +933,84 @@ n <<= 2
 n >>= 1
 print(n, 1 + 2 << 1, 1 | 2 & 3, ~-1, ~5, -~2, 3 < 1 | 4, 12 >> 2 << 1, 5 & True)
 """,
+    # ------------------------------------------------ torch.nn layers (weights set by hand: our
+    # generator is not PyTorch's, so only what does not depend on the initial draw is compared)
+    "nn_linear_seed": """
+import torch
+import torch.nn as nn
+net = nn.Linear(3, 4)
+print(net, net.in_features, net.out_features, net.weight.shape, net.bias.shape)
+print(net.weight.requires_grad, net.weight.is_leaf, isinstance(net.weight, nn.Parameter))
+with torch.no_grad():
+    net.weight.copy_(torch.arange(12.).reshape(4, 3) / 10)
+    net.bias.copy_(torch.tensor([0.5, -0.5, 1., 0.]))
+input = torch.tensor([[1., 2., 3.], [-1., 0., 2.]], requires_grad=True)
+output = net(input)
+print(output)
+loss = torch.sum(output)
+loss.backward(retain_graph=True)
+loss.backward()
+print(input.grad)
+print(net.weight.grad)
+print(net.bias.grad)
+""",
+    "nn_sequential_training": """
+import torch
+from torch import nn
+model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+print(model)
+print(len(model), model[0], model[-1].out_features)
+with torch.no_grad():
+    for i, p in enumerate(model.parameters()):
+        p.copy_(torch.linspace(-0.5, 0.5, p.numel()).reshape(p.shape) * (i + 1))
+for name, p in model.named_parameters():
+    print(name, tuple(p.shape))
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loss_fn = nn.MSELoss()
+x = torch.tensor([[0., 1.], [1., 0.], [1., 1.], [0., 0.]])
+y = torch.tensor([[1.], [1.], [0.], [0.]])
+for step in range(5):
+    opt.zero_grad()
+    loss = loss_fn(model(x), y)
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 6))
+print(model(x).detach())
+""",
+    "nn_module_api": """
+import torch
+import torch.nn as nn
+seq = nn.Sequential(nn.Linear(4, 2, bias=False), nn.ReLU(), nn.Softmax(dim=1))
+print(seq, [n for n, _ in seq.named_parameters()])
+print(seq.training, seq.eval().training, seq[0].training, seq.train().training)
+print(list(seq.state_dict().keys()), len(list(seq.children())), len(list(seq.modules())))
+with torch.no_grad():
+    seq[0].weight.copy_(torch.tensor([[1., -1., 0., 2.], [0.5, 0.5, -1., 0.]]))
+out = seq(torch.tensor([[1., 2., 3., 4.]]))
+print(out)
+out[0, 0].backward()
+print(seq[0].weight.grad)
+seq.zero_grad()
+print(seq[0].weight.grad)
+print(nn.Parameter(torch.ones(2)))
+print(nn.Parameter(torch.zeros(3), requires_grad=False))
+print(nn.LeakyReLU(0.2), nn.GELU(approximate='tanh'), nn.Flatten(), nn.Identity(), nn.Sigmoid())
+print(nn.CrossEntropyLoss(), nn.Softplus(), nn.ELU(), nn.ReLU(inplace=True), nn.LogSoftmax(dim=-1))
+""",
+    "nn_losses": """
+import torch
+import torch.nn as nn
+logits = torch.tensor([[2., 0.5, -1.], [0.1, 0.2, 3.]], requires_grad=True)
+target = torch.tensor([0, 2])
+loss = nn.CrossEntropyLoss()(logits, target)
+loss.backward()
+print(loss, logits.grad)
+p = torch.tensor([0.8, 0.3, 0.6], requires_grad=True)
+t = torch.tensor([1., 0., 1.])
+print(nn.BCELoss()(p, t), nn.BCELoss(reduction='sum')(p, t))
+print(nn.BCEWithLogitsLoss()(p, t), nn.L1Loss()(p, t), nn.MSELoss(reduction='none')(p, t))
+print(nn.NLLLoss()(torch.log_softmax(logits, dim=1), target))
+""",
 }
 
 

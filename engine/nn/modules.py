@@ -1,0 +1,393 @@
+"""torch.nn's modules, over nn.functional: Parameter, Module, Linear, Sequential,
+and the activation and loss modules that tutorials build networks from.
+
+A Module registers what is assigned to it as PyTorch's does: a Parameter goes
+to its parameters, a Module to its children, in the order assigned, and
+`parameters()` walks its own first, then each child's, each tensor once. A
+Parameter is a leaf tensor that wants a gradient, marked as one (it is no
+subclass: the engine's fast paths take any tensor as it is); ops on it make
+plain tensors, as in PyTorch.
+
+Initial weights follow PyTorch's rule (uniform in +-1/sqrt(fan_in)) but come
+from the engine's own generator, so they are not PyTorch's numbers for a seed.
+"""
+import math
+
+from ..tensor import Tensor, _make, _storage
+from ..grad_mode import no_grad
+from .. import functions as _fn
+from . import functional as F
+
+__all__ = ["Parameter", "Module", "Linear", "Sequential", "Identity", "Flatten", "ReLU", "Sigmoid", "Tanh",
+           "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+
+
+class _ParameterType(type):
+    """isinstance(t, Parameter) asks whether tensor t was made a parameter."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.__dict__.get("_is_parameter", False)
+
+    def __repr__(cls):
+        return "<class 'torch.nn.parameter.Parameter'>"
+
+
+class Parameter(metaclass=_ParameterType):
+    """A tensor that a layer learns: a leaf sharing data's memory that wants a gradient."""
+
+    def __new__(cls, data=None, requires_grad=True):
+        if data is None:
+            data = _fn.empty(0)
+        if not isinstance(data, Tensor):
+            raise TypeError(f"Parameter(): argument 'data' must be Tensor, not {type(data).__name__}")
+        t = _make(_storage(data), data.device)
+        t.__dict__["_is_parameter"] = True
+        if requires_grad:
+            t.requires_grad_(True)
+        return t
+
+
+class Module:
+    """The base of every layer: what it is given to learn, train/eval, and calling forward."""
+
+    def __init__(self):
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_modules", {})
+
+    # ---------------------------------------------------------------- registration
+    def __setattr__(self, name, value):
+        params = self.__dict__.get("_parameters")
+        if params is None:
+            raise AttributeError("cannot assign before Module.__init__() call")
+        for table in (params, self._modules, self.__dict__):
+            table.pop(name, None)
+        if isinstance(value, Parameter):
+            params[name] = value
+        elif isinstance(value, Module):
+            self._modules[name] = value
+        elif value is None and name in ("bias", "weight"):
+            params[name] = None
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name):  # only for names not found the ordinary way
+        d = self.__dict__
+        for table in ("_parameters", "_modules"):
+            if name in d.get(table, ()):
+                return d[table][name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name):
+        for table in (self._parameters, self._modules):
+            if name in table:
+                del table[name]
+                return
+        object.__delattr__(self, name)
+
+    def register_parameter(self, name, param):
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
+                            "(torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def add_module(self, name, module):
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        self._modules[name] = module
+
+    # ---------------------------------------------------------------- walking
+    def named_parameters(self, prefix="", recurse=True):
+        seen = set()
+        for module_prefix, module in (self.named_modules(prefix) if recurse else [(prefix, self)]):
+            for name, p in module._parameters.items():
+                if p is None or id(p) in seen:
+                    continue
+                seen.add(id(p))
+                yield (module_prefix + "." if module_prefix else "") + name, p
+
+    def parameters(self, recurse=True):
+        for _, p in self.named_parameters(recurse=recurse):
+            yield p
+
+    def named_children(self):
+        seen = set()
+        for name, m in self._modules.items():
+            if m is not None and id(m) not in seen:
+                seen.add(id(m))
+                yield name, m
+
+    def children(self):
+        for _, m in self.named_children():
+            yield m
+
+    def named_modules(self, prefix=""):
+        """Self first, then every submodule depth-first, each once (an explicit stack: no recursion)."""
+        seen = set()
+        stack = [(prefix, self)]
+        while stack:
+            name, module = stack.pop()
+            if id(module) in seen:
+                continue
+            seen.add(id(module))
+            yield name, module
+            subs = [((name + "." if name else "") + n, m) for n, m in module._modules.items() if m is not None]
+            stack.extend(reversed(subs))
+
+    def modules(self):
+        for _, m in self.named_modules():
+            yield m
+
+    # ---------------------------------------------------------------- state
+    def train(self, mode=True):
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        for m in self.modules():
+            object.__setattr__(m, "training", mode)
+        return self
+
+    def eval(self):
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad=True):
+        for p in self.parameters():
+            p.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none=True):
+        for p in self.parameters():
+            if p.grad is None:
+                continue
+            if set_to_none:
+                p.grad = None
+            else:
+                with no_grad():
+                    p.grad.zero_()
+
+    def state_dict(self):
+        """name -> tensor (detached, sharing memory), parameters in `parameters()` order."""
+        return {name: p.detach() for name, p in self.named_parameters()}
+
+    def load_state_dict(self, state_dict, strict=True):
+        """Copy each tensor into the parameter of its name, with PyTorch's checks and messages."""
+        own = dict(self.named_parameters())
+        missing = [k for k in own if k not in state_dict]
+        unexpected = [k for k in state_dict if k not in own]
+        errors = [f"size mismatch for {k}: copying a param with shape {state_dict[k].shape} from checkpoint, "
+                  f"the shape in current model is {p.shape}."
+                  for k, p in own.items() if k in state_dict and state_dict[k].shape != p.shape]
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: " + ", ".join(f'"{k}"' for k in missing) + ". ")
+        if errors:
+            raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
+        with no_grad():
+            for k, p in own.items():
+                if k in state_dict:
+                    p.copy_(state_dict[k])
+        return _IncompatibleKeys(missing, unexpected)
+
+    # ---------------------------------------------------------------- calling
+    def forward(self, *args, **kwargs):
+        raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
+
+    def __call__(self, *args, **kwargs):
+        return self.forward(*args, **kwargs)
+
+    # ---------------------------------------------------------------- printing
+    def extra_repr(self):
+        return ""
+
+    def __repr__(self):
+        """PyTorch's: Name(extra) for a module without children, else one line per child."""
+        extra = self.extra_repr()
+        children = [(name, repr(m)) for name, m in self._modules.items()]
+        if not children:
+            return f"{type(self).__name__}({extra})"
+        lines = ([extra] if extra else []) + [f"({name}): " + text.replace("\n", "\n  ") for name, text in children]
+        return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
+
+
+class _IncompatibleKeys(tuple):
+    """What load_state_dict returns: (missing_keys, unexpected_keys), printed as PyTorch prints it."""
+
+    def __new__(cls, missing, unexpected):
+        return super().__new__(cls, (missing, unexpected))
+
+    missing_keys = property(lambda self: self[0])
+    unexpected_keys = property(lambda self: self[1])
+
+    def __repr__(self):
+        if not self[0] and not self[1]:
+            return "<All keys matched successfully>"
+        return f"_IncompatibleKeys(missing_keys={self[0]}, unexpected_keys={self[1]})"
+
+    __str__ = __repr__
+
+
+def _uniform(shape, bound, dtype):
+    """Uniform in [-bound, bound) from the engine's generator."""
+    return (_fn.rand(*shape, dtype=dtype) * 2 - 1) * bound
+
+
+class Linear(Module):
+    """y = x W^T + b, W of shape (out_features, in_features)."""
+
+    def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(_fn.empty(out_features, in_features, dtype=dtype, device=device))
+        self.bias = Parameter(_fn.empty(out_features, dtype=dtype, device=device)) if bias else None
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        # PyTorch's kaiming_uniform_(a=sqrt(5)) is uniform in +-1/sqrt(fan_in), and so is the bias
+        fan_in = self.in_features
+        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        with no_grad():
+            self.weight.copy_(_uniform(self.weight.shape, bound, self.weight.dtype))
+            if self.bias is not None:
+                self.bias.copy_(_uniform(self.bias.shape, bound, self.bias.dtype))
+
+    def forward(self, input):
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self):
+        return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
+
+
+class Sequential(Module):
+    """Layers applied in turn; indexable, iterable, its length the number of layers."""
+
+    def __init__(self, *args):
+        super().__init__()
+        if len(args) == 1 and isinstance(args[0], dict):
+            for name, m in args[0].items():
+                self.add_module(name, m)
+        else:
+            for i, m in enumerate(args):
+                self.add_module(str(i), m)
+
+    def forward(self, input):
+        for m in self._modules.values():
+            input = m(input)
+        return input
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def __getitem__(self, index):
+        items = list(self._modules.items())
+        if isinstance(index, slice):
+            return Sequential(dict(items[index]))
+        n = len(items)
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of range")
+        return items[index % n][1]
+
+    def append(self, module):
+        self.add_module(str(len(self._modules)), module)
+        return self
+
+
+class _Elementwise(Module):
+    """A module that applies one nn.functional function; `_args` names its settings, in order."""
+    _args = ()
+    _function = None
+
+    def __init__(self, *args, **kwargs):
+        super().__init__()
+        defaults = dict(self._args)
+        names = [n for n, _ in self._args]
+        if len(args) > len(names):
+            raise TypeError(f"{type(self).__name__}() takes at most {len(names)} arguments ({len(args)} given)")
+        for name, value in zip(names, args):
+            kwargs.setdefault(name, value)
+        for name in kwargs:
+            if name not in defaults:
+                raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{name}'")
+        for name in names:
+            object.__setattr__(self, name, kwargs.get(name, defaults[name]))
+
+    def forward(self, input):
+        return type(self)._function(input, **{n: getattr(self, n) for n, _ in self._args})
+
+    def extra_repr(self):
+        return ", ".join(f"{n}={_shown(getattr(self, n))}" for n, _ in self._args if n != "inplace" or self.inplace)
+
+
+def _shown(value):
+    return repr(value) if isinstance(value, str) else value
+
+
+def _function_name(name, function):
+    return "nothing (the input itself)" if name == "Identity" else function.__name__
+
+
+def _module(name, function, args=(), doc=None):
+    cls = type(name, (_Elementwise,), {"_args": args, "_function": staticmethod(function),
+                                       "__doc__": doc or f"A layer applying {_function_name(name, function)} to its input.",
+                                       "__module__": __name__})
+    return cls
+
+
+Identity = _module("Identity", lambda input: input)
+Identity.__init__ = lambda self, *args, **kwargs: Module.__init__(self)
+ReLU = _module("ReLU", F.relu, (("inplace", False),))
+Sigmoid = _module("Sigmoid", F.sigmoid)
+Tanh = _module("Tanh", F.tanh)
+LeakyReLU = _module("LeakyReLU", F.leaky_relu, (("negative_slope", 0.01), ("inplace", False)))
+ELU = _module("ELU", F.elu, (("alpha", 1.0), ("inplace", False)))
+GELU = _module("GELU", F.gelu, (("approximate", "none"),))
+SiLU = _module("SiLU", F.silu, (("inplace", False),))
+Softplus = _module("Softplus", F.softplus, (("beta", 1.0), ("threshold", 20.0)))
+Softmax = _module("Softmax", F.softmax, (("dim", None),))
+LogSoftmax = _module("LogSoftmax", F.log_softmax, (("dim", None),))
+Flatten = _module("Flatten", _fn.flatten, (("start_dim", 1), ("end_dim", -1)))
+
+
+class _Loss(Module):
+    """A loss module: reduction 'mean', 'sum' or 'none', and the functional loss's other settings."""
+    _function = None
+    _extra = ()
+
+    def __init__(self, *args, reduction="mean", **kwargs):
+        super().__init__()
+        names = [n for n, _ in self._extra]
+        if len(args) > (1 if names[:1] == ["weight"] else 0):  # PyTorch's later positions are legacy flags
+            raise TypeError(f"{type(self).__name__}() takes its settings as keywords (reduction=..., ...)")
+        defaults = dict(self._extra)
+        for name, value in zip(names, args):
+            kwargs.setdefault(name, value)
+        for name in kwargs:
+            if name not in defaults:
+                raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{name}'")
+        object.__setattr__(self, "reduction", reduction)
+        for name in names:
+            object.__setattr__(self, name, kwargs.get(name, defaults[name]))
+
+    def forward(self, input, target):
+        return type(self)._function(input, target, reduction=self.reduction,
+                                    **{n: getattr(self, n) for n, _ in self._extra})
+
+
+def _loss(name, function, extra=()):
+    return type(name, (_Loss,), {"_function": staticmethod(function), "_extra": extra, "__module__": __name__,
+                                 "__doc__": f"The loss {function.__name__} as a layer: call it on (input, target)."})
+
+
+MSELoss = _loss("MSELoss", F.mse_loss)
+L1Loss = _loss("L1Loss", F.l1_loss)
+CrossEntropyLoss = _loss("CrossEntropyLoss", F.cross_entropy,
+                         (("weight", None), ("ignore_index", -100), ("label_smoothing", 0.0)))
+NLLLoss = _loss("NLLLoss", F.nll_loss, (("weight", None), ("ignore_index", -100)))
+BCELoss = _loss("BCELoss", F.binary_cross_entropy, (("weight", None),))
+BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits,
+                          (("weight", None), ("pos_weight", None)))

@@ -1,0 +1,144 @@
+"""torch.nn's modules from Python (engine/nn/modules.py): registration and walking order,
+PyTorch's messages, initial weights within PyTorch's bounds. What a program prints through
+them is compared with PyTorch's own output in tests/golden/language_python.json (nn_*)."""
+import math
+
+import numpy
+import pytest
+
+import autodiff.engine as E
+from autodiff.engine import nn
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = 2.0                                  # a plain attribute: no parameter
+        self.inner = nn.Linear(2, 2)
+        self.gain = nn.Parameter(E.ones(1))
+        self.register_parameter("unused", None)
+
+    def forward(self, x):
+        return self.inner(x) * self.gain * self.scale
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.first = Block()
+        self.shared = nn.Linear(2, 1)
+        self.again = self.shared                          # the same layer twice: its parameters once
+        self.head = nn.Sequential(nn.Tanh(), self.shared)
+
+    def forward(self, x):
+        return self.head(self.first(x))
+
+
+def test_parameters_come_in_registration_order_each_once():
+    net = Net()
+    names = [n for n, _ in net.named_parameters()]
+    # PyTorch: own parameters first, then each child's (pre-order), a shared tensor under its first name
+    assert names == ["first.gain", "first.inner.weight", "first.inner.bias", "shared.weight", "shared.bias"]
+    assert len(list(net.parameters())) == 5
+    assert [n for n, _ in net.named_modules()] == ["", "first", "first.inner", "shared", "head", "head.0"]
+    assert [n for n, _ in net.named_children()] == ["first", "shared", "head"]
+    assert [n for n, _ in net.named_parameters(recurse=False)] == []
+
+
+def test_a_python_subclass_trains_with_an_optimiser():
+    E.manual_seed(3)
+    net = Net()
+    x = E.tensor([[0.5, -1.0], [2.0, 0.25]])
+    target = E.tensor([[1.0], [-1.0]])
+    opt = E.SGD(net.parameters(), lr=0.05)
+    losses = []
+    for _ in range(20):
+        opt.zero_grad()
+        loss = nn.MSELoss()(net(x), target)
+        loss.backward()
+        opt.step()
+        losses.append(loss.item())
+    assert losses[-1] < losses[0]
+    assert all(p.grad is not None for p in net.parameters())
+    net.zero_grad()
+    assert all(p.grad is None for p in net.parameters())
+
+
+def test_linear_draws_within_pytorchs_bound():
+    E.manual_seed(0)
+    layer = nn.Linear(50, 40)
+    bound = 1 / math.sqrt(50)
+    for p in (layer.weight, layer.bias):
+        a = p.detach().numpy()
+        assert numpy.all(numpy.abs(a) <= bound) and a.std() > bound / 4
+    assert layer.weight.is_leaf and layer.weight.requires_grad and layer.weight.grad_fn is None
+    assert nn.Linear(3, 2, bias=False).bias is None
+
+
+def test_linear_computes_x_wt_plus_b():
+    layer = nn.Linear(3, 2)
+    with E.no_grad():
+        layer.weight.copy_(E.tensor([[1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]]))
+        layer.bias.copy_(E.tensor([0.5, -0.5]))
+    out = layer(E.tensor([[1.0, 1.0, 1.0], [2.0, 0.0, -1.0]]))
+    assert out.tolist() == [[6.5, -0.5], [-0.5, -3.5]]
+
+
+def test_parameter_shares_memory_and_ops_make_plain_tensors():
+    data = E.zeros(3)
+    p = nn.Parameter(data)
+    assert isinstance(p, nn.Parameter) and isinstance(p, E.Tensor) and p.requires_grad
+    data.add_(1.0)
+    assert p.tolist() == [1.0, 1.0, 1.0]
+    assert not isinstance(p * 2, nn.Parameter) and not isinstance(p.detach(), nn.Parameter)
+    assert repr(p).startswith("Parameter containing:\ntensor(")
+    with pytest.raises(TypeError, match="must be Tensor"):
+        nn.Parameter([1.0])
+
+
+def test_state_dict_round_trip_and_pytorchs_key_errors():
+    a, b = nn.Linear(2, 2), nn.Linear(2, 2)
+    assert repr(b.load_state_dict(a.state_dict())) == "<All keys matched successfully>"
+    assert b.weight.tolist() == a.weight.tolist() and b.bias.tolist() == a.bias.tolist()
+    # PyTorch 2.13's text, character for character
+    with pytest.raises(RuntimeError) as e:
+        b.load_state_dict({"weight": a.weight})
+    assert str(e.value) == 'Error(s) in loading state_dict for Linear:\n\tMissing key(s) in state_dict: "bias". '
+    with pytest.raises(RuntimeError) as e:
+        b.load_state_dict({"weight": E.ones(3, 2), "bias": a.bias, "extra": a.bias})
+    assert str(e.value) == ('Error(s) in loading state_dict for Linear:\n\tUnexpected key(s) in state_dict: '
+                            '"extra". \n\tsize mismatch for weight: copying a param with shape torch.Size([3, 2]) '
+                            'from checkpoint, the shape in current model is torch.Size([2, 2]).')
+
+
+def test_pytorchs_messages():
+    with pytest.raises(NotImplementedError, match='Module \\[Module\\] is missing the required "forward" function'):
+        nn.Module()(E.ones(1))
+
+    class Early(nn.Module):
+        def __init__(self):
+            self.x = 1
+    with pytest.raises(AttributeError, match="cannot assign before Module.__init__\\(\\) call"):
+        Early()
+    with pytest.raises(AttributeError, match="'Linear' object has no attribute 'weights'"):
+        nn.Linear(1, 1).weights
+
+
+def test_sequential_indexes_slices_and_iterates():
+    seq = nn.Sequential(nn.Linear(2, 3), nn.ReLU(), nn.Linear(3, 1))
+    assert len(seq) == 3 and isinstance(seq[-1], nn.Linear) and isinstance(seq[1], nn.ReLU)
+    assert [type(m).__name__ for m in seq] == ["Linear", "ReLU", "Linear"]
+    assert len(seq[1:]) == 2 and [n for n, _ in seq[1:].named_parameters()] == ["2.weight", "2.bias"]
+    with pytest.raises(IndexError):
+        seq[3]
+    x = E.ones(4, 2)
+    assert seq(x).tolist() == seq[2](seq[1](seq[0](x))).tolist()
+
+
+def test_train_and_eval_reach_every_layer():
+    net = Net()
+    assert all(m.training for m in net.modules())
+    net.eval()
+    assert not any(m.training for m in net.modules())
+    with pytest.raises(ValueError, match="training mode is expected to be boolean"):
+        net.train("yes")
