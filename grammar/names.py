@@ -23,6 +23,7 @@ __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "
            "MAX_LIST"]
 
 from .words import show, register as _register_words  # noqa: E402
+from .module_classes import program_names  # noqa: E402
 from .limits import MAX_LIST, bounded_list, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
@@ -275,12 +276,13 @@ _MODULE_METHODS = frozenset({
     "register_parameter", "add_module", "append", "reset_parameters", "extra_repr"})
 
 
-def _module_attributes(module):
-    """What a program may read of an nn module: its methods, and what it registered or was
-    configured with (weight, fc1, in_features, reduction, ...)."""
-    own = module.__dict__
-    return _MODULE_METHODS | {n for n in own if not n.startswith("_")} | set(own["_parameters"]) \
-        | set(own["_modules"])
+def layer_attributes(layer):
+    """What a program may read of an nn layer: the layer methods, what it registered or was
+    configured with (weight, fc1, in_features, reduction, ...), and what the program's own
+    classes defined (a program's `class Net(nn.Module)`: forward, its helpers)."""
+    own = layer.__dict__
+    return _MODULE_METHODS | {n for n in own if not n.startswith("_")} | set(own.get("_parameters", ())) \
+        | set(own.get("_modules", ())) | program_names(layer)
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
 
 
@@ -299,7 +301,11 @@ def attribute(obj, name):
         if isinstance(obj, _Optimizer):
             allowed = _OPTIMIZER_ATTRIBUTES
         elif isinstance(obj, E.nn.Module):
-            allowed = _module_attributes(obj)
+            allowed = layer_attributes(obj)
+        elif isinstance(obj, type) and issubclass(obj, E.nn.Module):  # a layer class: what programs defined
+            allowed = program_names(obj)
+            if name not in allowed:
+                raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         elif isinstance(obj, _Node):
             allowed = _ATTRIBUTES[_Node]
         elif isinstance(obj, E.Tensor):
@@ -307,6 +313,8 @@ def attribute(obj, name):
         else:
             allowed = frozenset()
     if name not in allowed:
+        if isinstance(obj, E.nn.Module):  # PyTorch's words
+            raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         raise AttributeError(f"{_type_name(obj)} has no attribute '{name}'")
     value = getattr(obj, name)
     guard = _SIZE_GUARDS.get((cls, name))
@@ -348,7 +356,10 @@ _SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (st
 
 
 def settable(obj, name):
-    """Whether `obj.name = value` is allowed."""
+    """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
+    (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
+    if isinstance(obj, E.nn.Module):
+        return not name.startswith("_")
     allowed = _SETTABLE.get(type(obj))
     return allowed is not None and name in allowed
 

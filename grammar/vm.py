@@ -26,7 +26,8 @@ from .budget import DEFAULT_MAX_MEMORY
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
     check_format_spec, check_percent_format
-from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe
+from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
+from .module_classes import is_layer_class, layer_class, LayerSuper
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
     set_class_attribute, is_program_object, MISSING
 
@@ -560,6 +561,9 @@ class Interpreter:
                         if any(modules.is_exception_class(b) for b in bases):
                             stack.append(modules.exception_class(arg, bases, namespace))
                             continue
+                        if any(is_layer_class(b) for b in bases):  # class Net(nn.Module)
+                            stack.append(layer_class(arg, bases, namespace, UserFunction))
+                            continue
                         cls = UserClass(arg, bases, namespace)
                         for value in namespace.values():
                             if value.__class__ is UserFunction and value.owner is None:
@@ -569,7 +573,8 @@ class Interpreter:
                         owner = frame.function.owner if frame.function is not None else None
                         if owner is None:
                             raise RuntimeError("super(): __class__ cell not found")
-                        stack.append(SuperProxy(owner, stack.pop()))
+                        stack.append(SuperProxy(owner, stack.pop()) if owner.__class__ is UserClass
+                                     else LayerSuper(owner, stack.pop()))
                     elif op == C.FORMAT:
                         conversion, spec = arg
                         if spec is None:
@@ -1035,6 +1040,8 @@ def lookup_attribute(obj, name):
     getattr, hasattr). AttributeError, with Python's message, where there is none to read."""
     if is_program_object(obj):
         return class_attribute(obj, name, _is_function)
+    if obj.__class__ is LayerSuper:
+        return obj.lookup(name, layer_attributes(obj.instance))
     if obj.__class__ is str and name == "format":
         return _str_format(obj)
     try:

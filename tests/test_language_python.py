@@ -295,3 +295,38 @@ def test_a_missing_attribute_of_a_class_reads_as_python_says_it():
     out, error = run("print(type(1).join)\n")
     assert error is not None and "type object 'int' has no attribute 'join'" in error
     assert "TypeView" not in error
+
+
+# ---------------------------------------------------------------- torch.nn layers: the sandbox
+
+LAYER = "import torch.nn as nn\nclass Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n" \
+        "        self.fc = nn.Linear(2, 2)\nnet = Net()\n"
+
+
+@pytest.mark.parametrize("source, message", [
+    ("print(net._parameters)", "'Net' object has no attribute '_parameters'"),
+    ("print(net.fc._modules)", "'Linear' object has no attribute '_modules'"),
+    ("print(net.__dict__)", "'__dict__' is not available"),
+    ("print(getattr(net, '__class__'))", "'__class__' is not available"),
+    ("net._modules = 3", "can't set '_modules' here"),
+    ("print(Net.__init__)", "'__init__' is not available"),
+    ("print(Net.mro)", "type object 'Net' has no attribute 'mro'"),
+    ("class A:\n    pass\nclass B(nn.Module, A):\n    pass", "not from both"),
+    ("class C(nn.Module):\n    def __getattr__(self, name):\n        return 1", "not '__getattr__'"),
+    ("class C(nn.Module):\n    def __del__(self):\n        pass", "not '__del__'"),
+    ("class C(Net):\n    def forward(self):\n        return super().__class__\nC().forward()",
+     "'super' object has no attribute '__class__'"),
+    ("class C(Net):\n    def forward(self):\n        return super()._apply\nC().forward()",
+     "'super' object has no attribute '_apply'"),
+])
+def test_a_programs_layer_shows_only_its_public_names(source, message):
+    out, error = run(LAYER + source)
+    assert error is not None and message in error, error
+    assert "Traceback" not in error
+
+
+def test_an_error_inside_forward_points_at_the_programs_line():
+    source = LAYER.replace("        self.fc = nn.Linear(2, 2)\n",
+                           "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x) @ x\n")
+    out, error = run(source + "net(torch.ones(1, 2))")
+    assert "at line 7, column 16:" in error and "return self.fc(x) @ x" in error, error

@@ -1011,6 +1011,99 @@ print(nn.BCELoss()(p, t), nn.BCELoss(reduction='sum')(p, t))
 print(nn.BCEWithLogitsLoss()(p, t), nn.L1Loss()(p, t), nn.MSELoss(reduction='none')(p, t))
 print(nn.NLLLoss()(torch.log_softmax(logits, dim=1), target))
 """,
+    "nn_subclass_training": """
+import torch
+import torch.nn as nn
+
+class Net(nn.Module):
+    def __init__(self, hidden):
+        super().__init__()
+        self.fc1 = nn.Linear(2, hidden)
+        self.act = nn.Tanh()
+        self.fc2 = nn.Linear(hidden, 1)
+        self.scale = 0.5
+
+    def forward(self, x):
+        return self.fc2(self.act(self.fc1(x))) * self.scale
+
+    def count(self):
+        return sum(p.numel() for p in self.parameters())
+
+net = Net(3)
+print(net)
+print(net.count(), isinstance(net, nn.Module), net.training, net.scale)
+with torch.no_grad():
+    for i, p in enumerate(net.parameters()):
+        p.copy_(torch.linspace(-0.5, 0.5, p.numel()).reshape(p.shape) * (i + 1))
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+x = torch.tensor([[0., 1.], [1., 0.], [1., 1.], [0., 0.]])
+y = torch.tensor([[1.], [1.], [0.], [0.]])
+for step in range(3):
+    opt.zero_grad()
+    loss = nn.MSELoss()(net(x), y)
+    loss.backward()
+    opt.step()
+    print(step, round(loss.item(), 6))
+model = nn.Sequential(net, nn.ReLU())
+print(model)
+print([n for n, _ in model.named_parameters()])
+class Deeper(Net):
+    def forward(self, x):
+        return super().forward(x) + 1
+d = Deeper(2)
+print(d(torch.zeros(1, 2)).shape, type(d).__name__)
+""",
+    "nn_subclass_members": """
+import torch
+import torch.nn as nn
+class Scaled(nn.Module):
+    factor = 3.0
+    def __init__(self):
+        super().__init__()
+        self.lin = nn.Linear(1, 1)
+    @staticmethod
+    def double(v):
+        return v * 2
+    @classmethod
+    def make(cls):
+        return cls()
+    @property
+    def size(self):
+        return self.lin.in_features
+    def __len__(self):
+        return 7
+    def __repr__(self):
+        return "Scaled!"
+    def forward(self, x):
+        return self.double(self.lin(x)) * self.factor
+s = Scaled.make()
+with torch.no_grad():
+    s.lin.weight.fill_(0.5)
+    s.lin.bias.fill_(1.0)
+print(s(torch.tensor([[2.0]])), s.size, len(s), s, Scaled.factor)
+""",
+    "nn_subclass_missing_attribute": """
+import torch
+import torch.nn as nn
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(2, 2)
+    def forward(self, x):
+        return self.fc3(x)
+net = Net()
+try:
+    net(torch.ones(1, 2))
+except AttributeError as e:
+    print("caught:", e)
+try:
+    nn.Linear(2, 2).weights
+except AttributeError as e:
+    print("caught:", e)
+net.fc1 = nn.Linear(2, 4)
+net.extra = nn.Parameter(torch.zeros(1))
+print([n for n, _ in net.named_parameters()], net)
+""",
 }
 
 
