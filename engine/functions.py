@@ -12,6 +12,7 @@ import numpy
 
 from . import backend as _backend
 from . import dtypes as _dt
+from . import ranges as _ranges
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
 from .tensor import Tensor, Size as _Size, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
@@ -275,7 +276,10 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
     _check_allocation((n,), dt.np)
     dev = _backend.device(device)
-    arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
+    if dt.np.kind == "f":  # PyTorch's kernel, element for element (ranges.py)
+        arr = _ranges.arange(values[0], values[2], n, dt.np)
+    else:
+        arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
     return _finish(_backend.backend_for(dev).from_host(arr.astype(dt.np)), dev, requires_grad)
 
 
@@ -286,7 +290,8 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     dt = _creation_dtype(dtype)
     _check_allocation((steps,), dt.np)
     dev = _backend.device(device)
-    arr = numpy.linspace(float(start), float(end), steps).astype(dt.np)
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    arr = _ranges.linspace(start, end, steps, dt.np)  # PyTorch's kernel, element for element
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 
 

@@ -1,0 +1,113 @@
+"""arange and linspace element for element as PyTorch's CPU kernels make them.
+
+numpy's arange and linspace round differently from PyTorch's kernels: a tutorial's
+`torch.linspace(-1, 1, 20)` came out one bit off in a third of its elements, and so did
+everything computed from it. PyTorch's kernels (aten/src/ATen/native/cpu/
+RangeFactoriesKernel.cpp, built for AVX2 with the compiler fusing `a + b * c` into one
+fused multiply-add):
+
+- linspace, element by element: the first half `start + step * i`, the second half
+  `end - step * (steps - 1 - i)`, in the dtype's own arithmetic (double for integers);
+- arange, in double (PyTorch's accumulate type for float and double): pairs of vector
+  blocks (32 bytes each) from their first element `start + step * i` (rounded to the
+  dtype) plus `k * step`, then the remaining elements one by one.
+
+Each `x + y * z` here is rounded once, as a fused multiply-add is (`fma`, emulated with
+numpy: an exact product and sum, then one rounding). An arange of more than 32,768
+elements is split between PyTorch's threads, which moves where its blocks start; this
+follows one thread.
+"""
+import numpy
+
+VECTOR_BYTES = 32      # AVX2's register: PyTorch's default CPU kernels on x86
+_SPLIT = 134217729.0   # 2**27 + 1: Veltkamp's constant, splitting a double into two halves
+
+
+def _two_sum(a, b):
+    """(s, e) with s = a + b rounded and s + e = a + b exactly (Knuth)."""
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+def _two_product(a, b):
+    """(p, e) with p = a * b rounded and p + e = a * b exactly (Dekker)."""
+    p = a * b
+    t = _SPLIT * a
+    ah = t - (t - a)
+    al = a - ah
+    t = _SPLIT * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def _sum_to_odd(a, b):
+    """a + b rounded to odd: exact results as they are, any other to the neighbour whose last
+    bit is 1 -- so a second, ordinary rounding to fewer bits is the correct rounding."""
+    s, e = _two_sum(a, b)
+    even = (s.view(numpy.int64) & 1) == 0
+    return numpy.where((e != 0) & even, numpy.nextafter(s, numpy.where(e > 0, numpy.inf, -numpy.inf)), s)
+
+
+def fma(a, b, c):
+    """a * b + c rounded once, in double (Boldo and Melquiond's emulation: an exact
+    product, an exact sum, the small parts rounded to odd, one final rounding)."""
+    a, b, c = (numpy.asarray(v, dtype=numpy.float64) for v in (a, b, c))
+    with numpy.errstate(all="ignore"):
+        ph, pl = _two_product(a, b)
+        th, tl = _two_sum(c, ph)
+        result = th + _sum_to_odd(tl, pl)
+        plain = a * b + c
+    return numpy.where(numpy.isfinite(result), result, plain)  # infinities and nans as a * b + c
+
+
+def fma32(a, b, c):
+    """a * b + c rounded once to float32 (floats' product is exact in double)."""
+    a, b, c = (numpy.asarray(v, dtype=numpy.float32).astype(numpy.float64) for v in (a, b, c))
+    with numpy.errstate(all="ignore"):
+        return _sum_to_odd(a * b, c).astype(numpy.float32)
+
+
+def linspace(start, end, steps, np_dtype):
+    """torch.linspace(start, end, steps) in `np_dtype` (a numpy dtype)."""
+    dtype = numpy.dtype(np_dtype)
+    if steps == 0:
+        return numpy.empty(0, dtype)
+    if dtype.kind == "c" or (dtype.kind == "f" and dtype.itemsize < 4):  # no kernel of ours to match
+        return numpy.linspace(start, end, steps).astype(dtype)
+    t = dtype.type
+    lo, hi = t(start), t(end)
+    if steps == 1:
+        return numpy.full(1, lo, dtype)
+    i = numpy.arange(steps, dtype=numpy.int64)
+    up = i < steps // 2
+    down_count = steps - 1 - i
+    with numpy.errstate(all="ignore"):
+        if dtype == numpy.float32:
+            step = (hi - lo) / numpy.float32(steps - 1)
+            counts = numpy.where(up, i, down_count).astype(numpy.float32)
+            return fma32(numpy.where(up, step, -step), counts, numpy.where(up, lo, hi))
+        # double, and integers through double (PyTorch's step type for them)
+        step = (numpy.float64(hi) - numpy.float64(lo)) / numpy.float64(steps - 1)
+        values = fma(numpy.where(up, step, -step), numpy.where(up, i, down_count).astype(numpy.float64),
+                     numpy.where(up, numpy.float64(lo), numpy.float64(hi)))
+    return values.astype(dtype)
+
+
+def arange(start, step, n, np_dtype):
+    """torch.arange's n elements from `start` by `step` in a floating `np_dtype`."""
+    dtype = numpy.dtype(np_dtype)
+    start, step = numpy.float64(start), numpy.float64(step)
+    if dtype.itemsize < 4:  # float16: no kernel of ours to match, one by one in double
+        return fma(step, numpy.arange(n, dtype=numpy.float64), start).astype(dtype)
+    width = VECTOR_BYTES // dtype.itemsize
+    tail = (n // (2 * width)) * (2 * width)
+    out = numpy.empty(n, dtype)
+    if tail:
+        firsts = numpy.arange(0, tail, width, dtype=numpy.float64)
+        base = fma(step, firsts, start).astype(dtype).astype(numpy.float64)  # each block's first element
+        k = numpy.arange(width, dtype=numpy.float64)
+        out[:tail] = fma(k[None, :], step, base[:, None]).astype(dtype).reshape(-1)
+    out[tail:] = fma(step, numpy.arange(tail, n, dtype=numpy.float64), start).astype(dtype)
+    return out
