@@ -563,6 +563,10 @@ class _Compiler:
                 and scope.parent is not None and scope.parent.kind == "class" and self.code.params:
             # super() in a method: its class (known when the class is made) and its first argument
             return [self._load(self.code.params[0], node), ("emit", (SUPER, None, node), None)]
+        if func.kind == "name" and func.args[0] == "super" and len(args) == 2 and not kwargs \
+                and all(arg.kind != "starred" for arg in args):
+            # super(Class, obj): Python 2's spelling, still in many tutorials
+            return [("node", args[0], None), ("node", args[1], None), ("emit", (SUPER, "explicit", node), None)]
         if func.kind == "name":  # a called name: an unknown one is reported as an unknown function
             seq.append(self._load(func.args[0], node))
         else:

@@ -570,7 +570,14 @@ class Interpreter:
                                 value.owner = cls
                         stack.append(cls)
                     elif op == C.SUPER:
-                        owner = frame.function.owner if frame.function is not None else None
+                        if arg == "explicit":  # super(Class, obj)
+                            instance = stack.pop()
+                            owner = stack.pop()
+                            if owner.__class__ is not UserClass and not is_layer_class(owner):
+                                raise TypeError(f"super() argument 1 must be a type, not {_python_type(owner)}")
+                            stack.append(instance)
+                        else:
+                            owner = frame.function.owner if frame.function is not None else None
                         if owner is None:
                             raise RuntimeError("super(): __class__ cell not found")
                         stack.append(SuperProxy(owner, stack.pop()) if owner.__class__ is UserClass

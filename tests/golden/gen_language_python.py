@@ -1104,6 +1104,72 @@ net.fc1 = nn.Linear(2, 4)
 net.extra = nn.Parameter(torch.zeros(1))
 print([n for n, _ in net.named_parameters()], net)
 """,
+    "nn_tutorial_regression": """
+import torch
+import torch.nn as nn
+import torch.optim as optim
+
+torch.manual_seed(42)
+X = torch.linspace(-1, 1, 20).unsqueeze(1)
+y = 3 * X + 0.5
+
+class LinearRegression(nn.Module):
+    def __init__(self):
+        super(LinearRegression, self).__init__()
+        self.linear = nn.Linear(1, 1)
+
+    def forward(self, x):
+        return self.linear(x)
+
+model = LinearRegression()
+with torch.no_grad():
+    model.linear.weight.fill_(0.1)
+    model.linear.bias.zero_()
+criterion = nn.MSELoss()
+optimizer = optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(100):
+    optimizer.zero_grad()
+    outputs = model(X)
+    loss = criterion(outputs, y)
+    loss.backward()
+    optimizer.step()
+    if (epoch + 1) % 25 == 0:
+        print(f'Epoch [{epoch+1}/100], Loss: {loss.item():.4f}')
+print(model.linear.weight.item(), model.linear.bias.item())
+model.eval()
+with torch.no_grad():
+    predicted = model(X).detach().numpy()
+print(predicted[:3])
+for name, param in model.named_parameters():
+    if param.requires_grad:
+        print(name, param.data)
+print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+""",
+    "super_with_arguments": """
+class Base:
+    def __init__(self, n):
+        self.n = n
+    def describe(self):
+        return f"Base({self.n})"
+class Child(Base):
+    def __init__(self, n):
+        super(Child, self).__init__(n * 2)
+    def describe(self):
+        return "Child/" + super(Child, self).describe()
+c = Child(3)
+print(c.n, c.describe())
+try:
+    super(3, c)
+except TypeError as e:
+    print("TypeError:", e)
+""",
+    "ranges_as_pytorch": """
+import torch
+print(torch.linspace(-1, 1, 20).tolist())
+print(torch.arange(0, 2, 0.1).tolist())
+print(torch.arange(-3.3, 7.1, 0.37, dtype=torch.float64).tolist()[-5:])
+print(torch.linspace(0, 10, 7, dtype=torch.int64), torch.linspace(-1, 1, 1), torch.linspace(0, 1, 0))
+""",
 }
 
 
