@@ -12,61 +12,15 @@ fused multiply-add):
   blocks (32 bytes each) from their first element `start + step * i` (rounded to the
   dtype) plus `k * step`, then the remaining elements one by one.
 
-Each `x + y * z` here is rounded once, as a fused multiply-add is (`fma`, emulated with
-numpy: an exact product and sum, then one rounding). An arange of more than 32,768
+Each `x + y * z` here is rounded once, as a fused multiply-add is (fma.py). An arange of more than 32,768
 elements is split between PyTorch's threads, which moves where its blocks start; this
 follows one thread.
 """
 import numpy
 
-VECTOR_BYTES = 32      # AVX2's register: PyTorch's default CPU kernels on x86
-_SPLIT = 134217729.0   # 2**27 + 1: Veltkamp's constant, splitting a double into two halves
+from .fma import fma, fma32
 
-
-def _two_sum(a, b):
-    """(s, e) with s = a + b rounded and s + e = a + b exactly (Knuth)."""
-    s = a + b
-    bb = s - a
-    return s, (a - (s - bb)) + (b - bb)
-
-
-def _two_product(a, b):
-    """(p, e) with p = a * b rounded and p + e = a * b exactly (Dekker)."""
-    p = a * b
-    t = _SPLIT * a
-    ah = t - (t - a)
-    al = a - ah
-    t = _SPLIT * b
-    bh = t - (t - b)
-    bl = b - bh
-    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
-
-
-def _sum_to_odd(a, b):
-    """a + b rounded to odd: exact results as they are, any other to the neighbour whose last
-    bit is 1 -- so a second, ordinary rounding to fewer bits is the correct rounding."""
-    s, e = _two_sum(a, b)
-    even = (s.view(numpy.int64) & 1) == 0
-    return numpy.where((e != 0) & even, numpy.nextafter(s, numpy.where(e > 0, numpy.inf, -numpy.inf)), s)
-
-
-def fma(a, b, c):
-    """a * b + c rounded once, in double (Boldo and Melquiond's emulation: an exact
-    product, an exact sum, the small parts rounded to odd, one final rounding)."""
-    a, b, c = (numpy.asarray(v, dtype=numpy.float64) for v in (a, b, c))
-    with numpy.errstate(all="ignore"):
-        ph, pl = _two_product(a, b)
-        th, tl = _two_sum(c, ph)
-        result = th + _sum_to_odd(tl, pl)
-        plain = a * b + c
-    return numpy.where(numpy.isfinite(result), result, plain)  # infinities and nans as a * b + c
-
-
-def fma32(a, b, c):
-    """a * b + c rounded once to float32 (floats' product is exact in double)."""
-    a, b, c = (numpy.asarray(v, dtype=numpy.float32).astype(numpy.float64) for v in (a, b, c))
-    with numpy.errstate(all="ignore"):
-        return _sum_to_odd(a * b, c).astype(numpy.float32)
+VECTOR_BYTES = 32  # AVX2's register: PyTorch's default CPU kernels on x86
 
 
 def linspace(start, end, steps, np_dtype):
