@@ -61,11 +61,14 @@ def fma32(a, b, c):
         return _sum_to_odd(a * b, c).astype(numpy.float32)
 
 
+_HOST = frozenset({float, int, numpy.ndarray, numpy.float32, numpy.float64})
+
+
 def multiply_add(a, b, c, dtype):
     """a * b + c in `dtype`, rounded once where PyTorch's kernel fuses it (numpy float32 and
     float64); otherwise (integers, another array module) as a * b + c."""
     dtype = numpy.dtype(dtype)
-    on_host = all(v.__class__ in (float, int) or isinstance(v, (numpy.ndarray, numpy.generic)) for v in (a, b, c))
+    on_host = all(v.__class__ in _HOST for v in (a, b, c))  # exactly numpy's: not another module's arrays
     if on_host and dtype == numpy.float32:
         return fma32(a, b, c)
     if on_host and dtype == numpy.float64:

@@ -417,15 +417,35 @@ def _binary(op, a, b):
 # ----------------------------------------------------------------- arithmetic
 
 def add(input, other, alpha=1):
-    if alpha != 1:
-        other = mul(other, alpha)
-    return _binary(_op["add"], input, other)
+    """input + alpha * other, one node (AddBackward0) and one rounding, as PyTorch's."""
+    return _scaled_binary(_op["add"], input, other, alpha)
 
 
 def sub(input, other, alpha=1):
-    if alpha != 1:
-        other = mul(other, alpha)
-    return _binary(_op["sub"], input, other)
+    """input - alpha * other, one node (SubBackward0) and one rounding, as PyTorch's."""
+    return _scaled_binary(_op["sub"], input, other, alpha)
+
+
+def _scaled_binary(op, input, other, alpha):
+    a, b = _operands(input, other)
+    if alpha.__class__ is not bool and alpha == 1:
+        return apply(op, a, b)
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    dtype = _result_dtype(a, b)
+    # PyTorch's alpha_check
+    if alpha.__class__ is bool and dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if dtype.kind != "c" and isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    return apply(op, a, b, alpha=alpha)
+
+
+def _result_dtype(a, b):
+    """The numpy dtype of a binary op's result on a and b (tensors or numbers)."""
+    return numpy.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
 
 
 subtract = sub

@@ -3,8 +3,7 @@
 They update parameters in place on the raw arrays, outside the graph, and bump
 each parameter's version as an in-place op would.
 """
-import math
-
+from .fma import multiply_add
 from .tensor import Tensor, _xp, _storage
 
 __all__ = ["SGD", "Adam", "sgd", "adam"]
@@ -36,8 +35,9 @@ class Optimizer:
                     _storage(p._grad)[...] = 0
                     p._grad._vc[0] += 1
 
-    def _update(self, p, delta):
-        p.array -= delta
+    def _assign(self, p, value):
+        """Write the new values into the parameter's memory (views and aliases see them), one version up."""
+        _storage(p)[...] = value
         p._vc[0] += 1
 
     def __repr__(self):
@@ -57,25 +57,38 @@ class SGD(Optimizer):
         self.weight_decay, self.nesterov, self.maximize = weight_decay, nesterov, maximize
 
     def step(self):
+        """PyTorch's single-tensor SGD, operation for operation (its add with alpha is one
+        rounding: fma.py), so a training run keeps PyTorch's bits."""
         self.steps += 1
         for p in self.params:
             if p._grad is None:
                 continue
+            param = p.array
             d = p._grad.array
             if self.maximize:
                 d = -d
             if self.weight_decay:
-                d = d + self.weight_decay * p.array
+                d = _plus_scaled(d, param, self.weight_decay)       # grad.add(param, alpha=wd)
             if self.momentum:
                 buf = self.state.get(id(p))
                 if buf is None:
                     buf = d.copy()
-                else:
-                    buf *= self.momentum
-                    buf += (1 - self.dampening) * d
+                else:                                                 # buf.mul_(m).add_(grad, alpha=1-dampening)
+                    buf = _plus_scaled(buf * _like(self.momentum, buf), d, 1 - self.dampening)
                 self.state[id(p)] = buf
-                d = d + self.momentum * buf if self.nesterov else buf
-            self._update(p, self.lr * d)
+                d = _plus_scaled(d, buf, self.momentum) if self.nesterov else buf
+            self._assign(p, _plus_scaled(param, d, -self.lr))         # param.add_(grad, alpha=-lr)
+
+
+def _like(value, arr):
+    """A Python number as PyTorch's kernels take it with a tensor: in the tensor's dtype."""
+    dtype = getattr(arr, "dtype", None)
+    return dtype.type(value) if dtype is not None and dtype.kind in "fc" else value
+
+
+def _plus_scaled(a, b, alpha):
+    """a + alpha * b, rounded once as PyTorch's add kernel with alpha."""
+    return multiply_add(b, _like(alpha, a), a, a.dtype)
 
 
 class Adam(Optimizer):
@@ -91,35 +104,43 @@ class Adam(Optimizer):
         self.weight_decay, self.amsgrad, self.maximize = weight_decay, amsgrad, maximize
 
     def step(self):
+        """PyTorch's single-tensor Adam, operation for operation: lerp for the first moment,
+        mul then addcmul for the second (each fused as PyTorch's kernels are: fma.py), the
+        bias corrections in Python floats, addcdiv for the update."""
         self.steps += 1
         b1, b2 = self.betas
         for p in self.params:
             if p._grad is None:
                 continue
+            param = p.array
             g = p._grad.array
             if self.maximize:
                 g = -g
             if self.weight_decay:
-                g = g + self.weight_decay * p.array
+                g = _plus_scaled(g, param, self.weight_decay)
             st = self.state.get(id(p))
             if st is None:
                 zeros = _xp(p.device).zeros_like
                 st = self.state[id(p)] = {"step": 0, "m": zeros(g), "v": zeros(g), "vmax": zeros(g)}
             st["step"] += 1
-            t = st["step"]
-            m, v = st["m"], st["v"]
-            m *= b1
-            m += (1 - b1) * g
-            v *= b2
-            v += (1 - b2) * g * g
+            t = float(st["step"])
+            m = st["m"] = _lerp(st["m"], g, 1 - b1)                                     # exp_avg.lerp_(grad, 1-b1)
+            v = st["v"] = multiply_add(_like(1 - b2, g) * g, g, st["v"] * _like(b2, g), g.dtype)  # mul_, addcmul_
             bias1 = 1 - b1 ** t
             bias2 = 1 - b2 ** t
+            step_size = self.lr / bias1
+            xp = _xp(p.device)
             if self.amsgrad:
-                vmax = st["vmax"]
-                vmax[...] = (vmax >= v) * vmax + (vmax < v) * v
-                v = vmax
-            denom = (v ** 0.5) / math.sqrt(bias2) + self.eps
-            self._update(p, (self.lr / bias1) * m / denom)
+                v = st["vmax"] = xp.maximum(st["vmax"], v)
+            denom = xp.sqrt(v) / _like(bias2 ** 0.5, v) + _like(self.eps, v)
+            self._assign(p, param + (_like(-step_size, m) * m) / denom)                # addcdiv_(m, denom, -step)
+
+
+def _lerp(start, end, weight):
+    """start.lerp(end, weight) for a number weight, as PyTorch's kernel (from the nearer end, fused)."""
+    w = _like(weight, start)
+    near = abs(w) < 0.5
+    return multiply_add(w if near else w - _like(1, start), end - start, start if near else end, start.dtype)
 
 
 sgd = SGD

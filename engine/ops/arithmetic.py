@@ -3,6 +3,7 @@ import math
 
 import numpy
 
+from ..fma import multiply_add
 from .table import Elementwise, Op, custom, infix, prefix
 
 
@@ -16,11 +17,11 @@ class Add(Op):
     ufunc = "add"
     node = "AddBackward0"
 
-    def forward(xp, a, b):
-        return a + b
+    def forward(xp, a, b, alpha=1):
+        return a + b if alpha == 1 else _plus_scaled(xp, a, b, alpha)
 
-    def backward(F, ctx, g):
-        return g, g
+    def backward(F, ctx, g, alpha=1):
+        return g, (g if alpha == 1 else g * alpha)
 
 
 class Sub(Op):
@@ -43,13 +44,23 @@ class Sub(Op):
             raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. "
                                f"If you are trying to invert a mask, {_INVERT}")
 
-    def forward(xp, a, b):
+    def forward(xp, a, b, alpha=1):
         if _is_bool(a) or _is_bool(b):  # a tensor and a number: nothing was cast, so check here
             Sub.check_mixed((a, b))
-        return a - b
+        return a - b if alpha == 1 else _plus_scaled(xp, a, b, -alpha)
 
-    def backward(F, ctx, g):
-        return g, (-g if ctx.needs[1] else None)
+    def backward(F, ctx, g, alpha=1):
+        if not ctx.needs[1]:
+            return g, None
+        return g, (-g if alpha == 1 else -g * alpha)
+
+
+def _plus_scaled(xp, a, b, alpha):
+    """a + alpha * b as PyTorch's add kernel: alpha in the result's dtype, one rounding (fma.py)."""
+    dtype = xp.result_type(a, b)
+    if dtype.kind in "fc":
+        alpha = dtype.type(alpha)
+    return multiply_add(b, alpha, a, dtype)
 
 
 _INVERT = "use the `~` or `logical_not()` operator instead."
@@ -351,9 +362,14 @@ class Lerp(Op):
     save_for = ((2,), (2,), (0, 1))
 
     def forward(xp, a, b, w):
+        # PyTorch's kernel: from the nearer end, fma(w or w - 1, end - start, start or end),
+        # a number weight in the tensors' dtype
+        dtype = xp.result_type(a, b)
+        if w.__class__ in (float, int, bool):
+            w = dtype.type(w)
         d = b - a
         near = xp.abs(w) < 0.5
-        return xp.where(near, a + w * d, b - d * (1 - w))
+        return multiply_add(xp.where(near, w, w - dtype.type(1)), d, xp.where(near, a, b), dtype)
 
     def backward(F, ctx, g, a, b, w):
         ga = g * (1 - w) if ctx.needs[0] else None

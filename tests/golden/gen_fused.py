@@ -1,0 +1,80 @@
+"""Regenerate tests/golden/fused.json: what PyTorch's fused CPU kernels give, bit for bit --
+add and sub with alpha, lerp (number and tensor weights, both ends), and 40 steps of SGD
+and Adam in their variants, fed the same gradients -- so tests/test_fused.py can check the
+engine's one-rounding arithmetic (engine/fma.py) without PyTorch.
+
+Run with a Python that has torch (not needed by the test suite):
+
+    /work/torchenv/bin/python tests/golden/gen_fused.py
+
+The inputs come from numpy's generator with fixed seeds; the test imports `inputs` and
+`gradients` from here (torch is imported only to write the file)."""
+import hashlib
+import json
+import pathlib
+
+import numpy
+
+N = 1003  # whole vector blocks and a one-by-one tail
+
+OPTIMISERS = [("SGD", dict(lr=0.1)), ("SGD", dict(lr=0.05, momentum=0.9)),
+              ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
+              ("SGD", dict(lr=0.05, momentum=0.5, dampening=0.3, weight_decay=0.01)),
+              ("SGD", dict(lr=0.1, maximize=True)), ("Adam", dict(lr=0.01)),
+              ("Adam", dict(lr=0.003, betas=(0.8, 0.99), weight_decay=0.01)), ("Adam", dict(lr=0.01, amsgrad=True)),
+              ("Adam", dict(lr=0.01, maximize=True, eps=1e-6))]
+STEPS = 40
+
+
+def inputs(dtype):
+    rng = numpy.random.default_rng(11)
+    return [rng.standard_normal(N).astype(dtype) for _ in range(3)]
+
+
+def gradients():
+    return numpy.random.default_rng(0).standard_normal((STEPS, 7))
+
+
+def digest(arr):
+    return hashlib.sha256(numpy.ascontiguousarray(arr).tobytes()).hexdigest()
+
+
+def kernels(dtype):
+    import torch
+    a, b, w = (torch.from_numpy(x) for x in inputs(dtype))
+    return {
+        "add alpha -0.1": torch.add(a, b, alpha=-0.1), "add alpha 3": torch.add(a, b, alpha=3),
+        "sub alpha 0.3": torch.sub(a, b, alpha=0.3), "lerp 0.1": torch.lerp(a, b, 0.1),
+        "lerp 0.7": torch.lerp(a, b, 0.7), "lerp -2.5": torch.lerp(a, b, -2.5),
+        "lerp tensor": torch.lerp(a, b, w),
+    }
+
+
+def train(dtype, name, settings):
+    import torch
+    p = torch.tensor(numpy.linspace(-1, 1, 7), dtype=dtype, requires_grad=True)
+    opt = getattr(torch.optim, name)([p], **settings)
+    for g in gradients():
+        opt.zero_grad()
+        p.grad = torch.tensor(g * (1 + p.detach().numpy().astype(numpy.float64)), dtype=dtype)
+        opt.step()
+    return p.detach().numpy()
+
+
+def main():
+    import torch
+    cases = []
+    for dtype in ("float32", "float64"):
+        for name, t in kernels(getattr(numpy, dtype)).items():
+            cases.append({"kind": "kernel", "name": name, "dtype": dtype, "sha256": digest(t.numpy())})
+        for name, settings in OPTIMISERS:
+            cases.append({"kind": "optimiser", "name": name, "settings": settings, "dtype": dtype,
+                          "sha256": digest(train(getattr(torch, dtype), name, settings))})
+    path = pathlib.Path(__file__).with_name("fused.json")
+    path.write_text(json.dumps({"torch": torch.__version__, "n": N, "steps": STEPS, "cases": cases}, indent=1)
+                    + "\n", encoding="utf-8")
+    print(f"wrote {len(cases)} cases to {path}")
+
+
+if __name__ == "__main__":
+    main()
