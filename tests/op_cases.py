@@ -299,7 +299,7 @@ C("add", "alpha", lambda a, b: ad.add(a, b, alpha=2), [(2, 3), (3,)], lambda a, 
 C("add", "alpha_fraction", lambda a, b: ad.add(a, b, alpha=-0.37), [(2, 3), (2, 3)], lambda a, b: a - 0.37 * b,
   "AddBackward0")
 C("add", "alpha_method", lambda a, b: a.add(b, alpha=1.5), [(3,), (2, 3)], lambda a, b: a + 1.5 * b, "AddBackward0")
-C("sub", "alpha", lambda a, b: ad.sub(a, b, alpha=0.5), [(2, 3), (3,)], lambda a, b: a - 0.5 * b, "SubBackward0")
+C("sub", "alpha_fraction_bcast", lambda a, b: ad.sub(a, b, alpha=0.5), [(2, 3), (3,)], lambda a, b: a - 0.5 * b, "SubBackward0")
 C("add", "same_tensor", lambda a: a + a, [(2, 3)], lambda a: a + a, "AddBackward0")
 C("add", "one_requires", lambda a, b: a + b, [(2, 3), (2, 1)], np.add, "AddBackward0", requires=(False, True))
 C("add", "inplace_add_", on_copy(lambda y, b: y.add_(b)), [(2, 3), (3,)], np.add, "AddBackward0")

@@ -11,37 +11,17 @@ import pytest
 import autodiff.engine as E
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import gen_fused  # noqa: E402  (the inputs the generator used; it imports torch only when run)
+import gen_fused  # noqa: E402  (the generator's cases, run here by the engine; it imports torch only when run)
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "fused.json").read_text("utf-8"))
-
-
-def _kernels(dtype):
-    a, b, w = (E.from_numpy(x) for x in gen_fused.inputs(getattr(numpy, dtype)))
-    return {
-        "add alpha -0.1": E.add(a, b, alpha=-0.1), "add alpha 3": E.add(a, b, alpha=3),
-        "sub alpha 0.3": E.sub(a, b, alpha=0.3), "lerp 0.1": E.lerp(a, b, 0.1),
-        "lerp 0.7": E.lerp(a, b, 0.7), "lerp -2.5": E.lerp(a, b, -2.5),
-        "lerp tensor": E.lerp(a, b, w),
-    }
-
-
-def _train(dtype, name, settings):
-    p = E.tensor(numpy.linspace(-1, 1, 7), dtype=getattr(E, dtype), requires_grad=True)
-    opt = getattr(E, name)([p], **settings)
-    for g in gen_fused.gradients():
-        opt.zero_grad()
-        p.grad = E.tensor(g * (1 + p.detach().numpy().astype(numpy.float64)), dtype=getattr(E, dtype))
-        opt.step()
-    return p.detach().numpy()
 
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: f"{c['dtype']}-{c['name']}-{c.get('settings', '')}")
 def test_the_same_bits_as_pytorch(case):
     if case["kind"] == "kernel":
-        got = _kernels(case["dtype"])[case["name"]].numpy()
+        got = gen_fused.kernels(E, case["dtype"])[case["name"]].numpy()
     else:
-        got = _train(case["dtype"], case["name"], case["settings"])
+        got = gen_fused.train(E, E, case["dtype"], case["name"], case["settings"])
     assert gen_fused.digest(got) == case["sha256"]
 
 

@@ -39,24 +39,25 @@ def digest(arr):
     return hashlib.sha256(numpy.ascontiguousarray(arr).tobytes()).hexdigest()
 
 
-def kernels(dtype):
-    import torch
-    a, b, w = (torch.from_numpy(x) for x in inputs(dtype))
+def kernels(lib, dtype):
+    """The kernel cases, computed by `lib` (torch, or the engine with torch's API)."""
+    a, b, w = (lib.from_numpy(x) for x in inputs(getattr(numpy, dtype)))
     return {
-        "add alpha -0.1": torch.add(a, b, alpha=-0.1), "add alpha 3": torch.add(a, b, alpha=3),
-        "sub alpha 0.3": torch.sub(a, b, alpha=0.3), "lerp 0.1": torch.lerp(a, b, 0.1),
-        "lerp 0.7": torch.lerp(a, b, 0.7), "lerp -2.5": torch.lerp(a, b, -2.5),
-        "lerp tensor": torch.lerp(a, b, w),
+        "add alpha -0.1": lib.add(a, b, alpha=-0.1), "add alpha 3": lib.add(a, b, alpha=3),
+        "sub alpha 0.3": lib.sub(a, b, alpha=0.3), "lerp 0.1": lib.lerp(a, b, 0.1),
+        "lerp 0.7": lib.lerp(a, b, 0.7), "lerp -2.5": lib.lerp(a, b, -2.5),
+        "lerp tensor": lib.lerp(a, b, w),
     }
 
 
-def train(dtype, name, settings):
-    import torch
-    p = torch.tensor(numpy.linspace(-1, 1, 7), dtype=dtype, requires_grad=True)
-    opt = getattr(torch.optim, name)([p], **settings)
+def train(lib, optimisers, dtype, name, settings):
+    """A parameter of 7 after STEPS steps of optimiser `name` fed the same gradients."""
+    dtype = getattr(lib, dtype)
+    p = lib.tensor(numpy.linspace(-1, 1, 7), dtype=dtype, requires_grad=True)
+    opt = getattr(optimisers, name)([p], **settings)
     for g in gradients():
         opt.zero_grad()
-        p.grad = torch.tensor(g * (1 + p.detach().numpy().astype(numpy.float64)), dtype=dtype)
+        p.grad = lib.tensor(g * (1 + p.detach().numpy().astype(numpy.float64)), dtype=dtype)
         opt.step()
     return p.detach().numpy()
 
@@ -65,11 +66,11 @@ def main():
     import torch
     cases = []
     for dtype in ("float32", "float64"):
-        for name, t in kernels(getattr(numpy, dtype)).items():
+        for name, t in kernels(torch, dtype).items():
             cases.append({"kind": "kernel", "name": name, "dtype": dtype, "sha256": digest(t.numpy())})
         for name, settings in OPTIMISERS:
             cases.append({"kind": "optimiser", "name": name, "settings": settings, "dtype": dtype,
-                          "sha256": digest(train(getattr(torch, dtype), name, settings))})
+                          "sha256": digest(train(torch, torch.optim, dtype, name, settings))})
     path = pathlib.Path(__file__).with_name("fused.json")
     path.write_text(json.dumps({"torch": torch.__version__, "n": N, "steps": STEPS, "cases": cases}, indent=1)
                     + "\n", encoding="utf-8")
