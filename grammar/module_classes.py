@@ -28,8 +28,8 @@ def layer_class(name, bases, namespace, function_class):
     if not all(is_layer_class(b) for b in bases):
         raise TypeError(f"class {name} can derive from torch.nn layers or from classes the program defines, "
                         "not from both")
-    attributes = {"__module__": "__main__", "__qualname__": name, "_program_names": frozenset(
-        n for n in namespace if not n.startswith("_") or n in ("__init__", "__call__"))}
+    attributes = {"__module__": "__main__", "__qualname__": name,
+                  "_program_names": frozenset(n for n in namespace if not n.startswith("_"))}
     for key, value in namespace.items():
         if key.startswith("__") and key != "__doc__" and not (
                 key in _SPECIAL_METHODS and value.__class__ is function_class):

@@ -117,9 +117,20 @@ def test_pytorchs_messages():
 
     class Early(nn.Module):
         def __init__(self):
-            self.x = 1
-    with pytest.raises(AttributeError, match="cannot assign before Module.__init__\\(\\) call"):
+            self.x = 1                                    # a plain attribute: allowed, as in PyTorch
+            self.layer = nn.Linear(1, 1)
+    with pytest.raises(AttributeError, match="cannot assign module before Module.__init__\\(\\) call"):
         Early()
+    layer = nn.Linear(2, 2)
+    with pytest.raises(TypeError, match="cannot assign 'torch.DoubleTensor' as parameter 'weight' "
+                                        "\\(torch.nn.Parameter or None expected\\)"):
+        layer.weight = E.ones(2, 2)
+    with pytest.raises(TypeError, match="cannot assign 'int' as child module '0'"):
+        setattr(nn.Sequential(nn.ReLU()), "0", 5)
+    layer.bias = None
+    assert [n for n, _ in layer.named_parameters()] == ["weight"] and "bias=False" in repr(layer)
+    layer.extra = E.ones(1)                               # a plain tensor: no parameter
+    assert [n for n, _ in layer.named_parameters()] == ["weight"] and layer.extra.tolist() == [1.0]
     with pytest.raises(AttributeError, match="'Linear' object has no attribute 'weights'"):
         nn.Linear(1, 1).weights
 

@@ -48,6 +48,11 @@ class Parameter(metaclass=_ParameterType):
         return t
 
 
+def _typename(value):
+    """torch.typename: a tensor's legacy type name ('torch.FloatTensor'), else its class's name."""
+    return value.type() if isinstance(value, Tensor) else type(value).__name__
+
+
 class Module:
     """The base of every layer: what it is given to learn, train/eval, and calling forward."""
 
@@ -58,19 +63,38 @@ class Module:
 
     # ---------------------------------------------------------------- registration
     def __setattr__(self, name, value):
-        params = self.__dict__.get("_parameters")
-        if params is None:
-            raise AttributeError("cannot assign before Module.__init__() call")
-        for table in (params, self._modules, self.__dict__):
-            table.pop(name, None)
+        """PyTorch's registration: a Parameter joins the parameters, a Module the children, and
+        a name already registered takes only its own kind (or None); anything else is a plain
+        attribute (allowed before __init__, as in PyTorch)."""
+        own = self.__dict__
+        params, children = own.get("_parameters"), own.get("_modules")
         if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
             params[name] = value
-        elif isinstance(value, Module):
-            self._modules[name] = value
-        elif value is None and name in ("bias", "weight"):
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
             params[name] = None
+        elif isinstance(value, Module):
+            if children is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            children[name] = value
+        elif children is not None and name in children:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            children[name] = None
         else:
             object.__setattr__(self, name, value)
+
+    def _forget(self, name):
+        """Drop `name` from every table, before it is registered in one."""
+        for table in (self._parameters, self._modules, self.__dict__):
+            table.pop(name, None)
 
     def __getattr__(self, name):  # only for names not found the ordinary way
         d = self.__dict__
