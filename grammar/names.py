@@ -273,7 +273,8 @@ _OPTIMIZER_ATTRIBUTES = frozenset({"step", "zero_grad", "state", "defaults", "lr
 _MODULE_METHODS = frozenset({
     "forward", "parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
     "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
-    "register_parameter", "add_module", "append", "reset_parameters", "extra_repr"})
+    "register_parameter", "add_module", "append", "extend", "reset_parameters", "extra_repr", "apply", "to",
+    "double", "float", "cpu", "cuda"})
 
 
 def layer_attributes(layer):

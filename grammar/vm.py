@@ -1194,7 +1194,7 @@ def index(obj, key):
             key = key.__index__()
         return obj[key]
     if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance \
-            or obj.__class__ is E.nn.Sequential:
+            or obj.__class__ is E.nn.Sequential or obj.__class__ is E.nn.ModuleList:
         return obj[key]
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
@@ -1248,7 +1248,7 @@ def unpack(value, n):
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
-             E.nn.Sequential) + modules.ITERABLE_TYPES
+             E.nn.Sequential, E.nn.ModuleList) + modules.ITERABLE_TYPES
 
 
 def iterate(value):

@@ -113,7 +113,8 @@ def test_sin_is_described_as_the_sine():
 
 
 def test_every_entry_has_a_summary_of_one_line_without_python_insides():
-    leaks = re.compile(r"\bself\b|autodiff|engine|__|<[a-z]|\bctx\b|\bxp\b|numpy\.|module")
+    # the word "module" (Python's); PyTorch's own parameter `modules` (nn.ModuleList) is fine
+    leaks = re.compile(r"\bself\b|autodiff|engine|__|<[a-z]|\bctx\b|\bxp\b|numpy\.|\bmodule\b")
     for e in ALL:
         assert e["summary"] and e["summary"] != "(no description)", e
         assert "\n" not in e["summary"] and len(e["summary"]) <= 110, e

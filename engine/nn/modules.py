@@ -16,9 +16,10 @@ import math
 from ..tensor import Tensor, _make, _storage
 from ..grad_mode import no_grad
 from .. import functions as _fn
+from .. import dtypes as _dt
 from . import functional as F
 
-__all__ = ["Parameter", "Module", "Linear", "Sequential", "Identity", "Flatten", "ReLU", "Sigmoid", "Tanh",
+__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
 
@@ -214,6 +215,34 @@ class Module:
                     p.copy_(state_dict[k])
         return _IncompatibleKeys(missing, unexpected)
 
+    def apply(self, fn):
+        """fn(module) for every submodule, children first, then self (PyTorch's order)."""
+        for m in self.children():
+            m.apply(fn)
+        fn(self)
+        return self
+
+    def to(self, *args, **kwargs):
+        """Every parameter (and its grad) converted as Tensor.to(*args) converts, in place of its data."""
+        with no_grad():
+            for p in self.parameters():
+                p.data = p.data.to(*args, **kwargs)
+                if p.grad is not None:
+                    p.grad = p.grad.to(*args, **kwargs)
+        return self
+
+    def double(self):
+        return self.to(_dt.float64)
+
+    def float(self):
+        return self.to(_dt.float32)
+
+    def cpu(self):
+        return self.to("cpu")
+
+    def cuda(self, device=None):
+        return self.to("cuda" if device is None else device)
+
     # ---------------------------------------------------------------- calling
     def forward(self, *args, **kwargs):
         raise NotImplementedError(f'Module [{type(self).__name__}] is missing the required "forward" function')
@@ -319,6 +348,60 @@ class Sequential(Module):
     def append(self, module):
         self.add_module(str(len(self._modules)), module)
         return self
+
+
+class ModuleList(Module):
+    """Layers held in a list: indexable, iterable, registered (their parameters are the owner's)."""
+
+    def __init__(self, modules=None):
+        super().__init__()
+        for m in modules or ():
+            self.append(m)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def __getitem__(self, index):
+        items = list(self._modules.values())
+        if isinstance(index, slice):
+            return ModuleList(items[index])
+        n = len(items)
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of range")
+        return items[index % n]
+
+    def __setitem__(self, index, module):
+        n = len(self._modules)
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of range")
+        self.add_module(str(index % n), module)
+
+    def append(self, module):
+        self.add_module(str(len(self._modules)), module)
+        return self
+
+    def extend(self, modules):
+        for m in modules:
+            self.append(m)
+        return self
+
+    def __repr__(self):
+        """PyTorch's: a run of layers that print the same is one line, `(0-2): 3 x Linear(...)`."""
+        texts = [repr(m) for m in self]
+        if not texts:
+            return "ModuleList()"
+        runs = []  # [first, last, text]
+        for i, text in enumerate(texts):
+            if runs and runs[-1][2] == text:
+                runs[-1][1] = i
+            else:
+                runs.append([i, i, text])
+        lines = [(f"({a}): " if a == b else f"({a}-{b}): {b - a + 1} x ") + text.replace("\n", "\n  ")
+                 for a, b, text in runs]
+        return "ModuleList(\n  " + "\n  ".join(lines) + "\n)"
 
 
 class _Elementwise(Module):

@@ -1170,6 +1170,36 @@ print(torch.arange(0, 2, 0.1).tolist())
 print(torch.arange(-3.3, 7.1, 0.37, dtype=torch.float64).tolist()[-5:])
 print(torch.linspace(0, 10, 7, dtype=torch.int64), torch.linspace(-1, 1, 1), torch.linspace(0, 1, 0))
 """,
+    "nn_module_list_apply_double": """
+import torch
+import torch.nn as nn
+class Deep(nn.Module):
+    def __init__(self, n):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.Linear(2, 2) for _ in range(n)])
+        self.head = nn.Linear(2, 1)
+    def forward(self, x):
+        for layer in self.layers:
+            x = torch.tanh(layer(x))
+        return self.head(x)
+net = Deep(3)
+print(net)
+print(len(net.layers), [n for n, _ in net.named_parameters()][:4])
+net.layers.append(nn.ReLU())
+print(net.layers)
+net.double()
+print(net.head.weight.dtype, net(torch.ones(1, 2, dtype=torch.float64)).shape)
+count = []
+net.apply(lambda m: count.append(type(m).__name__))
+print(count)
+l = nn.Linear(2, 2)
+try:
+    l.weight = torch.ones(2, 2)
+except TypeError as e:
+    print("TypeError:", e)
+l.bias = None
+print(l, [n for n, _ in l.named_parameters()])
+""",
 }
 
 
