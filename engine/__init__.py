@@ -17,7 +17,7 @@ from .functions import __all__ as _function_names
 from .autograd import backward, grad, InplaceModifiedError
 from . import autograd as _autograd_module
 from .functional import jacobian, hessian
-from . import linalg, nn  # noqa: F401  (torch.linalg, torch.nn.functional)
+from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.utils.data)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
 from .optim import SGD, Adam, sgd, adam

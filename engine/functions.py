@@ -328,6 +328,15 @@ def randn(*size, dtype=None, device=None, requires_grad=False):
     return _random(size, lambda g, s: g.standard_normal(s), dtype, device, requires_grad)
 
 
+def randperm(n, dtype=None, device=None, requires_grad=False):
+    """The whole numbers 0 .. n-1 in a random order (the engine's generator: not PyTorch's order)."""
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return _random((n,), lambda g, s: g.permutation(s[0]), dtype if dtype is not None else _dt.int64, device,
+                   requires_grad)
+
+
 def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False):
     """randint(high, size) or randint(low, high, size): whole numbers in [low, high), int64 unless dtype= says."""
     if size is None and isinstance(high, (tuple, list, _Size)):

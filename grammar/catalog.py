@@ -42,7 +42,7 @@ _GROUP_OF = {}
 for _group, _names in {
     "Creation": "tensor as_tensor zeros ones empty full zeros_like ones_like empty_like full_like eye arange "
                 "linspace rand randn randint rand_like randn_like clone",
-    "Random": "bernoulli rand randn randint rand_like randn_like manual_seed",
+    "Random": "bernoulli rand randn randint randperm rand_like randn_like manual_seed",
     "Arithmetic": "add sub subtract mul multiply div divide true_divide pow square lerp",
     "Elementwise maths": "clamp clip clamp_min clamp_max maximum minimum where round abs",
     "Reductions and statistics": "sum mean prod max min amax amin norm softmax log_softmax logsumexp",
@@ -116,6 +116,7 @@ SUMMARIES = {
     "rand": "uniform random numbers in [0, 1) of the given shape",
     "randn": "standard normal random numbers of the given shape",
     "randint": "random whole numbers in [low, high) of the given shape",
+    "randperm": "the whole numbers 0 .. n-1 in a random order",
     "rand_like": "uniform random numbers in [0, 1) with the shape of a tensor",
     "randn_like": "standard normal random numbers with the shape of a tensor",
     "bernoulli": "1 with probability p (the input's values), else 0, elementwise (no gradient reaches p)",
@@ -351,7 +352,9 @@ SUMMARIES = {
     "torch.autograd.functional": "jacobian and hessian",
     "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
     "torch.optim": "the optimisers SGD and Adam",
-    "torch.nn": "holds torch.nn.functional",
+    "torch.nn": "layers (Linear, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",
+    "torch.utils": "holds torch.utils.data",
+    "torch.utils.data": "Dataset, TensorDataset and DataLoader (batches of a dataset, in order or shuffled)",
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",

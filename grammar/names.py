@@ -216,7 +216,9 @@ _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 _linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
 _testing = Namespace("torch.testing", {"assert_close": E.testing.assert_close})
-TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing)
+_utils = Namespace("torch.utils", {"data": Namespace("torch.utils.data", {
+    name: getattr(E.data, name) for name in E.data.__all__})})
+TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing, utils=_utils)
 TORCH.update(_OPTIM)
 TORCH_NAMESPACE = Namespace("torch", TORCH)
 
@@ -270,6 +272,8 @@ _ATTRIBUTES = {
     int: frozenset({"real", "imag", "bit_length"}),
 }
 _OPTIMIZER_ATTRIBUTES = frozenset({"step", "zero_grad", "state", "defaults", "lr", "steps"})
+_LOADER_ATTRIBUTES = frozenset({"dataset", "batch_size", "shuffle", "drop_last"})
+_DATASET_ATTRIBUTES = frozenset({"tensors"})
 _MODULE_METHODS = frozenset({
     "forward", "parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
     "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
@@ -303,6 +307,10 @@ def attribute(obj, name):
             allowed = _OPTIMIZER_ATTRIBUTES
         elif isinstance(obj, E.nn.Module):
             allowed = layer_attributes(obj)
+        elif isinstance(obj, E.data.DataLoader):
+            allowed = _LOADER_ATTRIBUTES
+        elif isinstance(obj, E.data.TensorDataset):
+            allowed = _DATASET_ATTRIBUTES
         elif isinstance(obj, type) and issubclass(obj, E.nn.Module):  # a layer class: what programs defined
             allowed = program_names(obj)
             if name not in allowed:

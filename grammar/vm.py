@@ -561,6 +561,8 @@ class Interpreter:
                         if any(modules.is_exception_class(b) for b in bases):
                             stack.append(modules.exception_class(arg, bases, namespace))
                             continue
+                        # torch.utils.data.Dataset asks nothing of a subclass: a program's class of its own
+                        bases = [b for b in bases if b is not E.data.Dataset]
                         if any(is_layer_class(b) for b in bases):  # class Net(nn.Module)
                             stack.append(layer_class(arg, bases, namespace, UserFunction))
                             continue
@@ -1194,7 +1196,7 @@ def index(obj, key):
             key = key.__index__()
         return obj[key]
     if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance \
-            or obj.__class__ is E.nn.Sequential or obj.__class__ is E.nn.ModuleList:
+            or obj.__class__ in _INDEXABLE:
         return obj[key]
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
@@ -1248,7 +1250,8 @@ def unpack(value, n):
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
-             E.nn.Sequential, E.nn.ModuleList) + modules.ITERABLE_TYPES
+             E.nn.Sequential, E.nn.ModuleList, E.data.DataLoader, E.data.TensorDataset) + modules.ITERABLE_TYPES
+_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset})
 
 
 def iterate(value):

@@ -1200,6 +1200,77 @@ except TypeError as e:
 l.bias = None
 print(l, [n for n, _ in l.named_parameters()])
 """,
+    "data_loader": """
+import torch
+from torch.utils.data import DataLoader, TensorDataset, Dataset
+X = torch.arange(10.).view(5, 2)
+y = torch.tensor([0, 1, 0, 1, 1])
+ds = TensorDataset(X, y)
+print(len(ds), ds[1])
+loader = DataLoader(ds, batch_size=2)
+print(len(loader))
+for xb, yb in loader:
+    print(xb.tolist(), yb.tolist())
+print(len(DataLoader(ds, batch_size=2, drop_last=True)))
+class Squares(Dataset):
+    def __init__(self, n):
+        self.n = n
+    def __len__(self):
+        return self.n
+    def __getitem__(self, i):
+        return float(i), i * i
+for a, b in DataLoader(Squares(5), batch_size=3):
+    print(a, b)
+total = 0
+for xb, yb in DataLoader(ds, batch_size=2, shuffle=True):
+    total += xb.shape[0]
+print(total)
+""",
+    "nn_tutorial_classifier": """
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torch.optim as optim
+
+X = torch.stack([torch.linspace(-2, 2, 30), torch.linspace(1, -1, 30) ** 2], dim=1)
+labels = (X[:, 0] > 0).long() + (X[:, 1] > 0.5).long()
+
+class Classifier(nn.Module):
+    def __init__(self, hidden=8):
+        super().__init__()
+        self.fc1 = nn.Linear(2, hidden)
+        self.fc2 = nn.Linear(hidden, 3)
+        self.dropout_p = 0.0
+
+    def forward(self, x):
+        x = F.relu(self.fc1(x))
+        return self.fc2(x)
+
+model = Classifier()
+with torch.no_grad():
+    for i, p in enumerate(model.parameters()):
+        p.copy_(torch.linspace(-0.3, 0.4, p.numel()).view(p.shape) * ((-1) ** i))
+criterion = nn.CrossEntropyLoss()
+optimizer = optim.Adam(model.parameters(), lr=0.05)
+for epoch in range(60):
+    optimizer.zero_grad()
+    outputs = model(X)
+    loss = criterion(outputs, labels)
+    loss.backward()
+    optimizer.step()
+    if epoch % 20 == 19:
+        _, predicted = torch.max(outputs, 1)
+        correct = (predicted == labels).sum().item()
+        print(f"epoch {epoch + 1}: loss {loss.item():.4f}, accuracy {correct / len(labels):.2%}")
+model.eval()
+with torch.no_grad():
+    probs = F.softmax(model(X[:3]), dim=1)
+    print(probs)
+    print(probs.argmax(dim=1), labels[:3])
+print(sum(p.numel() for p in model.parameters()), model.training)
+state = model.state_dict()
+print({k: tuple(v.shape) for k, v in state.items()})
+""",
 }
 
 
