@@ -4,6 +4,7 @@ import math
 
 import numpy
 
+from ..summation import exact_sum
 from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
@@ -22,6 +23,10 @@ class Sum(Op):
     node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
+        if dim is None:
+            total = exact_sum(x)  # PyTorch's order of additions, where it can be followed
+            if total is not None:
+                return xp.full((1,) * x.ndim, total) if keepdim else total
         return xp.sum(x, axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
@@ -40,6 +45,11 @@ class Mean(Op):
     node = _reduction_name("Mean")
 
     def forward(xp, x, dim=None, keepdim=False):
+        if dim is None and x.size:
+            total = exact_sum(x)  # PyTorch's mean: its sum, divided by the count in the dtype
+            if total is not None:
+                mean = total / x.dtype.type(x.size)
+                return xp.full((1,) * x.ndim, mean) if keepdim else mean
         return xp.mean(x, axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
@@ -81,6 +91,10 @@ def sum_to_array(x, shape):
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and x.shape[i + lead] != 1)
     if axes:
+        if all(x.shape[i] == 1 for i in range(x.ndim) if i not in axes):
+            total = exact_sum(x)  # every element into one: in PyTorch's order where it can be followed
+            if total is not None:
+                return numpy.full(shape, total, x.dtype)
         x = x.sum(axis=axes, keepdims=True)
     return x.reshape(shape) if lead else x
 

@@ -1,7 +1,8 @@
-"""Regenerate tests/golden/fused.json: what PyTorch's fused CPU kernels give, bit for bit --
-add and sub with alpha, lerp (number and tensor weights, both ends), and 40 steps of SGD
-and Adam in their variants, fed the same gradients -- so tests/test_fused.py can check the
-engine's one-rounding arithmetic (engine/fma.py) without PyTorch.
+"""Regenerate tests/golden/fused.json: what PyTorch's CPU kernels give, bit for bit, where the
+order or fusion of their arithmetic matters -- add and sub with alpha, lerp (number and tensor
+weights, both ends), whole-tensor sums and means, and 40 steps of SGD and Adam in their
+variants, fed the same gradients -- so tests/test_fused.py can check the engine's
+(engine/fma.py, engine/summation.py) without PyTorch.
 
 Run with a Python that has torch (not needed by the test suite):
 
@@ -47,6 +48,11 @@ def kernels(lib, dtype):
         "sub alpha 0.3": lib.sub(a, b, alpha=0.3), "lerp 0.1": lib.lerp(a, b, 0.1),
         "lerp 0.7": lib.lerp(a, b, 0.7), "lerp -2.5": lib.lerp(a, b, -2.5),
         "lerp tensor": lib.lerp(a, b, w),
+        # whole-tensor sums and means: PyTorch's order of additions (engine/summation.py)
+        **{f"sum {n}": a[:n].sum() for n in (1, 5, 7, 8, 13, 100, 257, 1003)},
+        **{f"mean {n}": b[:n].mean() for n in (3, 6, 31, 1003)},
+        "sum of a transpose": a[:999].reshape(27, 37).t().sum(),
+        "sum of a times b": (a * b).sum(),
     }
 
 
