@@ -27,20 +27,29 @@ def exact_sum(x):
     flat = x.ravel(order="K")  # memory order, as PyTorch's iterator walks it
     lanes = VECTOR_BYTES // x.dtype.itemsize
     n = flat.size
-    dtype = x.dtype.type
     if n < lanes:  # the element-by-element form of the same cascade
-        return dtype(_row_sum(flat.reshape(n, 1))[0])
+        return x.dtype.type(_row_sum(flat.reshape(n, 1))[0])
     whole = n // lanes
     vector_sum = _row_sum(flat[:whole * lanes].reshape(whole, lanes))
-    total = dtype(0)
-    for v in flat[whole * lanes:]:   # the elements after the last whole vector, in turn
-        total = dtype(total + v)
-    for v in vector_sum:              # then the lanes, in turn
-        total = dtype(total + v)
-    return total
+    # the elements after the last whole vector, then the vector's lanes, one by one from zero
+    return _in_turn(numpy.concatenate((flat[whole * lanes:], vector_sum)))
 
 
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
+
+
+def _in_turn(values, axis=0):
+    """0 + v0 + v1 + ... left to right (an accumulator that starts at zero, as PyTorch's do)."""
+    if values.ndim == 1 and values.shape[0] <= 32:  # a few numbers: one by one is quicker
+        add = values.dtype.type
+        total = add(0)
+        for v in values:
+            total = add(total + v)
+        return total
+    if not values.shape[axis]:
+        return numpy.zeros(values.shape[:axis] + values.shape[axis + 1:], values.dtype)
+    zero = numpy.zeros_like(values.take([0], axis=axis))
+    return numpy.add.accumulate(numpy.concatenate((zero, values), axis=axis), axis=axis).take(-1, axis=axis)
 
 
 def _row_sum(items):
@@ -58,28 +67,26 @@ def _row_sum(items):
 
 
 def _cascade(rows):
-    """PyTorch's multi_row_sum: (size, ILP, lanes) summed into (ILP, lanes) through four levels."""
+    """PyTorch's multi_row_sum: (size, ILP, lanes) into (ILP, lanes) through four levels.
+    Level 0 sums runs of `step` rows from zero; level 1 adds up run sums and passes its total
+    up every `step` runs; level 2 likewise every `step` squared; level 3 keeps everything.
+    Each level is a left-to-right sum, so all of a level's groups are summed at once."""
     size = rows.shape[0]
-    power = max(4, _ceil_log2(size) // _LEVELS)
-    step = 1 << power
-    acc = [numpy.zeros(rows.shape[1:], rows.dtype) for _ in range(_LEVELS)]
+    step = 1 << max(4, _ceil_log2(size) // _LEVELS)
     whole = size // step * step
-    if whole:
-        # level 0 restarts from zero for each run of `step` rows: sequential sums, all runs at once
-        runs = numpy.add.accumulate(rows[:whole].reshape(whole // step, step, *rows.shape[1:]), axis=1)[:, -1]
-        for c, run in enumerate(runs):
-            i = (c + 1) * step
-            acc[0] = run
-            for j in range(1, _LEVELS):
-                acc[j] = acc[j] + acc[j - 1]
-                acc[j - 1] = numpy.zeros_like(acc[j - 1])
-                if i & ((step - 1) << (j * power)):
-                    break
-    for r in range(whole, size):
-        acc[0] = acc[0] + rows[r]
+    if not whole:  # fewer rows than one run: level 0 only (plus the empty levels' zeros, as PyTorch adds them)
+        return _in_turn(rows) + rows.dtype.type(0)
+    runs = _in_turn(rows[:whole].reshape(whole // step, step, *rows.shape[1:]), axis=1)
+    level = [_in_turn(rows[whole:])]                  # what is left in each accumulator at the end
+    for _ in range(_LEVELS - 2):                      # levels 1 and 2 pass totals up per `step`
+        full = len(runs) // step * step
+        level.append(_in_turn(runs[full:]))
+        runs = _in_turn(runs[:full].reshape(full // step, step, *rows.shape[1:]), axis=1)
+    level.append(_in_turn(runs))                      # level 3
+    total = level[0]
     for j in range(1, _LEVELS):
-        acc[0] = acc[0] + acc[j]
-    return acc[0]
+        total = total + level[j]
+    return total
 
 
 def _ceil_log2(x):

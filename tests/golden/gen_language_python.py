@@ -1271,6 +1271,31 @@ print(sum(p.numel() for p in model.parameters()), model.training)
 state = model.state_dict()
 print({k: tuple(v.shape) for k, v in state.items()})
 """,
+    "gradient_descent_by_hand": """
+import torch
+x = torch.linspace(0, 1, 11)
+y = 2.5 * x - 0.7 + 0.1 * torch.sin(7 * x)
+w = torch.tensor(0.0, requires_grad=True)
+b = torch.zeros(1, requires_grad=True)
+lr = 0.5
+for i in range(200):
+    pred = w * x + b
+    loss = ((pred - y) ** 2).mean()
+    loss.backward()
+    with torch.no_grad():
+        w -= lr * w.grad
+        b.data -= lr * b.grad.data
+    w.grad.zero_()
+    b.grad.data.zero_()
+    if i % 50 == 0:
+        print(i, loss.item(), w.item(), b.item())
+print(w, b, loss)
+print(torch.allclose(w, torch.tensor(2.5), atol=0.2), round(w.item(), 3))
+z = torch.arange(6.).reshape(2, 3).requires_grad_()
+out = (z.exp().sum(dim=1, keepdim=True) / z.norm()).prod()
+out.backward()
+print(out.item(), z.grad)
+""",
 }
 
 
