@@ -68,29 +68,21 @@ class Module:
         a name already registered takes only its own kind (or None); anything else is a plain
         attribute (allowed before __init__, as in PyTorch)."""
         own = self.__dict__
-        params, children = own.get("_parameters"), own.get("_modules")
-        if isinstance(value, Parameter):
-            if params is None:
-                raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
-            params[name] = value
-        elif params is not None and name in params:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
-                                "(torch.nn.Parameter or None expected)")
-            params[name] = None
-        elif isinstance(value, Module):
-            if children is None:
-                raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
-            children[name] = value
-        elif children is not None and name in children:
-            if value is not None:
-                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
-                                "(torch.nn.Module or None expected)")
-            children[name] = None
-        else:
-            object.__setattr__(self, name, value)
+        for kind, table, plural, role in _REGISTRIES:
+            registered = own.get(table)
+            if isinstance(value, kind):
+                if registered is None:
+                    raise AttributeError(f"cannot assign {plural} before Module.__init__() call")
+                self._forget(name)
+                registered[name] = value
+                return
+            if registered is not None and name in registered:
+                if value is not None:
+                    raise TypeError(f"cannot assign '{_typename(value)}' as {role} '{name}' "
+                                    f"(torch.nn.{kind.__name__} or None expected)")
+                registered[name] = None
+                return
+        object.__setattr__(self, name, value)
 
     def _forget(self, name):
         """Drop `name` from every table, before it is registered in one."""
@@ -281,6 +273,10 @@ class _IncompatibleKeys(tuple):
     __str__ = __repr__
 
 
+# (what is registered, where, and PyTorch's words for it), in the order __setattr__ asks
+_REGISTRIES = ((Parameter, "_parameters", "parameters", "parameter"), (Module, "_modules", "module", "child module"))
+
+
 def _uniform(shape, bound, dtype):
     """Uniform in [-bound, bound) from the engine's generator."""
     return (_fn.rand(*shape, dtype=dtype) * 2 - 1) * bound
@@ -313,7 +309,31 @@ class Linear(Module):
         return f"in_features={self.in_features}, out_features={self.out_features}, bias={self.bias is not None}"
 
 
-class Sequential(Module):
+class _Layers(Module):
+    """What Sequential and ModuleList share: layers registered as "0", "1", ..., indexable
+    (a slice gives the same kind of container), iterable, with a length."""
+
+    def __len__(self):
+        return len(self._modules)
+
+    def __iter__(self):
+        return iter(list(self._modules.values()))
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self._sliced(list(self._modules.items())[index])
+        layers = list(self._modules.values())
+        n = len(layers)
+        if not -n <= index < n:
+            raise IndexError(f"index {index} is out of range")
+        return layers[index % n]
+
+    def append(self, module):
+        self.add_module(str(len(self._modules)), module)
+        return self
+
+
+class Sequential(_Layers):
     """Layers applied in turn; indexable, iterable, its length the number of layers."""
 
     def __init__(self, *args):
@@ -330,27 +350,11 @@ class Sequential(Module):
             input = m(input)
         return input
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(list(self._modules.values()))
-
-    def __getitem__(self, index):
-        items = list(self._modules.items())
-        if isinstance(index, slice):
-            return Sequential(dict(items[index]))
-        n = len(items)
-        if not -n <= index < n:
-            raise IndexError(f"index {index} is out of range")
-        return items[index % n][1]
-
-    def append(self, module):
-        self.add_module(str(len(self._modules)), module)
-        return self
+    def _sliced(self, items):
+        return Sequential(dict(items))  # the layers keep their names, as in PyTorch
 
 
-class ModuleList(Module):
+class ModuleList(_Layers):
     """Layers held in a list: indexable, iterable, registered (their parameters are the owner's)."""
 
     def __init__(self, modules=None):
@@ -358,30 +362,14 @@ class ModuleList(Module):
         for m in modules or ():
             self.append(m)
 
-    def __len__(self):
-        return len(self._modules)
-
-    def __iter__(self):
-        return iter(list(self._modules.values()))
-
-    def __getitem__(self, index):
-        items = list(self._modules.values())
-        if isinstance(index, slice):
-            return ModuleList(items[index])
-        n = len(items)
-        if not -n <= index < n:
-            raise IndexError(f"index {index} is out of range")
-        return items[index % n]
+    def _sliced(self, items):
+        return ModuleList([m for _, m in items])
 
     def __setitem__(self, index, module):
         n = len(self._modules)
         if not -n <= index < n:
             raise IndexError(f"index {index} is out of range")
         self.add_module(str(index % n), module)
-
-    def append(self, module):
-        self.add_module(str(len(self._modules)), module)
-        return self
 
     def extend(self, modules):
         for m in modules:
