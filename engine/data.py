@@ -56,7 +56,9 @@ def default_collate(batch):
 class DataLoader:
     """Batches of `batch_size` samples of `dataset`, in order or shuffled anew each pass."""
 
-    def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False, collate_fn=None):
+    def __init__(self, dataset, batch_size=1, shuffle=False, drop_last=False, collate_fn=None, num_workers=0,
+                 pin_memory=False):
+        # num_workers and pin_memory change where PyTorch does the work, not the batches: accepted, unused
         if batch_size is not None and (not isinstance(batch_size, int) or isinstance(batch_size, bool)
                                        or batch_size <= 0):
             raise ValueError(f"batch_size should be a positive integer value, but got batch_size={batch_size}")

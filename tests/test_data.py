@@ -34,3 +34,5 @@ def test_collation_follows_pytorchs_defaults():
     assert batch[1].dtype == E.int64 and batch[2].dtype == E.float64 and batch[3]["k"].tolist() == [2, 3]
     assert len(DataLoader(TensorDataset(E.ones(5)), batch_size=2)) == 3
     assert len(DataLoader(TensorDataset(E.ones(5)), batch_size=2, drop_last=True)) == 2
+    loader = DataLoader(TensorDataset(E.arange(4)), batch_size=2, num_workers=2, pin_memory=True)
+    assert [b[0].tolist() for b in loader] == [[0, 1], [2, 3]]   # the same batches, as in PyTorch
