@@ -13,6 +13,7 @@ import numpy
 from . import backend as _backend
 from . import dtypes as _dt
 from . import ranges as _ranges
+from .generator import Mersenne
 from .grad_mode import is_grad_enabled
 from .ops import TABLE
 from .tensor import Tensor, Size as _Size, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
@@ -299,7 +300,8 @@ _rng = [None]  # made on first use: importing numpy.random costs every start
 
 
 def manual_seed(seed):
-    """Seed the generator behind rand/randn/randint (values differ from PyTorch's).
+    """Seed the generators behind rand/randn/randint: rand's draws are PyTorch's for the same
+    seed (generator.py); randn, randint and the rest come from numpy's and differ.
 
     As PyTorch: any whole number from -2**63 to 2**64-1; a negative seed is the
     same as that seed plus 2**64 (so -1 and 2**64-1 give the same numbers)."""
@@ -307,6 +309,21 @@ def manual_seed(seed):
     if not -(1 << 63) <= seed < (1 << 64):
         raise ValueError("Overflow when unpacking long long")
     _rng[0] = numpy.random.default_rng(seed % (1 << 64))
+    _uniform_bits[0] = Mersenne(seed % (1 << 64))
+
+
+_uniform_bits = [None]  # PyTorch's generator for uniform draws (generator.py); seeded at random until manual_seed
+
+
+def uniform_draws(shape, low, high, np_dtype):
+    """An array of `shape` drawn uniformly in [low, high) as PyTorch's uniform_ draws it (a
+    floating dtype), from the generator torch.manual_seed seeds."""
+    if _uniform_bits[0] is None:
+        _uniform_bits[0] = Mersenne(int(numpy.random.SeedSequence().entropy) % (1 << 64))
+    n = 1
+    for d in shape:
+        n *= d
+    return _uniform_bits[0].uniform(n, low, high, np_dtype).reshape(shape)
 
 
 def _random(size, draw, dtype, device, requires_grad):
@@ -321,7 +338,14 @@ def _random(size, draw, dtype, device, requires_grad):
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False):
-    return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
+    """Uniform in [0, 1): PyTorch's numbers for the same manual_seed (generator.py)."""
+    shape = _size(size)
+    dt = _creation_dtype(dtype)
+    if dt.np.kind != "f":
+        return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
+    _check_allocation(shape, dt.np)
+    dev = _backend.device(device)
+    return _finish(_backend.backend_for(dev).from_host(uniform_draws(shape, 0.0, 1.0, dt.np)), dev, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False):

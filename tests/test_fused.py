@@ -1,6 +1,7 @@
 """PyTorch's CPU kernels bit for bit where the order or fusion of their arithmetic matters
 (engine/fma.py, engine/summation.py): add and sub with alpha, lerp, whole-tensor sums and
-means, and SGD and Adam in every variant over 40 steps of the same gradients, against
+means, rand and a new Linear layer after manual_seed (engine/generator.py), and SGD and Adam
+in every variant over 40 steps of the same gradients, against
 tests/golden/fused.json (written by PyTorch 2.13: tests/golden/gen_fused.py)."""
 import json
 import pathlib

@@ -8,8 +8,8 @@ Parameter is a leaf tensor that wants a gradient, marked as one (it is no
 subclass: the engine's fast paths take any tensor as it is); ops on it make
 plain tensors, as in PyTorch.
 
-Initial weights follow PyTorch's rule (uniform in +-1/sqrt(fan_in)) but come
-from the engine's own generator, so they are not PyTorch's numbers for a seed.
+Initial weights are PyTorch's numbers for the same torch.manual_seed: the same rule
+(kaiming_uniform_ with a=sqrt(5)) over PyTorch's generator for uniform draws (generator.py).
 """
 import math
 
@@ -277,9 +277,9 @@ class _IncompatibleKeys(tuple):
 _REGISTRIES = ((Parameter, "_parameters", "parameters", "parameter"), (Module, "_modules", "module", "child module"))
 
 
-def _uniform(shape, bound, dtype):
-    """Uniform in [-bound, bound) from the engine's generator."""
-    return (_fn.rand(*shape, dtype=dtype) * 2 - 1) * bound
+def _uniform(tensor, bound):
+    """Values for `tensor` uniform in [-bound, bound), as PyTorch's uniform_ draws them."""
+    return _fn.tensor(_fn.uniform_draws(tuple(tensor.shape), -bound, bound, tensor.array.dtype), dtype=tensor.dtype)
 
 
 class Linear(Module):
@@ -294,13 +294,18 @@ class Linear(Module):
         self.reset_parameters()
 
     def reset_parameters(self):
-        # PyTorch's kaiming_uniform_(a=sqrt(5)) is uniform in +-1/sqrt(fan_in), and so is the bias
+        """PyTorch's: kaiming_uniform_(weight, a=sqrt(5)), then the bias uniform in +-1/sqrt(fan_in),
+        each bound computed as PyTorch's Python computes it, the draws PyTorch's for the seed."""
         fan_in = self.in_features
-        bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+        if fan_in == 0:
+            return  # PyTorch: initialising zero-element tensors is a no-op
+        a = math.sqrt(5)
+        gain = math.sqrt(2.0 / (1 + a ** 2))
+        bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in))
         with no_grad():
-            self.weight.copy_(_uniform(self.weight.shape, bound, self.weight.dtype))
+            self.weight.copy_(_uniform(self.weight, bound))
             if self.bias is not None:
-                self.bias.copy_(_uniform(self.bias.shape, bound, self.bias.dtype))
+                self.bias.copy_(_uniform(self.bias, 1 / math.sqrt(fan_in)))
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

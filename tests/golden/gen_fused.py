@@ -1,6 +1,7 @@
 """Regenerate tests/golden/fused.json: what PyTorch's CPU kernels give, bit for bit, where the
 order or fusion of their arithmetic matters -- add and sub with alpha, lerp (number and tensor
-weights, both ends), whole-tensor sums and means, and 40 steps of SGD and Adam in their
+weights, both ends), whole-tensor sums and means, uniform draws and a new Linear layer's
+weights after manual_seed, and 40 steps of SGD and Adam in their
 variants, fed the same gradients -- so tests/test_fused.py can check the engine's
 (engine/fma.py, engine/summation.py) without PyTorch.
 
@@ -44,6 +45,7 @@ def kernels(lib, dtype):
     """The kernel cases, computed by `lib` (torch, or the engine with torch's API)."""
     a, b, w = (lib.from_numpy(x) for x in inputs(getattr(numpy, dtype)))
     return {
+        **seeded(lib, dtype),
         "add alpha -0.1": lib.add(a, b, alpha=-0.1), "add alpha 3": lib.add(a, b, alpha=3),
         "sub alpha 0.3": lib.sub(a, b, alpha=0.3), "lerp 0.1": lib.lerp(a, b, 0.1),
         "lerp 0.7": lib.lerp(a, b, 0.7), "lerp -2.5": lib.lerp(a, b, -2.5),
@@ -54,6 +56,18 @@ def kernels(lib, dtype):
         "sum of a transpose": a[:999].reshape(27, 37).t().sum(),
         "sum of a times b": (a * b).sum(),
     }
+
+
+def seeded(lib, dtype):
+    """Uniform draws and a new layer's weights after manual_seed: PyTorch's generator."""
+    out = {}
+    for seed in (0, 1234, 2 ** 40 + 7):
+        lib.manual_seed(seed)
+        out[f"rand seed {seed}"] = lib.rand(37, dtype=getattr(lib, dtype))
+        layer = lib.nn.Linear(9, 4, dtype=getattr(lib, dtype))
+        out[f"linear weight seed {seed}"] = layer.weight.detach()
+        out[f"linear bias seed {seed}"] = layer.bias.detach()
+    return out
 
 
 def train(lib, optimisers, dtype, name, settings):

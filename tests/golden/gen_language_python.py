@@ -1296,6 +1296,26 @@ out = (z.exp().sum(dim=1, keepdim=True) / z.norm()).prod()
 out.backward()
 print(out.item(), z.grad)
 """,
+    "seeded_rand_and_layer_init": """
+import torch
+import torch.nn as nn
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(2, 3), nn.Tanh(), nn.Linear(3, 1))
+print(model[0].weight, model[0].bias)
+print(model[2].weight)
+print(torch.rand(2, 3))
+x = torch.rand(8, 2)
+y = (x[:, :1] * 2 - x[:, 1:]).detach()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for step in range(30):
+    opt.zero_grad()
+    loss = nn.MSELoss()(model(x), y)
+    loss.backward()
+    opt.step()
+print(f"{loss.item():.5f}")
+torch.manual_seed(3)
+print(torch.rand(3, dtype=torch.float64))
+""",
 }
 
 
