@@ -354,6 +354,7 @@ SUMMARIES = {
     "torch.optim": "the optimisers SGD and Adam",
     "torch.nn": "layers (Linear, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",
     "torch.utils": "holds torch.utils.data",
+    "torch.nn.init": "fill a layer's weights in place: uniform_, xavier_uniform_, kaiming_uniform_, zeros_, ...",
     "torch.utils.data": "Dataset, TensorDataset and DataLoader (batches of a dataset, in order or shuffled)",
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm",

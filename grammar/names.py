@@ -206,7 +206,8 @@ TORCH["nan"] = math.nan
 _functional = Namespace("torch.nn.functional",
                         {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS})
 _nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.modules.__all__},
-                                 functional=_functional))
+                                 functional=_functional, init=Namespace("torch.nn.init", {
+                                     name: getattr(E.nn.init, name) for name in E.nn.init.__all__})))
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode})

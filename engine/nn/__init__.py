@@ -1,7 +1,7 @@
 """torch.nn, as far as the engine goes: the modules (Module, Parameter, Linear, Sequential, the
 activation and loss modules) and the `functional` namespace (`autodiff.engine.nn.functional`)."""
-from . import functional  # noqa: F401
+from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _module_names
 
-__all__ = ["functional"] + list(_module_names)
+__all__ = ["functional", "init"] + list(_module_names)

@@ -18,6 +18,7 @@ from ..grad_mode import no_grad
 from .. import functions as _fn
 from .. import dtypes as _dt
 from . import functional as F
+from . import init
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
@@ -277,11 +278,6 @@ class _IncompatibleKeys(tuple):
 _REGISTRIES = ((Parameter, "_parameters", "parameters", "parameter"), (Module, "_modules", "module", "child module"))
 
 
-def _uniform(tensor, bound):
-    """Values for `tensor` uniform in [-bound, bound), as PyTorch's uniform_ draws them."""
-    return _fn.tensor(_fn.uniform_draws(tuple(tensor.shape), -bound, bound, tensor.array.dtype), dtype=tensor.dtype)
-
-
 class Linear(Module):
     """y = x W^T + b, W of shape (out_features, in_features)."""
 
@@ -296,16 +292,10 @@ class Linear(Module):
     def reset_parameters(self):
         """PyTorch's: kaiming_uniform_(weight, a=sqrt(5)), then the bias uniform in +-1/sqrt(fan_in),
         each bound computed as PyTorch's Python computes it, the draws PyTorch's for the seed."""
-        fan_in = self.in_features
-        if fan_in == 0:
-            return  # PyTorch: initialising zero-element tensors is a no-op
-        a = math.sqrt(5)
-        gain = math.sqrt(2.0 / (1 + a ** 2))
-        bound = math.sqrt(3.0) * (gain / math.sqrt(fan_in))
-        with no_grad():
-            self.weight.copy_(_uniform(self.weight, bound))
-            if self.bias is not None:
-                self.bias.copy_(_uniform(self.bias, 1 / math.sqrt(fan_in)))
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None and self.in_features > 0:
+            bound = 1 / math.sqrt(self.in_features)
+            init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input):
         return F.linear(input, self.weight, self.bias)

@@ -1316,6 +1316,25 @@ print(f"{loss.item():.5f}")
 torch.manual_seed(3)
 print(torch.rand(3, dtype=torch.float64))
 """,
+    "nn_init": """
+import torch
+import torch.nn as nn
+torch.manual_seed(1)
+layer = nn.Linear(4, 3)
+print(layer.weight)
+nn.init.xavier_uniform_(layer.weight)
+print(layer.weight)
+nn.init.kaiming_uniform_(layer.weight, nonlinearity="relu")
+print(layer.weight)
+nn.init.zeros_(layer.bias)
+nn.init.constant_(layer.bias, 0.25)
+print(layer.bias, nn.init.calculate_gain("tanh"), nn.init.calculate_gain("leaky_relu", 0.2))
+w = torch.empty(2, 5)
+nn.init.uniform_(w, -0.1, 0.1)
+print(w)
+nn.init.ones_(w)
+print(w.sum())
+""",
 }
 
 
