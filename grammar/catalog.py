@@ -36,7 +36,8 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "functions_linalg": "Linear algebra", "linalg_ns": "Linear algebra",
            "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics",
            "activations": "Neural-network functions", "functional": "Neural-network functions",
-           "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses"}
+           "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses",
+           "init": "Neural-network layers and losses"}
 
 _GROUP_OF = {}
 for _group, _names in {

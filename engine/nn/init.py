@@ -84,20 +84,20 @@ def _fan(tensor, mode):
 
 
 def xavier_uniform_(tensor, gain=1.0):
-    """Glorot: uniform in +-gain * sqrt(6 / (fan_in + fan_out))."""
+    """Uniform in +-gain * sqrt(6 / (fan_in + fan_out)), Glorot's rule (xavier)."""
     fan_in, fan_out = _fans(tensor)
     bound = math.sqrt(3.0) * (gain * math.sqrt(2.0 / float(fan_in + fan_out)))
     return uniform_(tensor, -bound, bound)
 
 
 def xavier_normal_(tensor, gain=1.0):
-    """Glorot: normal with std gain * sqrt(2 / (fan_in + fan_out))."""
+    """Normal with std gain * sqrt(2 / (fan_in + fan_out)), Glorot's rule (xavier)."""
     fan_in, fan_out = _fans(tensor)
     return normal_(tensor, 0.0, gain * math.sqrt(2.0 / float(fan_in + fan_out)))
 
 
 def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    """He: uniform in +-gain * sqrt(3 / fan), the gain of the nonlinearity (slope a)."""
+    """Uniform in +-gain * sqrt(3 / fan), the gain of the nonlinearity (slope a): He's rule."""
     if 0 in tuple(tensor.shape):
         return tensor  # PyTorch: initialising zero-element tensors is a no-op
     bound = math.sqrt(3.0) * (calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))
@@ -105,7 +105,7 @@ def kaiming_uniform_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
 
 
 def kaiming_normal_(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu"):
-    """He: normal with std gain / sqrt(fan)."""
+    """Normal with std gain / sqrt(fan): He's rule."""
     if 0 in tuple(tensor.shape):
         return tensor
     return normal_(tensor, 0.0, calculate_gain(nonlinearity, a) / math.sqrt(_fan(tensor, mode)))
