@@ -134,9 +134,9 @@ def _calibrate():
     from .backend import CPU
     seen = _probe[0] = []
     try:
-        def fresh(array=None):
-            return _make(numpy.zeros(2) if array is None else array, CPU)
-        shared = numpy.zeros(2)
+        def fresh(array=None):  # as large as an operand worth reusing: run_op asks only about those
+            return _make(numpy.zeros(MIN_BYTES // 8) if array is None else array, CPU)
+        shared = numpy.zeros(MIN_BYTES // 8)
         u, v = fresh(), fresh()
         fresh() + fresh()                   # pair: two temporaries,
         u + v                               # two variables,

@@ -33,6 +33,7 @@ _grad_enabled = is_grad_enabled
 _inference_on = is_inference_mode_enabled
 _np_generic = _np.generic
 _np_ndarray = _np.ndarray
+_ELIDE_BYTES = _elision.MIN_BYTES  # below it no operand is worth reusing: not even asked
 _new = object.__new__
 _backends = _backend._backends
 _load_backend = _backend.backend_for
@@ -171,7 +172,7 @@ def run_op(op, args, params):
     x = t.array
     if n == 1:
         out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
-    elif x.__class__ is not _np_ndarray or op.ufunc is None \
+    elif x.__class__ is not _np_ndarray or op.ufunc is None or x.nbytes < _ELIDE_BYTES \
             or (into := _elision.into_one(op, args, x, t is a, t._rg)) is None:
         if t is a:
             out = op.forward(b.xp, x, args[1], **params) if params else op.forward(b.xp, x, args[1])

@@ -57,7 +57,8 @@ def test_the_polynomial_makes_two_arrays_as_numpy_does(no_elision):
     without = _peak_arrays(lambda: a * x ** 2 + b * x + c)
     xnp = x.detach().numpy()
     by_numpy = _peak_arrays(lambda: 1.5 * xnp ** 2 + -2.0 * xnp + 0.5)
-    elision._counts[0] = None  # measured again, now on
+    elision._counts[0] = None  # measured again, now on (before the measurement: it makes arrays of its own)
+    assert elision.enabled()
     with_elision = _peak_arrays(lambda: a * x ** 2 + b * x + c)
     assert without == 3.0
     assert with_elision == by_numpy == 2.0
