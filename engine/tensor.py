@@ -1066,8 +1066,26 @@ class Tensor:
     def copy_(self, src):
         return _fn.copy_(self, src)
 
+    def uniform_(self, a=0.0, b=1.0):
+        """Fill with draws uniform in [a, b): PyTorch's numbers for the same manual_seed."""
+        if self.array.dtype.kind != "f":
+            raise NotImplementedError(f'"check_uniform_bounds" not implemented for '
+                                      f"'{_SCALAR_TYPE_NAMES.get(self.array.dtype.name, self.array.dtype.name)}'")
+        if a > b:
+            raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
+        return _fn.copy_(self, _make(_fn.uniform_draws(self.array.shape, a, b, self.array.dtype), self.device))
+
+    def normal_(self, mean=0.0, std=1.0):
+        """Fill with normal draws of the given mean and std (not PyTorch's numbers for a seed)."""
+        if std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
+        return _fn.copy_(self, _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean)
+
 
 _FAST = frozenset((Tensor, float, int))
+# PyTorch's ScalarType names, as its kernels' "not implemented for 'Long'" messages say them
+_SCALAR_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
+                      "bool": "Bool"}
 _ADD, _SUB, _MUL, _DIV, _NEG = TABLE["add"], TABLE["sub"], TABLE["mul"], TABLE["div"], TABLE["neg"]
 _AS_STRIDED = TABLE["as_strided"]
 _elision.OPERATORS.update(f.__code__ for f in (Tensor.__add__, Tensor.__radd__, Tensor.__sub__, Tensor.__rsub__,

@@ -4,7 +4,6 @@ draw from numpy's generator, so they are not PyTorch's numbers."""
 import math
 
 from ..grad_mode import no_grad
-from .. import functions as _fn
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "xavier_uniform_",
            "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
@@ -33,21 +32,16 @@ def calculate_gain(nonlinearity, param=None):
     raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
 
 
-def _fill(tensor, values):
-    with no_grad():
-        tensor.copy_(values)
-    return tensor
-
-
 def uniform_(tensor, a=0.0, b=1.0):
     """Fill with draws uniform in [a, b): PyTorch's numbers for the same manual_seed."""
-    return _fill(tensor, _fn.tensor(_fn.uniform_draws(tuple(tensor.shape), a, b, tensor.array.dtype),
-                                    dtype=tensor.dtype))
+    with no_grad():
+        return tensor.uniform_(a, b)
 
 
 def normal_(tensor, mean=0.0, std=1.0):
     """Fill with normal draws of the given mean and std (not PyTorch's numbers for a seed)."""
-    return _fill(tensor, _fn.randn(*tensor.shape, dtype=tensor.dtype) * std + mean)
+    with no_grad():
+        return tensor.normal_(mean, std)
 
 
 def constant_(tensor, val):

@@ -1335,6 +1335,23 @@ print(w)
 nn.init.ones_(w)
 print(w.sum())
 """,
+    "tensor_uniform_normal": """
+import torch
+torch.manual_seed(0)
+t = torch.empty(2, 3).uniform_(-1, 1)
+print(t)
+w = torch.zeros(4)
+w.data.uniform_(-0.1, 0.1)
+print(w)
+bad = [lambda: torch.zeros(3, dtype=torch.long).uniform_(), lambda: torch.zeros(3).uniform_(1, 0),
+       lambda: torch.zeros(3, requires_grad=True).uniform_(), lambda: torch.zeros(3).normal_(0, -1)]
+for f in bad:
+    try:
+        f()
+    except (RuntimeError, NotImplementedError) as e:
+        print(type(e).__name__, e)
+print(torch.zeros(1000).normal_(2.0, 0.5).mean().round())
+""",
 }
 
 
