@@ -4,6 +4,7 @@ They update parameters in place on the raw arrays, outside the graph, and bump
 each parameter's version as an in-place op would.
 """
 from .fma import multiply_add
+from .ops import TABLE
 from .tensor import Tensor, _xp, _storage
 
 __all__ = ["SGD", "Adam", "sgd", "adam"]
@@ -57,27 +58,28 @@ class SGD(Optimizer):
         self.weight_decay, self.nesterov, self.maximize = weight_decay, nesterov, maximize
 
     def step(self):
-        """PyTorch's single-tensor SGD, operation for operation (its add with alpha is one
-        rounding: fma.py), so a training run keeps PyTorch's bits."""
+        """PyTorch's single-tensor SGD, operation for operation (its add with alpha is the add
+        row's, one rounding: fma.py), so a training run keeps PyTorch's bits."""
         self.steps += 1
         for p in self.params:
             if p._grad is None:
                 continue
+            xp, add = _xp(p.device), _ADD.forward
             param = p.array
             d = p._grad.array
             if self.maximize:
                 d = -d
             if self.weight_decay:
-                d = _plus_scaled(d, param, self.weight_decay)       # grad.add(param, alpha=wd)
+                d = add(xp, d, param, self.weight_decay)               # grad.add(param, alpha=wd)
             if self.momentum:
                 buf = self.state.get(id(p))
                 if buf is None:
                     buf = d.copy()
                 else:                                                 # buf.mul_(m).add_(grad, alpha=1-dampening)
-                    buf = _plus_scaled(buf * _like(self.momentum, buf), d, 1 - self.dampening)
+                    buf = add(xp, buf * _like(self.momentum, buf), d, 1 - self.dampening)
                 self.state[id(p)] = buf
-                d = _plus_scaled(d, buf, self.momentum) if self.nesterov else buf
-            self._assign(p, _plus_scaled(param, d, -self.lr))         # param.add_(grad, alpha=-lr)
+                d = add(xp, d, buf, self.momentum) if self.nesterov else buf
+            self._assign(p, add(xp, param, d, -self.lr))                # param.add_(grad, alpha=-lr)
 
 
 def _like(value, arr):
@@ -86,9 +88,7 @@ def _like(value, arr):
     return dtype.type(value) if dtype is not None and dtype.kind in "fc" else value
 
 
-def _plus_scaled(a, b, alpha):
-    """a + alpha * b, rounded once as PyTorch's add kernel with alpha."""
-    return multiply_add(b, _like(alpha, a), a, a.dtype)
+_ADD, _LERP = TABLE["add"], TABLE["lerp"]  # the rows whose kernels PyTorch's optimisers call
 
 
 class Adam(Optimizer):
@@ -112,35 +112,28 @@ class Adam(Optimizer):
         for p in self.params:
             if p._grad is None:
                 continue
+            xp = _xp(p.device)
             param = p.array
             g = p._grad.array
             if self.maximize:
                 g = -g
             if self.weight_decay:
-                g = _plus_scaled(g, param, self.weight_decay)
+                g = _ADD.forward(xp, g, param, self.weight_decay)
             st = self.state.get(id(p))
             if st is None:
-                zeros = _xp(p.device).zeros_like
-                st = self.state[id(p)] = {"step": 0, "m": zeros(g), "v": zeros(g), "vmax": zeros(g)}
+                st = self.state[id(p)] = {"step": 0, "m": xp.zeros_like(g), "v": xp.zeros_like(g),
+                                          "vmax": xp.zeros_like(g)}
             st["step"] += 1
             t = float(st["step"])
-            m = st["m"] = _lerp(st["m"], g, 1 - b1)                                     # exp_avg.lerp_(grad, 1-b1)
+            m = st["m"] = _LERP.forward(xp, st["m"], g, 1 - b1)                         # exp_avg.lerp_(grad, 1-b1)
             v = st["v"] = multiply_add(_like(1 - b2, g) * g, g, st["v"] * _like(b2, g), g.dtype)  # mul_, addcmul_
             bias1 = 1 - b1 ** t
             bias2 = 1 - b2 ** t
             step_size = self.lr / bias1
-            xp = _xp(p.device)
             if self.amsgrad:
                 v = st["vmax"] = xp.maximum(st["vmax"], v)
             denom = xp.sqrt(v) / _like(bias2 ** 0.5, v) + _like(self.eps, v)
             self._assign(p, param + (_like(-step_size, m) * m) / denom)                # addcdiv_(m, denom, -step)
-
-
-def _lerp(start, end, weight):
-    """start.lerp(end, weight) for a number weight, as PyTorch's kernel (from the nearer end, fused)."""
-    w = _like(weight, start)
-    near = abs(w) < 0.5
-    return multiply_add(w if near else w - _like(1, start), end - start, start if near else end, start.dtype)
 
 
 sgd = SGD
