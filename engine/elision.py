@@ -72,9 +72,7 @@ def into_one(op, args, x, first, requires):
     """As into(), for a tensor (whose array `x` is, first or not) and a Python number.
     (Called by run_op's straight line.)"""
     probing = _probe[0]
-    if probing is None:
-        if x.nbytes < MIN_BYTES:
-            return None
+    if probing is None:  # (run_op asks only about operands of MIN_BYTES or more)
         counts = _measured()
         if counts is False:
             return None

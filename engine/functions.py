@@ -320,10 +320,7 @@ def uniform_draws(shape, low, high, np_dtype):
     floating dtype), from the generator torch.manual_seed seeds."""
     if _uniform_bits[0] is None:
         _uniform_bits[0] = Mersenne(int(numpy.random.SeedSequence().entropy) % (1 << 64))
-    n = 1
-    for d in shape:
-        n *= d
-    return _uniform_bits[0].uniform(n, low, high, np_dtype).reshape(shape)
+    return _uniform_bits[0].uniform(math.prod(shape), low, high, np_dtype).reshape(shape)
 
 
 def _random(size, draw, dtype, device, requires_grad):
@@ -333,19 +330,16 @@ def _random(size, draw, dtype, device, requires_grad):
     dev = _backend.device(device)
     if _rng[0] is None:
         _rng[0] = numpy.random.default_rng()
-    arr = draw(_rng[0], shape).astype(dt.np)
+    arr = draw(_rng[0], shape).astype(dt.np, copy=False)  # drawn fresh: no copy needed
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 
 
 def rand(*size, dtype=None, device=None, requires_grad=False):
     """Uniform in [0, 1): PyTorch's numbers for the same manual_seed (generator.py)."""
-    shape = _size(size)
-    dt = _creation_dtype(dtype)
-    if dt.np.kind != "f":
+    np_dtype = _creation_dtype(dtype).np
+    if np_dtype.kind != "f":
         return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
-    _check_allocation(shape, dt.np)
-    dev = _backend.device(device)
-    return _finish(_backend.backend_for(dev).from_host(uniform_draws(shape, 0.0, 1.0, dt.np)), dev, requires_grad)
+    return _random(size, lambda g, s: uniform_draws(s, 0.0, 1.0, np_dtype), dtype, device, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False):
