@@ -285,10 +285,27 @@ _MODULE_METHODS = frozenset({
 def layer_attributes(layer):
     """What a program may read of an nn layer: the layer methods, what it registered or was
     configured with (weight, fc1, in_features, reduction, ...), and what the program's own
-    classes defined (a program's `class Net(nn.Module)`: forward, its helpers)."""
-    own = layer.__dict__
-    return _MODULE_METHODS | {n for n in own if not n.startswith("_")} | set(own.get("_parameters", ())) \
-        | set(own.get("_modules", ())) | program_names(layer)
+    classes defined (a program's `class Net(nn.Module)`: forward, its helpers). Asked name by
+    name, so a read inside a program's forward builds nothing."""
+    return _LayerNames(layer)
+
+
+class _LayerNames:
+    __slots__ = ("layer",)
+
+    def __init__(self, layer):
+        self.layer = layer
+
+    def __contains__(self, name):
+        if name in _MODULE_METHODS:
+            return True
+        own = self.layer.__dict__
+        if (not name.startswith("_") and name in own) or name in own.get("_parameters", ()) \
+                or name in own.get("_modules", ()):
+            return True
+        return name in program_names(self.layer)
+
+
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
 
 
