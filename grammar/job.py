@@ -42,6 +42,9 @@ class JobOptions:
     out: object = None            # where the program's print() writes (None: nowhere)
 
 
+_new = object.__new__
+
+
 @dataclass
 class JobResult:
     value: object = None          # numpy array (or Python number)
@@ -62,6 +65,14 @@ class JobResult:
     produced: dict = None          # node -> the tensor it made (with --graph / --formula)
     source: str = ""
     warnings: list = field(default_factory=list)
+
+    @classmethod
+    def scalar(cls, source, value, grad):
+        """A float64 scalar f on the CPU with its first derivatives: the lean lane's result, made
+        without the general constructor's twenty fields (a tenth of a batch job's time)."""
+        r = _new(cls)
+        r.source, r.value, r.grad, r.warnings = source, value, grad, []
+        return r
 
     def set_output(self, f):
         """Record the value of f (on the host) and what it is."""

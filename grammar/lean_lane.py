@@ -43,7 +43,7 @@ import re
 
 import numpy
 
-from ..engine.autograd import quiet_numpy
+from ..engine.autograd import quiet_numpy, _ALREADY_QUIET
 
 __all__ = ["run", "forget_programs"]
 
@@ -73,7 +73,7 @@ _OPEN = ("(", 0)
 _NUMBER, _TENSOR, _LEAF = 0, 1, 2
 
 # what a step of a program does; registers hold the numbers first, then each step's result
-_T2, _T1, _TP, _AS_ARRAY, _NUM2, _MAKE_LEAF, _NUM1 = range(7)
+_T2, _T1, _AS_ARRAY, _NUM2, _MAKE_LEAF, _NUM1 = range(6)
 
 
 class _Decline(Exception):
@@ -128,9 +128,15 @@ class _Lane:
         for row in rows:
             if not _lean_row(row):
                 raise AssertionError(f"op row {row.name} no longer fits the lean lane")
+        for row, param in ((self.pow_scalar, "exponent"), (self.rpow_scalar, "base")):
+            if not (_argument(row.forward, 2) == param and  # after xp and the tensor
+                     _argument(row.backward, 3 + len(row.saves)) == param):
+                raise AssertionError(f"op row {row.name}: its {param} no longer follows its tensors")
         rows += self.functions.values()
         # how each row's backward gets its saved values from (first input, second input, output)
         self.picks = {row: _picker(row.saves) for row in rows}
+        # what the compiler reads of a row, looked up once (an attribute of a row class is a slow lookup)
+        self.parts = {row: (row.forward, row.backward, self.picks[row]) for row in rows}
         # rows that see a variable as the engine's 0-d array: the ** ones (numpy's power of an array
         # has shortcuts its power of a scalar lacks); tests/test_lean_lane.py checks numpy gives every
         # other row the same bits for both
@@ -147,9 +153,15 @@ def _lean_row(row):
             and not row.saves_params and all(s == "out" or isinstance(s, int) for s in row.saves))
 
 
+def _argument(function, index):
+    """The name of a function's positional parameter `index` (None past the last)."""
+    code = function.__code__
+    return code.co_varnames[index] if index < code.co_argcount else None
+
+
 def _picker(saves):
-    """A function (first input, second input, output) -> the row's saved values, in the order its
-    backward takes them."""
+    """A function (first input, second input, output) -> what the row saves of them, in the order
+    its backward takes them (the compiler picks registers with it)."""
     index = [2 if s == "out" else s for s in saves]
     if len(index) == 1:
         return operator.itemgetter(slice(index[0], index[0] + 1))  # a tuple of one
@@ -248,7 +260,7 @@ def _run(lane, source, bindings):
         if len(_programs) >= CACHE_SIZE:
             del _programs[next(iter(_programs))]
         _programs[key] = program
-    registers = [_value_of(t) for t in literals]
+    registers = [float(t) if "." in t else _value_of(t) for t in literals]  # the commonest inline
     if bindings:
         registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
     return _result(lane, source, program, _execute(lane, program[0], registers))
@@ -276,6 +288,7 @@ class _Compiler:
 
     def __init__(self, lane, n_bound, n_literals):
         self.lane = lane
+        self.parts = lane.parts
         self.steps = []
         self.backward = []   # in the steps' order; run reversed
         self.literals = []   # the number literals read, in order
@@ -283,46 +296,57 @@ class _Compiler:
         self.n_numbers = n_bound + n_literals
         self.variables = {}  # name -> the register of its variable, in binding order
 
-    def number(self, text):
-        self.literals.append(text)
-        return self.n_bound + len(self.literals) - 1, _NUMBER
-
     def emit(self, step, kind=_TENSOR):
-        """Add a step (code, what, first input, second input, parameter): its result's operand."""
+        """Add a step (code, what, first input, second input): its result's operand."""
         self.steps.append(step)
         return self.n_numbers + len(self.steps) - 1, kind
 
     def variable(self, name, number):
         """A number bound to a name: a variable."""
-        out = self.emit((_MAKE_LEAF, None, number, None, None), _LEAF)
+        out = self.emit((_MAKE_LEAF, None, number, None), _LEAF)
         self.variables[name] = out[0]
         return out
 
-    def row(self, row, a, b=None, param=None):
-        """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`)."""
-        lane = self.lane
-        # the registers the forward and the saved values read: a variable goes to a ** row as the
-        # engine's 0-d array (but to pow_scalar as it is for a whole exponent from 2 up; see _execute)
-        va, vb = a[0], (a[0] if b is None else b[0])
-        if row in lane.array_rows:
-            if a[1] == _LEAF:
-                va = self.emit((_AS_ARRAY, None, va, b[0] if param == "exponent" else None, None))[0]
-            if b is not None and not param and b[1] == _LEAF:
-                vb = self.emit((_AS_ARRAY, None, vb, None, None))[0]
-        if param is not None:
-            out = self.emit((_TP, row.forward, va, b[0], param))
-            ctx, into = _ONE, ((0, a[0]),)
+    def row(self, row, a, b=None, param=None, via=None):
+        """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`);
+        `via`: other registers for the forward and saved values to read (power_row's).
+        Its backward step: (formula, node, the register of its output's gradient, the registers of
+        its saved values, the registers the gradients of its first and second input go to -- -1
+        for a number -- and its parameter's name and register)."""
+        steps = self.steps
+        forward, backward, pick = self.parts[row]
+        ra = a[0]
+        va = ra if via is None else via[0]
+        if param is not None:  # its number goes to forward and backward in the next place (_Lane checks)
+            vb = b[0]
+            steps.append((_T2, forward, va, vb))
+            ctx, ib = _ONE, -1
         elif b is None:
-            out = self.emit((_T1, row.forward, va, None, None))
-            ctx, into = _ONE, ((0, a[0]),)
+            vb = va
+            steps.append((_T1, forward, va, None))
+            ctx, ib = _ONE, -1
         else:
-            out = self.emit((_T2, row.forward, va, vb, None))
-            ta, tb = a[1] != _NUMBER, b[1] != _NUMBER
-            ctx = _BOTH if ta and tb else _FIRST if ta else _SECOND
-            into = ((0, a[0]), (1, b[0])) if ta and tb else ((0, a[0]),) if ta else ((1, b[0]),)
-        self.backward.append((row.backward, lane.picks[row], ctx, out[0], va, vb, into, param,
-                              b[0] if param else None))
-        return out
+            vb = b[0] if via is None else via[1]
+            steps.append((_T2, forward, va, vb))
+            ib = b[0] if b[1] != _NUMBER else -1
+            if a[1] == _NUMBER:
+                ra, ctx = -1, _SECOND
+            else:
+                ctx = _FIRST if ib < 0 else _BOTH
+        out = self.n_numbers + len(steps) - 1
+        saved = pick((va, vb, out))
+        self.backward.append((backward, ctx, out, saved + (vb,) if param else saved, ra, ib, param, vb))
+        return out, _TENSOR
+
+    def power_row(self, row, a, b, param=None):
+        """A ** row: a variable goes to it as the engine's 0-d array (but to pow_scalar as it is for
+        a whole exponent from 2 up; see _execute)."""
+        va, vb = a[0], b[0]
+        if a[1] == _LEAF:
+            va = self.emit((_AS_ARRAY, None, va, b[0] if param == "exponent" else None))[0]
+        if not param and b[1] == _LEAF:
+            vb = self.emit((_AS_ARRAY, None, vb, None))[0]
+        return self.row(row, a, b, param, (va, vb))
 
 
 def _compile(lane, names, parts, literals):
@@ -371,6 +395,7 @@ def _expression(c, tokens, i, values):
     expect_operand = True
     n = len(tokens)
     prec_of = _PREC
+    literals, first_literal = c.literals, c.n_bound
     while i < n:
         tok = tokens[i]
         i += 1
@@ -382,8 +407,9 @@ def _expression(c, tokens, i, values):
                     operators.append(_OPEN)
                 else:
                     raise _Decline
-            elif tok[0] in _DIGITS:
-                operands.append(c.number(tok))
+            elif tok[0] in _DIGITS:  # a number literal: its register follows the earlier ones'
+                literals.append(tok)
+                operands.append((first_literal + len(literals) - 1, _NUMBER))
                 expect_operand = False
             elif i < n and tokens[i] == "(":
                 row = c.lane.functions.get(tok)
@@ -436,7 +462,7 @@ def _reduce(c, op, operands):
     if op[0] == "u":
         x = operands.pop()
         if x[1] == _NUMBER:
-            operands.append(c.emit((_NUM1, op[1], x[0], None, None), _NUMBER))
+            operands.append(c.emit((_NUM1, op[1], x[0], None), _NUMBER))
         elif op == "u-":
             operands.append(c.row(lane.neg, x))
         else:
@@ -445,19 +471,21 @@ def _reduce(c, op, operands):
     b = operands.pop()
     a = operands.pop()
     if a[1] != _NUMBER:
-        if op == "^" and b[1] == _NUMBER:
-            out = c.row(lane.pow_scalar, a, b, "exponent")
-        else:
+        if op != "^":
             out = c.row(lane.rows[op], a, b)
+        elif b[1] == _NUMBER:
+            out = c.power_row(lane.pow_scalar, a, b, "exponent")
+        else:
+            out = c.power_row(lane.rows[op], a, b)
     elif b[1] != _NUMBER:
         if op == "/":  # number / tensor is reciprocal(tensor) * number, as the engine computes it
             out = c.row(lane.mul, c.row(lane.reciprocal, b), a)
         elif op == "^":
-            out = c.row(lane.rpow_scalar, b, a, "base")
+            out = c.power_row(lane.rpow_scalar, b, a, "base")
         else:
             out = c.row(lane.rows[op], a, b)
     else:
-        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0], None), _NUMBER)
+        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0]), _NUMBER)
     operands.append(out)
 
 
@@ -471,13 +499,11 @@ _ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (o
 def _execute(lane, steps, registers):
     """Run a program's steps, appending each result to the registers."""
     append = registers.append
-    for code, what, ra, rb, param in steps:
+    for code, what, ra, rb in steps:
         if code == _T2:
             out = what(numpy, registers[ra], registers[rb])
         elif code == _T1:
             out = what(numpy, registers[ra])
-        elif code == _TP:  # a row with a number parameter (x ** 2: exponent=2)
-            out = what(numpy, registers[ra], **{param: registers[rb]})
         elif code == _AS_ARRAY:
             v = registers[ra]
             if rb is not None:
@@ -511,25 +537,37 @@ def _result(lane, source, program, registers):
     F = lane.F
     grads = [None] * len(registers)
     grads[f] = _ROOT_GRAD
-    with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
-        for bwd, pick, ctx, out, va, vb, into, param, rp in backward:
-            g = grads[out]
-            if g is None:
-                continue  # not on f's graph
-            saved = pick((registers[va], registers[vb], registers[out]))
-            if param is None:
-                res = bwd(F, ctx, g, *saved)
-            else:
-                params = {param: registers[rp]}
-                res = bwd(F, _Ctx(ctx.needs, ctx.shapes, params), g, *saved, **params)
-            for k, r in into:  # (which result, the register its gradient goes to), for each tensor input
-                gi = res[k]
-                if gi is not None:
-                    if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape
-                                                         or gi.dtype != _FLOAT64):
-                        raise _Decline
-                    prev = grads[r]
-                    grads[r] = gi if prev is None else prev + gi
-    result = lane.JobResult(source=source, order=1, value=registers[f], shape=(), dtype="float64", device="cpu")
-    result.grad = {name: grads[r] for name, r in variables if grads[r] is not None}
-    return result
+    if quiet_numpy() is _ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
+        _backward(F, backward, registers, grads)
+    else:
+        with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
+            _backward(F, backward, registers, grads)
+    return lane.JobResult.scalar(source, registers[f], {name: grads[r] for name, r in variables
+                                                         if grads[r] is not None})
+
+
+def _backward(F, backward, registers, grads):
+    """The row steps' formulas, newest first, adding each tensor input's gradient into `grads`."""
+    for bwd, ctx, out, saved, ia, ib, param, rp in backward:
+        g = grads[out]
+        if g is None:
+            continue  # not on f's graph
+        if param is not None:  # the node holds its parameter (the number also goes in after the saved values)
+            ctx = _Ctx(ctx.needs, ctx.shapes, {param: registers[rp]})
+        if len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
+            res = bwd(F, ctx, g, registers[saved[0]])
+        elif len(saved) == 2:
+            res = bwd(F, ctx, g, registers[saved[0]], registers[saved[1]])
+        else:
+            res = bwd(F, ctx, g, *[registers[s] for s in saved])
+        # each tensor input's gradient, first input then second (x*x: both to x, in that order)
+        if ia >= 0 and (gi := res[0]) is not None:
+            if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape or gi.dtype != _FLOAT64):
+                raise _Decline
+            prev = grads[ia]
+            grads[ia] = gi if prev is None else prev + gi
+        if ib >= 0 and (gi := res[1]) is not None:
+            if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape or gi.dtype != _FLOAT64):
+                raise _Decline
+            prev = grads[ib]
+            grads[ib] = gi if prev is None else prev + gi
