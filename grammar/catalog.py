@@ -93,6 +93,8 @@ PYTHON_EXTRAS = {
     "getattr": "an attribute by name, as obj.name reads it; a default instead of AttributeError if given",
     "hasattr": "whether obj.name can be read",
     "callable": "whether a value can be called",
+    "iter": "an iterator over a list, tuple, string, range, tensor, DataLoader... (an iterator gives itself)",
+    "next": "an iterator's next item; a default instead of StopIteration once it is used up, if given",
     "staticmethod": "in a class body: a method that takes no instance",
     "classmethod": "in a class body: a method that takes the class",
     "property": "in a class body: a method read as an attribute (read-only)",

@@ -1090,7 +1090,25 @@ def _callable(obj):
     return callable(obj)
 
 
-for _f, _name in ((_getattr, "getattr"), (_hasattr, "hasattr"), (_callable, "callable")):
+def _iter(obj, *sentinel):
+    """Python's iter(x): an iterator over what a for loop may walk (an iterator gives itself)."""
+    if sentinel:
+        raise TypeError("iter(callable, sentinel) is not supported here: write a while loop")
+    return iterate(obj)
+
+
+def _next(it, *default):
+    """Python's next(it[, default]): the iterator's next item; once it is used up, the default,
+    or StopIteration where none is given."""
+    if len(default) > 1:
+        raise TypeError(f"next expected at most 2 arguments, got {1 + len(default)}")
+    if not hasattr(type(it), "__next__") or iterate(it) is not it:  # iterate: only what a for loop may walk
+        raise TypeError(f"'{_python_type(it)}' object is not an iterator")
+    return next(it, *default)
+
+
+for _f, _name in ((_getattr, "getattr"), (_hasattr, "hasattr"), (_callable, "callable"), (_iter, "iter"),
+                  (_next, "next")):
     _f.__name__ = _f.__qualname__ = _name
     modules.EXTRA_BUILTINS[_name] = _f
 

@@ -330,3 +330,25 @@ def test_an_error_inside_forward_points_at_the_programs_line():
                            "        self.fc = nn.Linear(2, 2)\n    def forward(self, x):\n        return self.fc(x) @ x\n")
     out, error = run(source + "net(torch.ones(1, 2))")
     assert "at line 7, column 16:" in error and "return self.fc(x) @ x" in error, error
+
+
+# ------------------------------------------------------------- iter and next
+
+@pytest.mark.parametrize("source, message", [
+    ("next([1])", "a list is not an iterator"),                       # CPython: 'list' object is not an iterator
+    ("next(5)", "a whole number is not an iterator"),
+    ("iter(5)", "a whole number is not iterable"),                    # CPython: 'int' object is not iterable
+    ("next(iter([1]), 1, 2)", "next expected at most 2 arguments, got 3"),
+    ("iter(len, 0)", "iter(callable, sentinel) is not supported here"),
+    ("it = iter([1])\nnext(it)\nnext(it)", "StopIteration"),
+])
+def test_iter_and_next_refuse_what_python_refuses(source, message):
+    out, error = run(source)
+    assert error is not None and message in error, error
+    line = source.count("\n") + 1
+    assert f"line {line}, column 1" in error
+
+
+def test_next_on_an_exhausted_iterator_gives_the_default_each_time():
+    out, error = run("it = iter(range(1))\nprint(next(it, -1), next(it, -1), next(it, -1))")
+    assert error is None and out == "0 -1 -1\n"

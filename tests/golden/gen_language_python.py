@@ -1226,6 +1226,32 @@ for xb, yb in DataLoader(ds, batch_size=2, shuffle=True):
     total += xb.shape[0]
 print(total)
 """,
+    "iter_and_next": """
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+words = ["a", "b", "c"]
+it = iter(words)
+print(next(it), next(it))
+print(next(it, "end"), next(it, "end"), next(it, None))
+print(iter(it) is it, [v for v in iter(range(3))])
+ti = iter(torch.tensor([1.5, 2.5]))
+print(next(ti), next(ti).item())
+ds = TensorDataset(torch.arange(8.).view(4, 2), torch.tensor([0, 1, 1, 0]))
+xb, yb = next(iter(DataLoader(ds, batch_size=3)))
+print(xb.tolist(), yb.tolist())
+pairs = iter(zip("xy", (1, 2)))
+print(next(pairs), list(pairs))
+try:
+    next(iter(()))
+except StopIteration:
+    print("StopIteration caught")
+chars = iter("hi")
+while True:
+    c = next(chars, None)
+    if c is None:
+        break
+    print(c)
+""",
     "nn_tutorial_classifier": """
 import torch
 import torch.nn as nn
