@@ -69,7 +69,8 @@ class JobResult:
     @classmethod
     def scalar(cls, source, value, grad):
         """A float64 scalar f on the CPU with its first derivatives: the lean lane's result, made
-        without the general constructor's twenty fields (a tenth of a batch job's time)."""
+        without the dataclass's eighteen-argument __init__ (the other fields keep their class
+        defaults), which cost 2% of a batch job."""
         r = _new(cls)
         r.source, r.value, r.grad, r.warnings = source, value, grad, []
         return r

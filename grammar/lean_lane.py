@@ -537,10 +537,11 @@ def _result(lane, source, program, registers):
     F = lane.F
     grads = [None] * len(registers)
     grads[f] = _ROOT_GRAD
-    if quiet_numpy() is _ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
+    quiet = quiet_numpy()  # inf and nan come out silently, as in the engine's backward
+    if quiet is _ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
         _backward(F, backward, registers, grads)
     else:
-        with quiet_numpy():  # inf and nan come out silently, as in the engine's backward
+        with quiet:
             _backward(F, backward, registers, grads)
     return lane.JobResult.scalar(source, registers[f], {name: grads[r] for name, r in variables
                                                          if grads[r] is not None})
