@@ -18,7 +18,7 @@ import numpy as _numpy
 
 from . import dtypes as _dt
 from .grad_mode import _enabled
-from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE
+from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED
 from .mathspace import array_math, tensor_math
 from .ops import TABLE, is_basic_key
 from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
@@ -370,8 +370,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 else:
                     grads = op.backward(F, node, g, *saved)
                 if not retain_graph:
-                    node.saved = None  # freed (Node.release, inline: this runs once per node)
-                    node.released = True
+                    node.saved = RELEASED  # freed (Node.release, inline: this runs once per node)
             else:
                 grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
@@ -470,8 +469,7 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
                 if grads is NotImplemented:
                     grads = _per_sample(F, op, node, g, saved, params)
             if op.saves and not retain_graph:
-                node.saved = None
-                node.released = True
+                node.saved = RELEASED
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or child not in needed:
                 continue
@@ -638,7 +636,7 @@ def _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumul
 def _unpack(node, graph):
     """The saved values for a node's backward: arrays, or Tensors under create_graph."""
     saved = node.saved
-    if saved is None:  # released by an earlier backward
+    if saved is RELEASED:  # freed by an earlier backward
         raise RuntimeError(FREED_MESSAGE)
     values = []
     for kind, v, version, producer in saved:

@@ -783,6 +783,23 @@ def test_mul_graph_cannot_backward_twice():
         y.backward()
 
 
+def test_backward_frees_saved_values_once_and_says_so():
+    from autodiff.engine.graph import saved_values
+    x = leaf(2.0)
+    y = (x * x).sin()
+    mul = y.grad_fn.next_functions[0][0]
+    assert [v.of for v in saved_values(mul)] == ["input 0", "input 1"]
+    y.backward(retain_graph=True)
+    assert [v.of for v in saved_values(y.grad_fn)] == ["input 0"]   # kept
+    y.backward()
+    assert saved_values(y.grad_fn) is None and saved_values(mul) is None  # freed, not "nothing saved"
+    assert not hasattr(mul, "__dict__") or not mul.__dict__  # freeing writes no per-node attribute
+    assert x.grad.item() == 2 * (4 * math.cos(4.0))
+    z = x + 1
+    z.backward()
+    assert saved_values(z.grad_fn) == []  # AddBackward0 saves nothing: nothing to free
+
+
 def test_retain_graph_allows_many_backwards():
     x = leaf(3.0)
     y = x * x
