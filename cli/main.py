@@ -77,7 +77,31 @@ def main(argv=None):
     except Exception as e:  # never a traceback: one line, and where to report it
         click.echo(f"error: internal error ({type(e).__name__}: {e}); please report this", err=True)
         code = 70
+    if argv is None:
+        _leave(code or 0)
     sys.exit(code or 0)
+
+
+def _leave(code):
+    """End the process now, without the interpreter's teardown, when that teardown has nothing left
+    to do but free memory: the output flushed, no exit handler registered, no thread to wait for.
+    Tearing down a batch's heap (every compiled template, every module) is 4% of a 10,000-job batch.
+    Otherwise this returns and the caller exits as usual."""
+    ncallbacks = getattr(__import__("atexit"), "_ncallbacks", None)
+    if ncallbacks is None or ncallbacks() or not isinstance(code, int) or not 0 <= code <= 255:
+        return
+    threading = sys.modules.get("threading")
+    if threading is not None and any(not t.daemon for t in threading.enumerate()
+                                     if t is not threading.main_thread()):
+        return
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BrokenPipeError:
+        code = _reader_gone()
+    except (OSError, ValueError):
+        return  # let the usual exit report it
+    os._exit(code)
 
 
 if __name__ == "__main__":

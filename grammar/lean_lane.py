@@ -81,13 +81,14 @@ class _Decline(Exception):
 
 
 class _Ctx:
-    """What a row's backward reads of its node."""
-    __slots__ = ("needs", "shapes", "params")
+    """What a row's backward reads of its node: which inputs want a gradient, and their shapes.
+    (Its parameters too, in the engine; the lane's rows get theirs positionally, and _Lane checks
+    their backward reads nothing else of the node.)"""
+    __slots__ = ("needs", "shapes")
 
-    def __init__(self, needs, shapes, params):
+    def __init__(self, needs, shapes):
         self.needs = needs
         self.shapes = shapes
-        self.params = params
 
 
 # A register holds a Python number (numbers stay numbers, as in the language) or a tensor's value:
@@ -97,10 +98,10 @@ class _Ctx:
 
 # the node of an op without parameters, by which inputs are tensors (numbers: no gradient, no shape);
 # backward formulas only read it, so one serves every op alike
-_ONE = _Ctx((True,), ((),), None)
-_BOTH = _Ctx((True, True), ((), ()), None)
-_FIRST = _Ctx((True, False), ((), None), None)
-_SECOND = _Ctx((False, True), (None, ()), None)
+_ONE = _Ctx((True,), ((),))
+_BOTH = _Ctx((True, True), ((), ()))
+_FIRST = _Ctx((True, False), ((), None))
+_SECOND = _Ctx((False, True), (None, ()))
 
 
 class _Lane:
@@ -133,6 +134,9 @@ class _Lane:
                      _argument(row.backward, 3 + len(row.saves)) == param):
                 raise AssertionError(f"op row {row.name}: its {param} no longer follows its tensors")
         rows += self.functions.values()
+        for row in rows:
+            if not _CTX_READS.issuperset(_node_reads(row.backward)):
+                raise AssertionError(f"op row {row.name}: its backward reads more of its node than the lane's stands-in")
         # how each row's backward gets its saved values from (first input, second input, output)
         self.picks = {row: _picker(row.saves) for row in rows}
         # what the compiler reads of a row, looked up once (an attribute of a row class is a slow lookup)
@@ -151,6 +155,17 @@ def _lean_row(row):
     nothing kept but its inputs and output."""
     return (row.elementwise and row.differentiable and not row.is_view and not row.moves_device
             and not row.saves_params and all(s == "out" or isinstance(s, int) for s in row.saves))
+
+
+_CTX_READS = frozenset(_Ctx.__slots__)
+
+
+def _node_reads(function):
+    """What a backward formula may read of its node: each name its code reads that a node has
+    (read of anything: the check errs on the safe side)."""
+    from ..engine.graph import Node
+    of_node = set(Node.__slots__) | {name for name in vars(Node) if not name.startswith("__")}
+    return set(function.__code__.co_names) & of_node
 
 
 def _argument(function, index):
@@ -312,7 +327,7 @@ class _Compiler:
         `via`: other registers for the forward and saved values to read (power_row's).
         Its backward step: (formula, node, the register of its output's gradient, the registers of
         its saved values, the registers the gradients of its first and second input go to -- -1
-        for a number -- and its parameter's name and register)."""
+        for a number)."""
         steps = self.steps
         forward, backward, pick = self.parts[row]
         ra = a[0]
@@ -335,7 +350,7 @@ class _Compiler:
                 ctx = _FIRST if ib < 0 else _BOTH
         out = self.n_numbers + len(steps) - 1
         saved = pick((va, vb, out))
-        self.backward.append((backward, ctx, out, saved + (vb,) if param else saved, ra, ib, param, vb))
+        self.backward.append((backward, ctx, out, saved + (vb,) if param else saved, ra, ib))
         return out, _TENSOR
 
     def power_row(self, row, a, b, param=None):
@@ -549,12 +564,10 @@ def _result(lane, source, program, registers):
 
 def _backward(F, backward, registers, grads):
     """The row steps' formulas, newest first, adding each tensor input's gradient into `grads`."""
-    for bwd, ctx, out, saved, ia, ib, param, rp in backward:
+    for bwd, ctx, out, saved, ia, ib in backward:
         g = grads[out]
         if g is None:
             continue  # not on f's graph
-        if param is not None:  # the node holds its parameter (the number also goes in after the saved values)
-            ctx = _Ctx(ctx.needs, ctx.shapes, {param: registers[rp]})
         if len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
             res = bwd(F, ctx, g, registers[saved[0]])
         elif len(saved) == 2:

@@ -255,3 +255,52 @@ def test_e_is_eulers_number_unless_bound():
     # d/dx e**x = e**x = e at x = 1; with e bound to 2, d/de (e*x) = x = 1
     assert job("e**x", "x=1")["grad"] == {"x": pytest.approx(2.718281828459045)}
     assert job("e*x", "e=2", "x=1")["grad"] == {"e": 1.0, "x": 2.0}
+
+
+# ------------------------------------------------------------ leaving without the interpreter's teardown
+
+def test_a_batch_process_leaves_with_all_its_output_and_its_status(tmp_path):
+    # the console script ends with os._exit once its output is flushed (cli/main._leave): every
+    # line must still be there, through a pipe and through -o, and a failed job still exits 1
+    lines = [f"x = {k}; x**2" for k in range(1, 3001)]
+    lines[1500] = "x = 1; y"
+    proc = console("eval", "-", "--json", input="\n".join(lines) + "\n")
+    out = [json.loads(s) for s in proc.stdout.splitlines()]
+    assert proc.returncode == 1 and len(out) == 3000
+    assert out[1500]["error"]["type"] == "NameError" and out[2999]["value"] == 3000.0 ** 2
+    target = tmp_path / "out.jsonl"
+    proc = console("eval", "-", "--json", "-o", str(target), input="\n".join(lines[:1500]) + "\n")
+    assert proc.returncode == 0 and proc.stdout == ""
+    assert [json.loads(s)["grad"]["x"] for s in target.read_text().splitlines()] == [2.0 * k for k in range(1, 1501)]
+
+
+def test_leaving_early_waits_for_exit_handlers_and_threads(monkeypatch):
+    import atexit
+    import os
+    import threading
+    from autodiff.cli import main as cli_main
+
+    def must_not_exit(code):
+        raise AssertionError(f"os._exit({code}) with work left for the interpreter's exit")
+
+    monkeypatch.setattr(os, "_exit", must_not_exit)
+    handler = lambda: None  # noqa: E731
+    atexit.register(handler)
+    try:
+        assert cli_main._leave(0) is None  # returned: the usual exit will run the handler
+    finally:
+        atexit.unregister(handler)
+    release = threading.Event()
+    worker = threading.Thread(target=release.wait)
+    worker.start()
+    try:
+        assert cli_main._leave(0) is None  # a thread Python would wait for
+    finally:
+        release.set()
+        worker.join()
+    assert cli_main._leave("a message") is None  # sys.exit prints a non-number status
+    exits = []
+    monkeypatch.setattr(os, "_exit", exits.append)
+    monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)  # pytest registers handlers of its own
+    cli_main._leave(3)
+    assert exits == [3]  # nothing left to wait for: it leaves, with the status asked for
