@@ -14,7 +14,7 @@ def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(monkey
     real_run = lean_lane.run
 
     def spy(source, bindings, options):
-        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0))
+        seen.append((gc.get_threshold()[0], gc.get_freeze_count() > 0, gc.get_threshold()[2]))
         return real_run(source, bindings, options)
 
     monkeypatch.setattr(lean_lane, "run", spy)
@@ -22,7 +22,8 @@ def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(monkey
     result = invoke("eval", "-", "--json", input="x = 0.5; sin(x)\nx = 1; y\nx = 2; x**2\n")
     assert result.exit_code == 1                      # the bad line still reports
     assert len(result.output.splitlines()) == 3
-    assert seen and all(threshold >= 10_000 and frozen for threshold, frozen in seen)
+    assert seen and all(threshold >= 10_000 and frozen for threshold, frozen, _ in seen)
+    assert all(full >= 100 for _, _, full in seen)  # full collections (every template kept) 10x rarer
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 
