@@ -267,6 +267,11 @@ def _job_json_line(line, text, r, graph_format):
     """One job's JSON line. A plain float64 scalar result (the usual batch job) is
     written directly -- the very bytes `dumps(_job_json(...))` writes, at a third of
     the cost; anything else goes through the encoder."""
+    if r.lean and graph_format is None:  # (its text needs no escaping: see JobResult.lean)
+        value = _json_float(r.value)
+        grads = [f"{_json_string(name)}: {_json_float(g)}" for name, g in r.grad.items()]
+        return (f'{{"line": {line}, "expr": "{text}", "value": {value}, "shape": [], "dtype": "float64", '
+                f'"device": "cpu", "order": 1, "grad": {{{", ".join(grads)}}}}}')
     if (not r.shape and r.dtype == "float64" and r.jacobian is None and r.hessian is None and r.formula is None
             and r.check is None and graph_format is None):
         value = _json_float(r.value)

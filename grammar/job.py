@@ -41,6 +41,15 @@ class JobOptions:
     max_memory: int = DEFAULT_MAX_MEMORY  # bytes the job may grow the process by (--max-memory)
     out: object = None            # where the program's print() writes (None: nowhere)
 
+    # Whether these options let a job take the lean lane: asked once per options object (a batch
+    # shares one), forgotten whenever an option changes.
+    lean_lane_fit = None
+
+    def __setattr__(self, name, value):
+        object.__setattr__(self, name, value)
+        if name != "lean_lane_fit":
+            object.__setattr__(self, "lean_lane_fit", None)
+
 
 _new = object.__new__
 
@@ -66,13 +75,17 @@ class JobResult:
     source: str = ""
     warnings: list = field(default_factory=list)
 
+    # The lean lane's result: a float64 scalar f on the CPU with its first derivatives and nothing
+    # else, from a source of plain ASCII without quotes or backslashes (what the lane reads), so
+    # that its JSON line can be written straight out.
+    lean = False
+
     @classmethod
     def scalar(cls, source, value, grad):
-        """A float64 scalar f on the CPU with its first derivatives: the lean lane's result, made
-        without the dataclass's eighteen-argument __init__ (the other fields keep their class
-        defaults), which cost 2% of a batch job."""
+        """The lean lane's result, made without the dataclass's eighteen-argument __init__ (the
+        other fields keep their class defaults), which cost 2% of a batch job."""
         r = _new(cls)
-        r.source, r.value, r.grad, r.warnings = source, value, grad, []
+        r.source, r.value, r.grad, r.warnings, r.lean = source, value, grad, [], True
         return r
 
     def set_output(self, f):

@@ -137,15 +137,18 @@ class _Lane:
         for row in rows:
             if not _CTX_READS.issuperset(_node_reads(row.backward)):
                 raise AssertionError(f"op row {row.name}: its backward reads more of its node than the lane's stands-in")
-        # how each row's backward gets its saved values from (first input, second input, output)
-        self.picks = {row: _picker(row.saves) for row in rows}
-        # what the compiler reads of a row, looked up once (an attribute of a row class is a slow lookup)
-        self.parts = {row: (row.forward, row.backward, self.picks[row]) for row in rows}
+        # what the compiler reads of a row, looked up once (an attribute of a row class is a slow
+        # lookup): its forward, its backward, and how many values that takes after g, picked how
+        self.parts = {row: (row.forward, row.backward)
+                      + _picker(row.saves, row in (self.pow_scalar, self.rpow_scalar)) for row in rows}
         # rows that see a variable as the engine's 0-d array: the ** ones (numpy's power of an array
         # has shortcuts its power of a scalar lacks); tests/test_lean_lane.py checks numpy gives every
         # other row the same bits for both
         self.array_rows = {self.rows["^"], self.pow_scalar, self.rpow_scalar}
         self.float64 = E.float64
+        from ..engine.dtypes import _default as default_dtype
+        from ..engine.backend import _default_device as default_device
+        self.default_dtype, self.default_device = default_dtype, default_device  # E.get_default_*'s cells
         from .job import JobResult  # job.py imports this module: JobResult is taken once it exists
         self.JobResult = JobResult
 
@@ -174,13 +177,17 @@ def _argument(function, index):
     return code.co_varnames[index] if index < code.co_argcount else None
 
 
-def _picker(saves):
-    """A function (first input, second input, output) -> what the row saves of them, in the order
-    its backward takes them (the compiler picks registers with it)."""
-    index = [2 if s == "out" else s for s in saves]
-    if len(index) == 1:
-        return operator.itemgetter(slice(index[0], index[0] + 1))  # a tuple of one
-    return operator.itemgetter(*index) if index else operator.itemgetter(slice(0, 0))
+def _picker(saves, has_param):
+    """(n, pick): how many values a row's backward takes after g -- what it saves, then its
+    parameter, which comes in the second input's place --, and a function (first input, second
+    input, output, None) -> the registers of the first two (None for none), or (the tuple of all,
+    None) past two (the compiler picks registers with it)."""
+    index = [2 if s == "out" else s for s in saves] + ([1] if has_param else [])
+    n = len(index)
+    if n > 2:
+        get = operator.itemgetter(*index)
+        return n, lambda registers: (get(registers), None)
+    return n, operator.itemgetter(*(index + [3] * (2 - n)))
 
 
 _lane = None
@@ -202,20 +209,42 @@ def _get_lane():
 def run(source, bindings, options):
     """The JobResult of `source` through the lean lane, or None when the job is not
     one the lane takes (the caller then runs the full pipeline)."""
-    if (options.wrt or options.order != 1 or options.weights is not None or options.jacobian or options.hessian
-            or options.check or options.formula or options.graph or options.device not in (None, "cpu")
-            or options.dtype not in (None, "float64") or options.max_steps < MIN_STEPS
-            or options.max_memory < MIN_MEMORY or len(source) > 8 * MAX_TOKENS
-            or not _ALLOWED.issuperset(source)):
-        return None
+    fit = options.lean_lane_fit
+    if fit is None:
+        fit = options.lean_lane_fit = _options_fit(options)
+    if not fit or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
+        return None  # ("^": the language's other spelling of **: the full pipeline)
     lane = _lane or _get_lane()
-    E = lane.E
-    if E.get_default_dtype() is not lane.float64 or E.get_default_device().type != "cpu":
+    if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
         return None
     try:
-        return _run(lane, source, bindings)
+        pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
+        literals = pieces[1::2]
+        names = tuple(name for name, _ in bindings) if bindings else ()
+        key = ("#".join(pieces[0::2]), names)
+        program = _programs.get(key)
+        if program is None:
+            program = _compile(lane, names, _tokens(source), literals)
+            if len(_programs) >= CACHE_SIZE:
+                del _programs[next(iter(_programs))]
+            _programs[key] = program
+        # the commonest literals read inline: with a point, a float; digits alone, an int (unless
+        # 0-led: _value_of declines 007)
+        registers = [float(t) if "." in t else int(t) if t.isdigit() and t[0] != "0" else _value_of(t)
+                     for t in literals]
+        if bindings:
+            registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
+        return _result(lane, source, program, _execute(program[0], registers))
     except (_Decline, ArithmeticError, ValueError, TypeError, MemoryError, RecursionError, KeyError, IndexError):
         return None
+
+
+def _options_fit(options):
+    """Whether a job with these options may take the lane: the defaults, as far as the lane goes."""
+    return not (options.wrt or options.order != 1 or options.weights is not None or options.jacobian
+                or options.hessian or options.check or options.formula or options.graph
+                or options.device not in (None, "cpu") or options.dtype not in (None, "float64")
+                or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
 
 
 def _number(text):
@@ -262,25 +291,6 @@ def _join_exponents(parts):
     return out
 
 
-def _run(lane, source, bindings):
-    if "^" in source:
-        raise _Decline  # the language's other spelling of **: the full pipeline
-    pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
-    literals = pieces[1::2]
-    names = tuple(name for name, _ in bindings) if bindings else ()
-    key = ("#".join(pieces[0::2]), names)
-    program = _programs.get(key)
-    if program is None:
-        program = _compile(lane, names, _tokens(source), literals)
-        if len(_programs) >= CACHE_SIZE:
-            del _programs[next(iter(_programs))]
-        _programs[key] = program
-    registers = [float(t) if "." in t else _value_of(t) for t in literals]  # the commonest inline
-    if bindings:
-        registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
-    return _result(lane, source, program, _execute(lane, program[0], registers))
-
-
 def _binding_number(lane, name, text):
     """The number of a command-line binding `name=text`."""
     if not name.isidentifier() or keyword.iskeyword(name):
@@ -325,11 +335,9 @@ class _Compiler:
     def row(self, row, a, b=None, param=None, via=None):
         """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`);
         `via`: other registers for the forward and saved values to read (power_row's).
-        Its backward step: (formula, node, the register of its output's gradient, the registers of
-        its saved values, the registers the gradients of its first and second input go to -- -1
-        for a number)."""
+        Its backward step: as _backward reads it."""
         steps = self.steps
-        forward, backward, pick = self.parts[row]
+        forward, backward, n, pick = self.parts[row]
         ra = a[0]
         va = ra if via is None else via[0]
         if param is not None:  # its number goes to forward and backward in the next place (_Lane checks)
@@ -349,8 +357,8 @@ class _Compiler:
             else:
                 ctx = _FIRST if ib < 0 else _BOTH
         out = self.n_numbers + len(steps) - 1
-        saved = pick((va, vb, out))
-        self.backward.append((backward, ctx, out, saved + (vb,) if param else saved, ra, ib))
+        s0, s1 = pick((va, vb, out, None))
+        self.backward.append((n, backward, ctx, out, s0, s1, ra, ib))
         return out, _TENSOR
 
     def power_row(self, row, a, b, param=None):
@@ -511,14 +519,15 @@ _NDARRAY = numpy.ndarray
 _ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (ones_like(f)), as a scalar
 
 
-def _execute(lane, steps, registers):
+def _execute(steps, registers):
     """Run a program's steps, appending each result to the registers."""
     append = registers.append
+    np, float64, ndarray = numpy, _FLOAT64, _NDARRAY
     for code, what, ra, rb in steps:
-        if code == _T2:
-            out = what(numpy, registers[ra], registers[rb])
-        elif code == _T1:
-            out = what(numpy, registers[ra])
+        if code == 0:  # _T2
+            out = what(np, registers[ra], registers[rb])
+        elif code == 1:  # _T1
+            out = what(np, registers[ra])
         elif code == _AS_ARRAY:
             v = registers[ra]
             if rb is not None:
@@ -535,12 +544,12 @@ def _execute(lane, steps, registers):
             append(_FLOAT64(float(registers[ra])))
             continue
         elif code == _NUM2:
-            append(lane.binary(what, registers[ra], registers[rb]))
+            append(_lane.binary(what, registers[ra], registers[rb]))
             continue
         else:
-            append(lane.unary(what, registers[ra]))
+            append(_lane.unary(what, registers[ra]))
             continue
-        if out.__class__ is not _FLOAT64 and (out.__class__ is not _NDARRAY or out.shape or out.dtype != _FLOAT64):
+        if out.__class__ is not float64 and (out.__class__ is not ndarray or out.shape or out.dtype != float64):
             raise _Decline  # a 0-d array (numpy.where's result) is kept as it is, as the engine keeps it
         append(out)
     return registers
@@ -563,25 +572,32 @@ def _result(lane, source, program, registers):
 
 
 def _backward(F, backward, registers, grads):
-    """The row steps' formulas, newest first, adding each tensor input's gradient into `grads`."""
-    for bwd, ctx, out, saved, ia, ib in backward:
+    """The row steps' formulas, newest first, adding each tensor input's gradient into `grads`.
+    A step: (how many values its formula takes after g, formula, node, the register of its
+    output's gradient, the registers of its first two values -- or, past two, the tuple of them --,
+    the registers its inputs' gradients go to, -1 for a number)."""
+    float64, ndarray = _FLOAT64, _NDARRAY
+    for n, bwd, ctx, out, s0, s1, ia, ib in backward:
         g = grads[out]
         if g is None:
             continue  # not on f's graph
-        if len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
-            res = bwd(F, ctx, g, registers[saved[0]])
-        elif len(saved) == 2:
-            res = bwd(F, ctx, g, registers[saved[0]], registers[saved[1]])
+        # calls with a fixed number of arguments stay in the interpreter's fast path
+        if n == 1:
+            res = bwd(F, ctx, g, registers[s0])
+        elif n == 2:
+            res = bwd(F, ctx, g, registers[s0], registers[s1])
+        elif n == 0:
+            res = bwd(F, ctx, g)
         else:
-            res = bwd(F, ctx, g, *[registers[s] for s in saved])
+            res = bwd(F, ctx, g, *[registers[s] for s in s0])
         # each tensor input's gradient, first input then second (x*x: both to x, in that order)
         if ia >= 0 and (gi := res[0]) is not None:
-            if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape or gi.dtype != _FLOAT64):
+            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.shape or gi.dtype != float64):
                 raise _Decline
             prev = grads[ia]
             grads[ia] = gi if prev is None else prev + gi
         if ib >= 0 and (gi := res[1]) is not None:
-            if gi.__class__ is not _FLOAT64 and (gi.__class__ is not _NDARRAY or gi.shape or gi.dtype != _FLOAT64):
+            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.shape or gi.dtype != float64):
                 raise _Decline
             prev = grads[ib]
             grads[ib] = gi if prev is None else prev + gi

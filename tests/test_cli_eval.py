@@ -654,3 +654,6 @@ def test_a_scalar_jobs_json_line_is_the_encoders_bytes():
         assert _job_json_line(i + 1, text, r, None) == dumps(_job_json(i + 1, text, r, None))
     r = JobResult(value=numpy.array([1.0, 2.0]), shape=(2,), grad={"x": numpy.array([1.0, 0.0])})
     assert _job_json_line(1, "t", r, None) == dumps(_job_json(1, "t", r, None))   # not a scalar: the encoder
+    for i, v in enumerate(values):  # the lean lane's results (its source: ASCII without quotes or backslashes)
+        r = JobResult.scalar("x = 1e-3; -x/2 + sin(x)", v, {"x": values[-1 - i], "θ": values[(i * 5) % len(values)]})
+        assert r.lean and _job_json_line(7, r.source, r, None) == dumps(_job_json(7, r.source, r, None))

@@ -275,7 +275,8 @@ def _scalar_and_array_runs(lane, row, values, ctx, scalar):
     held = [(numpy.float64(v) if scalar else numpy.array(v)) if need else v for v, need in zip(values, ctx.needs)]
     out = row.forward(numpy, *held)
     g = numpy.float64(1.0) if scalar else numpy.ones(())
-    saved = lane.picks[row]((held[0], held[1] if len(held) > 1 else None, out))
+    _, _, n, pick = lane.parts[row]   # (no parameter: at most two values)
+    saved = pick((held[0], held[1] if len(held) > 1 else None, out, None))[:n]
     return [out] + list(row.backward(lane.F, ctx, g, *saved))
 
 
@@ -289,7 +290,7 @@ def test_numpy_gives_every_other_row_the_same_bits_for_a_scalar_and_a_0d_array()
         [0.0, -0.0, 1.0, -1.0, 0.5, 700.0, -700.0, 1e-310, math.inf, -math.inf, math.nan] + \
         [float(x) for x in _POWER_SHORTCUT_POINTS]  # where numpy's ** of a scalar and of an array differ
     binary = set(lane.rows.values())
-    rows = [row for row in lane.picks if row not in lane.array_rows]
+    rows = [row for row in lane.parts if row not in lane.array_rows]
     assert len(rows) >= 25 and lane.mul in rows and lane.functions["sin"] in rows
     with numpy.errstate(all="ignore"):
         for row in rows:
