@@ -67,6 +67,7 @@ _LITERAL = re.compile(r"(?=[\d.])(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?
 # binary operators: precedence; ** (here ^) is the right-associative one
 _PREC = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 4}
 _UNARY_PREC = 3  # between * and **: -x**2 is -(x**2), 2**-x is 2**(-x)
+_UNARY = {"-": ("u-", _UNARY_PREC), "+": ("u+", _UNARY_PREC)}
 _OPEN = ("(", 0)
 
 # what a value is, while compiling: a Python number, a tensor made by a row, or a variable (a leaf)
@@ -266,8 +267,9 @@ def _value_of(literal):
 
 
 def _tokens(source):
-    """The line's tokens; an exponent's sign (1e-5) is put back into its number."""
-    parts = (source.replace("**", " ^ ").replace("(", " ( ").replace(")", " ) ").replace("+", " + ")
+    """The line's tokens; an exponent's sign (1e-5) is put back into its number, and a name's "("
+    stays on it ("sin(": a call, to the reader)."""
+    parts = (source.replace("**", " ^ ").replace("(", "( ").replace(")", " ) ").replace("+", " + ")
              .replace("-", " - ").replace("*", " * ").replace("/", " / ").replace(";", " ; ").replace("=", " = ")
              .split())
     if len(parts) > MAX_TOKENS:
@@ -394,12 +396,12 @@ def _compile(lane, names, parts, literals):
             name = stmt[0]
             if k == last or not name.isidentifier() or keyword.iskeyword(name):
                 raise _Decline
-            value = _expression(c, stmt, 2, values)
+            value = _expression(c, stmt[2:], values)
             if value[1] == _NUMBER:  # a number: eval makes it a variable
                 value = c.variable(name, value[0])
             values[name] = value     # a tensor: stored (an alias of a variable stays that variable)
         elif k == last:
-            f = _expression(c, stmt, 0, values)
+            f = _expression(c, stmt, values)
         else:
             raise _Decline
     if f[1] != _TENSOR or c.literals != literals:
@@ -409,45 +411,41 @@ def _compile(lane, names, parts, literals):
     return c.steps, c.backward[::-1], f[0], tuple(c.variables.items())
 
 
-def _expression(c, tokens, i, values):
-    """Read one expression's tokens from i (operator precedence, no recursion): its operand."""
+def _expression(c, tokens, values):
+    """Read one expression's tokens (operator precedence, no recursion): its operand."""
     operands = []
     # (what, precedence): a binary operator, a unary one ("u-", "u+"), or -- at precedence 0, which
     # stops every reduction -- an open parenthesis ("(", 0) or a call's (row, 0)
     operators = []
     expect_operand = True
-    n = len(tokens)
-    prec_of = _PREC
-    literals, first_literal = c.literals, c.n_bound
-    while i < n:
-        tok = tokens[i]
-        i += 1
+    literals = c.literals
+    k = c.n_bound + len(literals)  # the register of the next number literal
+    for tok in tokens:
         if expect_operand:
             if tok in _OPERATORS:
-                if tok == "-" or tok == "+":
-                    operators.append(("u" + tok, _UNARY_PREC))
-                elif tok == "(":
+                if tok == "(":
                     operators.append(_OPEN)
+                elif tok == "-" or tok == "+":
+                    operators.append(_UNARY[tok])
                 else:
                     raise _Decline
             elif tok[0] in _DIGITS:  # a number literal: its register follows the earlier ones'
                 literals.append(tok)
-                operands.append((first_literal + len(literals) - 1, _NUMBER))
+                operands.append((k, _NUMBER))
+                k += 1
                 expect_operand = False
-            elif i < n and tokens[i] == "(":
-                row = c.lane.functions.get(tok)
-                if row is None or tok in values:
+            elif tok[-1] == "(":  # a call: the tokenizer keeps a name's "(" on it
+                row = c.lane.functions.get(tok[:-1])
+                if row is None or tok[:-1] in values:
                     raise _Decline
                 operators.append((row, 0))
-                i += 1
             else:
                 value = values.get(tok)
                 if value is None:
                     raise _Decline  # a builtin constant, a function or a NameError: the full pipeline
                 operands.append(value)
                 expect_operand = False
-        elif tok in prec_of:
-            prec = prec_of[tok]
+        elif (prec := _PREC.get(tok)) is not None:
             while operators:
                 top = operators[-1][1]
                 if top < prec or (top == prec and prec == 4):  # ** is right-associative
