@@ -21,7 +21,7 @@ from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED
 from .mathspace import array_math, tensor_math
 from .ops import TABLE, is_basic_key
-from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name
+from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name, _SCALAR_META
 
 __all__ = ["backward", "grad", "InplaceModifiedError"]
 
@@ -355,7 +355,8 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             keeps = op.saves_params
             if keeps and (keeps is True or keeps(node.params)):
                 _use_saved_params(node, retain_graph)
-            if op.elementwise and arrays and getattr(g, "ndim", 0) and g.size > 1 and not any(g.strides):
+            if op.elementwise and arrays and g.__class__ not in _SCALAR_META and getattr(g, "ndim", 0) \
+                    and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
             params = node.params
@@ -379,17 +380,19 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if gi is not None:
                 if gi is g:
                     borrowed.add(id(g))
-                if uniform:
-                    if gi.shape != shape or shape != node.out_shape:
-                        gi = _spread(F, gi, node.out_shape, shape)
-                elif gi.shape != shape:
-                    gi = F.sum_to(gi, shape=shape)
-                # the gradient takes the dtype of the input it flows into (PyTorch's validate_outputs)
-                if create_graph:
-                    if gi.array.dtype is not dtype and gi.array.dtype != dtype:
-                        gi = F.to_dtype(gi, dtype=dtype)
-                elif gi.dtype is not dtype and gi.dtype != dtype:
-                    gi = gi.astype(dtype)
+                # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, is right as it is)
+                if uniform or shape or gi.__class__ is not dtype.type:
+                    if uniform:
+                        if gi.shape != shape or shape != node.out_shape:
+                            gi = _spread(F, gi, node.out_shape, shape)
+                    elif gi.shape != shape:
+                        gi = F.sum_to(gi, shape=shape)
+                    # the gradient takes the dtype of the input it flows into (PyTorch's validate_outputs)
+                    if create_graph:
+                        if gi.array.dtype is not dtype and gi.array.dtype != dtype:
+                            gi = F.to_dtype(gi, dtype=dtype)
+                    elif gi.dtype is not dtype and gi.dtype != dtype:
+                        gi = gi.astype(dtype)
             d = deps[child] - 1
             deps[child] = d
             if d == 0 and ready is None:

@@ -204,19 +204,28 @@ def run_op(op, args, params):
     edge = t._fn
     if edge is None:
         edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
+    meta = _SCALAR_META.get(x.__class__)  # a numpy scalar's shape and dtype are its class's: no lookup
+    if meta is None:
+        meta = _meta_of(x)
     if n == 1:
-        node.inputs, node.shapes, node.dtypes = (edge,), (x.shape,), (x.dtype,)
+        node.inputs = (edge,)
+        node.shapes, node.dtypes = meta[0]
         needs = node.needs = _NEEDS[True]
     elif t is a:
-        node.inputs, node.shapes, node.dtypes = (edge, None), (x.shape, None), (x.dtype, None)
+        node.inputs = (edge, None)
+        node.shapes, node.dtypes = meta[1]
         needs = node.needs = _NEEDS_FIRST[True]
     else:
-        node.inputs, node.shapes, node.dtypes = (None, edge), (None, x.shape), (None, x.dtype)
+        node.inputs = (None, edge)
+        node.shapes, node.dtypes = meta[2]
         needs = node.needs = _NEEDS_SECOND[True]
     node.saved = _saved(op, needs, args, result) if op.saves else None
     node.seq = _next_seq()
-    node.out_shape = out.shape
-    node.out_dtype = out.dtype
+    if out.__class__ is x.__class__ and meta[3] is not None:
+        node.out_shape, node.out_dtype = meta[3]
+    else:
+        node.out_shape = out.shape
+        node.out_dtype = out.dtype
     node.device = device
     span = _get_span()
     if span is not None:
@@ -224,6 +233,22 @@ def run_op(op, args, params):
     if _tracing[0]:
         node.args = args
     return result
+
+
+def _meta_of(x):
+    """What run_op records of its one tensor input `x` (an array): ((shapes,), (dtypes,)) as the node
+    keeps them for a call of x alone, of x then a number, and of a number then x; and None."""
+    shape, dtype = x.shape, x.dtype
+    return ((shape,), (dtype,)), ((shape, None), (dtype, None)), ((None, shape), (None, dtype)), None
+
+
+# the same for each numpy scalar type (shape (), its dtype), made once; and the output's
+# (shape, dtype) when it is a scalar of that type too
+_SCALAR_META = {}
+for _type in set(_np.sctypeDict.values()):
+    if issubclass(_type, _np_generic) and _np.dtype(_type).kind in "biufc":
+        _zero = _type(0)
+        _SCALAR_META[_type] = _meta_of(_zero)[:3] + ((_zero.shape, _zero.dtype),)
 
 
 def _run_any(op, args, params):

@@ -800,6 +800,29 @@ def test_backward_frees_saved_values_once_and_says_so():
     assert saved_values(z.grad_fn) == []  # AddBackward0 saves nothing: nothing to free
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+def test_a_0d_chain_records_and_casts_as_arrays_do(dtype):
+    # 0-d values are numpy scalars: the node's shapes and dtypes, and each gradient's cast to its
+    # input's dtype, must be what they are for arrays (PyTorch: the grad has the leaf's dtype)
+    dt = getattr(ad, dtype)
+    for shape in [(), (3,)]:
+        x = ad.tensor(numpy.full(shape, 0.5), dtype=dt, requires_grad=True)
+        y = x * 1.5
+        z = (2.0 - y).sin()
+        node = y.grad_fn
+        assert node.shapes == (shape, None) and node.dtypes == (numpy.dtype(dtype), None)
+        assert node.out_shape == shape and node.out_dtype == numpy.dtype(dtype)
+        assert z.grad_fn.next_functions[0][0].shapes == (None, shape)
+        z.sum().backward()
+        assert x.grad.dtype == dt and tuple(x.grad.shape) == shape
+        want = numpy.asarray(-1.5 * numpy.cos(2.0 - 0.75), dtype=dtype)
+        assert numpy.allclose(numpy.asarray(x.grad.numpy(), dtype="float64"), want, rtol=1e-3)
+    w = ad.tensor(0.5, dtype=ad.float32, requires_grad=True)
+    v = ad.tensor(2.0, dtype=ad.float64, requires_grad=True)
+    (w * v).backward()  # float32 * float64: the product is float64, w's gradient float32 again
+    assert w.grad.dtype == ad.float32 and v.grad.dtype == ad.float64 and w.grad.item() == 2.0
+
+
 def test_retain_graph_allows_many_backwards():
     x = leaf(3.0)
     y = x * x
