@@ -8,6 +8,7 @@ must decline and leave the job to the pipeline.
 """
 import math
 import random
+import sys
 
 import numpy
 import pytest
@@ -349,3 +350,16 @@ def test_the_template_cache_is_bounded(monkeypatch):
 def test_a_command_line_binding_with_leading_zeros_is_declined():
     lane, full = _check("x*2", (("x", "007"),), lane_takes=False)
     assert lane is None and isinstance(full, LanguageError)
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="possessive quantifiers arrived in Python 3.11")
+def test_the_possessive_literal_pattern_splits_as_the_plain_one():
+    # the lane uses the possessive form where Python reads it: it must find the very same literals
+    import re
+    plain, possessive = re.compile(lean_lane._LITERAL_PATTERN), re.compile(lean_lane._LITERAL_POSSESSIVE)
+    r = random.Random(11)
+    alphabet = "0123456789.eE+-x_ (*)/;=a"
+    samples = ["".join(r.choice(alphabet) for _ in range(r.randint(1, 14))) for _ in range(60_000)]
+    samples += ["1.5e-3*x", "x1 = 2e5; x1**.5", "1..2", "3.e+", "007*x", "1e5e5", "a1.2", ".5.5", "2x"]
+    for s in samples:
+        assert possessive.split(s) == plain.split(s), s
