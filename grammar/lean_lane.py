@@ -340,44 +340,54 @@ class _Compiler:
         self.variables[name] = out[0]
         return out
 
-    def row(self, row, a, b=None, param=None, via=None):
-        """A row applied to tensor a (and b, a tensor or a number; or a number parameter `param`);
-        `via`: other registers for the forward and saved values to read (power_row's).
-        Its backward step: as _backward reads it."""
-        steps = self.steps
+    def unary(self, row, a):
+        """`row` applied to tensor a: its forward step, and its backward step as _backward reads it."""
         forward, backward, n, pick = self.parts[row]
-        ra = a[0]
-        va = ra if via is None else via[0]
-        if param is not None:  # its number goes to forward and backward in the next place (_Lane checks)
-            vb = b[0]
-            steps.append((_T2, forward, va, vb))
-            ctx, ib = _ONE, -1
-        elif b is None:
-            vb = va
-            steps.append((_T1, forward, va, None))
-            ctx, ib = _ONE, -1
-        else:
-            vb = b[0] if via is None else via[1]
-            steps.append((_T2, forward, va, vb))
-            ib = b[0] if b[1] != _NUMBER else -1
-            if a[1] == _NUMBER:
-                ra, ctx = -1, _SECOND
-            else:
-                ctx = _FIRST if ib < 0 else _BOTH
+        va = a[0]
+        steps = self.steps
+        steps.append((_T1, forward, va, None))
+        out = self.n_numbers + len(steps) - 1
+        s0, s1 = pick((va, va, out, None))
+        self.backward.append((n, backward, _ONE, out, s0, s1, va, -1))
+        return out, _TENSOR
+
+    def binary(self, row, a, b):
+        """`row` applied to a and b (two tensors, or a tensor and a number either way round): its
+        forward step, and its backward step as _backward reads it."""
+        forward, backward, n, pick = self.parts[row]
+        va, kind_a = a
+        vb, kind_b = b
+        steps = self.steps
+        steps.append((_T2, forward, va, vb))
         out = self.n_numbers + len(steps) - 1
         s0, s1 = pick((va, vb, out, None))
-        self.backward.append((n, backward, ctx, out, s0, s1, ra, ib))
+        if kind_a == _NUMBER:
+            self.backward.append((n, backward, _SECOND, out, s0, s1, -1, vb))
+        elif kind_b == _NUMBER:
+            self.backward.append((n, backward, _FIRST, out, s0, s1, va, -1))
+        else:
+            self.backward.append((n, backward, _BOTH, out, s0, s1, va, vb))
         return out, _TENSOR
 
     def power_row(self, row, a, b, param=None):
-        """A ** row: a variable goes to it as the engine's 0-d array (but to pow_scalar as it is for
-        a whole exponent from 2 up; see _execute)."""
+        """A ** row of tensor a and tensor b, or of tensor a and its number parameter `param`
+        ("exponent" or "base") b. A variable goes to it as the engine's 0-d array (but to
+        pow_scalar as it is for a whole exponent from 2 up; see _execute)."""
+        forward, backward, n, pick = self.parts[row]
         va, vb = a[0], b[0]
         if a[1] == _LEAF:
-            va = self.emit((_AS_ARRAY, None, va, b[0] if param == "exponent" else None))[0]
+            va = self.emit((_AS_ARRAY, None, va, vb if param == "exponent" else None))[0]
         if not param and b[1] == _LEAF:
             vb = self.emit((_AS_ARRAY, None, vb, None))[0]
-        return self.row(row, a, b, param, (va, vb))
+        steps = self.steps
+        steps.append((_T2, forward, va, vb))  # a parameter goes in the second input's place (_Lane checks)
+        out = self.n_numbers + len(steps) - 1
+        s0, s1 = pick((va, vb, out, None))
+        if param:
+            self.backward.append((n, backward, _ONE, out, s0, s1, a[0], -1))
+        else:
+            self.backward.append((n, backward, _BOTH, out, s0, s1, a[0], b[0]))
+        return out, _TENSOR
 
 
 def _compile(lane, names, parts, literals):
@@ -469,7 +479,7 @@ def _expression(c, tokens, values):
                 x = operands.pop()
                 if x[1] == _NUMBER:
                     raise _Decline  # a function of a number: the full pipeline
-                operands.append(c.row(marker, x))
+                operands.append(c.unary(marker, x))
         else:
             raise _Decline  # two operands in a row, '=' or '(' after an operand, ...
     if expect_operand:
@@ -491,7 +501,7 @@ def _reduce(c, op, operands):
         if x[1] == _NUMBER:
             operands.append(c.emit((_NUM1, op[1], x[0], None), _NUMBER))
         elif op == "u-":
-            operands.append(c.row(lane.neg, x))
+            operands.append(c.unary(lane.neg, x))
         else:
             operands.append(x)  # +x is x itself
         return
@@ -499,18 +509,18 @@ def _reduce(c, op, operands):
     a = operands.pop()
     if a[1] != _NUMBER:
         if op != "^":
-            out = c.row(lane.rows[op], a, b)
+            out = c.binary(lane.rows[op], a, b)
         elif b[1] == _NUMBER:
             out = c.power_row(lane.pow_scalar, a, b, "exponent")
         else:
             out = c.power_row(lane.rows[op], a, b)
     elif b[1] != _NUMBER:
         if op == "/":  # number / tensor is reciprocal(tensor) * number, as the engine computes it
-            out = c.row(lane.mul, c.row(lane.reciprocal, b), a)
+            out = c.binary(lane.mul, c.unary(lane.reciprocal, b), a)
         elif op == "^":
             out = c.power_row(lane.rpow_scalar, b, a, "base")
         else:
-            out = c.row(lane.rows[op], a, b)
+            out = c.binary(lane.rows[op], a, b)
     else:
         out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0]), _NUMBER)
     operands.append(out)
