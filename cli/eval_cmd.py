@@ -268,10 +268,14 @@ def _job_json_line(line, text, r, graph_format):
     written directly -- the very bytes `dumps(_job_json(...))` writes, at a third of
     the cost; anything else goes through the encoder."""
     if r.lean and graph_format is None:  # (its text needs no escaping: see JobResult.lean)
-        value = _json_float(r.value)
-        grads = [f"{_json_string(name)}: {_json_float(g)}" for name, g in r.grad.items()]
-        return (f'{{"line": {line}, "expr": "{text}", "value": {value}, "shape": [], "dtype": "float64", '
-                f'"device": "cpu", "order": 1, "grad": {{{", ".join(grads)}}}}}')
+        grad = r.grad
+        if len(grad) == 1:
+            (name, g), = grad.items()
+            grads = f"{_json_string(name)}: {_json_number(g)}"
+        else:
+            grads = ", ".join([f"{_json_string(name)}: {_json_number(g)}" for name, g in grad.items()])
+        return (f'{{"line": {line}, "expr": "{text}", "value": {_json_number(r.value)}, "shape": [], '
+                f'"dtype": "float64", "device": "cpu", "order": 1, "grad": {{{grads}}}}}')
     if (not r.shape and r.dtype == "float64" and r.jacobian is None and r.hessian is None and r.formula is None
             and r.check is None and graph_format is None):
         value = _json_float(r.value)
@@ -298,6 +302,11 @@ def _json_float(v):
     if v.__class__ is not numpy.float64 and not (v.__class__ is numpy.ndarray and v.dtype == _FLOAT64
                                                  and not v.shape):
         return None
+    return _json_number(v)
+
+
+def _json_number(v):
+    """A float64 scalar (or 0-d array) as our JSON writes it: nan and infinities as strings."""
     f = float(v)
     if f - f == 0:
         return float.__repr__(f)

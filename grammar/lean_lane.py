@@ -581,8 +581,13 @@ def _result(lane, source, program, registers):
     else:
         with quiet:
             _backward(F, backward, registers, grads)
-    return lane.JobResult.scalar(source, registers[f], {name: grads[r] for name, r in variables
-                                                         if grads[r] is not None})
+    if len(variables) == 1:  # the commonest: one variable (no comprehension's frame)
+        (name, r), = variables
+        g = grads[r]
+        grad = {} if g is None else {name: g}
+    else:
+        grad = {name: grads[r] for name, r in variables if grads[r] is not None}
+    return lane.JobResult.scalar(source, registers[f], grad)
 
 
 def _backward(F, backward, registers, grads):

@@ -45,7 +45,8 @@ class Sub(Op):
                                f"If you are trying to invert a mask, {_INVERT}")
 
     def forward(xp, a, b, alpha=1):
-        if _is_bool(a) or _is_bool(b):  # a tensor and a number: nothing was cast, so check here
+        # a tensor and a number: nothing was cast, so check here (a float is asked no further)
+        if (a.__class__ not in _NEVER_BOOL and _is_bool(a)) or (b.__class__ not in _NEVER_BOOL and _is_bool(b)):
             Sub.check_mixed((a, b))
         return a - b if alpha == 1 else _plus_scaled(xp, a, b, -alpha)
 
@@ -64,6 +65,9 @@ def _plus_scaled(xp, a, b, alpha):
 
 
 _INVERT = "use the `~` or `logical_not()` operator instead."
+
+
+_NEVER_BOOL = frozenset((int, float, numpy.float64, numpy.float32, numpy.float16))
 
 
 def _is_bool(v):
