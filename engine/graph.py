@@ -123,14 +123,15 @@ class Node:
     saved      what the backward needs, with versions (None: nothing; RELEASED once freed)
     seq        creation order: backward runs the newest ready node first
     out_shape, out_dtype, device   of the result
+    pre_hooks, retain   its hooks and the weak reference to a tensor that retains its grad (None: none)
     """
 
-    # What every node has lives in slots; what few nodes get (hooks, a retained
-    # tensor, a source span, the mark that index data was freed) overrides these class defaults.
+    # What every node has lives in slots -- the hooks and the retained tensor too, None unless set,
+    # since every backward reads them (a class default read through an instance is a slow lookup);
+    # what few nodes get (a source span, the mark that index data was freed) overrides these class
+    # defaults.
     __slots__ = ("op", "params", "inputs", "shapes", "dtypes", "needs", "saved", "seq", "out_shape",
-                 "out_dtype", "device", "__dict__", "__weakref__")
-    pre_hooks = None
-    retain = None
+                 "out_dtype", "device", "pre_hooks", "retain", "__dict__", "__weakref__")
     released = False
     span = None
     output_nr = 0  # which output of a multi-output function (unbind, split) this node stands for

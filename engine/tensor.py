@@ -201,6 +201,7 @@ def run_op(op, args, params):
     node = result._fn = _new(Node)
     node.op = op
     node.params = params or _NO_PARAMS
+    node.pre_hooks = node.retain = None
     edge = t._fn
     if edge is None:
         edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
@@ -473,6 +474,7 @@ def _record(op, args, params, result):
     node = _new(Node)
     node.op = op
     node.params = params or _NO_PARAMS
+    node.pre_hooks = node.retain = None
     a = args[0]
     n = len(args)
     if n <= 2 and (a.__class__ is Tensor) is not (n == 2 and args[1].__class__ is Tensor):
