@@ -381,6 +381,32 @@ def bernoulli(input, p=None, generator=None):
     return out if p is None else out.detach()
 
 
+def bernoulli_(input, p=0.5, generator=None):
+    """In place, PyTorch's Tensor.bernoulli_: each element 1 with probability p (0.5 unless given;
+    a number, or a tensor of them that broadcasts to input), else 0, in input's dtype. The old values'
+    history ends here: no gradient flows back through them (PyTorch's BernoulliBackward2; 1 for a
+    tensor p)."""
+    input = _tensor_in(input)
+    if isinstance(p, Tensor):
+        probs, name = p.array, "BernoulliBackward1"
+        _broadcast_check(input.array.shape, probs.shape)
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        probs, name = p, "BernoulliBackward2"
+    if _rng[0] is None:
+        _rng[0] = numpy.random.default_rng()
+    draws = _backend.backend_for(input.device).from_host(_rng[0].random(input.array.shape))
+    return refill_(input, (draws < probs).astype(input.array.dtype), name)
+
+
+def refill_(input, values, name):
+    """input <- `values` (an array of input's shape, from a random draw), in place, with a node named
+    `name` that passes no gradient back: PyTorch's uniform_, normal_ and bernoulli_ (their new values
+    depend on nothing, and the old ones no longer matter)."""
+    return inplace(input, _fill, values, name=name)
+
+
 def rand_like(input, dtype=None, device=None, requires_grad=False):
     return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)

@@ -1100,13 +1100,18 @@ class Tensor:
                                       f"'{_SCALAR_TYPE_NAMES.get(self.array.dtype.name, self.array.dtype.name)}'")
         if a > b:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        return _fn.copy_(self, _make(_fn.uniform_draws(self.array.shape, a, b, self.array.dtype), self.device))
+        draws = _load_backend(self.device).from_host(_fn.uniform_draws(self.array.shape, a, b, self.array.dtype))
+        return _fn.refill_(self, draws, "UniformBackward0")
 
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal draws of the given mean and std (not PyTorch's numbers for a seed)."""
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
-        return _fn.copy_(self, _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean)
+        draws = _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean
+        return _fn.refill_(self, draws.array, "NormalBackward0")
+
+    def bernoulli_(self, p=0.5, generator=None):
+        return _fn.bernoulli_(self, p, generator)
 
 
 _FAST = frozenset((Tensor, float, int))

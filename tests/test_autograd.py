@@ -1335,3 +1335,40 @@ def test_relu_and_leaky_relu_gradients_can_be_differentiated_again():
     y = leaf([-1.0, 2.0])
     (ad.relu(y) * ad.tensor([-3.0, -3.0])).sum().backward()
     assert [math.copysign(1.0, v) for v in values(y.grad)] == [1.0, -1.0]
+
+
+# ------------------------------------------------------------ random fills in place (PyTorch 2.13's behaviour)
+
+@pytest.mark.parametrize("method, args, node", [
+    ("uniform_", (), "UniformBackward0"), ("normal_", (), "NormalBackward0"),
+    ("bernoulli_", (), "BernoulliBackward2"), ("bernoulli_", (0.3,), "BernoulliBackward2"),
+    ("bernoulli_", ("tensor",), "BernoulliBackward1")])
+def test_a_random_fill_in_place_ends_the_old_values_history(method, args, node):
+    # PyTorch: y = x * 2; y.<fill>(); the node is named after the fill, its one edge is the old
+    # history, and no gradient flows back through it (x.grad is zeros, not the 6 of y*3's path)
+    args = tuple(ad.tensor([0.0, 1.0, 0.0]) if a == "tensor" else a for a in args)
+    x = ad.ones(3, requires_grad=True)
+    y = x * 2
+    getattr(y, method)(*args)
+    assert type(y.grad_fn).__name__ == node
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["MulBackward0"]
+    (y * 3).sum().backward()
+    assert x.grad.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_bernoulli_in_place_draws_with_p_one_half_unless_told():
+    # PyTorch's Tensor.bernoulli_(p=0.5): the tensor's own values are not the probabilities
+    ad.manual_seed(0)
+    t = ad.full((200_000,), 0.9)
+    t.bernoulli_()
+    assert abs(t.mean().item() - 0.5) < 0.01 and set(numpy.unique(t.numpy())) == {0.0, 1.0}
+    t = ad.ones(2, 3)
+    t.bernoulli_(ad.tensor([0.0, 1.0, 0.0]))          # a tensor p broadcasts to the tensor
+    assert t.tolist() == [[0.0, 1.0, 0.0], [0.0, 1.0, 0.0]]
+    t = ad.ones(3, dtype=ad.int64)
+    t.bernoulli_(1)
+    assert t.dtype == ad.int64 and t.tolist() == [1, 1, 1]
+    with pytest.raises(RuntimeError, match=re.escape("bernoulli_ expects p to be in [0, 1], but got p=1.5")):
+        ad.ones(3).bernoulli_(1.5)
+    with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
+        ad.ones(3, requires_grad=True).bernoulli_(0.5)
