@@ -149,8 +149,8 @@ class Node:
             inputs = inputs[1:] + inputs[:1] if self.op.number_left == "swap" else inputs[1:]
         return tuple((None, 0) if n is None else (named(n), n.output_nr) for n in inputs)
 
-    def __repr__(self):
-        return f"<{self.name()} object at {id(self):#x}>"
+    def __repr__(self):  # the class name, as Python writes an object: CopySlices, not its torch::autograd:: name()
+        return f"<{self.name().replace('torch::autograd::', '')} object at {id(self):#x}>"
 
     @property
     def metadata(self):

@@ -1372,3 +1372,15 @@ def test_bernoulli_in_place_draws_with_p_one_half_unless_told():
         ad.ones(3).bernoulli_(1.5)
     with pytest.raises(RuntimeError, match="a leaf Variable that requires grad is being used in an in-place"):
         ad.ones(3, requires_grad=True).bernoulli_(0.5)
+
+
+def test_a_copy_nodes_repr_is_its_class_name():
+    # PyTorch 2.13: repr(grad_fn) of a copy is "<CopyBackwards object at ...>" (the class name), while
+    # name() keeps its namespace, "torch::autograd::CopyBackwards"; the same for CopySlices
+    a = ad.zeros(3)
+    a.copy_(ad.ones(3, requires_grad=True))
+    assert repr(a.grad_fn).startswith("<CopyBackwards object at 0x")
+    assert a.grad_fn.name() == "torch::autograd::CopyBackwards"
+    b = ad.zeros(4, requires_grad=True).clone()
+    b[1:3].mul_(2)
+    assert repr(b.grad_fn).startswith("<CopySlices object at 0x") and b.grad_fn.name() == "torch::autograd::CopySlices"
