@@ -5,6 +5,7 @@ assert), 2 a usage error. Results go to stdout; errors, warnings and progress
 to stderr. No Python traceback ever reaches the user: anything unexpected is
 reported as an internal error in one line.
 """
+import errno
 import os
 import sys
 
@@ -39,6 +40,22 @@ def cli():
 
 
 SIGPIPE_STATUS = 141  # 128 + SIGPIPE: what a shell reports for a writer whose reader went away
+WRITE_FAILED_STATUS = 74  # EX_IOERR (sysexits.h): the output could not be written
+_WRITE_FAILURES = {errno.ENOSPC, errno.EIO, errno.EBADF, errno.EFBIG, errno.EDQUOT, errno.EROFS}
+
+
+class _ClosedStream:
+    """stdout when the process started with it closed: every write fails, as a write to a closed
+    descriptor does."""
+
+    def write(self, text):
+        raise OSError(errno.EBADF, "stdout is closed")
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
 
 
 def _reader_gone():
@@ -53,6 +70,8 @@ def _reader_gone():
 
 def main(argv=None):
     """Entry point of the console script."""
+    if sys.stdout is None:  # started with stdout closed (>&-): writing fails as it does for any tool
+        sys.stdout = _ClosedStream()
     try:
         try:
             code = cli.main(args=argv, prog_name="autodiff", standalone_mode=False)
@@ -74,6 +93,13 @@ def main(argv=None):
         code = 130
     except BrokenPipeError:
         code = _reader_gone()
+    except OSError as e:
+        if e.errno not in _WRITE_FAILURES:
+            click.echo(f"error: internal error ({type(e).__name__}: {e}); please report this", err=True)
+            code = 70
+        else:  # the disk is full, the output closed...: say so, as other tools do
+            click.echo(f"error: cannot write the output ({e.strerror or e})", err=True)
+            code = WRITE_FAILED_STATUS
     except Exception as e:  # never a traceback: one line, and where to report it
         click.echo(f"error: internal error ({type(e).__name__}: {e}); please report this", err=True)
         code = 70
@@ -95,11 +121,12 @@ def _leave(code):
                                      if t is not threading.main_thread()):
         return
     try:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream is not None:
+                stream.flush()
     except BrokenPipeError:
         code = _reader_gone()
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         return  # let the usual exit report it
     os._exit(code)
 

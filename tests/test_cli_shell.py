@@ -6,6 +6,7 @@ Expected numbers are derived by hand in the comments; the shell-dependent cases
 (signals, option parsing as argv) also run through a real subprocess.
 """
 import json
+import os
 import signal
 import subprocess
 import sys
@@ -304,3 +305,19 @@ def test_leaving_early_waits_for_exit_handlers_and_threads(monkeypatch):
     monkeypatch.setattr(atexit, "_ncallbacks", lambda: 0)  # pytest registers handlers of its own
     cli_main._leave(3)
     assert exits == [3]  # nothing left to wait for: it leaves, with the status asked for
+
+
+@pytest.mark.skipif(not pathlib.Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+def test_output_that_cannot_be_written_is_said_in_one_line(tmp_path):
+    # a full disk (/dev/full) or a closed stdout (>&-): one clear line, exit 74 (EX_IOERR), no traceback
+    with open("/dev/full", "w") as full:
+        proc = subprocess.run(_script() + ["eval", "-", "--json"], input="x = 1; x*2\nx = 2; x*2\n", text=True,
+                              stdout=full, stderr=subprocess.PIPE, timeout=120)
+    assert proc.returncode == 74 and proc.stderr == "error: cannot write the output (No space left on device)\n"
+    proc = subprocess.run(_script() + ["eval", "x*2", "x=1"], text=True, stderr=subprocess.PIPE, timeout=120,
+                          preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 74 and proc.stderr == "error: cannot write the output (stdout is closed)\n"
+    out = tmp_path / "out.txt"  # -o still writes where it is told, stdout closed or not
+    proc = subprocess.run(_script() + ["eval", "x*2", "x=1", "-o", str(out)], text=True, stderr=subprocess.PIPE,
+                          timeout=120, preexec_fn=lambda: os.close(1))
+    assert proc.returncode == 0 and proc.stderr == "" and out.read_text() == "f = 2\ndf/dx = 2\n"
