@@ -355,7 +355,7 @@ SUMMARIES = {
     "torch.autograd.functional": "jacobian and hessian",
     "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
     "torch.optim": "the optimisers SGD and Adam",
-    "torch.nn": "layers (Linear, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",
+    "torch.nn": "layers (Linear, Dropout, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",
     "torch.utils": "holds torch.utils.data",
     "torch.nn.init": "fill a layer's weights in place: uniform_, xavier_uniform_, kaiming_uniform_, zeros_, ...",
     "torch.utils.data": "Dataset, TensorDataset and DataLoader (batches of a dataset, in order or shuffled)",

@@ -615,3 +615,20 @@ def test_brackets_spanning_lines():
 
 def test_triple_quoted_string_statement():
     assert run_ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"
+
+
+def test_dropout_in_a_program_as_tutorials_write_it():
+    # nn.Dropout inside a Module, model.eval() turning it off, F.dropout with training=...
+    out = run_ok("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                 "class Net(nn.Module):\n"
+                 "    def __init__(self):\n"
+                 "        super().__init__()\n"
+                 "        self.fc = nn.Linear(4, 2)\n"
+                 "        self.drop = nn.Dropout(0.5)\n"
+                 "    def forward(self, x):\n"
+                 "        return self.fc(self.drop(x))\n"
+                 "net = Net()\nprint(net)\nx = torch.ones(3, 4)\nnet.eval()\n"
+                 "print(torch.equal(net(x), net.fc(x)), net.drop.training)\n"
+                 "print(torch.equal(F.dropout(x, 0.5, training=False), x), F.dropout(x, p=1.0).sum().item())\n")
+    assert out == ("Net(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n"
+                   "  (drop): Dropout(p=0.5, inplace=False)\n)\nTrue False\nTrue 0.0\n")

@@ -153,3 +153,41 @@ def test_train_and_eval_reach_every_layer():
     assert not any(m.training for m in net.modules())
     with pytest.raises(ValueError, match="training mode is expected to be boolean"):
         net.train("yes")
+
+
+# ------------------------------------------------------------ dropout (PyTorch 2.13's behaviour; its draws differ)
+
+def test_dropout_zeroes_about_p_and_scales_the_rest_by_one_over_one_minus_p():
+    F = nn.functional
+    E.manual_seed(0)
+    x = E.ones(400, 500, dtype=E.float64, requires_grad=True)
+    y = F.dropout(x, 0.3)
+    values = set(numpy.unique(y.detach().numpy()).tolist())
+    assert values == {0.0, 1 / 0.7}                       # kept elements are scaled by 1/(1-p)
+    assert abs((y == 0).double().mean().item() - 0.3) < 0.005
+    # PyTorch: y = x * mask, MulBackward0 with the mask a constant (no edge)
+    assert type(y.grad_fn).__name__ == "MulBackward0"
+    assert [type(n).__name__ if n is not None else None for n, _ in y.grad_fn.next_functions] == \
+        ["AccumulateGrad", None]
+    y.sum().backward()
+    assert numpy.array_equal(x.grad.numpy(), y.detach().numpy())  # d(x * mask)/dx = mask
+    assert F.dropout(x, 0.3, training=False) is x and F.dropout(x, 0.0) is x  # the input itself
+    zero = F.dropout(x, 1.0)
+    assert zero.abs().sum().item() == 0 and type(zero.grad_fn).__name__ == "MulBackward0"
+    with pytest.raises(ValueError, match=r"^dropout probability has to be between 0 and 1, but got 1.5$"):
+        F.dropout(x, 1.5)
+    t = E.ones(1000)
+    assert F.dropout(t, 0.5, inplace=True) is t and set(numpy.unique(t.numpy()).tolist()) == {0.0, 2.0}
+
+
+def test_the_dropout_layer_drops_while_training_and_passes_through_in_eval_mode():
+    layer = nn.Dropout(0.25)
+    assert repr(layer) == "Dropout(p=0.25, inplace=False)" and repr(nn.Dropout()) == "Dropout(p=0.5, inplace=False)"
+    x = E.ones(50, 50)
+    assert layer.training and bool((layer(x) == 0).any())
+    model = nn.Sequential(nn.Linear(50, 3), nn.Dropout(0.9))
+    model.eval()
+    assert not model[1].training and model[1](x) is x
+    assert E.equal(model(x), model[0](x))
+    with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1, but got -0.1"):
+        nn.Dropout(-0.1)

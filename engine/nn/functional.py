@@ -12,7 +12,8 @@ import warnings
 import numpy
 
 from .. import dtypes as _dt
-from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to
+from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to, bernoulli_ as _bernoulli_
+from ..functions import empty_like as _empty_like
 from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..grad_mode import is_grad_enabled
@@ -23,7 +24,7 @@ from ..tensor import Tensor, apply, _broadcast_shapes, _xp
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy"]
+           "nll_loss", "cross_entropy", "dropout"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -433,3 +434,18 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     elif reduction == "sum":
         smooth = _sum(smooth)
     return _mul_scalar(nll, 1 - label_smoothing) + _mul_scalar(smooth, label_smoothing / classes)
+
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """While training, each element zeroed with probability p and the rest scaled by 1/(1-p), so
+    the expectation is the input's -- `input * mask`, the mask a constant (PyTorch: MulBackward0,
+    no gradient to the mask); otherwise, or with p 0, the input itself. The draws are not PyTorch's
+    numbers for a seed."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    input = _tensor_in(input)
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    keep = _bernoulli_(_empty_like(input, requires_grad=False), 1.0 - p)  # 1 where an element stays
+    mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
+    return input.mul_(mask) if inplace else input * mask

@@ -20,7 +20,7 @@ from .. import dtypes as _dt
 from . import functional as F
 from . import init
 
-__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "ReLU", "Sigmoid", "Tanh",
+__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
 
@@ -441,6 +441,24 @@ Softplus = _module("Softplus", F.softplus, (("beta", 1.0), ("threshold", 20.0)))
 Softmax = _module("Softmax", F.softmax, (("dim", None),))
 LogSoftmax = _module("LogSoftmax", F.log_softmax, (("dim", None),))
 Flatten = _module("Flatten", _fn.flatten, (("start_dim", 1), ("end_dim", -1)))
+
+
+class Dropout(Module):
+    """While training, zeroes each element with probability p and scales the rest by 1/(1-p); in
+    eval mode (model.eval()), passes the input through."""
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        object.__setattr__(self, "p", p)
+        object.__setattr__(self, "inplace", inplace)
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class _Loss(Module):
