@@ -15,7 +15,7 @@ from .functions import (_tensor_in, _as_tensor_like, _dim, _is_number, _index_ke
 from .ops import TABLE
 from .tensor import Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 
-__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "movedim",
+__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
            "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]
 
 _GETITEM = TABLE["getitem"]
@@ -133,6 +133,18 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return apply(TABLE["diagonal"], input, offset=int(offset), dim1=d1, dim2=d2)
+
+
+def diag(input, diagonal=0):
+    """torch.diag: of a vector, the square matrix with it on diagonal `diagonal` (0 the main one, >0
+    above, <0 below); of a matrix, that diagonal as a vector of its own (a copy, unlike diagonal())."""
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    if nd == 1:
+        return apply(TABLE["diag_matrix"], input, offset=int(diagonal))
+    if nd == 2:
+        return apply(TABLE["diag_copy"], input, offset=int(diagonal))
+    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
 def movedim(input, source, destination):

@@ -907,6 +907,13 @@ C("diagonal", "offset_dims", lambda x: ad.diagonal(x, -1, 1, 2), [(2, 3, 3)],
   lambda x: np.diagonal(x, -1, 1, 2).copy(), "DiagonalBackward0")
 C("diagonal", "written_through", on_copy(lambda y, w: y.diagonal().mul_(w)), [(3, 3), (3,)],
   np_on_copy(lambda y, w: np.fill_diagonal(y, np.diagonal(y) * w)), "torch::autograd::CopySlices")
+# torch.diag: a matrix's diagonal as a copy, or a vector as a square matrix (PyTorch 2.13's node names)
+C("diag_copy", "main", lambda x: x.diag(), [(3, 3)], lambda x: np.diag(x).copy(), "DiagonalBackward0_copy")
+C("diag_copy", "above", lambda x: ad.diag(x, 1), [(3, 4)], lambda x: np.diag(x, 1).copy(), "DiagonalBackward0_copy")
+C("diag_copy", "below", lambda x: ad.diag(x, diagonal=-2), [(4, 3)], lambda x: np.diag(x, -2).copy(),
+  "DiagonalBackward0_copy")
+C("diag_matrix", "main", lambda v: ad.diag(v), [(3,)], lambda v: np.diag(v), "DiagEmbedBackward0")
+C("diag_matrix", "offset", lambda v: v.diag(-1), [(2,)], lambda v: np.diag(v, -1), "DiagEmbedBackward0")
 C("repeat", "2d", lambda x: x.repeat(2, 3), [(2, 2)], lambda x: np.tile(x, (2, 3)), "RepeatBackward0")
 C("repeat", "new_dim", lambda x: ad.repeat(x, 2, 1, 2), [(3,)], lambda x: np.tile(x, (2, 1, 2)), "RepeatBackward0")
 C("flip", "dims", lambda x: x.flip(0, 1) if False else ad.flip(x, [0, 1]), [(2, 3)], lambda x: np.flip(x, (0, 1)),

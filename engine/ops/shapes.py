@@ -288,6 +288,42 @@ class Diagonal(Op):
         return (F.view_scatter(g, chain=step, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
 
 
+class DiagCopy(Op):
+    """torch.diag of a matrix: its diagonal `offset` as a 1-D tensor of its own (a copy, not a view)."""
+    name = "diag_copy"
+    names = ("diag",)
+    method = True
+    node = "DiagonalBackward0_copy"
+    formula = call("offset")
+
+    def forward(xp, x, offset=0):
+        return xp.diagonal(x, offset).copy()
+
+    def backward(F, ctx, g, offset=0):
+        step = ((Diagonal, {"offset": offset, "dim1": 0, "dim2": 1}),)
+        return (F.view_scatter(g, chain=step, shape=ctx.shapes[0]),)
+
+    def batched_backward(F, ctx, g, offset=0):
+        step = ((Diagonal, {"offset": offset, "dim1": 1, "dim2": 2}),)
+        return (F.view_scatter(g, chain=step, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
+
+class DiagMatrix(Op):
+    """torch.diag of a vector: the square matrix with it on diagonal `offset`, zeros elsewhere."""
+    name = "diag_matrix"
+    node = "DiagEmbedBackward0"
+    formula = call("offset")
+
+    def forward(xp, v, offset=0):
+        return xp.diag(v, offset)
+
+    def backward(F, ctx, g, offset=0):
+        return (F.diag_copy(g, offset=offset),)
+
+    def batched_backward(F, ctx, g, offset=0):
+        return (F.diagonal(g, offset=offset, dim1=1, dim2=2),)
+
+
 class Repeat(Op):
     """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
