@@ -147,6 +147,8 @@ class Node:
         if self.shapes[0] is None and self.op.number_left:
             # `2 * b` is b.__rmul__(2) in PyTorch: the tensor's edge comes first (or alone: rsub)
             inputs = inputs[1:] + inputs[:1] if self.op.number_left == "swap" else inputs[1:]
+        elif self.op.number_right and self.shapes[-1] is None:
+            inputs = inputs[:-1]
         return tuple((None, 0) if n is None else (named(n), n.output_nr) for n in inputs)
 
     def __repr__(self):  # the class name, as Python writes an object: CopySlices, not its torch::autograd:: name()

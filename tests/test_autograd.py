@@ -1384,3 +1384,18 @@ def test_a_copy_nodes_repr_is_its_class_name():
     b = ad.zeros(4, requires_grad=True).clone()
     b[1:3].mul_(2)
     assert repr(b.grad_fn).startswith("<CopySlices object at 0x") and b.grad_fn.name() == "torch::autograd::CopySlices"
+
+
+def test_masked_fill_with_a_number_has_one_edge():
+    # PyTorch 2.13: masked_fill(mask, 0.0) is its Scalar overload (one next function, the input);
+    # with a 0-d tensor value, MaskedFillBackward1 has two
+    x = ad.ones(2, 3, requires_grad=True)
+    v = ad.tensor(2.0, requires_grad=True)
+    y = x.masked_fill(x > 0, 0.0)
+    assert type(y.grad_fn).__name__ == "MaskedFillBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad"]
+    z = x.masked_fill(x > 0, v)
+    assert type(z.grad_fn).__name__ == "MaskedFillBackward1"
+    assert [type(n).__name__ for n, _ in z.grad_fn.next_functions] == ["AccumulateGrad", "AccumulateGrad"]
+    (y.sum() + z.sum()).backward()
+    assert x.grad.tolist() == [[0.0] * 3] * 2 and v.grad.item() == 6.0

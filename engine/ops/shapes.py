@@ -474,6 +474,7 @@ class MaskedFill(Op):
     method = inplace = True
     saves_params = True
     node = staticmethod(lambda ctx: "MaskedFillBackward0" if ctx.shapes[1] is None else "MaskedFillBackward1")
+    number_right = "drop"  # masked_fill(mask, 0.0) is PyTorch's Scalar overload: one edge
     formula = call()
 
     def forward(xp, x, value, mask):

@@ -47,6 +47,9 @@ class Op:
     # A number on the left (`2 * b`) is PyTorch's reflected call (b.__rmul__(2)): "swap" lists b's
     # edge first in next_functions; "drop" lists b's alone (rsub has no edge for the number)
     number_left = None
+    # A number in the last place that PyTorch takes as a parameter of a Scalar overload
+    # (masked_fill(mask, 0.0)): "drop" leaves its empty edge out of next_functions
+    number_right = None
     saves_params = False  # True (or a test of the params) when params hold index data backward needs:
     #                       freed after a backward like saved tensors (a second backward is an error)
     # A batched backward (grad(..., is_grads_batched=True)) hands `g` with a leading batch dim B:
