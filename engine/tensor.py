@@ -822,6 +822,10 @@ class Tensor:
             return f"torch.{self.dtype.tensor_type}"
         return _fn.to(self, dtype=dtype)
 
+    def type_as(self, other):
+        """This tensor in other's dtype (itself when it has it already), as PyTorch's type_as."""
+        return self.to(other.dtype)
+
     def float(self):
         return _fn.to(self, dtype=_dt.float32)
 

@@ -191,3 +191,30 @@ def test_the_dropout_layer_drops_while_training_and_passes_through_in_eval_mode(
     assert E.equal(model(x), model[0](x))
     with pytest.raises(ValueError, match="dropout probability has to be between 0 and 1, but got -0.1"):
         nn.Dropout(-0.1)
+
+
+def test_normalize_and_one_hot_as_pytorch():
+    # values from PyTorch 2.13 on the same inputs (normalize: its norm / clamp_min / expand_as / div)
+    F = nn.functional
+    x = E.tensor([[3.0, 4.0], [0.0, 0.0]], dtype=E.float64, requires_grad=True)
+    y = F.normalize(x)
+    assert y.tolist() == [[0.6, 0.8], [0.0, 0.0]]
+    assert type(y.grad_fn).__name__ == "DivBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad", "ExpandBackward0"]
+    y.sum().backward()
+    assert numpy.allclose(x.grad.numpy(), [[0.032, -0.024], [1e12, 1e12]], rtol=1e-12, atol=0)
+    assert numpy.allclose(F.normalize(E.tensor([[3.0, 4.0]]), p=1).numpy(), [[3 / 7, 4 / 7]])
+    assert F.one_hot(E.tensor([0, 2, 1])).tolist() == [[1, 0, 0], [0, 0, 1], [0, 1, 0]]
+    assert F.one_hot(E.tensor([0, 2]), 4).dtype == E.int64 and F.one_hot(E.tensor([1]), 4).tolist() == [[0, 1, 0, 0]]
+    for bad, message in [(E.tensor([0.0, 1.0]), "one_hot is only applicable to index tensor of type LongTensor."),
+                         (E.tensor([-1, 0]), "Class values must be non-negative."),
+                         (E.tensor([3]), "Class values must be smaller than num_classes.")]:
+        with pytest.raises(RuntimeError, match="^" + message.replace(".", r"\.") + "$"):
+            F.one_hot(bad, 3)
+
+
+def test_lerp_with_a_number_weight_has_two_edges_and_type_as_converts():
+    x = E.ones(2, 3, dtype=E.float64, requires_grad=True)
+    y = E.lerp(x, x.flip(0), 0.3)   # PyTorch's Scalar overload: (self, end)
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad", "FlipBackward0"]
+    assert x.type_as(x) is x and x.type_as(E.ones(1, dtype=E.float32)).dtype == E.float32

@@ -19,12 +19,12 @@ from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, s
 from ..grad_mode import is_grad_enabled
 from ..inplace import inplace as _inplace
 from ..ops import TABLE as _op
-from ..tensor import Tensor, apply, _broadcast_shapes, _xp
+from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy", "dropout"]
+           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -449,3 +449,30 @@ def dropout(input, p=0.5, training=True, inplace=False):
     keep = _bernoulli_(_empty_like(input, requires_grad=False), 1.0 - p)  # 1 where an element stays
     mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
     return input.mul_(mask) if inplace else input * mask
+
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """input divided by its p-norm along dim, the norm held at eps or more: PyTorch's composition
+    (norm, clamp_min, expand_as, div), so the same nodes and the same gradient."""
+    if out is not None:
+        raise TypeError("normalize(): out= is not supported here; assign the result instead")
+    input = _tensor_in(input)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    return input / denom
+
+
+def one_hot(tensor, num_classes=-1):
+    """int64 rows of zeros with a 1 at each class index (num_classes -1: one more than the largest);
+    PyTorch's messages for other dtypes and for indices out of range."""
+    tensor = _tensor_in(tensor)
+    values = tensor.array
+    if values.dtype != numpy.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if values.size and int(values.min()) < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    if num_classes == -1:
+        num_classes = int(values.max()) + 1 if values.size else 0
+    elif values.size and int(values.max()) >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    xp = _xp(tensor.device)
+    return _make((values[..., None] == xp.arange(num_classes)).astype(numpy.int64), tensor.device)

@@ -362,6 +362,7 @@ class Lerp(Op):
     names = ("lerp",)
     method = inplace = elementwise = True
     node = staticmethod(lambda ctx: "LerpBackward0" if ctx.shapes[2] is None else "LerpBackward1")
+    number_right = "drop"  # lerp(end, 0.3) is PyTorch's Scalar overload: two edges
     saves = (0, 1, 2)
     save_for = ((2,), (2,), (0, 1))
 
