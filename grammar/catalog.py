@@ -153,6 +153,7 @@ SUMMARIES = {
     "log": "the natural logarithm, elementwise",
     "log1p": "log(1 + x), accurate near 0",
     "sqrt": "the square root, elementwise",
+    "rsqrt": "1 / sqrt(x), elementwise",
     "sin": "the sine (radians), elementwise",
     "cos": "the cosine (radians), elementwise",
     "tan": "the tangent (radians), elementwise",

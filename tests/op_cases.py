@@ -446,6 +446,12 @@ C("sqrt", "op", lambda x: ad.sqrt(x), [(2, 3)], np.sqrt, "SqrtBackward0", gen=ge
 C("sqrt", "method_scalar", lambda x: x.sqrt(), [()], np.sqrt, "SqrtBackward0", gen=gen_all(positive()))
 C("sqrt", "inplace_sqrt_", on_copy(lambda y: y.sqrt_()), [(2, 3)], np.sqrt, "SqrtBackward0",
   gen=gen_all(positive(0.3, 3.0)))
+C("rsqrt", "op", lambda x: ad.rsqrt(x), [(2, 3)], lambda x: 1 / np.sqrt(x), "RsqrtBackward0",
+  gen=gen_all(positive(0.3, 3.0)))
+C("rsqrt", "method_scalar", lambda x: x.rsqrt(), [()], lambda x: 1 / np.sqrt(x), "RsqrtBackward0",
+  gen=gen_all(positive()))
+C("rsqrt", "inplace_rsqrt_", on_copy(lambda y: y.rsqrt_()), [(2, 3)], lambda x: 1 / np.sqrt(x), "RsqrtBackward0",
+  gen=gen_all(positive(0.3, 3.0)))
 C("sin", "op", lambda x: ad.sin(x), [(2, 3)], np.sin, "SinBackward0")
 C("sin", "method_scalar", lambda x: x.sin(), [()], np.sin, "SinBackward0")
 C("cos", "op", lambda x: ad.cos(x), [(2, 3)], np.cos, "CosBackward0")

@@ -218,3 +218,23 @@ def test_lerp_with_a_number_weight_has_two_edges_and_type_as_converts():
     y = E.lerp(x, x.flip(0), 0.3)   # PyTorch's Scalar overload: (self, end)
     assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad", "FlipBackward0"]
     assert x.type_as(x) is x and x.type_as(E.ones(1, dtype=E.float32)).dtype == E.float32
+
+
+def test_softmin_and_tanhshrink_as_pytorch_composes_them():
+    # values and nodes from PyTorch 2.13 on the same input
+    F = nn.functional
+    x = E.tensor([[1.0, 2.0, 3.0], [0.0, -1.0, 5.0]], dtype=E.float64, requires_grad=True)
+    y = F.softmin(x, dim=1)
+    assert numpy.allclose(y.detach().numpy(), [[0.6652, 0.2447, 0.0900], [0.2685, 0.7297, 0.0018]], atol=5e-5)
+    assert type(y.grad_fn).__name__ == "SoftmaxBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["NegBackward0"]
+    (y * E.arange(3.0)).sum().backward()
+    assert numpy.allclose(x.grad.numpy(), [[0.2826, -0.1408, -0.1418], [0.1969, -0.1946, -0.0023]], atol=5e-5)
+    x.grad = None
+    z = F.tanhshrink(x)
+    assert type(z.grad_fn).__name__ == "SubBackward0"
+    assert [type(n).__name__ for n, _ in z.grad_fn.next_functions] == ["AccumulateGrad", "TanhBackward0"]
+    z.sum().backward()
+    assert numpy.allclose(x.grad.numpy(), numpy.tanh(x.detach().numpy()) ** 2, rtol=1e-15)  # 1 - (1 - tanh^2)
+    with pytest.warns(UserWarning, match="Implicit dimension choice for softmin has been deprecated"):
+        F.softmin(x)

@@ -24,7 +24,7 @@ from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot"]
+           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -212,6 +212,21 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     """x - logsumexp(x) along dim (no dim: PyTorch's implicit choice, with its warning)."""
     return _along_dim("log_softmax", _log_softmax, input, dim, dtype)
+
+
+def softmin(input, dim=None, _stacklevel=3, dtype=None):
+    """softmax(-x) along dim, as PyTorch composes it (no dim: its implicit choice, with its warning)."""
+    return _along_dim("softmin", _softmax_of_negative, input, dim, dtype)
+
+
+def _softmax_of_negative(input, dim):
+    return _softmax(-input, dim)
+
+
+def tanhshrink(input):
+    """x - tanh(x), as PyTorch composes it."""
+    input = _tensor_in(input)
+    return input - tanh(input)
 
 
 # ----------------------------------------------------------------------------- losses

@@ -66,6 +66,19 @@ class Sqrt(Elementwise):
         return (g / (out * 2),)
 
 
+class Rsqrt(Elementwise):
+    """1 / sqrt(x), both steps rounded as PyTorch's kernel rounds them."""
+    name = "rsqrt"
+    node = "RsqrtBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return 1 / xp.sqrt(x)
+
+    def backward(F, ctx, g, out):
+        return ((g * -0.5) * (out * out * out),)  # PyTorch: -0.5 * grad * result.pow(3), its pow(3) two products
+
+
 class Sin(Elementwise):
     name = "sin"
     node = "SinBackward0"
