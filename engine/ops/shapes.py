@@ -299,13 +299,11 @@ class DiagCopy(Op):
     def forward(xp, x, offset=0):
         return xp.diagonal(x, offset).copy()
 
-    def backward(F, ctx, g, offset=0):
-        step = ((Diagonal, {"offset": offset, "dim1": 0, "dim2": 1}),)
-        return (F.view_scatter(g, chain=step, shape=ctx.shapes[0]),)
+    def backward(F, ctx, g, offset=0):  # as the view's: g back in place on a zero matrix
+        return Diagonal.backward(F, ctx, g, offset, 0, 1)
 
     def batched_backward(F, ctx, g, offset=0):
-        step = ((Diagonal, {"offset": offset, "dim1": 1, "dim2": 2}),)
-        return (F.view_scatter(g, chain=step, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+        return Diagonal.batched_backward(F, ctx, g, offset, 0, 1)
 
 
 class DiagMatrix(Op):
