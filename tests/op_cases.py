@@ -913,6 +913,13 @@ C("diagonal", "offset_dims", lambda x: ad.diagonal(x, -1, 1, 2), [(2, 3, 3)],
   lambda x: np.diagonal(x, -1, 1, 2).copy(), "DiagonalBackward0")
 C("diagonal", "written_through", on_copy(lambda y, w: y.diagonal().mul_(w)), [(3, 3), (3,)],
   np_on_copy(lambda y, w: np.fill_diagonal(y, np.diagonal(y) * w)), "torch::autograd::CopySlices")
+# F.pad, constant mode: widened by (before, after) per dim from the last; a negative amount narrows
+C("constant_pad_nd", "widen", lambda x: ad.nn.functional.pad(x, (1, 2)), [(2, 3)],
+  lambda x: np.pad(x, ((0, 0), (1, 2))), "ConstantPadNdBackward0")
+C("constant_pad_nd", "narrow_and_value", lambda x: ad.nn.functional.pad(x, (1, -1, -1, 1), value=9.0), [(3, 3)],
+  lambda x: np.pad(x[1:, :-1], ((0, 1), (1, 0)), constant_values=9.0), "ConstantPadNdBackward0")
+C("constant_pad_nd", "two_dims_of_three", lambda x: ad.nn.functional.pad(x, (0, 1, 2, 0)), [(2, 2, 3)],
+  lambda x: np.pad(x, ((0, 0), (2, 0), (0, 1))), "ConstantPadNdBackward0")
 # torch.diag: a matrix's diagonal as a copy, or a vector as a square matrix (PyTorch 2.13's node names)
 C("diag_copy", "main", lambda x: x.diag(), [(3, 3)], lambda x: np.diag(x).copy(), "DiagonalBackward0_copy")
 C("diag_copy", "above", lambda x: ad.diag(x, 1), [(3, 4)], lambda x: np.diag(x, 1).copy(), "DiagonalBackward0_copy")

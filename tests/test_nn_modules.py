@@ -2,6 +2,7 @@
 PyTorch's messages, initial weights within PyTorch's bounds. What a program prints through
 them is compared with PyTorch's own output in tests/golden/language_python.json (nn_*)."""
 import math
+import re
 
 import numpy
 import pytest
@@ -238,3 +239,26 @@ def test_softmin_and_tanhshrink_as_pytorch_composes_them():
     assert numpy.allclose(x.grad.numpy(), numpy.tanh(x.detach().numpy()) ** 2, rtol=1e-15)  # 1 - (1 - tanh^2)
     with pytest.warns(UserWarning, match="Implicit dimension choice for softmin has been deprecated"):
         F.softmin(x)
+
+
+def test_pad_in_constant_mode_as_pytorch():
+    # values, node and messages from PyTorch 2.13 on the same inputs
+    F = nn.functional
+    x = E.arange(1.0, 7.0, dtype=E.float64).reshape(2, 3).requires_grad_()
+    y = F.pad(x, (1, 2))
+    assert y.tolist() == [[0, 1, 2, 3, 0, 0], [0, 4, 5, 6, 0, 0]]
+    assert type(y.grad_fn).__name__ == "ConstantPadNdBackward0"
+    assert [type(n).__name__ for n, _ in y.grad_fn.next_functions] == ["AccumulateGrad"]
+    (y * E.arange(12.0).reshape(2, 6)).sum().backward()
+    assert x.grad.tolist() == [[1, 2, 3], [7, 8, 9]]
+    assert F.pad(x, (1, -1, -1, 1), value=9.0).tolist() == [[9, 4, 5], [9, 9, 9]]
+    g, = E.autograd.grad(F.pad(x, (1, 1)).pow(2).sum(), x, create_graph=True)
+    assert type(g.grad_fn).__name__ == "ConstantPadNdBackward0" and g.tolist() == [[2, 4, 6], [8, 10, 12]]
+    for amounts, message in [((1,), "Padding length must be divisible by 2"),
+                             ((1, 1, 1, 1, 1, 1), "Padding length should be less than or equal to two times the "
+                                                  "input dimension but got padding length 6 and input of dimension 2"),
+                             ((-2, -2), "narrow(): length must be non-negative.")]:
+        with pytest.raises(RuntimeError, match="^" + re.escape(message) + "$"):
+            F.pad(x, amounts)
+    with pytest.raises(NotImplementedError, match="only 'constant'"):
+        F.pad(x, (1, 1), mode="reflect")

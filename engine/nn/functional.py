@@ -24,7 +24,7 @@ from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink"]
+           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "pad"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -491,3 +491,22 @@ def one_hot(tensor, num_classes=-1):
         raise RuntimeError("Class values must be smaller than num_classes.")
     xp = _xp(tensor.device)
     return _make((values[..., None] == xp.arange(num_classes)).astype(numpy.int64), tensor.device)
+
+
+def pad(input, pad, mode="constant", value=None):
+    """input widened by `pad` -- (before, after) amounts for the last dim, then the one before it,
+    ... -- filled with value (0 by default); a negative amount narrows instead. Constant mode only."""
+    input = _tensor_in(input)
+    if mode != "constant":
+        raise NotImplementedError(f"pad: mode {mode!r} is not available here; only 'constant' (the default)")
+    pad = tuple(int(p) for p in pad)
+    nd = input.array.ndim
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * nd:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but "
+                           f"got padding length {len(pad)} and input of dimension {nd}")
+    for i in range(len(pad) // 2):
+        if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
+            raise RuntimeError("narrow(): length must be non-negative.")
+    return apply(_op["constant_pad_nd"], input, pad=pad, value=0 if value is None else value)

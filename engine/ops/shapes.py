@@ -322,6 +322,29 @@ class DiagMatrix(Op):
         return (F.diagonal(g, offset=offset, dim1=1, dim2=2),)
 
 
+class ConstantPad(Op):
+    """F.pad in constant mode: each dim from the last widened by its (before, after) pair, with
+    `value` -- or, for a negative amount, narrowed. Its backward is itself with the amounts negated,
+    so it differentiates again as it is."""
+    batched = True  # the amounts count from the last dim: a leading batch dim is untouched
+    name = "constant_pad_nd"
+    node = "ConstantPadNdBackward0"
+    formula = call("pad", "value")
+
+    def forward(xp, x, pad, value=0):
+        index, widths = [slice(None)] * x.ndim, [(0, 0)] * x.ndim
+        for i in range(len(pad) // 2):
+            d = x.ndim - 1 - i
+            before, after = pad[2 * i], pad[2 * i + 1]
+            index[d] = slice(max(-before, 0), x.shape[d] - max(-after, 0))
+            widths[d] = (max(before, 0), max(after, 0))
+        kept = x[tuple(index)]
+        return xp.pad(kept, widths, constant_values=value) if any(map(any, widths)) else kept.copy()
+
+    def backward(F, ctx, g, pad, value=0):
+        return (F.constant_pad_nd(g, pad=tuple(-p for p in pad)),)
+
+
 class Repeat(Op):
     """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
