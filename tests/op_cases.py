@@ -913,6 +913,20 @@ C("diagonal", "offset_dims", lambda x: ad.diagonal(x, -1, 1, 2), [(2, 3, 3)],
   lambda x: np.diagonal(x, -1, 1, 2).copy(), "DiagonalBackward0")
 C("diagonal", "written_through", on_copy(lambda y, w: y.diagonal().mul_(w)), [(3, 3), (3,)],
   np_on_copy(lambda y, w: np.fill_diagonal(y, np.diagonal(y) * w)), "torch::autograd::CopySlices")
+# smooth_l1_loss / huber_loss: one row; points kept away from the band's edges (|d| = beta), where
+# the derivative jumps
+C("smooth_l1_loss", "mean", lambda x, t: ad.nn.functional.smooth_l1_loss(x, t), [(2, 3), (2, 3)],
+  lambda x, t: np.mean(np.where(np.abs(x - t) < 1, 0.5 * (x - t) ** 2, np.abs(x - t) - 0.5)),
+  "SmoothL1LossBackward0", gen=lambda rng, shapes: [np.array([[0.2, -1.5, 3.0], [0.9, 0.1, -0.4]]),
+                                                     np.array([[0.0, 0.0, 1.0], [1.0, 0.5, 0.3]])])
+C("smooth_l1_loss", "huber_sum", lambda x, t: ad.nn.functional.huber_loss(x, t, reduction="sum", delta=0.8),
+  [(2, 3), (2, 3)],
+  lambda x, t: np.sum(np.where(np.abs(x - t) < 0.8, 0.5 * (x - t) ** 2, 0.8 * (np.abs(x - t) - 0.4))),
+  "HuberLossBackward0", gen=lambda rng, shapes: [np.array([[0.2, -1.5, 3.0], [0.9, 0.1, -0.4]]),
+                                                 np.array([[0.0, 0.0, 1.0], [1.0, 0.5, 0.3]])])
+C("smooth_l1_loss", "none_beta", lambda x, t: ad.nn.functional.smooth_l1_loss(x, t, reduction="none", beta=0.5),
+  [(4,), (4,)], lambda x, t: np.where(np.abs(x - t) < 0.5, (x - t) ** 2, np.abs(x - t) - 0.25),
+  "SmoothL1LossBackward0", gen=lambda rng, shapes: [np.array([0.1, -2.0, 1.3, 0.0]), np.array([0.3, 0.2, 0.1, -0.2])])
 # F.pad, constant mode: widened by (before, after) per dim from the last; a negative amount narrows
 C("constant_pad_nd", "widen", lambda x: ad.nn.functional.pad(x, (1, 2)), [(2, 3)],
   lambda x: np.pad(x, ((0, 0), (1, 2))), "ConstantPadNdBackward0")

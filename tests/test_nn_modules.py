@@ -262,3 +262,37 @@ def test_pad_in_constant_mode_as_pytorch():
             F.pad(x, amounts)
     with pytest.raises(NotImplementedError, match="only 'constant'"):
         F.pad(x, (1, 1), mode="reflect")
+
+
+# PyTorch 2.13's output on the same inputs (float.hex): values and first derivatives to the bit
+_SMOOTH_L1_GOLDEN = [('smooth', 'SmoothL1LossBackward0', ['0x1.1111111111111p-5', '-0x1.5555555555555p-3', '0x1.5555555555555p-3', '-0x1.1111111111110p-6', '-0x1.5555555555555p-4', '0x0.0p+0'], ['0x1.c444444444444p-2']), ('smooth_b', 'SmoothL1LossBackward0', ['0x1.999999999999ap-2', '-0x1.0000000000000p+0', '0x1.0000000000000p+0', '-0x1.9999999999998p-3', '-0x1.0000000000000p+0', '0x0.0p+0'], ['0x1.a666666666666p+1']), ('huber', 'HuberLossBackward0', ['0x1.1111111111111p-5', '-0x1.0000000000000p-2', '0x1.5555555555555p-2', '-0x1.1111111111110p-6', '-0x1.5555555555555p-4', '0x0.0p+0'], ['0x1.1777777777777p-1']), ('smooth_none', 'SmoothL1LossBackward0', ['0x1.999999999999ap-3', '-0x1.0000000000000p+0', '0x1.0000000000000p+0', '-0x1.9999999999998p-4', '-0x1.0000000000000p-1', '0x0.0p+0'], ['0x1.47ae147ae147cp-6', '0x1.0000000000000p+0', '0x1.8000000000000p+0', '0x1.47ae147ae1478p-8', '0x1.0000000000000p-3', '0x0.0p+0']), ('huber_none', 'HuberLossBackward0', ['0x1.999999999999ap-3', '-0x1.6666666666666p-1', '0x1.6666666666666p-1', '-0x1.9999999999998p-4', '-0x1.0000000000000p-1', '0x0.0p+0'], ['0x1.47ae147ae147cp-6', '0x1.9c28f5c28f5c2p-1', '0x1.27ae147ae147ap+0', '0x1.47ae147ae1478p-8', '0x1.0000000000000p-3', '0x0.0p+0']), ('l1', 'MeanBackward0', ['0x1.5555555555555p-3', '-0x1.5555555555555p-3', '0x1.5555555555555p-3', '-0x1.5555555555555p-3', '-0x1.5555555555555p-3', '0x0.0p+0'], ['0x1.6eeeeeeeeeeefp-1'])]
+_HUBER_SECOND_ORDER = ['0x0.0p+0', '0x0.0p+0', '0x0.0p+0', '0x1.8000000000000p+1', '0x0.0p+0', '0x1.4000000000000p+2']
+
+
+def test_smooth_l1_and_huber_losses_are_pytorchs_bits():
+    F = nn.functional
+    x = E.tensor([[0.2, -1.5, 3.0], [0.9, 0.0, -0.4]], dtype=E.float64, requires_grad=True)
+    t = E.tensor([[0.0, 0.0, 1.0], [1.0, 0.5, -0.4]], dtype=E.float64)
+    calls = {"smooth": lambda: F.smooth_l1_loss(x, t), "smooth_b": lambda: F.smooth_l1_loss(x, t, beta=0.5, reduction="sum"),
+             "huber": lambda: F.huber_loss(x, t, delta=2.0), "smooth_none": lambda: F.smooth_l1_loss(x, t, reduction="none"),
+             "huber_none": lambda: F.huber_loss(x, t, reduction="none", delta=0.7),
+             "l1": lambda: F.smooth_l1_loss(x, t, beta=0.0)}
+    for name, node, grads, values in _SMOOTH_L1_GOLDEN:
+        x.grad = None
+        y = calls[name]()
+        assert type(y.grad_fn).__name__ == node, name
+        y.sum().backward()
+        assert [v.hex() for v in y.detach().reshape(-1).tolist()] == values, name
+        assert [v.hex() for v in x.grad.reshape(-1).tolist()] == grads, name
+    g, = E.autograd.grad(F.huber_loss(x, t, delta=0.5, reduction="sum"), x, create_graph=True)
+    h, = E.autograd.grad((g * E.arange(6.0).reshape(2, 3)).sum(), x)
+    assert [v.hex() for v in h.reshape(-1).tolist()] == _HUBER_SECOND_ORDER
+    with pytest.raises(RuntimeError, match="^smooth_l1_loss does not support negative values for beta\\.$"):
+        F.smooth_l1_loss(x, t, beta=-1.0)
+    with pytest.raises(RuntimeError, match="^huber_loss does not support non-positive values for delta\\.$"):
+        F.huber_loss(x, t, delta=0.0)
+    assert repr(nn.SmoothL1Loss(beta=0.5)) == "SmoothL1Loss()" and nn.SmoothL1Loss(beta=0.5).beta == 0.5
+    assert repr(nn.HuberLoss(delta=2.0)) == "HuberLoss()" and nn.HuberLoss(delta=2.0).delta == 2.0
+    x.grad = None
+    nn.SmoothL1Loss(beta=0.5, reduction="sum")(x, t).backward()
+    assert [v.hex() for v in x.grad.reshape(-1).tolist()] == _SMOOTH_L1_GOLDEN[1][2]

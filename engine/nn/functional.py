@@ -24,7 +24,8 @@ from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "pad"]
+           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "pad",
+           "smooth_l1_loss", "huber_loss"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -273,6 +274,28 @@ def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", wei
     if reduction == "none":
         return loss
     return loss.sum() if reduction == "sum" else loss.mean()
+
+
+def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mean", beta=1.0):
+    """0.5 (input - target)**2 / beta where |input - target| < beta, else |input - target| - beta/2,
+    reduced (beta 0: l1_loss, as PyTorch)."""
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    if beta == 0:
+        return l1_loss(input, target, size_average, reduce, reduction)
+    input, x, t, reduction = _elementwise_loss_inputs(input, target, size_average, reduce, reduction)
+    return apply(_op["smooth_l1_loss"], x, t, reduction=_reduction(reduction), beta=float(beta))
+
+
+def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
+    """0.5 (input - target)**2 where |input - target| < delta, else delta (|input - target| - delta/2),
+    reduced."""
+    if weight is not None:
+        raise NotImplementedError("huber_loss: weight= is not available here")
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, x, t, reduction = _elementwise_loss_inputs(input, target, None, None, reduction)
+    return apply(_op["smooth_l1_loss"], x, t, reduction=_reduction(reduction), beta=float(delta), huber=True)
 
 
 def _target_dtype(input, target):

@@ -21,7 +21,7 @@ from . import functional as F
 from . import init
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
-           "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss",
+           "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
 
 
@@ -493,6 +493,8 @@ def _loss(name, function, extra=()):
 
 MSELoss = _loss("MSELoss", F.mse_loss)
 L1Loss = _loss("L1Loss", F.l1_loss)
+SmoothL1Loss = _loss("SmoothL1Loss", F.smooth_l1_loss, (("beta", 1.0),))
+HuberLoss = _loss("HuberLoss", F.huber_loss, (("delta", 1.0),))
 CrossEntropyLoss = _loss("CrossEntropyLoss", F.cross_entropy,
                          (("weight", None), ("ignore_index", -100), ("label_smoothing", 0.0)))
 NLLLoss = _loss("NLLLoss", F.nll_loss, (("weight", None), ("ignore_index", -100)))

@@ -257,6 +257,41 @@ class MseLossBackward(Op):
         return g_grad, x_grad if ctx.needs[1] else None, t_grad
 
 
+class SmoothL1Loss(Op):
+    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target), reduced: PyTorch's
+    kernel, each expression in its order. huber=True: 0.5 d**2, else delta (|d| - 0.5 delta), with
+    beta standing for delta (HuberLossBackward0)."""
+    name = "smooth_l1_loss"
+    node = staticmethod(lambda ctx: "HuberLossBackward0" if ctx.params.get("huber") else "SmoothL1LossBackward0")
+    saves = (0, 1)
+
+    def forward(xp, x, t, reduction="mean", beta=1.0, huber=False):
+        z = xp.abs(x - t)
+        if huber:
+            loss = xp.where(z < beta, 0.5 * z * z, beta * (z - 0.5 * beta))
+        else:
+            loss = xp.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+        return _reduce(xp, loss, reduction)
+
+    def backward(F, ctx, g, x, t, reduction="mean", beta=1.0, huber=False):
+        # PyTorch's smooth_l1/huber_loss_backward: norm * g (times delta) with d's sign outside the
+        # band, norm * d * g (/ beta) inside; the target's is the same with x and t swapped: its negation
+        norm = 1.0 / _numel(ctx.shapes[0]) if reduction == "mean" else 1.0
+        d = x - t
+        raw = _raw(d)
+        if huber:
+            outside, inside = norm * beta * g, norm * d * g
+            below = -norm * beta * g
+        else:
+            outside, inside = norm * g, norm * d * g / beta
+            below = -norm * g
+        gx = F.where(raw <= -beta, below, F.where(raw >= beta, outside, inside))
+        return (gx if ctx.needs[0] else None), (-gx if ctx.needs[1] else None)
+
+    def batched_backward(F, ctx, g, x, t, reduction="mean", beta=1.0, huber=False):
+        return SmoothL1Loss.backward(F, ctx, _loss_g(F, ctx, g, reduction), x, t, reduction, beta, huber)
+
+
 class BinaryCrossEntropy(Op):
     """-weight * (t log x + (1 - t) log(1 - x)), each log clamped at -100 as PyTorch does."""
     name = "binary_cross_entropy"
