@@ -315,7 +315,7 @@ def manual_seed(seed):
 _uniform_bits = [None]  # PyTorch's generator for uniform draws (generator.py); seeded at random until manual_seed
 
 
-def uniform_draws(shape, low, high, np_dtype):
+def _uniform_draws(shape, low, high, np_dtype):
     """An array of `shape` drawn uniformly in [low, high) as PyTorch's uniform_ draws it (a
     floating dtype), from the generator torch.manual_seed seeds."""
     if _uniform_bits[0] is None:
@@ -339,7 +339,7 @@ def rand(*size, dtype=None, device=None, requires_grad=False):
     np_dtype = _creation_dtype(dtype).np
     if np_dtype.kind != "f":
         return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
-    return _random(size, lambda g, s: uniform_draws(s, 0.0, 1.0, np_dtype), dtype, device, requires_grad)
+    return _random(size, lambda g, s: _uniform_draws(s, 0.0, 1.0, np_dtype), dtype, device, requires_grad)
 
 
 def randn(*size, dtype=None, device=None, requires_grad=False):
@@ -374,10 +374,7 @@ def bernoulli(input, p=None, generator=None):
     """1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
     input = _tensor_in(input)
     probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
-    if _rng[0] is None:
-        _rng[0] = numpy.random.default_rng()
-    draws = _backend.backend_for(input.device).from_host(_rng[0].random(input.array.shape))
-    out = apply(_op["bernoulli"], probs, draws=draws.astype(input.array.dtype))
+    out = apply(_op["bernoulli"], probs, draws=_uniform_like(input).astype(input.array.dtype))
     return out if p is None else out.detach()
 
 
@@ -394,13 +391,17 @@ def bernoulli_(input, p=0.5, generator=None):
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
         probs, name = p, "BernoulliBackward2"
+    return _refill(input, (_uniform_like(input) < probs).astype(input.array.dtype), name)
+
+
+def _uniform_like(input):
+    """Uniform draws in [0, 1) of input's shape on its device, from the engine's generator (bernoulli's)."""
     if _rng[0] is None:
         _rng[0] = numpy.random.default_rng()
-    draws = _backend.backend_for(input.device).from_host(_rng[0].random(input.array.shape))
-    return refill_(input, (draws < probs).astype(input.array.dtype), name)
+    return _backend.backend_for(input.device).from_host(_rng[0].random(input.array.shape))
 
 
-def refill_(input, values, name):
+def _refill(input, values, name):
     """input <- `values` (an array of input's shape, from a random draw), in place, with a node named
     `name` that passes no gradient back: PyTorch's uniform_, normal_ and bernoulli_ (their new values
     depend on nothing, and the old ones no longer matter)."""
@@ -1261,9 +1262,8 @@ def _install_surface(namespace):
             first = first or function
             if op.method and name not in Tensor.__dict__:
                 setattr(Tensor, name, function)  # its first parameter is the tensor: x.name(...) is name(x, ...)
-            if op.inplace:
-                variant = _inplace_variant(function, name + "_")
-                namespace.setdefault(name + "_", variant)
+            if op.inplace:  # one written above (bernoulli_) serves as the method too
+                variant = namespace.setdefault(name + "_", _inplace_variant(function, name + "_"))
                 if name + "_" not in Tensor.__dict__:
                     setattr(Tensor, name + "_", variant)
 

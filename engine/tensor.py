@@ -205,24 +205,23 @@ def run_op(op, args, params):
     edge = t._fn
     if edge is None:
         edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
-    meta = _SCALAR_META.get(x.__class__)  # a numpy scalar's shape and dtype are its class's: no lookup
-    if meta is None:
-        meta = _meta_of(x)
+    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
+    meta = _SCALAR_META.get(x.__class__)
     if n == 1:
         node.inputs = (edge,)
-        node.shapes, node.dtypes = meta[0]
+        node.shapes, node.dtypes = meta[0] if meta is not None else ((x.shape,), (x.dtype,))
         needs = node.needs = _NEEDS[True]
     elif t is a:
         node.inputs = (edge, None)
-        node.shapes, node.dtypes = meta[1]
+        node.shapes, node.dtypes = meta[1] if meta is not None else ((x.shape, None), (x.dtype, None))
         needs = node.needs = _NEEDS_FIRST[True]
     else:
         node.inputs = (None, edge)
-        node.shapes, node.dtypes = meta[2]
+        node.shapes, node.dtypes = meta[2] if meta is not None else ((None, x.shape), (None, x.dtype))
         needs = node.needs = _NEEDS_SECOND[True]
     node.saved = _saved(op, needs, args, result) if op.saves else None
     node.seq = _next_seq()
-    if out.__class__ is x.__class__ and meta[3] is not None:
+    if meta is not None and out.__class__ is x.__class__:
         node.out_shape, node.out_dtype = meta[3]
     else:
         node.out_shape = out.shape
@@ -236,20 +235,16 @@ def run_op(op, args, params):
     return result
 
 
-def _meta_of(x):
-    """What run_op records of its one tensor input `x` (an array): ((shapes,), (dtypes,)) as the node
-    keeps them for a call of x alone, of x then a number, and of a number then x; and None."""
-    shape, dtype = x.shape, x.dtype
-    return ((shape,), (dtype,)), ((shape, None), (dtype, None)), ((None, shape), (None, dtype)), None
+def _scalar_meta(zero):
+    """What run_op records of a numpy scalar input of zero's type: ((shapes,), (dtypes,)) as the node
+    keeps them for a call of it alone, of it then a number, and of a number then it; and the
+    output's (shape, dtype) when that is a scalar of the same type."""
+    shape, dtype = zero.shape, zero.dtype
+    return ((shape,), (dtype,)), ((shape, None), (dtype, None)), ((None, shape), (None, dtype)), (shape, dtype)
 
 
-# the same for each numpy scalar type (shape (), its dtype), made once; and the output's
-# (shape, dtype) when it is a scalar of that type too
-_SCALAR_META = {}
-for _type in set(_np.sctypeDict.values()):
-    if issubclass(_type, _np_generic) and _np.dtype(_type).kind in "biufc":
-        _zero = _type(0)
-        _SCALAR_META[_type] = _meta_of(_zero)[:3] + ((_zero.shape, _zero.dtype),)
+_SCALAR_META = {t: _scalar_meta(t(0)) for t in set(_np.sctypeDict.values())
+                if issubclass(t, _np_generic) and _np.dtype(t).kind in "biufc"}
 
 
 def _run_any(op, args, params):
@@ -1104,18 +1099,15 @@ class Tensor:
                                       f"'{_SCALAR_TYPE_NAMES.get(self.array.dtype.name, self.array.dtype.name)}'")
         if a > b:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        draws = _load_backend(self.device).from_host(_fn.uniform_draws(self.array.shape, a, b, self.array.dtype))
-        return _fn.refill_(self, draws, "UniformBackward0")
+        draws = _load_backend(self.device).from_host(_fn._uniform_draws(self.array.shape, a, b, self.array.dtype))
+        return _fn._refill(self, draws, "UniformBackward0")
 
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal draws of the given mean and std (not PyTorch's numbers for a seed)."""
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         draws = _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean
-        return _fn.refill_(self, draws.array, "NormalBackward0")
-
-    def bernoulli_(self, p=0.5, generator=None):
-        return _fn.bernoulli_(self, p, generator)
+        return _fn._refill(self, draws.array, "NormalBackward0")
 
 
 _FAST = frozenset((Tensor, float, int))

@@ -122,7 +122,6 @@ class _Lane:
         from ..engine.backend import CPU
         from .names import BUILTINS
         from .vm import binary, unary
-        self.E = E
         self.F = array_math(CPU)
         self.binary = binary
         self.unary = unary

@@ -1356,6 +1356,14 @@ def test_a_random_fill_in_place_ends_the_old_values_history(method, args, node):
     assert x.grad.tolist() == [0.0, 0.0, 0.0]
 
 
+def test_the_fills_helpers_stay_out_of_the_public_surface():
+    # torch has no refill_ or uniform_draws: the engine's helpers for the fills are not torch names
+    from autodiff.grammar.names import TORCH
+    for name in ("refill_", "uniform_draws", "_refill", "_uniform_draws"):
+        assert not hasattr(ad, name) and name not in TORCH
+    assert ad.Tensor.bernoulli_ is ad.functions.bernoulli_  # the written one serves as the method
+
+
 def test_bernoulli_in_place_draws_with_p_one_half_unless_told():
     # PyTorch's Tensor.bernoulli_(p=0.5): the tensor's own values are not the probabilities
     ad.manual_seed(0)

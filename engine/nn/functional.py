@@ -479,14 +479,19 @@ def dropout(input, p=0.5, training=True, inplace=False):
     the expectation is the input's -- `input * mask`, the mask a constant (PyTorch: MulBackward0,
     no gradient to the mask); otherwise, or with p 0, the input itself. The draws are not PyTorch's
     numbers for a seed."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    check_dropout_p(p)
     input = _tensor_in(input)
     if not training or p == 0 or input.numel() == 0:
         return input
     keep = _bernoulli_(_empty_like(input, requires_grad=False), 1.0 - p)  # 1 where an element stays
     mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
     return input.mul_(mask) if inplace else input * mask
+
+
+def check_dropout_p(p):
+    """PyTorch's refusal of a dropout probability outside [0, 1] (F.dropout's and nn.Dropout's)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

@@ -449,8 +449,7 @@ class Dropout(Module):
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
-        if p < 0 or p > 1:
-            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        F.check_dropout_p(p)
         object.__setattr__(self, "p", p)
         object.__setattr__(self, "inplace", inplace)
 
