@@ -514,7 +514,7 @@ def div(input, other):
 
 def pow(input, exponent):
     if isinstance(input, Tensor) and _is_number(exponent):
-        if input.array.dtype.kind in "iub" and exponent < 0 and float(exponent).is_integer():
+        if input.array.dtype.kind in "iub" and exponent < 0 and isinstance(exponent, (int, numpy.integer)):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         return apply(_op["pow_scalar"], input, exponent=exponent)
     if _is_number(input) and isinstance(exponent, Tensor):
@@ -1216,8 +1216,17 @@ def is_floating_point(input):
 # nothing but its row.
 
 def _unary_wrapper(op, name):
-    def function(input):
-        return run_op(op, (input if input.__class__ is Tensor else _tensor_in(input),), _NO_PARAMS)
+    if op.to_float:
+        def function(input):
+            if input.__class__ is not Tensor:
+                input = _tensor_in(input)
+            x = input.array
+            if x.__class__ is not _FLOAT64 and x.dtype.kind in "biu":
+                input = input.to(dtype=_dt.get_default_dtype())  # sin(int tensor): the default dtype, as PyTorch
+            return run_op(op, (input,), _NO_PARAMS)
+    else:
+        def function(input):
+            return run_op(op, (input if input.__class__ is Tensor else _tensor_in(input),), _NO_PARAMS)
     function._row = op  # the one row it applies (the eval lean lane reads it)
     return _named(function, name, f"{name}(input): elementwise {name}, as torch.{name}.")
 
@@ -1240,6 +1249,7 @@ def _named(f, name, doc):
     return f
 
 
+_FLOAT64 = numpy.float64
 _WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 
 # the families written in modules of their own (they build on the helpers above)

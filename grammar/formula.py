@@ -403,6 +403,14 @@ def _render_masked_gradient(node, row, args, b, p):
     return b.call("where", [b.call("gt", [x, b.num(0)]), g, b.mul(b.num(p.get("negative_slope", 0.01)), g)])
 
 
+def _render_activation_gradient(node, row, args, b, p):
+    """tanh_backward(g, y) as g*(1 - y**2); sigmoid_backward(g, y) as g*(1 - y)*y."""
+    g, y = args
+    if row.name == "tanh_backward":
+        return b.mul(g, b.add(b.num(1), b.neg(b.pow(y, b.num(2)))))
+    return b.mul(g, b.add(b.num(1), b.neg(y)), y)
+
+
 def _render_mse_gradient(node, row, args, b, p):
     """mse_loss_backward(g, x, t) as norm*(x - t)*g: norm 2, over the number of elements for 'mean'."""
     g, x, t = args
@@ -417,7 +425,8 @@ _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _r
            "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
            "join": _render_join, "fill": _render_fill, "values_along": _render_values_along,
-           "masked_gradient": _render_masked_gradient, "mse_gradient": _render_mse_gradient}
+           "masked_gradient": _render_masked_gradient, "mse_gradient": _render_mse_gradient,
+           "activation_gradient": _render_activation_gradient}
 
 
 def _numel(shape):

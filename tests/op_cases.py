@@ -487,6 +487,29 @@ C("acos", "op", lambda x: ad.arccos(x), [(2, 3)], np.arccos, "AcosBackward0", ge
 C("atan2", "bcast", lambda a, b: ad.atan2(a, b), [(2, 3), (3,)], np.arctan2, "Atan2Backward0", gen=_nz)
 C("hypot", "method", lambda a, b: a.hypot(b), [(2, 3), (2, 3)], np.hypot, "HypotBackward0", gen=_nz)
 C("erf", "op", lambda x: ad.erf(x), [(2, 3)], np.vectorize(math.erf), "ErfBackward0")
+C("acosh", "op", lambda x: ad.acosh(x), [(2, 3)], np.arccosh, "AcoshBackward0", gen=gen_all(uniform(1.3, 3.0)))
+C("acosh", "arccosh_method", lambda x: x.arccosh(), [()], np.arccosh, "AcoshBackward0", gen=gen_all(uniform(1.3, 3.0)))
+C("asinh", "op", lambda x: ad.asinh(x), [(2, 3)], np.arcsinh, "AsinhBackward0")
+C("asinh", "inplace_asinh_", on_copy(lambda y: y.asinh_()), [(2, 3)], np.arcsinh, "AsinhBackward0")
+C("atanh", "op", lambda x: ad.atanh(x), [(2, 3)], np.arctanh, "AtanhBackward0", gen=gen_all(uniform(-0.8, 0.8)))
+C("log2", "op", lambda x: ad.log2(x), [(2, 3)], np.log2, "Log2Backward0", gen=gen_all(positive(0.3, 3.0)))
+C("log10", "method", lambda x: x.log10(), [(2, 3)], np.log10, "Log10Backward0", gen=gen_all(positive(0.3, 3.0)))
+C("exp2", "op", lambda x: ad.exp2(x), [(2, 3)], np.exp2, "Exp2Backward0")
+C("erfc", "op", lambda x: ad.erfc(x), [(2, 3)], np.vectorize(math.erfc), "ErfcBackward0")
+C("sinc", "op", lambda x: ad.sinc(x), [(2, 3)], np.sinc, "SincBackward0")
+C("sinc", "at_zero", lambda x: ad.sinc(x * 0 + x.detach() * 0) + ad.sinc(x), [(3,)], lambda x: 1 + np.sinc(x),
+  "AddBackward0")
+C("deg2rad", "op", lambda x: ad.deg2rad(x), [(2, 3)], np.deg2rad, "Deg2RadBackward0")
+C("rad2deg", "method", lambda x: x.rad2deg(), [(2, 3)], np.rad2deg, "Rad2DegBackward0")
+# ---- tanh_backward / sigmoid_backward (the gradients of tanh and sigmoid, reached under create_graph)
+C("tanh_backward", "direct", lambda g, y: apply("tanh_backward", g, y), [(2, 3), (2, 3)],
+  lambda g, y: g * (1 - y * y), "TanhBackwardBackward0", gen=gen_each(_normal, uniform(-0.9, 0.9)))
+C("tanh_backward", "tanh_grad", lambda x, w: ad.autograd.grad((ad.tanh(x) * w).sum(), x, create_graph=True)[0],
+  [(2, 3), (2, 3)], lambda x, w: w * (1 - np.tanh(x) ** 2), "TanhBackwardBackward0")
+C("sigmoid_backward", "direct", lambda g, y: apply("sigmoid_backward", g, y), [(2, 3), (2, 3)],
+  lambda g, y: g * (1 - y) * y, "SigmoidBackwardBackward0", gen=gen_each(_normal, uniform(0.1, 0.9)))
+C("sigmoid_backward", "sigmoid_grad", lambda x, w: ad.autograd.grad((ad.sigmoid(x) * w).sum(), x, create_graph=True)[0],
+  [(2, 3), (2, 3)], lambda x, w: w * np.exp(-x) / (1 + np.exp(-x)) ** 2, "SigmoidBackwardBackward0")
 
 # ---- clamp (number bounds)
 _clamp_gen = gen_all(away(-0.5, 0.5, margin=0.15))

@@ -136,7 +136,7 @@ class Div(Op):
 
     def backward(F, ctx, g, a, b):
         ga = g / b if ctx.needs[0] else None
-        gb = -g * a / (b * b) if ctx.needs[1] else None
+        gb = -g * ((a / b) / b) if ctx.needs[1] else None  # PyTorch's rounding
         return ga, gb
 
 
@@ -173,8 +173,9 @@ class Atan2(Op):
         return xp.arctan2(a, b)
 
     def backward(F, ctx, g, a, b):
-        r = g / (a * a + b * b)
-        return (r * b if ctx.needs[0] else None), (-r * a if ctx.needs[1] else None)
+        # PyTorch's atan2_backward: one reciprocal, then grad * other * recip and grad * -self * recip
+        recip = F.reciprocal(a * a + b * b)
+        return (g * b * recip if ctx.needs[0] else None), (g * -a * recip if ctx.needs[1] else None)
 
 
 class Hypot(Op):
@@ -189,8 +190,7 @@ class Hypot(Op):
         return xp.hypot(a, b)
 
     def backward(F, ctx, g, a, b, out):
-        r = g / out
-        return (r * a if ctx.needs[0] else None), (r * b if ctx.needs[1] else None)
+        return (g * a / out if ctx.needs[0] else None), (g * b / out if ctx.needs[1] else None)  # PyTorch's order
 
 
 class Neg(Elementwise):
@@ -241,7 +241,7 @@ class PowScalar(Op):
         # Recorded (create_graph) it keeps x ** (exponent - 1) even when that is x ** 0, so the
         # derivative of x**2 is differentiable twice more (to 0) as in PyTorch.
         if exponent == 0:
-            return (g * 0,)
+            return (F.zeros_like(g),)
         if not F.graph:
             if exponent == 1:
                 return (g,)
@@ -273,11 +273,11 @@ class Pow(Op):
 
     def backward(F, ctx, g, a, b, out):
         # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch)
-        ga = F.where(b == 0, 0.0, g * b * a ** (b - 1)) if ctx.needs[0] else None
+        ga = F.where(b == 0, 0.0, g * (b * a ** (b - 1))) if ctx.needs[0] else None  # PyTorch's rounding
         gb = None
         if ctx.needs[1]:
             # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
-            gb = F.where((a == 0) & (b >= 0), 0.0, g * out * F.log(a))
+            gb = g * F.where((a == 0) & (b >= 0), 0.0, out * F.log(a))
         return ga, gb
 
 
@@ -301,6 +301,14 @@ class RpowScalar(Op):
         return (g * (out * math.log(base)),)
 
 
+def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
+    """maximum's and minimum's gradients as PyTorch's: half of g each at a tie, g to the one picked,
+    +0 to the other (a masked fill, not a product: no -0, and no NaN from an infinite g)."""
+    shared = F.where(a == b, g / 2, g)
+    return (F.where(a_loses, 0.0, shared) if ctx.needs[0] else None,
+            F.where(b_loses, 0.0, shared) if ctx.needs[1] else None)
+
+
 class Maximum(Op):
     name = "maximum"
     names = ("maximum",)
@@ -313,10 +321,7 @@ class Maximum(Op):
         return xp.maximum(a, b)
 
     def backward(F, ctx, g, a, b):
-        tie = (a == b) * 0.5
-        ga = g * ((a > b) + tie) if ctx.needs[0] else None
-        gb = g * ((a < b) + tie) if ctx.needs[1] else None
-        return ga, gb
+        return _pick_gradients(F, ctx, g, a, b, a < b, a > b)
 
 
 class Minimum(Op):
@@ -331,10 +336,7 @@ class Minimum(Op):
         return xp.minimum(a, b)
 
     def backward(F, ctx, g, a, b):
-        tie = (a == b) * 0.5
-        ga = g * ((a < b) + tie) if ctx.needs[0] else None
-        gb = g * ((a > b) + tie) if ctx.needs[1] else None
-        return ga, gb
+        return _pick_gradients(F, ctx, g, a, b, a > b, a < b)
 
 
 class Where(Op):
@@ -395,4 +397,4 @@ class Bernoulli(Op):
         return (draws < p).astype(p.dtype)
 
     def backward(F, ctx, g, draws):
-        return (g * 0,)
+        return (F.zeros_like(g),)

@@ -231,7 +231,7 @@ def _evenly_distribute(F, g, x, out):
     evenly among the elements equal to it -- or among the NaNs when it is NaN (PyTorch's
     evenly_distribute_backward)."""
     mask = (x == out) | ((x != x) & (out != out))
-    return g * mask / F.sum(mask * 1.0)
+    return F.where(mask, g / F.sum(mask * 1.0), 0.0)  # +0 elsewhere: PyTorch's masked_fill_ of zeros
 
 
 class MaxAll(Op):

@@ -66,6 +66,7 @@ class Op:
     method = False
     inplace = False
     formula = PARAMS_ELIDED
+    to_float = False  # the unary wrapper takes an integral or bool input in the default dtype (PyTorch's floating ops)
     ufunc = None  # the xp ufunc that forward is, for two tensors: a temporary's memory may take the result
 
     def __init_subclass__(cls, **kw):

@@ -3,7 +3,8 @@ clamp; floor, ceil, round, trunc, frac."""
 import math
 
 from ..backend import special
-from .table import Elementwise, MaskedGradient, Op, call
+from ..fma import multiply_add
+from .table import Elementwise, MaskedGradient, Op, call, custom
 
 
 class Abs(Elementwise):
@@ -24,13 +25,14 @@ class Sign(Elementwise):
     node = "SignBackward0"
 
     def forward(xp, x):
-        return xp.sign(x)
+        return x.copy() if x.dtype.kind == "b" else xp.sign(x)  # a bool's sign is itself (numpy has none)
 
     def backward(F, ctx, g):
-        return (g * 0,)
+        return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
 
 
 class Exp(Elementwise):
+    to_float = True
     name = "exp"
     node = "ExpBackward0"
     saves = ("out",)
@@ -43,6 +45,7 @@ class Exp(Elementwise):
 
 
 class Log(Elementwise):
+    to_float = True
     name = "log"
     node = "LogBackward0"
     saves = (0,)
@@ -55,6 +58,7 @@ class Log(Elementwise):
 
 
 class Sqrt(Elementwise):
+    to_float = True
     name = "sqrt"
     node = "SqrtBackward0"
     saves = ("out",)
@@ -67,6 +71,7 @@ class Sqrt(Elementwise):
 
 
 class Rsqrt(Elementwise):
+    to_float = True
     """1 / sqrt(x), both steps rounded as PyTorch's kernel rounds them."""
     name = "rsqrt"
     node = "RsqrtBackward0"
@@ -80,6 +85,7 @@ class Rsqrt(Elementwise):
 
 
 class Sin(Elementwise):
+    to_float = True
     name = "sin"
     node = "SinBackward0"
     saves = (0,)
@@ -92,6 +98,7 @@ class Sin(Elementwise):
 
 
 class Cos(Elementwise):
+    to_float = True
     name = "cos"
     node = "CosBackward0"
     saves = (0,)
@@ -109,6 +116,7 @@ class Cos(Elementwise):
 
 
 class Tan(Elementwise):
+    to_float = True
     name = "tan"
     node = "TanBackward0"
     saves = ("out",)
@@ -121,6 +129,7 @@ class Tan(Elementwise):
 
 
 class Tanh(Elementwise):
+    to_float = True
     name = "tanh"
     node = "TanhBackward0"
     saves = ("out",)
@@ -129,21 +138,61 @@ class Tanh(Elementwise):
         return xp.tanh(x)
 
     def backward(F, ctx, g, out):
-        return (g * (1 - out * out),)
+        return (F.tanh_backward(g, out),)
+
+
+class TanhBackward(Op):
+    """tanh's gradient g * (1 - y * y) as a row of its own, PyTorch's tanh_backward: its kernel is
+    compiled with 1 - y * y as one fused multiply-add (one rounding), and its own derivative
+    makes the second order PyTorch's too."""
+    name = "tanh_backward"
+    node = "TanhBackwardBackward0"
+    elementwise = True
+    saves = (0, 1)
+    formula = custom("activation_gradient")
+
+    def forward(xp, g, y):
+        dtype = xp.result_type(g, y)
+        return g * multiply_add(-y, y, dtype.type(1), dtype)
+
+    def backward(F, ctx, gg, g, y):
+        return (F.tanh_backward(gg, y) if ctx.needs[0] else None,
+                gg * (-2 * y * g) if ctx.needs[1] else None)
 
 
 class Sigmoid(Elementwise):
+    to_float = True
     name = "sigmoid"
     node = "SigmoidBackward0"
     saves = ("out",)
 
     def forward(xp, x):
-        # split by sign so that exp never overflows
-        e = xp.exp(-xp.abs(x))
-        return xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
+        # PyTorch's kernel, 1 / (1 + exp(-x)); exp(-x) overflows to inf below about -709 (-88 in
+        # float32), where 1 / inf is the right 0: numpy is only kept from warning of it
+        if (x < -80).any():
+            with xp.errstate(over="ignore"):
+                return 1 / (1 + xp.exp(-x))
+        return 1 / (1 + xp.exp(-x))
 
     def backward(F, ctx, g, out):
-        return (g * (out * (1 - out)),)
+        return (F.sigmoid_backward(g, out),)
+
+
+class SigmoidBackward(Op):
+    """sigmoid's gradient (g * (1 - y)) * y as a row of its own, PyTorch's sigmoid_backward (its
+    kernel's order of rounding), with that op's own derivative for the second order."""
+    name = "sigmoid_backward"
+    node = "SigmoidBackwardBackward0"
+    elementwise = True
+    saves = (0, 1)
+    formula = custom("activation_gradient")
+
+    def forward(xp, g, y):
+        return g * (1 - y) * y
+
+    def backward(F, ctx, gg, g, y):
+        return (F.sigmoid_backward(gg, y) if ctx.needs[0] else None,
+                gg * g * (-2 * y + 1) if ctx.needs[1] else None)
 
 
 class Relu(Elementwise):
@@ -168,6 +217,7 @@ class ThresholdBackward(MaskedGradient):
 
 
 class Sinh(Elementwise):
+    to_float = True
     name = "sinh"
     node = "SinhBackward0"
     saves = (0,)
@@ -180,6 +230,7 @@ class Sinh(Elementwise):
 
 
 class Cosh(Elementwise):
+    to_float = True
     name = "cosh"
     node = "CoshBackward0"
     saves = (0,)
@@ -192,6 +243,7 @@ class Cosh(Elementwise):
 
 
 class Log1p(Elementwise):
+    to_float = True
     name = "log1p"
     node = "Log1PBackward0"
     saves = (0,)
@@ -204,6 +256,7 @@ class Log1p(Elementwise):
 
 
 class Expm1(Elementwise):
+    to_float = True
     name = "expm1"
     node = "Expm1Backward0"
     saves = ("out",)
@@ -216,6 +269,7 @@ class Expm1(Elementwise):
 
 
 class Atan(Elementwise):
+    to_float = True
     name = "atan"
     names = ("atan", "arctan")
     node = "AtanBackward0"
@@ -229,6 +283,7 @@ class Atan(Elementwise):
 
 
 class Asin(Elementwise):
+    to_float = True
     name = "asin"
     names = ("asin", "arcsin")
     node = "AsinBackward0"
@@ -238,10 +293,11 @@ class Asin(Elementwise):
         return xp.arcsin(x)
 
     def backward(F, ctx, g, x):
-        return (g / F.sqrt(1 - x * x),)
+        return (g * F.rsqrt(-x * x + 1),)  # derivatives.yaml's expression and rounding
 
 
 class Acos(Elementwise):
+    to_float = True
     name = "acos"
     names = ("acos", "arccos")
     node = "AcosBackward0"
@@ -251,10 +307,11 @@ class Acos(Elementwise):
         return xp.arccos(x)
 
     def backward(F, ctx, g, x):
-        return (-g / F.sqrt(1 - x * x),)
+        return (g * -F.rsqrt(-x * x + 1),)  # derivatives.yaml's expression and rounding
 
 
 class Erf(Elementwise):
+    to_float = True
     name = "erf"
     node = "ErfBackward0"
     saves = (0,)
@@ -263,7 +320,145 @@ class Erf(Elementwise):
         return special(xp, "erf")(x)
 
     def backward(F, ctx, g, x):
-        return (g * (2 / math.sqrt(math.pi)) * F.exp(-(x * x)),)
+        return ((2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * g,)  # derivatives.yaml's order
+
+
+class Acosh(Elementwise):
+    name = "acosh"
+    names = ("acosh", "arccosh")
+    to_float = True
+    node = "AcoshBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arccosh(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.rsqrt(x * x - 1),)
+
+
+class Asinh(Elementwise):
+    name = "asinh"
+    names = ("asinh", "arcsinh")
+    to_float = True
+    node = "AsinhBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arcsinh(x)
+
+    def backward(F, ctx, g, x):
+        return (g * F.rsqrt(x * x + 1),)
+
+
+class Atanh(Elementwise):
+    name = "atanh"
+    names = ("atanh", "arctanh")
+    to_float = True
+    node = "AtanhBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.arctanh(x)
+
+    def backward(F, ctx, g, x):
+        return (g / (1 - x * x),)
+
+
+class Log2(Elementwise):
+    name = "log2"
+    to_float = True
+    node = "Log2Backward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.log2(x)
+
+    def backward(F, ctx, g, x):
+        return (g / (x * 0.6931471805599453),)  # PyTorch's constant
+
+
+class Log10(Elementwise):
+    name = "log10"
+    to_float = True
+    node = "Log10Backward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return xp.log10(x)
+
+    def backward(F, ctx, g, x):
+        return (g / (x * 2.3025850929940456),)  # PyTorch's constant (math.log(10) is one bit above)
+
+
+class Exp2(Elementwise):
+    name = "exp2"
+    to_float = True
+    node = "Exp2Backward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return xp.exp2(x)
+
+    def backward(F, ctx, g, out):
+        return (g * out * math.log(2),)
+
+
+class Erfc(Elementwise):
+    name = "erfc"
+    to_float = True
+    node = "ErfcBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        return special(xp, "erfc")(x)
+
+    def backward(F, ctx, g, x):
+        return ((-2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * g,)
+
+
+class Sinc(Elementwise):
+    """sin(pi x) / (pi x), 1 at 0 (PyTorch's kernel: the product rounded once, then divided)."""
+    name = "sinc"
+    to_float = True
+    node = "SincBackward0"
+    saves = (0,)
+
+    def forward(xp, x):
+        product = x * math.pi
+        return xp.where(x == 0, 1, xp.sin(product) / xp.where(x == 0, 1, product))
+
+    def backward(F, ctx, g, x):
+        # PyTorch's sinc_backward: g * ((pi x cos(pi x) - sin(pi x)) / (x * x * pi)), 0 where x is 0
+        # (there the denominator is taken as 1, so that no 0/0 reaches a second derivative)
+        product = x * math.pi
+        zero = x == 0
+        d = (product * F.cos(product) - F.sin(product)) / (F.where(zero, 1.0, x * x * math.pi))
+        return (F.where(zero, 0.0, g * d),)
+
+
+class Deg2rad(Elementwise):
+    name = "deg2rad"
+    to_float = True
+    node = "Deg2RadBackward0"
+
+    def forward(xp, x):
+        return x * (math.pi / 180)
+
+    def backward(F, ctx, g):
+        return (g * (math.pi / 180),)
+
+
+class Rad2deg(Elementwise):
+    name = "rad2deg"
+    to_float = True
+    node = "Rad2DegBackward0"
+
+    def forward(xp, x):
+        return x * (180 / math.pi)
+
+    def backward(F, ctx, g):
+        return (g * (180 / math.pi),)
 
 
 def _integral(x):
@@ -278,7 +473,7 @@ class Floor(Elementwise):
         return x.copy() if _integral(x) else xp.floor(x)
 
     def backward(F, ctx, g):
-        return (g * 0,)
+        return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
 
 
 class Ceil(Elementwise):
@@ -289,7 +484,7 @@ class Ceil(Elementwise):
         return x.copy() if _integral(x) else xp.ceil(x)
 
     def backward(F, ctx, g):
-        return (g * 0,)
+        return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
 
 
 class Trunc(Elementwise):
@@ -301,7 +496,7 @@ class Trunc(Elementwise):
         return x.copy() if _integral(x) else xp.trunc(x)
 
     def backward(F, ctx, g):
-        return (g * 0,)
+        return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
 
 
 class Frac(Elementwise):
@@ -337,7 +532,7 @@ class Round(Op):
         return out.astype(x.dtype, copy=False)
 
     def backward(F, ctx, g, decimals=None):
-        return (g * 0,)
+        return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
 
 
 class Clamp(Op):
@@ -354,8 +549,9 @@ class Clamp(Op):
         return xp.clip(x, min, max)
 
     def backward(F, ctx, g, x, min=None, max=None, name=None):
+        # a masked fill as PyTorch's (+0 outside, not g * 0)
         if min is not None and max is not None:
-            return (g * ((x >= min) & (x <= max)),)
+            return (F.where((x >= min) & (x <= max), g, 0.0),)
         if min is not None:
-            return (g * (x >= min),)
-        return (g * (x <= max),)
+            return (F.where(x >= min, g, 0.0),)
+        return (F.where(x <= max, g, 0.0),)

@@ -115,7 +115,7 @@ class Fill(Op):
         return xp.full_like(x, value)
 
     def backward(F, ctx, g, value, name=None):
-        return (g * 0,)
+        return (F.zeros_like(g),)
 
 
 class Copy(Op):
@@ -128,7 +128,7 @@ class Copy(Op):
         return xp.broadcast_to(xp.asarray(src, dtype=x.dtype), x.shape)
 
     def backward(F, ctx, g, name=None):
-        return (g * 0 if ctx.needs[0] else None), (g if ctx.needs[1] else None)
+        return (F.zeros_like(g) if ctx.needs[0] else None), (g if ctx.needs[1] else None)
 
 
 class ToDevice(Op):

@@ -1,0 +1,90 @@
+"""Regenerate tests/golden/gradient_bits.json: PyTorch 2.13's first derivatives of everyday
+elementwise ops, bit for bit, where the order of a formula's roundings (or a fused
+multiply-add in PyTorch's compiled kernel) decides the last bit, and where the sign of a
+zero gradient shows when printed -- so tests/test_gradient_bits.py can check the op table's
+backward formulas without PyTorch.
+
+Run with a Python that has torch (not needed by the test suite):
+
+    /work/torchenv/bin/python tests/golden/gen_gradient_bits.py
+
+Each case's inputs are drawn here with numpy's generator (fixed seed) and stored as hex;
+the weights w make the gradient of (f(x) * w).sum() differ element by element."""
+import json
+import pathlib
+
+import numpy
+
+N = 96
+
+# name -> (number of inputs, domain of each input)
+UNARY = {
+    "tanh": (-3, 3), "sigmoid": (-6, 6), "tan": (-1.3, 1.3), "asin": (-0.95, 0.95), "acos": (-0.95, 0.95),
+    "atan": (-4, 4), "log1p": (-0.9, 4), "log2": (0.1, 5), "log10": (0.1, 5), "reciprocal": (0.2, 4),
+    "sqrt": (0.1, 5), "rsqrt": (0.1, 5), "expm1": (-3, 3), "exp2": (-3, 3), "atanh": (-0.9, 0.9), "sinc": (-3, 3),
+    "deg2rad": (-300, 300), "rad2deg": (-4, 4),
+}
+BINARY = ["div", "pow", "atan2", "hypot", "maximum", "minimum"]
+# the sign of zero: (f(x) * -3).sum() where parts of f's gradient are zero
+ZEROS = ["clamp", "clamp_min", "clamp_max", "maximum0", "minimum0", "sign", "floor", "round", "trunc",
+         "max", "min", "median", "pow0", "fill", "copy"]
+ZERO_INPUT = [-1.5, -0.2, 0.4, 2.0, 7.0]
+
+
+def inputs():
+    rng = numpy.random.default_rng(20261123)
+    data = {"w": rng.uniform(-2, 2, N)}
+    for name, (lo, hi) in UNARY.items():
+        data[name] = rng.uniform(lo, hi, N)
+    data["a"] = rng.uniform(0.1, 3, N)
+    data["b"] = rng.uniform(0.2, 3, N)
+    data["b"][:8] = data["a"][:8]  # ties: maximum and minimum share the gradient there
+    return data
+
+
+def zero_case(T, name, x):
+    zeros = T.zeros(5, dtype=T.float64)
+    return {"clamp": lambda: x.clamp(0, 1), "clamp_min": lambda: x.clamp(min=0), "clamp_max": lambda: x.clamp(max=0),
+            "maximum0": lambda: T.maximum(x, zeros), "minimum0": lambda: T.minimum(x, zeros),
+            "sign": lambda: x.sign(), "floor": lambda: x.floor(), "round": lambda: x.round(), "trunc": lambda: x.trunc(),
+            "max": lambda: x.max(), "min": lambda: x.min(), "median": lambda: x.median(),
+            "pow0": lambda: x ** 0, "fill": lambda: x.clone().fill_(2.0), "copy": lambda: x.clone().copy_(zeros)}[name]()
+
+
+def binary_case(T, name, a, b):
+    return {"div": lambda: a / b, "pow": lambda: a ** b, "atan2": lambda: T.atan2(a, b), "hypot": lambda: T.hypot(a, b),
+            "maximum": lambda: T.maximum(a, b), "minimum": lambda: T.minimum(a, b)}[name]()
+
+
+def _hex(values):
+    return [float(v).hex() for v in values]
+
+
+def main():
+    import torch
+    data = inputs()
+    w = torch.tensor(data["w"], dtype=torch.float64)
+    out = {"w": _hex(data["w"]), "unary": {}, "binary": {}, "zeros": {}}
+    for name in UNARY:
+        x = torch.tensor(data[name], dtype=torch.float64, requires_grad=True)
+        y = getattr(torch, name)(x)
+        (y * w).sum().backward()
+        out["unary"][name] = {"x": _hex(data[name]), "y": _hex(y.tolist()), "grad": _hex(x.grad.tolist())}
+    out["a"], out["b"] = _hex(data["a"]), _hex(data["b"])
+    for name in BINARY:
+        a = torch.tensor(data["a"], dtype=torch.float64, requires_grad=True)
+        b = torch.tensor(data["b"], dtype=torch.float64, requires_grad=True)
+        y = binary_case(torch, name, a, b)
+        (y * w).sum().backward()
+        out["binary"][name] = {"y": _hex(y.tolist()), "grad_a": _hex(a.grad.tolist()), "grad_b": _hex(b.grad.tolist())}
+    for name in ZEROS:
+        x = torch.tensor(ZERO_INPUT, dtype=torch.float64, requires_grad=True)
+        (zero_case(torch, name, x) * -3).sum().backward()
+        out["zeros"][name] = _hex(x.grad.tolist())
+    path = pathlib.Path(__file__).with_name("gradient_bits.json")
+    path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
