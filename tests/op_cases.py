@@ -486,6 +486,15 @@ C("asin", "method", lambda x: x.asin(), [(2, 3)], np.arcsin, "AsinBackward0", ge
 C("acos", "op", lambda x: ad.arccos(x), [(2, 3)], np.arccos, "AcosBackward0", gen=gen_all(uniform(-0.8, 0.8)))
 C("atan2", "bcast", lambda a, b: ad.atan2(a, b), [(2, 3), (3,)], np.arctan2, "Atan2Backward0", gen=_nz)
 C("hypot", "method", lambda a, b: a.hypot(b), [(2, 3), (2, 3)], np.hypot, "HypotBackward0", gen=_nz)
+C("xlogy", "fn", lambda a, b: ad.xlogy(a, b), [(2, 3), (2, 3)], lambda a, b: a * np.log(b), "XlogyBackward0",
+  gen=gen_each(normal, positive(0.3, 3.0)))
+C("xlogy", "method_bcast", lambda a, b: a.xlogy(b), [(2, 3), (3,)], lambda a, b: a * np.log(b), "XlogyBackward0",
+  gen=gen_each(normal, positive(0.3, 3.0)))
+C("xlogy", "number_y", lambda a: ad.xlogy(a, 2.5), [(4,)], lambda a: a * np.log(2.5), "XlogyBackward2")
+C("xlogy", "number_x", lambda b: ad.xlogy(1.5, b), [(4,)], lambda b: 1.5 * np.log(b), "XlogyBackward1",
+  gen=gen_each(positive(0.3, 3.0)))
+C("xlogy", "inplace", on_copy(lambda y, b: y.xlogy_(b)), [(2, 3), (2, 3)], lambda a, b: a * np.log(b),
+  "XlogyBackward0", gen=gen_each(normal, positive(0.3, 3.0)))
 C("erf", "op", lambda x: ad.erf(x), [(2, 3)], np.vectorize(math.erf), "ErfBackward0")
 
 # ---- clamp (number bounds)
