@@ -652,6 +652,16 @@ C("norm", "p3_dim1", lambda x: x.norm(p=3, dim=1), [(2, 3)], lambda x: np_norm(x
   "LinalgVectorNormBackward0", gen=gen_all(away(0.0)))
 C("norm", "p1.5_dims_keepdim", lambda x: x.norm(p=1.5, dim=(0, 2), keepdim=True), [(2, 2, 3)],
   lambda x: np_norm(x, 1.5, (0, 2), True), "LinalgVectorNormBackward0", gen=gen_all(away(0.0)))
+# ---- dist: the norm of a - b (they broadcast); b's gradient is a's negated
+C("dist", "p2", lambda a, b: ad.dist(a, b), [(2, 3), (2, 3)], lambda a, b: np_norm(a - b), "DistBackward0")
+C("dist", "p1_broadcast", lambda a, b: a.dist(b, 1), [(2, 3), (3,)], lambda a, b: np_norm(a - b, 1), "DistBackward0",
+  gen=lambda rng, s: [_away(rng, s[0], (-1.5, -0.5, 0.5, 1.5), 0.1), np.array([-1.0, 0.0, 1.0])])
+C("dist", "p3", lambda a, b: ad.dist(a, b, 3), [(4,), (4,)], lambda a, b: np_norm(a - b, 3), "DistBackward0",
+  gen=lambda rng, s: [rng.uniform(0.5, 2.0, 4), rng.uniform(-2.0, -0.5, 4)])
+C("dist", "pinf", lambda a, b: ad.dist(a, b, INF), [(2, 3), (2, 3)], lambda a, b: np_norm(a - b, INF),
+  "DistBackward0", gen=lambda rng, s: [_distinct_abs(rng, s[0]), np.zeros(s[1])])
+C("dist", "pminus_inf", lambda a, b: ad.dist(a, b, -INF), [(2, 3), (2, 3)], lambda a, b: np.abs(a - b).min(),
+  "DistBackward0", gen=lambda rng, s: [_distinct_abs(rng, s[0]), np.zeros(s[1])])
 
 # ---- logsumexp / softmax / log_softmax
 C("logsumexp", "dim1", lambda x: ad.logsumexp(x, dim=1), [(2, 3)], lambda x: np_logsumexp(x, 1),

@@ -109,3 +109,14 @@ def test_bad_calls_as_pytorch(name, program):
 def test_the_golden_file_has_every_case():
     assert set(GOLDEN["cases"]) == {name for name, _ in CASES}
     assert set(GOLDEN["errors"]) == {name for name, _ in ERRORS}
+
+
+def test_dist_with_p_0_counts_the_differing_elements_and_passes_no_gradient():
+    # the count is piecewise constant: its gradient is 0 (PyTorch 2.13's backward fails here, with
+    # "Expected a proper Tensor but got None"; its value is 2.0 for these inputs)
+    a = ad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = ad.tensor([1.0, 0.0, 0.0], requires_grad=True)
+    d = ad.dist(a, b, 0)
+    assert d.item() == 2.0 and d.grad_fn.name() == "DistBackward0"
+    d.backward()
+    assert a.grad.tolist() == [0.0, 0.0, 0.0] and b.grad.tolist() == [0.0, 0.0, 0.0]

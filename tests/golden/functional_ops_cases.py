@@ -31,7 +31,10 @@ def _weights(T, like, scale):
 
 
 def _tensor(t):
-    return {"dtype": str(t.dtype), "shape": list(t.shape), "values": _hex(t.detach().tolist())}
+    t = t.detach()
+    if getattr(t, "_is_zerotensor", lambda: False)():  # PyTorch's zeros without memory (dist's p=1 2nd derivative)
+        t = t.new_zeros(tuple(t.shape))
+    return {"dtype": str(t.dtype), "shape": list(t.shape), "values": _hex(t.tolist())}
 
 
 def _grads(T, outputs, inputs, create_graph):
@@ -54,11 +57,12 @@ def record(program, ns):
     if y.grad_fn is not None:
         result["node"] = y.grad_fn.name()
         result["next"] = [None if fn is None else type(fn).__name__ for fn, _ in y.grad_fn.next_functions]
-    grads = _grads(T, {y: _weights(T, y, 1.0)}, inputs, create_graph=True)
+    first_only = ns.get("first_order_only")  # at a kink, PyTorch's 2nd derivative takes another side
+    grads = _grads(T, {y: _weights(T, y, 1.0)}, inputs, create_graph=not first_only) if inputs else None
     if grads is None:
         return result
     result["grad"] = [None if g is None else _tensor(g) for g in grads]
-    if ns.get("first_order_only"):  # at a kink: PyTorch's second derivative takes another side there
+    if first_only:
         return result
     seconds = {g: _weights(T, g, 0.5) for g in grads if g is not None}
     try:
@@ -273,6 +277,80 @@ case("xlogy_number_right", """
     def f(): return x.xlogy(2.5)
 """)
 
+# ============================================================================= dist, baddbmm, tensordot
+
+_A = "[[0.5, -1.2, 2.0], [-3.5, 0.1, 4.0]]"
+_B = "[[0.3, 0.2, -1.0], [1.0, 0.5, 0.7]]"
+for _name, _call in (("dist", "T.dist(a, b)"), ("dist_p1", "T.dist(a, b, 1)"), ("dist_p3", "a.dist(b, p=3)"),
+                     ("dist_p_half", "T.dist(a, b, 0.5)"), ("dist_inf", "T.dist(a, b, float('inf'))"),
+                     ("dist_minus_inf", "T.dist(a, b, float('-inf'))"), ("dist_p0", "T.dist(a, b, 0)"),
+                     ("dist_negative_p", "T.dist(a, b, -1.5)"), ("dist_p_tensor", "T.dist(a, b, T.tensor(4.0))")):
+    case(_name, f"""
+        a = leaf({_A})
+        b = leaf({_B})
+        inputs = {"[]" if _name == "dist_p0" else "[a, b]"}  # PyTorch's p=0 backward fails (an undefined tensor)
+        def f(): return {_call}
+    """)
+case("dist_broadcast", """
+    a = leaf([[0.5, -1.2, 2.0], [-3.5, 0.1, 4.0]])
+    b = leaf([0.3, 0.2, -1.0])
+    inputs = [a, b]
+    def f(): return T.dist(a, b)
+""")
+case("dist_ties_inf", """
+    a = leaf([1.0, -3.0, 3.0, 0.5])
+    b = leaf([0.0, 0.0, 0.0, 0.0])
+    inputs = [a, b]
+    def f(): return T.dist(a, b, float('inf'))
+""")
+_M = "[[[0.5, -1.0], [2.0, 0.25]], [[-1.5, 3.0], [0.125, -0.75]]]"
+_X = "[[[1.0, 2.0, -0.5], [0.5, -1.0, 1.5]], [[-2.0, 0.25, 1.0], [3.0, 0.5, -1.0]]]"
+_Y = "[[[0.5, 1.0], [-1.5, 2.0], [1.0, 0.0]], [[2.0, -0.5], [0.25, 1.0], [-1.0, 3.0]]]"
+for _name, _call in (("baddbmm", "T.baddbmm(m, x, y)"), ("baddbmm_factors", "T.baddbmm(m, x, y, beta=0.5, alpha=-2.0)"),
+                     ("baddbmm_method_beta0", "m.baddbmm(x, y, beta=0)"),
+                     ("baddbmm_inplace", "(m * 1.0).baddbmm_(x, y, alpha=3)"),
+                     ("baddbmm_broadcast", "T.baddbmm(m[0, 0], x, y, beta=2)")):
+    case(_name, f"""
+        m = leaf({_M})
+        x = leaf({_X})
+        y = leaf({_Y})
+        inputs = [m, x, y]
+        def f(): return {_call}
+    """)
+case("tensordot_pairs", """
+    a = leaf([[[0.5, -1.0, 2.0, 0.25], [1.5, 0.5, -0.5, 1.0], [2.0, -2.0, 0.0, 3.0]],
+              [[-1.0, 0.75, 1.25, -0.5], [0.0, 1.0, 2.0, -3.0], [0.5, 0.5, -1.5, 1.0]]])
+    b = leaf([[[1.0, 0.5], [-1.0, 2.0], [0.25, 0.0]], [[2.0, -1.5], [0.5, 0.5], [1.0, 1.0]],
+              [[-0.5, 1.0], [3.0, -2.0], [0.75, 0.25]], [[1.0, 1.0], [-1.0, 0.5], [2.0, -0.25]]])
+    inputs = [a, b]
+    def f(): return T.tensordot(a, b, dims=([1, 2], [1, 0]))
+""")
+case("tensordot_int", """
+    a = leaf([[[0.5, -1.0], [2.0, 0.25], [1.5, 0.5]], [[-0.5, 1.0], [2.0, -2.0], [0.0, 3.0]]])
+    b = leaf([[[1.0, 0.5, -1.0], [2.0, 0.25, 0.0]], [[2.0, -1.5, 0.5], [0.5, 1.0, 1.0]],
+              [[-0.5, 1.0, 3.0], [-2.0, 0.75, 0.25]]])
+    inputs = [a, b]
+    def f(): return T.tensordot(a, b)
+""")
+case("tensordot_outer", """
+    a = leaf([0.5, -1.0, 2.0])
+    b = leaf([[1.0, 0.5], [-1.0, 2.0]])
+    inputs = [a, b]
+    def f(): return T.tensordot(a, b, dims=0)
+""")
+case("tensordot_size_one", """
+    a = leaf([[0.5], [-1.0]])
+    b = leaf([[1.0, 0.5], [-1.0, 2.0], [0.25, 3.0]])
+    inputs = [a, b]
+    def f(): return T.tensordot(a, b, dims=[[1], [0]])
+""")
+case("tensordot_tensor_dims", """
+    a = leaf([[0.5, -1.0, 2.0], [1.5, 0.5, -0.5]])
+    b = leaf([[1.0, 0.5], [-1.0, 2.0], [0.25, 0.0]])
+    inputs = [a, b]
+    def f(): return T.tensordot(a, b, dims=T.tensor([[1], [0]]))
+""")
+
 # ============================================================================= modules
 
 case("nn_prelu", """
@@ -326,3 +404,25 @@ error("kl_div_long", "F.kl_div(T.tensor([1, 2]), T.tensor([0.5, 0.5]), reduction
 error("kl_div_long_target", "F.kl_div(T.tensor([-1.0, -2.0]), T.tensor([1, 0]), reduction='sum')")
 error("kl_div_reduction", "F.kl_div(T.ones(2), T.ones(2), reduction='foo')")
 error("threshold_module_arguments", "nn.Threshold(0.5)")
+error("dist_shapes", "T.dist(T.ones(2, 3), T.ones(4))")
+error("dist_long", "T.dist(T.tensor([1, 2]), T.tensor([3, 4]))")
+error("dist_p_str", "T.dist(T.ones(3), T.ones(3), 'fro')")
+error("dist_number", "T.dist(T.ones(3), 1.0)")
+error("tensordot_negative", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=-1)")
+error("tensordot_too_many", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=3)")
+error("tensordot_sizes", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=([0], [1]))")
+error("tensordot_sizes_int", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=1)")
+error("tensordot_lengths", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=([0, 1], [1]))")
+error("tensordot_dtypes", "T.tensordot(T.ones(2, 3), T.ones(3, 2, dtype=T.float32), dims=1)")
+error("tensordot_range", "T.tensordot(T.ones(2, 3), T.ones(2, 3), dims=([2], [0]))")
+error("tensordot_repeated", "T.tensordot(T.ones(3, 3), T.ones(3, 3), dims=([0, 0], [0, 1]))")
+error("tensordot_ints", "T.tensordot(T.ones(2, 3), T.ones(3, 2), dims=(1, 0))")
+error("tensordot_dims_str", "T.tensordot(T.ones(2, 3), T.ones(3, 2), dims='x')")
+error("baddbmm_batches", "T.baddbmm(T.ones(2, 3, 5), T.ones(2, 3, 4), T.ones(3, 4, 5))")
+error("baddbmm_inner", "T.baddbmm(T.ones(2, 3, 5), T.ones(2, 3, 4), T.ones(2, 3, 5))")
+error("baddbmm_input", "T.baddbmm(T.ones(2, 3, 4), T.ones(2, 3, 4), T.ones(2, 4, 5))")
+error("baddbmm_input_4d", "T.baddbmm(T.ones(1, 2, 3, 5), T.ones(2, 3, 4), T.ones(2, 4, 5))")
+error("baddbmm_dtypes", "T.baddbmm(T.ones(2, 3, 5), T.ones(2, 3, 4), T.ones(2, 4, 5, dtype=T.float32))")
+error("baddbmm_input_dtype", "T.baddbmm(T.ones(2, 3, 5, dtype=T.float32), T.ones(2, 3, 4), T.ones(2, 4, 5))")
+error("baddbmm_bool", "T.baddbmm(T.ones(2, 3, 5).bool(), T.ones(2, 3, 4).bool(), T.ones(2, 4, 5).bool())")
+error("baddbmm_inplace_broadcast", "T.ones(5).baddbmm_(T.ones(2, 3, 4), T.ones(2, 4, 5))")
