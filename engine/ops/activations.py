@@ -1,6 +1,7 @@
 """torch.nn.functional's activations and losses: softplus, gelu, silu, leaky_relu, hardtanh (and
-relu6), elu (with selu and celu), logsigmoid, mish, hardswish, hardsigmoid, threshold, prelu, glu; mse_loss, binary_cross_entropy (and with logits), nll_loss; and
-the scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
+relu6), elu (with selu and celu), logsigmoid, mish, hardswish, hardsigmoid, threshold, prelu, glu;
+mse_loss, smooth_l1_loss (and huber), binary_cross_entropy (and with logits), nll_loss; and the
+scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
 
 These rows have no `torch.NAME` of their own (PyTorch has none): their public functions are
 the hand-written ones of `engine/nn/functional.py` (argument checks in PyTorch's words, then
