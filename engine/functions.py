@@ -704,6 +704,23 @@ def norm(input, p="fro", dim=None, keepdim=False):
     return apply(_op["norm"], input, p=p, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
 
 
+def dist(input, other, p=2):
+    """The p-norm of input - other (they broadcast): p = 2 the Euclidean distance, 0 the number of
+    elements that differ, inf (-inf) the largest (smallest) difference."""
+    input = _tensor_in(input)
+    if not isinstance(other, Tensor):
+        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if isinstance(p, Tensor):
+        p = p.item()
+    if not _is_number(p) or isinstance(p, (bool, numpy.bool_)):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
+    _broadcast_check(input.array.shape, other.array.shape)
+    for t in (input, other):
+        if t.array.dtype.kind != "f":
+            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                               f"{_dt.scalar_name(_dt.dtype_of(t.array))} instead.")
+    return apply(_op["dist"], input, other, p=float(p))
+
 def _dim_op(name, input, dim, **kw):
     input = _tensor_in(input)
     if dim is None:

@@ -11,6 +11,7 @@ permute and sum (so its result is a view where PyTorch's is); two or more are
 contracted pairwise, left to right, by the two-operand einsum row, each step
 summing the letters no later operand and not the output uses.
 """
+import math
 import string
 import warnings
 
@@ -21,9 +22,10 @@ from .ops import TABLE as _op
 from .ops.linalg import einsum_node_name as _einsum_node_name
 from .tensor import Tensor, apply, _dim, _broadcast_check
 from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
+from .functions import mm as _mm, permute as _permute, sum as _sum
 from .inplace import inplace as _inplace
 
-__all__ = ["addmm", "addmm_", "bmm", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger"]
+__all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger"]
 
 
 class _LinAlgError(RuntimeError):
@@ -169,22 +171,31 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1):
         if m.array.dtype != b.array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_scalar_name(m)} and "
                                f"{_scalar_name(b)}")
-    target = (a.array.shape[0], b.array.shape[1])
-    shape = x.array.shape
-    if len(shape) > 2:
+    _check_expands(x, (a.array.shape[0], b.array.shape[1]))
+    _not_bool("addmm_impl_cpu_", x)
+    return apply(_op["addmm"], x, a, b, **_factors(x, beta, alpha))
+
+
+def _check_expands(x, target):
+    """PyTorch's expand checks of addmm's and baddbmm's input against the product's shape."""
+    shape, n = x.array.shape, len(target)
+    if len(shape) > n:
         raise RuntimeError(f"expand(torch.{_dt.as_dtype(x.array.dtype).tensor_type}{{{list(shape)}}}, "
-                           f"size={list(target)}): the number of sizes provided (2) must be greater or equal to "
+                           f"size={list(target)}): the number of sizes provided ({n}) must be greater or equal to "
                            f"the number of dimensions in the tensor ({len(shape)})")
     for i in range(1, len(shape) + 1):
         if shape[-i] not in (1, target[-i]):
             raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
-                               f"({shape[-i]}) at non-singleton dimension {2 - i}.  Target sizes: "
+                               f"({shape[-i]}) at non-singleton dimension {n - i}.  Target sizes: "
                                f"{list(target)}.  Tensor sizes: {list(shape)}")
-    _not_bool("addmm_impl_cpu_", x)
+
+
+def _factors(x, beta, alpha):
+    """beta= and alpha= as numbers; PyTorch converts them to the tensors' integer type."""
     beta, alpha = _number(beta), _number(alpha)
-    if x.array.dtype.kind in "iu":  # PyTorch converts the factors to the tensors' integer type
+    if x.array.dtype.kind in "iu":
         beta, alpha = int(beta), int(alpha)
-    return apply(_op["addmm"], x, a, b, beta=beta, alpha=alpha)
+    return {"beta": beta, "alpha": alpha}
 
 
 def _number(v):
@@ -209,6 +220,14 @@ Tensor.addmm_ = addmm_  # PyTorch's own message for a shape that would broadcast
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
     a, b = _tensor_in(input), _as_tensor_like(mat2, input)
+    _check_batches(a, b)
+    _same_dtype(a, b)
+    _not_bool("bmm", a)
+    return apply(_op["matmul"], a, b)  # named BmmBackward0 for these shapes
+
+
+def _check_batches(a, b):
+    """PyTorch's checks of bmm's and baddbmm's batches of matrices: (b, n, m) and (b, m, p)."""
     if a.array.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.array.ndim != 3:
@@ -217,10 +236,99 @@ def bmm(input, mat2):
     if list(b.array.shape[:2]) != expected:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: {expected} but got: "
                            f"{list(b.array.shape[:2])}.")
-    _same_dtype(a, b)
-    _not_bool("bmm", a)
-    return apply(_op["matmul"], a, b)  # named BmmBackward0 for these shapes
 
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
+    """beta * input + alpha * (batch1 @ batch2) for batches of matrices (b, n, m) @ (b, m, p); input
+    broadcasts to (b, n, p), and with beta 0 it is ignored (its NaNs too)."""
+    x = _tensor_in(input)
+    a, b = _as_tensor_like(batch1, x), _as_tensor_like(batch2, x)
+    _check_batches(a, b)
+    _check_expands(x, (a.array.shape[0], a.array.shape[1], b.array.shape[2]))
+    if x.array.dtype != a.array.dtype:
+        cpp = [_dt.cpp_name(_dt.as_dtype(t.array.dtype)) for t in (x, a, b)]
+        raise RuntimeError(f"Input dtypes must be the same, got: input {cpp[0]}, batch1: {cpp[1]}, batch2: {cpp[2]}")
+    _same_dtype(a, b)
+    _not_bool("baddbmm", x)
+    return apply(_op["addmm"], x, a, b, **_factors(x, beta, alpha))
+
+
+def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
+    """In-place baddbmm: input must have the product's shape (it does not broadcast in place)."""
+    x = _tensor_in(input)
+    a, b = _as_tensor_like(batch1, x), _as_tensor_like(batch2, x)
+    if a.array.ndim == 3 and b.array.ndim == 3:
+        target = [a.array.shape[0], a.array.shape[1], b.array.shape[2]]
+        if list(x.array.shape) != target:
+            raise RuntimeError(f"Bad in-place call: input tensor size {list(x.array.shape)} and output tensor "
+                               f"size {target} should match")
+    return _inplace(x, baddbmm, a, b, beta=beta, alpha=alpha)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """Sums the products of a and b over pairs of dims: an int n pairs a's last n dims with b's first
+    n; a pair of lists pairs a's dims[0] with b's dims[1]. The result has a's other dims, then b's.
+    PyTorch's composition: permute, reshape to matrices, mm, reshape (a contracted dim of size 1
+    on one side is summed on the other first)."""
+    if out is not None:
+        raise TypeError("tensordot(): out= is not supported here; assign the result instead")
+    a, b = _tensor_in(a), _tensor_in(b)
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.array.dtype != b.array.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    t1, t2, csize = a, b, 1
+    for da, db in zip(dims_a, dims_b):
+        s1, s2 = a.array.shape[_dim(da, a.array.ndim)], b.array.shape[_dim(db, b.array.ndim)]
+        if s2 == 1:
+            t1 = _sum(t1, da, keepdim=True)
+        elif s1 == 1:
+            t2 = _sum(t2, db, keepdim=True)
+        elif s1 != s2:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size {s1} in dim {da} and "
+                               f"second has size {s2} in dim {db}")
+        else:
+            csize *= s1
+    free_a, free_b = _free_dims(dims_a, a.array.ndim), _free_dims(dims_b, b.array.ndim)
+    rows, cols = ([t.array.shape[i] for i in free] for t, free in ((t1, free_a), (t2, free_b)))
+    t1 = _reshape(_permute(t1, tuple(free_a) + tuple(dims_a)), (math.prod(rows), csize))
+    t2 = _reshape(_permute(t2, tuple(dims_b) + tuple(free_b)), (csize, math.prod(cols)))
+    return _reshape(_mm(t1, t2), tuple(rows + cols))
+
+
+def _tensordot_dims(a, b, dims):
+    """(a's dims, b's dims) from tensordot's dims= (PyTorch's Python front)."""
+    if isinstance(dims, Tensor):
+        if dims.numel() > 1:
+            return [int(d) for d in dims.array[0].tolist()], [int(d) for d in dims.array[1].tolist()]
+        dims = int(dims.item())
+    elif isinstance(dims, (tuple, list)):
+        dims_a, dims_b = dims
+        for name, position, value in (("dims_self", 3, dims_a), ("dims_other", 4, dims_b)):
+            if not isinstance(value, (tuple, list)):
+                raise TypeError(f"tensordot(): argument '{name}' (position {position}) must be tuple of ints, not "
+                                f"{type(value).__name__}")
+        return [int(d) for d in dims_a], [int(d) for d in dims_b]
+    elif isinstance(dims, bool) or not isinstance(dims, (int, numpy.integer)):
+        raise RuntimeError(f"tensordot expects dims to be int or tuple[list[int], list[int]] or list[list[int]] "
+                           f"containing two lists, but got dims={dims}")
+    if dims < 0:
+        raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+    if dims > min(a.array.ndim, b.array.ndim):
+        raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+    return list(range(-dims, 0)), list(range(dims))
+
+
+def _free_dims(contracted, nd):
+    """The dims of an nd-dim operand that tensordot keeps, in order (each contracted one named once)."""
+    seen = set()
+    for d in contracted:
+        d = _dim(d, nd)
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
+    return [i for i in range(nd) if i not in seen]
 
 def trace(input):
     """The sum of a matrix's main diagonal (rectangular matrices too)."""

@@ -486,6 +486,15 @@ C("asin", "method", lambda x: x.asin(), [(2, 3)], np.arcsin, "AsinBackward0", ge
 C("acos", "op", lambda x: ad.arccos(x), [(2, 3)], np.arccos, "AcosBackward0", gen=gen_all(uniform(-0.8, 0.8)))
 C("atan2", "bcast", lambda a, b: ad.atan2(a, b), [(2, 3), (3,)], np.arctan2, "Atan2Backward0", gen=_nz)
 C("hypot", "method", lambda a, b: a.hypot(b), [(2, 3), (2, 3)], np.hypot, "HypotBackward0", gen=_nz)
+C("xlogy", "fn", lambda a, b: ad.xlogy(a, b), [(2, 3), (2, 3)], lambda a, b: a * np.log(b), "XlogyBackward0",
+  gen=gen_each(normal, positive(0.3, 3.0)))
+C("xlogy", "method_bcast", lambda a, b: a.xlogy(b), [(2, 3), (3,)], lambda a, b: a * np.log(b), "XlogyBackward0",
+  gen=gen_each(normal, positive(0.3, 3.0)))
+C("xlogy", "number_y", lambda a: ad.xlogy(a, 2.5), [(4,)], lambda a: a * np.log(2.5), "XlogyBackward2")
+C("xlogy", "number_x", lambda b: ad.xlogy(1.5, b), [(4,)], lambda b: 1.5 * np.log(b), "XlogyBackward1",
+  gen=gen_each(positive(0.3, 3.0)))
+C("xlogy", "inplace", on_copy(lambda y, b: y.xlogy_(b)), [(2, 3), (2, 3)], lambda a, b: a * np.log(b),
+  "XlogyBackward0", gen=gen_each(normal, positive(0.3, 3.0)))
 C("erf", "op", lambda x: ad.erf(x), [(2, 3)], np.vectorize(math.erf), "ErfBackward0")
 C("acosh", "op", lambda x: ad.acosh(x), [(2, 3)], np.arccosh, "AcoshBackward0", gen=gen_all(uniform(1.3, 3.0)))
 C("acosh", "arccosh_method", lambda x: x.arccosh(), [()], np.arccosh, "AcoshBackward0", gen=gen_all(uniform(1.3, 3.0)))
@@ -666,6 +675,16 @@ C("norm", "p3_dim1", lambda x: x.norm(p=3, dim=1), [(2, 3)], lambda x: np_norm(x
   "LinalgVectorNormBackward0", gen=gen_all(away(0.0)))
 C("norm", "p1.5_dims_keepdim", lambda x: x.norm(p=1.5, dim=(0, 2), keepdim=True), [(2, 2, 3)],
   lambda x: np_norm(x, 1.5, (0, 2), True), "LinalgVectorNormBackward0", gen=gen_all(away(0.0)))
+# ---- dist: the norm of a - b (they broadcast); b's gradient is a's negated
+C("dist", "p2", lambda a, b: ad.dist(a, b), [(2, 3), (2, 3)], lambda a, b: np_norm(a - b), "DistBackward0")
+C("dist", "p1_broadcast", lambda a, b: a.dist(b, 1), [(2, 3), (3,)], lambda a, b: np_norm(a - b, 1), "DistBackward0",
+  gen=lambda rng, s: [_away(rng, s[0], (-1.5, -0.5, 0.5, 1.5), 0.1), np.array([-1.0, 0.0, 1.0])])
+C("dist", "p3", lambda a, b: ad.dist(a, b, 3), [(4,), (4,)], lambda a, b: np_norm(a - b, 3), "DistBackward0",
+  gen=lambda rng, s: [rng.uniform(0.5, 2.0, 4), rng.uniform(-2.0, -0.5, 4)])
+C("dist", "pinf", lambda a, b: ad.dist(a, b, INF), [(2, 3), (2, 3)], lambda a, b: np_norm(a - b, INF),
+  "DistBackward0", gen=lambda rng, s: [_distinct_abs(rng, s[0]), np.zeros(s[1])])
+C("dist", "pminus_inf", lambda a, b: ad.dist(a, b, -INF), [(2, 3), (2, 3)], lambda a, b: np.abs(a - b).min(),
+  "DistBackward0", gen=lambda rng, s: [_distinct_abs(rng, s[0]), np.zeros(s[1])])
 
 # ---- logsumexp / softmax / log_softmax
 C("logsumexp", "dim1", lambda x: ad.logsumexp(x, dim=1), [(2, 3)], lambda x: np_logsumexp(x, 1),

@@ -1,5 +1,6 @@
 """Op cases of the torch.nn.functional rows (see tests/op_cases.py for what a case is):
-softplus, gelu, silu, leaky_relu, hardtanh (also relu6), elu (also selu and celu), log_sigmoid; mse_loss,
+softplus, gelu, silu, leaky_relu, hardtanh (also relu6), elu (also selu and celu), log_sigmoid, mish,
+hardswish, hardsigmoid, threshold, prelu, glu; mse_loss,
 binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss (also through
 cross_entropy); scalar_arith (the MulBackward1/DivBackward1 of cross_entropy's
 decompositions). Node names are PyTorch 2.13's for the same calls."""
@@ -149,6 +150,52 @@ C("elu", "celu", lambda x: F.celu(x, alpha=0.5), [(2, 3)], lambda x: np_elu(x, 0
 C("log_sigmoid", "fn", lambda x: F.logsigmoid(x), [(2, 3)], lambda x: np.log(np_sigmoid(x)), "LogSigmoidBackward0")
 C("log_sigmoid", "wide", lambda x: F.logsigmoid(x * 8.0), [(5,)], lambda x: np.log(np_sigmoid(8 * x)),
   "LogSigmoidBackward0")
+
+# mish, hardswish, hardsigmoid, threshold, prelu, glu (values here from numpy; PyTorch's bits in
+# tests/test_functional_ops.py)
+hard_edges = away(-3.0, 3.0, margin=0.2, lo=-5.0, hi=5.0)   # hardswish, hardsigmoid: kinks at -3 and 3
+
+
+def np_mish(x):
+    return x * np.tanh(np.log1p(np.exp(x)))
+
+
+def np_hardsigmoid(x):
+    return np.clip(x + 3.0, 0.0, 6.0) / 6.0
+
+
+C("mish", "fn", lambda x: F.mish(x), [(2, 3)], np_mish, "MishBackward0", gen=gen_each(uniform(-5.0, 5.0)))
+C("mish", "inplace", on_copy(lambda y: F.mish(y, inplace=True)), [(4,)], np_mish, "MishBackward0")
+C("hardswish", "fn", lambda x: F.hardswish(x), [(3, 4)], lambda x: x * np_hardsigmoid(x), "HardswishBackward0",
+  gen=gen_each(hard_edges))
+C("hardswish", "inplace", on_copy(lambda y: F.hardswish(y, inplace=True)), [(2, 3)],
+  lambda x: x * np_hardsigmoid(x), "HardswishBackward0", gen=gen_each(hard_edges))
+C("hardswish_backward", "direct",
+  lambda g, x: ad.functions.apply(ad.OPS["hardswish_backward"], g, x), [(2, 4), (2, 4)],
+  lambda g, x: np.where(x <= -3, 0.0, np.where(x < 3, g * (x / 3 + 0.5), g)), "HardswishBackwardBackward0",
+  gen=gen_each(uniform(-2.0, 2.0), hard_edges))
+C("hardswish_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.hardswish(x) * w).sum(), x, create_graph=True)[0], [(3, 3), (3, 3)],
+  lambda x, w: np.where(x <= -3, 0.0, np.where(x < 3, w * (x / 3 + 0.5), w)), "HardswishBackwardBackward0",
+  gen=gen_each(hard_edges, uniform(-2.0, 2.0)))
+C("hardsigmoid", "fn", lambda x: F.hardsigmoid(x), [(3, 4)], np_hardsigmoid, "HardsigmoidBackward0",
+  gen=gen_each(hard_edges))
+C("hardsigmoid", "inplace", on_copy(lambda y: F.hardsigmoid(y, inplace=True)), [(2, 3)], np_hardsigmoid,
+  "HardsigmoidBackward0", gen=gen_each(hard_edges))
+C("hardsigmoid_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.hardsigmoid(x) * w).sum(), x, create_graph=True)[0], [(3, 3), (3, 3)],
+  lambda x, w: np.where((x > -3) & (x < 3), w * np.float64(np.float32(1) / np.float32(6)), 0.0),
+  "HardsigmoidBackwardBackward0", gen=gen_each(hard_edges, uniform(-2.0, 2.0)))
+C("threshold", "fn", lambda x: F.threshold(x, 0.5, -2.0), [(3, 4)], lambda x: np.where(x <= 0.5, -2.0, x),
+  "ThresholdBackward0", gen=gen_each(away(0.5, margin=0.1, lo=-3.0, hi=3.0)))
+C("threshold", "inplace", on_copy(lambda y: F.threshold_(y, -0.25, 4.0)), [(2, 3)],
+  lambda x: np.where(x <= -0.25, 4.0, x), "ThresholdBackward1", gen=gen_each(away(-0.25, margin=0.1)))
+C("prelu", "one_weight", lambda x, w: F.prelu(x, w), [(2, 3), (1,)], lambda x, w: np.where(x > 0, x, w * x),
+  "PreluKernelBackward0", gen=gen_each(kinked, uniform(0.1, 0.5)))
+C("prelu", "channels", lambda x, w: F.prelu(x, w), [(2, 3, 2), (3,)],
+  lambda x, w: np.where(x > 0, x, w.reshape(3, 1) * x), "PreluKernelBackward0", gen=gen_each(kinked, uniform(-1.0, 1.0)))
+C("glu", "last", lambda x: F.glu(x), [(3, 4)], lambda x: x[:, :2] * np_sigmoid(x[:, 2:]), "GluBackward0")
+C("glu", "dim0", lambda x: F.glu(x, 0), [(2, 3)], lambda x: x[:1] * np_sigmoid(x[1:]), "GluBackward0")
 
 # ==================================================================== losses
 

@@ -97,6 +97,13 @@ C("addmm", "mats_only", lambda x, a, b: ad.addmm(x, a, b), [(2, 2), (2, 3), (3, 
   requires=(False, True, True))
 C("addmm", "mat2_only", lambda x, a, b: ad.addmm(x, a, b, alpha=3.0), [(2, 2), (2, 3), (3, 2)],
   lambda x, a, b: np_addmm(x, a, b, 1, 3.0), "AddmmBackward0", requires=(False, False, True))
+# baddbmm: the same row over batches of matrices
+C("addmm", "baddbmm", lambda x, a, b: ad.baddbmm(x, a, b), [(2, 3, 2), (2, 3, 4), (2, 4, 2)], np_addmm,
+  "BaddbmmBackward0")
+C("addmm", "baddbmm_factors_broadcast", lambda x, a, b: x.baddbmm(a, b, beta=0.5, alpha=-2.0), [(2,), (3, 2, 3), (3, 3, 2)],
+  lambda x, a, b: np_addmm(x, a, b, 0.5, -2.0), "BaddbmmBackward0")
+C("addmm", "baddbmm_in_place", lambda x, a, b: (x * 1).baddbmm_(a, b, alpha=3), [(2, 2, 2), (2, 2, 3), (2, 3, 2)],
+  lambda x, a, b: np_addmm(x, a, b, 1, 3), "BaddbmmBackward0")
 
 # ======================================================================= bmm
 

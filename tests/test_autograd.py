@@ -1416,3 +1416,11 @@ def test_rsqrt_is_pytorchs_bits_forward_and_backward():
     (y * ad.tensor([1.0, -2.0, 3.0, 0.5, 1.5, 1.0], dtype=ad.float64)).sum().backward()
     assert [v.hex() for v in y.tolist()] == ['0x1.d363d1848dcbfp+0', '0x1.88afa2908d8c4p-1', '0x1.2ca820ecbb2efp-1', '0x1.3880000000000p+13', '0x1.70a424598b572p-4', '0x1.83091e6a7f7e6p-2']
     assert [v.hex() for v in x.grad.tolist()] == ['-0x1.857dd943cb7f5p+1', '0x1.cdfbce4fb595ep-2', '-0x1.370633b719e9fp-2', '-0x1.d1a94a2000000p+37', '-0x1.1ea83f4d31d38p-11', '-0x1.ba539079b6473p-6']
+
+
+def test_relu_passes_the_gradient_at_nan_as_pytorch():
+    # PyTorch 2.13: relu(x) for x = [nan, -1, 2], sum().backward() gives x.grad = [1, 0, 1]
+    # (threshold_backward zeroes only where x <= 0, and NaN <= 0 is false)
+    x = ad.tensor([math.nan, -1.0, 2.0], requires_grad=True)
+    ad.relu(x).sum().backward()
+    assert x.grad.tolist() == [1.0, 0.0, 1.0]

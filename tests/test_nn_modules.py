@@ -296,3 +296,27 @@ def test_smooth_l1_and_huber_losses_are_pytorchs_bits():
     x.grad = None
     nn.SmoothL1Loss(beta=0.5, reduction="sum")(x, t).backward()
     assert [v.hex() for v in x.grad.reshape(-1).tolist()] == _SMOOTH_L1_GOLDEN[1][2]
+
+
+def test_the_new_activation_and_loss_modules_print_and_hold_what_pytorchs_do():
+    # PyTorch 2.13's reprs and attributes for the same constructions
+    assert [repr(m) for m in (nn.Mish(), nn.Mish(inplace=True), nn.Hardswish(True), nn.Hardsigmoid(inplace=True),
+                              nn.GLU(), nn.GLU(0), nn.Threshold(0.1, 20), nn.Threshold(0.1, 20, inplace=True),
+                              nn.CosineSimilarity(), nn.CosineSimilarity(0, 1e-3), nn.KLDivLoss(),
+                              nn.PReLU(), nn.PReLU(3, 0.1))] == [
+        "Mish()", "Mish(inplace=True)", "Hardswish()", "Hardsigmoid()", "GLU(dim=-1)", "GLU(dim=0)",
+        "Threshold(threshold=0.1, value=20)", "Threshold(threshold=0.1, value=20, inplace=True)",
+        "CosineSimilarity()", "CosineSimilarity()", "KLDivLoss()", "PReLU(num_parameters=1)", "PReLU(num_parameters=3)"]
+    cos = nn.CosineSimilarity(0, 1e-3)
+    assert (cos.dim, cos.eps) == (0, 1e-3)
+    kl = nn.KLDivLoss(reduction="batchmean", log_target=True)
+    assert (kl.reduction, kl.log_target) == ("batchmean", True)
+    prelu = nn.PReLU(3)
+    assert (prelu.num_parameters, prelu.init) == (3, 0.25)
+    assert [(name, p.tolist(), p.requires_grad) for name, p in prelu.named_parameters()] == [
+        ("weight", [0.25, 0.25, 0.25], True)]
+    assert isinstance(prelu.weight, nn.Parameter) and nn.PReLU(2, init=0.5).weight.tolist() == [0.5, 0.5]
+    assert nn.PReLU(dtype=E.float64).weight.dtype == E.float64
+    with pytest.raises(TypeError, match=re.escape("Threshold.__init__() missing 2 required positional arguments: "
+                                                  "'threshold' and 'value'")):
+        nn.Threshold()

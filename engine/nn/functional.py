@@ -16,16 +16,18 @@ from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked
 from ..functions import empty_like as _empty_like
 from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
-from ..grad_mode import is_grad_enabled
+from ..functions import exp as _exp, xlogy as _xlogy
+from ..grad_mode import is_grad_enabled, no_grad as _no_grad
 from ..inplace import inplace as _inplace
 from ..ops import TABLE as _op
-from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make
+from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make, _dim
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
            "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "pad",
-           "smooth_l1_loss", "huber_loss"]
+           "smooth_l1_loss", "huber_loss", "mish", "hardswish", "hardsigmoid", "threshold", "threshold_", "prelu",
+           "glu", "cosine_similarity", "kl_div"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
 
 _SELU_ALPHA = 1.6732632423543772848170429916717
@@ -46,11 +48,12 @@ def _floating(x, kernel):
     return x
 
 
-def _number(value, name, fname):
+def _number(value, name, fname, position=None):
     if isinstance(value, Tensor):
         value = value.item()
     if isinstance(value, bool) or not isinstance(value, (int, float, numpy.number)):
-        raise TypeError(f"{fname}(): argument '{name}' must be Number, not {type(value).__name__}")
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{fname}(): argument '{name}'{where} must be Number, not {type(value).__name__}")
     return float(value)
 
 
@@ -193,6 +196,81 @@ def logsigmoid(input):
     return apply(_op["log_sigmoid"], input)
 
 
+def mish(input, inplace=False):
+    """x * tanh(softplus(x)): a smooth activation like relu that dips a little below 0."""
+    input = _floating(input, "mish_cpu")
+    return _with_inplace(input, _op["mish"], {}, inplace)
+
+
+def hardswish(input, inplace=False):
+    """x * relu6(x + 3) / 6: 0 up to -3, x from 3 on, x (x + 3) / 6 between (MobileNetV3's swish)."""
+    input = _floating(input, "hardswish_cpu")
+    return _with_inplace(input, _op["hardswish"], {}, inplace)
+
+
+def hardsigmoid(input, inplace=False):
+    """relu6(x + 3) / 6: 0 up to -3, 1 from 3 on, x / 6 + 1/2 between."""
+    input = _floating(input, "hardsigmoid_cpu")
+    return _with_inplace(input, _op["hardsigmoid"], {}, inplace)
+
+
+def threshold(input, threshold, value, inplace=False):
+    """value where x <= threshold, x elsewhere (an integer tensor compares with threshold
+    truncated, as PyTorch casts it)."""
+    threshold = _number(threshold, "threshold", "threshold", 2)
+    value = _number(value, "value", "threshold", 3)
+    input = _tensor_in(input)
+    kind = input.array.dtype.kind
+    if kind == "b":
+        raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
+    if kind != "f":
+        threshold = float(int(threshold))
+    return _with_inplace(input, _op["threshold"], {"threshold": threshold, "value": value}, inplace)
+
+
+_threshold = threshold
+
+
+def threshold_(input, threshold, value):
+    """threshold in place: input itself becomes value where it is <= threshold."""
+    return _threshold(input, threshold, value, inplace=True)
+
+
+def prelu(input, weight):
+    """x where x > 0, weight * x elsewhere: one learnt slope for all, or one per channel (dim 1)."""
+    input, weight = _tensor_in(input), _tensor_in(weight, "weight")
+    if input.array.dtype != weight.array.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_scalar_name(input)} and "
+                           f"{_scalar_name(weight)}")
+    nd, count = input.array.ndim, weight.array.size
+    if count != 1:
+        if nd == 0:
+            raise RuntimeError("Not allow zero-dim input tensor.")
+        channels = input.array.shape[1] if nd > 1 else 1
+        if channels != count:
+            raise RuntimeError(f"Mismatch of parameter numbers and input channel size. Found parameter numbers = "
+                               f"{count} and channel size = {channels}.")
+    if weight.array.ndim > 1:
+        raise RuntimeError(f"prelu: Expected `weight` to be a scalar or 1D tensor, but got: ndim = {weight.array.ndim}")
+    _floating(input, "prelu_cpu")
+    if nd != weight.array.ndim:  # PyTorch's view: the weights along dim 1, ones elsewhere
+        weight = weight.reshape([count if i == 1 else 1 for i in range(nd)])
+    return apply(_op["prelu"], input, weight)
+
+
+def glu(input, dim=-1):
+    """a * sigmoid(b), a and b the first and second halves of input along dim (a gated linear unit)."""
+    input = _tensor_in(input)
+    nd = input.array.ndim
+    if nd == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    d = _dim(dim, nd)
+    size = input.array.shape[d]
+    if size % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
+    _floating(input, "glu_cpu")
+    return apply(_op["glu"], input, dim=d)
+
 def _along_dim(name, op, input, dim, dtype):
     """softmax-like `op(input, dim)`: no dim is PyTorch's implicit choice, with its warning."""
     input = _tensor_in(input)
@@ -297,6 +375,32 @@ def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     input, x, t, reduction = _elementwise_loss_inputs(input, target, None, None, reduction)
     return apply(_op["smooth_l1_loss"], x, t, reduction=_reduction(reduction), beta=float(delta), huber=True)
 
+
+def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_target=False):
+    """The pointwise KL divergence target * (log(target) - input), input being log-probabilities
+    (target too with log_target=True), reduced; 'batchmean' sums and divides by the batch size.
+    Composed as PyTorch composes it (xlogy, or exp with log_target)."""
+    input, target = _tensor_in(input), _tensor_in(target, "target")
+    if size_average is not None or reduce is not None:
+        enum = _reduction(reduction, size_average, reduce)
+    else:
+        if reduction == "mean":
+            warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the support size."
+                          "'batchmean' divides only by the batch size, and aligns with the KL div math definition."
+                          "'mean' will be changed to behave the same as 'batchmean' in the next major release.",
+                          stacklevel=2)
+        enum = "sum" if reduction == "batchmean" else _reduction(reduction)
+    if input.array.dtype.kind != "f" or target.array.dtype.kind != "f":
+        raise RuntimeError("kl_div: Integral inputs not supported.")
+    if log_target:
+        loss = _exp(target) * (target - input)
+    else:
+        loss = _xlogy(target, target) - target * input
+    if enum != "none":
+        loss = loss.sum() if enum == "sum" else loss.mean()
+    if reduction == "batchmean" and input.array.ndim != 0:
+        loss = loss / input.array.shape[0]
+    return loss
 
 def _target_dtype(input, target):
     """A float target of another dtype than input's: PyTorch's 'Found dtype ... but expected ...'."""
@@ -503,6 +607,28 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
 
+
+def cosine_similarity(x1, x2, dim=1, eps=1e-8):
+    """The cosine of the angle between x1 and x2 along dim: their dot product over the product of
+    their norms (each held at eps or more), x1 and x2 broadcast together.
+    PyTorch's composition: each divided by its norm first (so the result stays in [-1, 1]), the
+    norms clamped at eps under no_grad -- the gradient flows as if they were not clamped."""
+    x1, x2 = _tensor_in(x1, "x1"), _tensor_in(x2, "x2")
+    common = _dt.promote(_dt.dtype_of(x1.array), x1.array.ndim, _dt.dtype_of(x2.array), x2.array.ndim)
+    if not common.is_floating_point:
+        raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_dt.scalar_name(common)}")
+    # integers (and bools) are converted; a float of another width is not, as in PyTorch
+    x1, x2 = (x if x.array.dtype.kind == "f" else _to(x, dtype=common) for x in (x1, x2))
+    x1, x2 = _broadcast_pair(x1, x2)
+    return _sum(_over_clamped_norm(x1, dim, eps) * _over_clamped_norm(x2, dim, eps), dim)
+
+
+def _over_clamped_norm(x, dim, eps):
+    """x / max(norm(x, dim), eps), the clamp written in place under no_grad (PyTorch's way)."""
+    norm = x.norm(2, dim, keepdim=True).clone()
+    with _no_grad():
+        norm.clamp_min_(eps)
+    return x / norm
 
 def one_hot(tensor, num_classes=-1):
     """int64 rows of zeros with a 1 at each class index (num_classes -1: one more than the largest);

@@ -21,8 +21,9 @@ from . import functional as F
 from . import init
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
-           "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
-           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss"]
+           "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
+           "Threshold", "GLU", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
 
 
 class _ParameterType(type):
@@ -387,6 +388,9 @@ class ModuleList(_Layers):
         return "ModuleList(\n  " + "\n  ".join(lines) + "\n)"
 
 
+_REQUIRED = object()  # a setting of _module's `args` without a default
+
+
 class _Elementwise(Module):
     """A module that applies one nn.functional function; `_args` names its settings, in order."""
     _args = ()
@@ -403,6 +407,9 @@ class _Elementwise(Module):
         for name in kwargs:
             if name not in defaults:
                 raise TypeError(f"{type(self).__name__}.__init__() got an unexpected keyword argument '{name}'")
+        missing = [n for n in names if defaults[n] is _REQUIRED and n not in kwargs]
+        if missing:
+            raise TypeError(f"{type(self).__name__}.__init__() {_missing(missing)}")
         for name in names:
             object.__setattr__(self, name, kwargs.get(name, defaults[name]))
 
@@ -411,6 +418,13 @@ class _Elementwise(Module):
 
     def extra_repr(self):
         return ", ".join(f"{n}={_shown(getattr(self, n))}" for n, _ in self._args if n != "inplace" or self.inplace)
+
+
+def _missing(names):
+    """Python's words for required arguments left out."""
+    quoted = [f"'{n}'" for n in names]
+    listed = quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+    return f"missing {len(names)} required positional argument{'s' if len(names) > 1 else ''}: {listed}"
 
 
 def _shown(value):
@@ -441,6 +455,46 @@ Softplus = _module("Softplus", F.softplus, (("beta", 1.0), ("threshold", 20.0)))
 Softmax = _module("Softmax", F.softmax, (("dim", None),))
 LogSoftmax = _module("LogSoftmax", F.log_softmax, (("dim", None),))
 Flatten = _module("Flatten", _fn.flatten, (("start_dim", 1), ("end_dim", -1)))
+Mish = _module("Mish", F.mish, (("inplace", False),))
+Hardswish = _module("Hardswish", F.hardswish, (("inplace", False),))
+Hardsigmoid = _module("Hardsigmoid", F.hardsigmoid, (("inplace", False),))
+Hardswish.extra_repr = Hardsigmoid.extra_repr = Module.extra_repr  # PyTorch prints neither's inplace
+Threshold = _module("Threshold", F.threshold, (("threshold", _REQUIRED), ("value", _REQUIRED), ("inplace", False)))
+GLU = _module("GLU", F.glu, (("dim", -1),))
+
+
+class PReLU(Module):
+    """prelu with a learnt slope for negative inputs: one for all channels, or one per channel
+    (num_parameters), each starting at `init`."""
+
+    def __init__(self, num_parameters=1, init=0.25, device=None, dtype=None):
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(_fn.empty(num_parameters, dtype=dtype, device=device))
+        self.reset_parameters()
+
+    def reset_parameters(self):
+        with no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input):
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self):
+        return f"num_parameters={self.num_parameters}"
+
+
+class CosineSimilarity(Module):
+    """cosine_similarity(x1, x2) along dim, as a layer called on (x1, x2)."""
+
+    def __init__(self, dim=1, eps=1e-8):
+        super().__init__()
+        self.dim = dim
+        self.eps = eps
+
+    def forward(self, x1, x2):
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)
 
 
 class Dropout(Module):
@@ -500,3 +554,4 @@ NLLLoss = _loss("NLLLoss", F.nll_loss, (("weight", None), ("ignore_index", -100)
 BCELoss = _loss("BCELoss", F.binary_cross_entropy, (("weight", None),))
 BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits,
                           (("weight", None), ("pos_weight", None)))
+KLDivLoss = _loss("KLDivLoss", F.kl_div, (("log_target", False),))

@@ -1,6 +1,7 @@
 """torch.nn.functional's activations and losses: softplus, gelu, silu, leaky_relu, hardtanh (and
-relu6), elu (with selu and celu), logsigmoid; mse_loss, binary_cross_entropy (and with logits), nll_loss; and
-the scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
+relu6), elu (with selu and celu), logsigmoid, mish, hardswish, hardsigmoid, threshold, prelu, glu;
+mse_loss, smooth_l1_loss (and huber), binary_cross_entropy (and with logits), nll_loss; and the
+scalar multiply/divide that PyTorch's C++ decompositions record (MulBackward1, DivBackward1).
 
 These rows have no `torch.NAME` of their own (PyTorch has none): their public functions are
 the hand-written ones of `engine/nn/functional.py` (argument checks in PyTorch's words, then
@@ -14,6 +15,8 @@ inputs: PyTorch's nodes have no edge for them either.
 """
 import math
 
+import numpy
+
 from ..backend import special
 from .table import MaskedGradient, Op, batch_dim, custom
 from .unary import Clamp
@@ -23,6 +26,7 @@ _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
 _TANH_K = math.sqrt(2.0 / math.pi)
 _TANH_C = 0.044715
 _BCE_EPS = 1e-12   # PyTorch's EPSILON in binary_cross_entropy_backward
+_ONE_SIXTH_F32 = float(numpy.float32(1.0) / numpy.float32(6.0))  # hardsigmoid_backward's one_sixth
 
 
 def _raw(t):
@@ -200,6 +204,131 @@ class LogSigmoid(_Activation):
     def backward(F, ctx, g, x):
         return (g * F.sigmoid(-x),)
 
+
+
+class Mish(_Activation):
+    """x tanh(softplus(x)), as PyTorch's kernel writes it: x * tanh(log1p(exp(x)))."""
+    name = "mish"
+    node = "MishBackward0"  # in place too, as PyTorch's mish_
+    saves = (0,)
+
+    def forward(xp, x, inplace=False):
+        # tanh(log1p(exp(x))) is 1 from x = 20 on (float32 long before): exp need not overflow there
+        return x * xp.tanh(xp.log1p(xp.exp(xp.minimum(x, 20.0))))
+
+    def backward(F, ctx, g, x, inplace=False):
+        # PyTorch's infinitely_differentiable_mish_backward
+        s = F.sigmoid(x)
+        t = F.tanh(F.softplus(x))
+        return (g * (t + x * s * (1 - t * t)),)
+
+
+class Hardswish(_Activation):
+    """x (x + 3) / 6 between -3 and 3, 0 below, x above: x * min(max(x + 3, 0), 6) / 6."""
+    name = "hardswish"
+    node = "HardswishBackward0"  # in place too, as PyTorch's hardswish_
+    saves = (0,)
+
+    def forward(xp, x, inplace=False):
+        return x * xp.minimum(xp.maximum(x + 3.0, 0.0), 6.0) / 6.0
+
+    def backward(F, ctx, g, x, inplace=False):
+        return (F.hardswish_backward(g, x),)
+
+
+class HardswishBackward(Op):
+    """hardswish's gradient, PyTorch's hardswish_backward(g, x): 0 up to -3 (included), g (x / 3 + 1/2)
+    below 3, g from 3 on; a row of its own so that it depends on x under create_graph (its own
+    derivative is g / 3 strictly between -3 and 3)."""
+    name = "hardswish_backward"
+    node = "HardswishBackwardBackward0"
+    elementwise = True
+    saves = (0, 1)
+    save_for = ((1,), (0, 1))
+
+    def forward(xp, g, x):
+        return xp.where(x <= -3.0, 0.0, xp.where(x < 3.0, g * (x / 3.0 + 0.5), g))
+
+    def backward(F, ctx, gg, g, x):
+        raw = _raw(x)
+        return (F.hardswish_backward(gg, x) if ctx.needs[0] else None,
+                F.where((raw > -3.0) & (raw < 3.0), gg * g / 3.0, 0.0) if ctx.needs[1] else None)
+
+
+class Hardsigmoid(_Activation):
+    """x / 6 + 1/2 between -3 and 3, 0 below, 1 above: min(max(x + 3, 0), 6) / 6."""
+    name = "hardsigmoid"
+    node = "HardsigmoidBackward0"  # in place too, as PyTorch's hardsigmoid_
+    saves = (0,)
+
+    def forward(xp, x, inplace=False):
+        return xp.minimum(xp.maximum(x + 3.0, 0.0), 6.0) / 6.0
+
+    def backward(F, ctx, g, x, inplace=False):
+        return (F.hardsigmoid_backward(g, x),)
+
+
+class HardsigmoidBackward(MaskedGradient):
+    """hardsigmoid's gradient: g / 6 strictly between -3 and 3, 0 elsewhere -- g times PyTorch's
+    one_sixth, the float32 1.0f / 6.0f, in every dtype (so float64 gradients are PyTorch's bits)."""
+    name = "hardsigmoid_backward"
+    node = "HardsigmoidBackwardBackward0"
+
+    def forward(xp, g, x):
+        return xp.where((x > -3.0) & (x < 3.0), g * _ONE_SIXTH_F32, 0.0)
+
+
+class Threshold(_Activation):
+    """value where x <= threshold, x elsewhere (NaN stays); an integer tensor stays integer."""
+    name = "threshold"
+    node = staticmethod(lambda ctx: "ThresholdBackward1" if ctx.params.get("inplace") else "ThresholdBackward0")
+    saves = (0,)
+
+    def forward(xp, x, threshold=0.0, value=0.0, inplace=False):
+        out = xp.where(x <= threshold, value, x)
+        return out if out.dtype == x.dtype else out.astype(x.dtype)
+
+    def backward(F, ctx, g, x, threshold=0.0, value=0.0, inplace=False):
+        return (F.threshold_backward(g, x, threshold=threshold),)
+
+
+class Prelu(Op):
+    """x where x > 0, weight * x elsewhere, the weight broadcast against x (F.prelu views it so):
+    PyTorch's _prelu_kernel. The weight's gradient is summed back to its shape by the core."""
+    name = "prelu"
+    node = "PreluKernelBackward0"
+    elementwise = True
+    saves = (0, 1)
+    save_for = ((0, 1), (0,))
+
+    def forward(xp, x, weight):
+        return xp.where(x > 0, x, weight * x)
+
+    def backward(F, ctx, g, x, weight):
+        # PyTorch's _prelu_kernel_backward: (x > 0 ? g : weight g, x > 0 ? 0 : x g)
+        positive = _raw(x) > 0
+        return (F.where(positive, g, weight * g) if ctx.needs[0] else None,
+                F.where(positive, 0.0, x * g) if ctx.needs[1] else None)
+
+
+class Glu(Op):
+    """a sigmoid(b), a and b the two halves of x along dim: PyTorch's kernel, a * (1 / (1 + exp(-b)))."""
+    name = "glu"
+    node = "GluBackward0"
+    saves = (0,)
+
+    def forward(xp, x, dim):
+        a, b = xp.split(x, 2, axis=dim)
+        with _errstate(xp):  # exp(-b) overflows to inf for b below about -709: the value is then 0
+            return a * (1 / (1 + xp.exp(-b)))
+
+    def backward(F, ctx, g, x, dim):
+        # PyTorch's glu_backward: s g for a, (1 - s) s a g for b, s = sigmoid(b)
+        half = ctx.shapes[0][dim] // 2
+        lead = (slice(None),) * dim
+        a = F.getitem(x, key=lead + (slice(0, half),))
+        s = F.sigmoid(F.getitem(x, key=lead + (slice(half, None),)))
+        return (F.cat(s * g, (1 - s) * s * a * g, dim=dim),)
 
 # ------------------------------------------------------------------------------ losses
 
@@ -398,10 +527,11 @@ def _expand_index(index, dim):
 
 
 class _errstate:
-    """numpy's errstate (0/0 is PyTorch's NaN, silently); nothing on other array modules."""
+    """numpy's errstate (0/0 is PyTorch's NaN, an overflow its inf, silently); nothing on other array
+    modules."""
 
     def __init__(self, xp):
-        self.inner = xp.errstate(invalid="ignore", divide="ignore") if hasattr(xp, "errstate") else None
+        self.inner = xp.errstate(invalid="ignore", divide="ignore", over="ignore") if hasattr(xp, "errstate") else None
 
     def __enter__(self):
         if self.inner is not None:

@@ -1,4 +1,4 @@
-"""Arithmetic: + - * / % **, atan2, hypot, neg, reciprocal, maximum/minimum, where."""
+"""Arithmetic: + - * / % **, atan2, hypot, xlogy, neg, reciprocal, maximum/minimum, where."""
 import math
 
 import numpy
@@ -192,6 +192,38 @@ class Hypot(Op):
     def backward(F, ctx, g, a, b, out):
         return (g * a / out if ctx.needs[0] else None), (g * b / out if ctx.needs[1] else None)  # PyTorch's order
 
+
+
+class Xlogy(Op):
+    """x log(y), 0 where x is 0 (NaN where y is); kl_div's xlogy(target, target)."""
+    name = "xlogy"
+    names = ("xlogy",)
+    # PyTorch's Scalar overloads: XlogyBackward1 for a number x, XlogyBackward2 for a number y, one edge
+    node = staticmethod(lambda ctx: "XlogyBackward1" if ctx.shapes[0] is None else
+                        "XlogyBackward2" if ctx.shapes[1] is None else "XlogyBackward0")
+    number_left = number_right = "drop"
+    wrapper = "binary"
+    method = inplace = elementwise = True
+    saves = (0, 1)
+
+    def forward(xp, x, y):
+        if not hasattr(y, "dtype"):
+            y = xp.asarray(y, dtype=xp.result_type(x, y))  # a number takes x's float type, as in x * y
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            out = x * xp.log(y)
+        return xp.where((x == 0) & ~xp.isnan(y), 0.0, out)
+
+    def backward(F, ctx, g, x, y):
+        # PyTorch's: g * xlogy(x != 0, y) for x (g * log(y) for a number y, at x = 0 too), g * x / y for y
+        if ctx.needs[0]:
+            gx = g * F.xlogy(x != 0, y) if ctx.shapes[1] is not None else g * _log_number(y)
+        return (gx if ctx.needs[0] else None), (g * x / y if ctx.needs[1] else None)
+
+
+def _log_number(y):
+    """log(y) of a Python number as PyTorch's double: -inf at 0, NaN below."""
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        return float(numpy.log(numpy.float64(y)))
 
 class Neg(Elementwise):
     name = "neg"

@@ -1,4 +1,4 @@
-"""Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm, einsum, kron, trace, cross, inverse,
+"""Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
 linalg.solve and det."""
 from .table import Op, infix, call
 
@@ -99,13 +99,14 @@ def _linear_grads(F, ctx, g, x, w, batch):
 # ------------------------------------------------------------------ addmm, bmm
 
 class Addmm(Op):
-    """beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product)."""
+    """beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product); of
+    3-D batches of matrices, torch.baddbmm (BaddbmmBackward0)."""
     batched = True  # g (B, m, p) @ mat2.T and mat1.T @ g broadcast over the batch
     name = "addmm"
-    names = ("addmm",)
+    names = ("addmm", "baddbmm")
     method = inplace = True
     formula = call("beta", "alpha")
-    node = "AddmmBackward0"
+    node = staticmethod(lambda ctx: "BaddbmmBackward0" if len(ctx.shapes[1]) == 3 else "AddmmBackward0")
     saves = (1, 2)
     save_for = ((2,), (1,))
 
@@ -122,10 +123,10 @@ class Addmm(Op):
         gx = (g if beta == 1 else g * beta) if ctx.needs[0] else None
         ga = gb = None
         if ctx.needs[1]:
-            ga = F.matmul(g, F.transpose(b, dim0=0, dim1=1))
+            ga = F.matmul(g, F.transpose(b, dim0=-1, dim1=-2))
             ga = ga if alpha == 1 else ga * alpha
         if ctx.needs[2]:
-            gb = F.matmul(F.transpose(a, dim0=0, dim1=1), g)
+            gb = F.matmul(F.transpose(a, dim0=-1, dim1=-2), g)
             gb = gb if alpha == 1 else gb * alpha
         return gx, ga, gb
 

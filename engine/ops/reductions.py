@@ -679,7 +679,7 @@ class Norm(Op):
         out = _unreduce(F, ctx, out, dim, keepdim)
         if p == 1:
             return (g * F.sign(x),)
-        if p == math.inf:
+        if abs(p) == math.inf:  # the largest |x| (the smallest for -inf, dist's): shared among ties
             a = F.abs(x)
             mask = a == out
             count = F.sum(mask * 1.0, dim=dim, keepdim=True)
@@ -690,6 +690,31 @@ class Norm(Op):
         return (F.where(out == 0, 0.0, g * x * F.pow_scalar(a, exponent=p - 2) /
                         F.pow_scalar(out, exponent=p - 1)),)
 
+
+class Dist(Op):
+    """torch.dist: the p-norm of a - b over all their elements (they broadcast); p = 0 counts the
+    elements that differ (no gradient), -inf is the smallest |a - b|. The gradient is norm's of
+    a - b (PyTorch's norm_backward), and its negation for b."""
+    name = "dist"
+    names = ("dist",)
+    method = True
+    formula = call("p")
+    node = "DistBackward0"
+    saves = (0, 1, "out")
+
+    def forward(xp, a, b, p=2):
+        d = a - b
+        if p == 0:
+            return xp.sum(d != 0).astype(d.dtype)
+        if p == -math.inf:
+            return xp.min(xp.abs(d))
+        with numpy.errstate(divide="ignore"):  # p < 0 with equal elements: |0| ** p is inf, as PyTorch's
+            return Norm.forward(xp, d, p)
+
+    def backward(F, ctx, g, a, b, out, p=2):
+        d = a - b
+        grad = F.zeros_like(d) if p == 0 else Norm._grad(F, ctx, g, d, out, p, None, False)[0]
+        return (grad if ctx.needs[0] else None), (-grad if ctx.needs[1] else None)
 
 class Logsumexp(Op):
     name = "logsumexp"

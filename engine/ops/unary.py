@@ -208,12 +208,13 @@ class Relu(Elementwise):
 
 
 class ThresholdBackward(MaskedGradient):
-    """relu's gradient: g where x > threshold, 0 elsewhere."""
+    """relu's (and threshold's) gradient: 0 where x <= threshold, g elsewhere -- NaN included, as
+    PyTorch's kernel."""
     name = "threshold_backward"
     node = "ThresholdBackwardBackward0"
 
     def forward(xp, g, x, threshold=0.0):
-        return xp.where(x > threshold, g, 0)
+        return xp.where(x <= threshold, 0, g)
 
 
 class Sinh(Elementwise):
