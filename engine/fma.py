@@ -45,6 +45,8 @@ def _sum_to_odd(a, b):
 def fma(a, b, c):
     """a * b + c rounded once, in double (Boldo and Melquiond's emulation: an exact
     product, an exact sum, the small parts rounded to odd, one final rounding)."""
+    if a.__class__ in _SCALARS and b.__class__ in _SCALARS and c.__class__ in _SCALARS:
+        return numpy.float64(_fma_of_floats(float(a), float(b), float(c)))
     a, b, c = (numpy.asarray(v, dtype=numpy.float64) for v in (a, b, c))
     with numpy.errstate(all="ignore"):
         ph, pl = _two_product(a, b)
@@ -52,6 +54,25 @@ def fma(a, b, c):
         result = th + _sum_to_odd(tl, pl)
         plain = a * b + c
     return numpy.where(numpy.isfinite(result), result, plain)  # infinities and nans as a * b + c
+
+
+_SCALARS = frozenset({float, numpy.float64})
+
+
+def _fma_of_floats(a, b, c):
+    """fma of three Python floats, for a scalar (numpy's steps cost a microsecond each on a
+    scalar): the exact value as a ratio of integers, and Python's division of integers, which
+    rounds correctly. An exact 0 takes a * b + c's signed zero (it is exact then too); an infinity,
+    a NaN or an overflow takes a * b + c."""
+    try:
+        na, da = a.as_integer_ratio()
+        nb, db = b.as_integer_ratio()
+        nc, dc = c.as_integer_ratio()
+        d = da * db
+        n = na * nb * dc + nc * d
+        return n / (d * dc) if n else a * b + c
+    except (OverflowError, ValueError):
+        return a * b + c
 
 
 def fma32(a, b, c):

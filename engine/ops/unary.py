@@ -169,7 +169,8 @@ class Sigmoid(Elementwise):
     def forward(xp, x):
         # PyTorch's kernel, 1 / (1 + exp(-x)); exp(-x) overflows to inf below about -709 (-88 in
         # float32), where 1 / inf is the right 0: numpy is only kept from warning of it
-        if (x < -80).any():
+        low = x < -80
+        if low.any() if low.shape else low:
             with xp.errstate(over="ignore"):
                 return 1 / (1 + xp.exp(-x))
         return 1 / (1 + xp.exp(-x))
