@@ -1,19 +1,11 @@
 """The cases of functional_ops.json and how each is recorded: run by gen_functional_ops.py under
 PyTorch and by tests/test_functional_ops.py under our engine (see gen_functional_ops.py). The
 names a program uses: T, F, nn and leaf(data), a float64 tensor that requires grad."""
-import textwrap
 import warnings
 
-CASES = []
-ERRORS = []
+from program_cases import registry
 
-
-def case(name, program):
-    CASES.append((name, textwrap.dedent(program).strip() + "\n"))
-
-
-def error(name, program):
-    ERRORS.append((name, textwrap.dedent(program).strip() + "\n"))
+CASES, ERRORS, case, error = registry()
 
 
 def _hex(values):

@@ -22,11 +22,12 @@ None -> {"kind": "none"}; bool -> {"kind": "bool", "value": v}.
 """
 import json
 import os
-import textwrap
 import warnings
 
 import torch
 import torch.autograd.functional
+
+from program_cases import registry  # this folder: the script's own
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "batched_vjp.json")
@@ -62,16 +63,7 @@ def same(a, b):
     return a == b
 
 
-CASES = []
-ERRORS = []
-
-
-def case(name, program):
-    CASES.append((name, textwrap.dedent(program).strip() + "\n"))
-
-
-def error(name, program):
-    ERRORS.append((name, textwrap.dedent(program).strip() + "\n"))
+CASES, ERRORS, case, error = registry()
 
 
 # --------------------------------------------------------------- Hessians
