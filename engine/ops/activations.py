@@ -19,7 +19,7 @@ import numpy
 
 from ..backend import special
 from .table import MaskedGradient, Op, batch_dim, custom
-from .unary import Clamp
+from .unary import Clamp, Sigmoid
 
 _SQRT1_2 = 1.0 / math.sqrt(2.0)
 _INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
@@ -312,15 +312,15 @@ class Prelu(Op):
 
 
 class Glu(Op):
-    """a sigmoid(b), a and b the two halves of x along dim: PyTorch's kernel, a * (1 / (1 + exp(-b)))."""
+    """a sigmoid(b), a and b the two halves of x along dim: PyTorch's kernel, a times sigmoid's own
+    1 / (1 + exp(-b))."""
     name = "glu"
     node = "GluBackward0"
     saves = (0,)
 
     def forward(xp, x, dim):
         a, b = xp.split(x, 2, axis=dim)
-        with _errstate(xp):  # exp(-b) overflows to inf for b below about -709: the value is then 0
-            return a * (1 / (1 + xp.exp(-b)))
+        return a * Sigmoid.forward(xp, b)
 
     def backward(F, ctx, g, x, dim):
         # PyTorch's glu_backward: s g for a, (1 - s) s a g for b, s = sigmoid(b)
