@@ -134,6 +134,12 @@ def _storage(t):
     return arr
 
 
+def _data_address(arr):
+    """The address of an array's first element (numpy's or CuPy's)."""
+    interface = getattr(arr, "__array_interface__", None) or arr.__cuda_array_interface__
+    return interface["data"][0]
+
+
 def _mixed_devices(a, b):
     return RuntimeError(
         f"Expected all tensors to be on the same device, but found at least two devices, {a} and {b}!")
@@ -608,6 +614,35 @@ class Tensor:
     def element_size(self):
         return self.array.itemsize
 
+    # ------------------------------------------------------------ memory layout (numpy's strides, in elements)
+    def stride(self, dim=None):
+        """The step in elements from one index to the next along each dim (or along `dim`)."""
+        arr = self.array
+        size = arr.itemsize
+        strides = tuple(s // size for s in getattr(arr, "strides", ()))
+        return strides if dim is None else strides[_dim(dim, arr.ndim)]
+
+    def is_contiguous(self, memory_format=None):
+        """Row-major without gaps (size-1 dims and empty tensors count as contiguous, as in PyTorch)."""
+        flags = getattr(self.array, "flags", None)  # a Python number (no array) is one element
+        return flags is None or bool(flags.c_contiguous)
+
+    def contiguous(self, memory_format=None):
+        """self when already row-major, else a row-major copy (CloneBackward0, as PyTorch's)."""
+        return self if self.is_contiguous() else self.clone()
+
+    def storage_offset(self):
+        """Where the first element sits in the memory the tensor shares with its base, in elements."""
+        arr = _storage(self)
+        root = arr
+        while isinstance(root.base, arr.__class__):
+            root = root.base
+        return (_data_address(arr) - _data_address(root)) // arr.itemsize
+
+    def data_ptr(self):
+        """The memory address of the first element: equal for tensors that start at the same place."""
+        return _data_address(_storage(self))
+
     def is_floating_point(self):
         return self.array.dtype.kind == "f"
 
@@ -838,9 +873,6 @@ class Tensor:
 
     def bool(self):
         return _fn.to(self, dtype=_dt.bool_)
-
-    def contiguous(self):
-        return self
 
     def __repr__(self):
         from .printing import tensor_repr
