@@ -46,6 +46,8 @@ SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
 VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = "default", "no_grad", "multi_output"
 VIEW_INFERENCE = "inference"  # a view of a normal tensor made in inference mode
 
+SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                          "behavior.\nConsider using tensor.detach() first.")
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -897,6 +899,8 @@ class Tensor:
         return bool(self.array.item())
 
     def __float__(self):
+        if self._rg:  # PyTorch 2.13's warning (once a process there; here once a place, as Python shows it)
+            warnings.warn(SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self):
