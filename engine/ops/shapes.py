@@ -13,8 +13,10 @@ class Reshape(Op):
     names = ("reshape", "view", "flatten", "ravel", "unflatten")
     method = True
     formula = custom("reshape")
-    # a reshape that has to copy (a transposed input) is PyTorch's _unsafe_view of a clone
-    node = staticmethod(lambda ctx: "UnsafeViewBackward0" if ctx.copied else "ViewBackward0")
+    # a reshape that has to copy (a transposed input) is PyTorch's _unsafe_view of a clone; an empty
+    # one shares no memory here, but is a view in PyTorch
+    node = staticmethod(lambda ctx: "UnsafeViewBackward0" if ctx.copied and 0 not in ctx.out_shape
+                        else "ViewBackward0")
     is_view = True
 
     def forward(xp, x, shape):
