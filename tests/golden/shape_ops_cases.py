@@ -6,7 +6,9 @@ tests/test_shape_ops.py under our engine; each program is recorded as in functio
 (`record`, `run_error`). Outputs after the first are not differentiated: the in-place cases
 return the version counters there (`V(...)`, an int64 tensor)."""
 from program_cases import registry
-from functional_ops_cases import record, run_error  # noqa: F401  (the generator and the test take them from here)
+from functional_ops_cases import record, run_error
+
+__all__ = ["CASES", "ERRORS", "record", "run_error"]  # (the generator and the test take record, run_error from here)
 
 CASES, ERRORS, case, error = registry()
 
