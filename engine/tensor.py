@@ -96,10 +96,11 @@ class Size(tuple):
 class ViewInfo:
     """How a view selects its elements from its base, and whether its node is current."""
 
-    __slots__ = ("chain", "meta", "version", "output", "base_fn")
+    __slots__ = ("chain", "meta", "version", "output", "base_fn", "epoch")
 
-    def __init__(self, chain, meta, version, output=0, base_fn=None):
+    def __init__(self, chain, meta, version, output=0, base_fn=None, epoch=0):
         self.chain = chain      # ((view row, params), ...) from the base to the view
+        self.epoch = epoch      # how many of the base's in-place reshapes `chain` starts after (view_chain)
         self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE or VIEW_MULTI_OUTPUT
         self.version = version  # the version counter's value when the view's node was made
         self.output = output    # which output of a multi-output view function (unbind, split)
@@ -349,7 +350,7 @@ def _link_view(view, parent, op, params, meta=None, output=0):
     if parent._base is None:
         base, chain, inherited = parent, (), VIEW_DEFAULT
     else:
-        base, chain, inherited = parent._base, parent._view.chain, parent._view.meta
+        base, chain, inherited = parent._base, view_chain(parent), parent._view.meta
     if meta is None:
         if inference_used[0] and _inference_on():
             meta = VIEW_INFERENCE
@@ -358,7 +359,7 @@ def _link_view(view, parent, op, params, meta=None, output=0):
         else:
             meta = VIEW_NO_GRAD
     view._base = base
-    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn)
+    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn, len(base._reshaped))
     if (meta == VIEW_NO_GRAD or meta == VIEW_INFERENCE) and base._rg:
         view._rg = True  # as PyTorch: it requires grad, but no gradient flows through it
 
@@ -384,11 +385,23 @@ def _refresh(t):
     if info.meta == VIEW_MULTI_OUTPUT:
         raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
-    t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
+    t._fn = _record(_AS_STRIDED, (base,), {"chain": view_chain(t)}, t)
     t._rg = True
     if t._retains:
         _move_retain(t, old, t._fn)
     info.version = t._vc[0]
+
+
+def view_chain(view):
+    """The view's chain of steps from its base as the base is shaped now. A base reshaped in
+    place (x.t_()) logs the step that undoes it (`_reshaped`); the chains of views made before
+    start from its old shape, so they get those steps put in front, latest first."""
+    info = view._view
+    undo = view._base._reshaped
+    if info.epoch != len(undo):
+        info.chain = tuple(reversed(undo[info.epoch:])) + info.chain
+        info.epoch = len(undo)
+    return info.chain
 
 
 def multi_output_message(view, modified):
@@ -576,6 +589,7 @@ class Tensor:
     _hooks = None
     _retains = False
     _view = None
+    _reshaped = ()  # the steps undoing each in-place reshape of this base (t_, squeeze_, ...): view_chain
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
     __hash__ = object.__hash__
@@ -1122,6 +1136,25 @@ class Tensor:
     def zero_(self):
         return _fn.zero_(self)
 
+    # in-place views (methods only, as in PyTorch): engine/inplace_views.py
+    def t_(self):
+        return _views.t_(self)
+
+    def transpose_(self, dim0, dim1):
+        return _views.transpose_(self, dim0, dim1)
+
+    def swapdims_(self, dim0, dim1):
+        return _views.transpose_(self, dim0, dim1)
+
+    def swapaxes_(self, axis0, axis1):
+        return _views.transpose_(self, axis0, axis1)
+
+    def squeeze_(self, dim=None):
+        return _views.squeeze_(self, dim)
+
+    def unsqueeze_(self, dim):
+        return _views.unsqueeze_(self, dim)
+
     def fill_(self, value):
         return _fn.fill_(self, value)
 
@@ -1169,6 +1202,7 @@ def _host(t):
 
 
 from . import functions as _fn  # noqa: E402  (functions builds on Tensor)
+from . import inplace_views as _views  # noqa: E402
 
 
 # ------------------------------------------------------------------ legacy constructors

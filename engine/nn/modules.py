@@ -20,7 +20,7 @@ from .. import dtypes as _dt
 from . import functional as F
 from . import init
 
-__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
+__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
            "Threshold", "GLU", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
@@ -461,6 +461,22 @@ Hardsigmoid = _module("Hardsigmoid", F.hardsigmoid, (("inplace", False),))
 Hardswish.extra_repr = Hardsigmoid.extra_repr = Module.extra_repr  # PyTorch prints neither's inplace
 Threshold = _module("Threshold", F.threshold, (("threshold", _REQUIRED), ("value", _REQUIRED), ("inplace", False)))
 GLU = _module("GLU", F.glu, (("dim", -1),))
+
+
+class Unflatten(_Elementwise):
+    """A layer splitting dim `dim` of its input into `unflattened_size` (a view; torch.unflatten)."""
+    _args = (("dim", _REQUIRED), ("unflattened_size", _REQUIRED))
+    _function = staticmethod(lambda input, dim, unflattened_size: _fn.unflatten(input, dim, unflattened_size))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        size = self.unflattened_size
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(size).__name__}")
+        for i, s in enumerate(size):
+            if not isinstance(s, int):
+                raise TypeError(f"unflattened_size must be tuple of ints, but found element of type "
+                                f"{type(s).__name__} at pos {i}")
 
 
 class PReLU(Module):
