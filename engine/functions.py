@@ -1310,6 +1310,42 @@ def _install_surface(namespace):
 _install_surface(globals())
 
 
+def _numpy_aliases(namespace):
+    """PyTorch's argument parser takes numpy's names too: axis for dim, keepdims for keepdim
+    (x.sum(axis=0, keepdims=True)). Each public function with a dim or keepdim parameter -- and
+    the Tensor method that is the same function -- gets a wrapper that renames them."""
+    for name, f in list(namespace.items()):
+        code = getattr(f, "__code__", None)
+        if name.startswith("_") or code is None or getattr(f, "__module__", "").split(".")[-1][:9] != "functions":
+            continue
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        renames = tuple((alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in params)
+        if not renames:
+            continue
+        wrapper = _aliasing(f, renames)
+        namespace[name] = wrapper
+        if Tensor.__dict__.get(name) is f:
+            setattr(Tensor, name, wrapper)
+
+
+def _aliasing(f, renames):
+    def call(*args, **kwargs):
+        if kwargs:
+            for alias, own in renames:
+                if alias in kwargs:
+                    if own in kwargs:  # PyTorch's words when both are given
+                        raise TypeError(f"{f.__name__}() got an unexpected keyword argument '{alias}'")
+                    kwargs[own] = kwargs.pop(alias)
+        return f(*args, **kwargs)
+    call.__name__ = call.__qualname__ = f.__name__
+    call.__doc__ = f.__doc__
+    call.__wrapped__ = f
+    return call
+
+
+_numpy_aliases(globals())
+
+
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
     "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE",
     "Tensor", "MaxResult", "MinResult")]
