@@ -4,7 +4,7 @@ fmod, nan_to_num, logit, heaviside (and float_power through the pow rows)."""
 import numpy as np
 
 import autodiff.engine as ad
-from op_cases import C, away, gen_all, gen_each, normal, on_copy, positive, uniform
+from op_cases import C, away, distinct, gen_all, gen_each, normal, on_copy, positive, uniform
 
 # ------------------------------------------------------------ numpy references
 
@@ -93,3 +93,45 @@ _NO_DERIVATIVE = ("PyTorch has no derivative of heaviside (its node is NotImplem
 C("heaviside", "fn", lambda x, v: ad.heaviside(x, v), [(2, 3), (3,)], np_heaviside, "NotImplemented",
   gen=lambda rng, s: [np.array([[-1.0, 0.0, 2.0], [0.0, -0.0, -3.0]]), np.array([0.5, 0.25, 0.75])],
   xfail={"grad": _NO_DERIVATIVE, "gradgrad": _NO_DERIVATIVE})
+
+# ====================================================================== NaN-aware reductions and scans
+
+
+def _with_nan(rng, shape):
+    a = rng.standard_normal(shape)
+    a.reshape(-1)[::3] = np.nan
+    return a
+
+
+def np_running(x, axis, largest):
+    return (np.maximum if largest else np.minimum).accumulate(x, axis=axis)
+
+
+def np_logcumsumexp(x, axis):
+    return np.logaddexp.accumulate(x, axis=axis)
+
+
+C("nansum", "all", lambda x: ad.nansum(x), [(2, 3)], np.nansum, "NansumBackward0")
+C("nansum", "dim_keepdim_nan", lambda x: x.nansum(dim=1, keepdim=True), [(2, 3)],
+  lambda x: np.nansum(x, axis=1, keepdims=True), "NansumBackward0", gen=gen_all(_with_nan))
+C("nansum", "dims_nan", lambda x: ad.nansum(x, (0, 2)), [(2, 3, 2)], lambda x: np.nansum(x, axis=(0, 2)),
+  "NansumBackward0", gen=gen_all(_with_nan))
+C("nansum", "nanmean", lambda x: ad.nanmean(x, dim=0), [(3, 2)], lambda x: np.nanmean(x, axis=0), "DivBackward0",
+  gen=gen_all(_with_nan))
+# aminmax is amin and amax under PyTorch's node name (distinct values: no ties)
+C("amin", "aminmax", lambda x: ad.aminmax(x).min, [(2, 3)], np.min, "AminmaxBackward0", gen=gen_all(distinct))
+C("amax", "aminmax_dim", lambda x: x.aminmax(dim=1, keepdim=True).max, [(2, 3)],
+  lambda x: np.max(x, axis=1, keepdims=True), "AminmaxBackward0", gen=gen_all(distinct))
+C("cummax", "dim0", lambda x: ad.cummax(x, 0).values, [(4, 2)], lambda x: np_running(x, 0, True), "CummaxBackward0",
+  gen=gen_all(distinct))
+C("cummax", "method_dim1", lambda x: x.cummax(dim=1)[0], [(2, 5)], lambda x: np_running(x, 1, True),
+  "CummaxBackward0", gen=gen_all(distinct))
+C("cummin", "dim0", lambda x: ad.cummin(x, 0).values, [(5,)], lambda x: np_running(x, 0, False), "CumminBackward0",
+  gen=gen_all(distinct))
+C("cummin", "method_dim_last", lambda x: x.cummin(-1)[0], [(2, 2, 3)], lambda x: np_running(x, -1, False),
+  "CumminBackward0", gen=gen_all(distinct))
+C("logcumsumexp", "dim0", lambda x: ad.logcumsumexp(x, 0), [(4, 2)], lambda x: np_logcumsumexp(x, 0),
+  "LogcumsumexpBackward0")
+C("logcumsumexp", "method_dim1", lambda x: x.logcumsumexp(dim=1), [(2, 5)], lambda x: np_logcumsumexp(x, 1),
+  "LogcumsumexpBackward0", gen=gen_all(uniform(-20.0, 20.0)))
+C("logcumsumexp", "scalar", lambda x: ad.logcumsumexp(x, 0), [()], lambda x: x, "LogcumsumexpBackward0")

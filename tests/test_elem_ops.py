@@ -17,7 +17,7 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from elem_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
-from test_functional_ops import namespace, _same_tensors, _floats  # noqa: E402
+from test_functional_ops import namespace, _same_tensors  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "elem_ops.json").read_text())
 
@@ -27,6 +27,12 @@ TOLERANCE = {
     # float32 second derivative: our double backward of g / (1 + exp(b - a)) takes its steps in
     # another order than PyTorch's, one float32 unit in the last place apart
     "logaddexp_float32": {"grad2": (0, 1e-8)},
+    # a second derivative of -5.7e-13 made by cancellation (terms near 0.25 apart by that much): the
+    # last bits of the terms decide it, 4.4e-16 apart
+    "logcumsumexp": {"grad2": (0, 1e-15)},
+    # float32: numpy's exp and log of float32 are its own vectorised ones, not the C library's
+    # expf and logf PyTorch's scalar kernels call, one float32 unit in the last place apart at times
+    "logcumsumexp_float32": {"grad": (0, 2e-7), "grad2": (0, 3e-7)},
 }
 
 

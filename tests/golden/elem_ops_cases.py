@@ -8,7 +8,9 @@ functional_ops_cases.py (the same names: T, F, nn, leaf). Tensors are kept under
 along their last dim where PyTorch's kernels would otherwise take their vectorised path, whose
 exp and log round differently from the C library's."""
 from program_cases import registry
-from functional_ops_cases import record, run_error  # noqa: F401  (the recording is functional_ops')
+from functional_ops_cases import record, run_error  # the recording is functional_ops'
+
+__all__ = ["CASES", "ERRORS", "record", "run_error"]
 
 CASES, ERRORS, case, error = registry()
 
@@ -309,3 +311,161 @@ error("heaviside_backward", """
     T.heaviside(x, T.tensor([0.5])).sum().backward()
 """)
 error("positive_bool", "T.positive(T.tensor([True]))")
+
+# ====================================================================== sorting, counting, scans
+
+case("argsort", """
+    inputs = []
+    def f(): return T.argsort(T.tensor([3.0, 1.0, 2.0, 1.0, float('nan'), 0.0, -0.0]))
+""")
+case("argsort_descending", """
+    inputs = []
+    def f(): return T.tensor([3.0, 1.0, 2.0, 1.0, float('nan'), 0.0]).argsort(descending=True)
+""")
+case("argsort_stable_dim0", """
+    inputs = []
+    def f(): return T.argsort(T.tensor([[3, 1, 1], [0, 5, 1], [3, 1, 0]]), dim=0, stable=True), T.argsort(T.tensor(3.0))
+""")
+case("argsort_bool_empty", """
+    inputs = []
+    def f(): return T.argsort(T.tensor([True, False, True, False])), T.argsort(T.ones(2, 0))
+""")
+case("nonzero", """
+    inputs = []
+    def f(): return T.nonzero(T.tensor([[0.0, 1.0, float('nan')], [2.0, -0.0, 0.0]]))
+""")
+case("nonzero_as_tuple", """
+    inputs = []
+    def f(): return T.tensor([[0, 1], [2, 0]]).nonzero(as_tuple=True)
+""")
+case("nonzero_scalars_empty", """
+    inputs = []
+    def f(): return (T.nonzero(T.tensor(3.0)), T.nonzero(T.tensor(0.0)), T.nonzero(T.zeros(0, 3)),
+                     *T.nonzero(T.tensor(3.0), as_tuple=True), *T.nonzero(T.tensor(False), as_tuple=True))
+""")
+case("count_nonzero", """
+    inputs = []
+    def f(): return (T.count_nonzero(T.tensor([[0.0, 1.0], [2.0, float('nan')]])),
+                     T.tensor([[0, 1], [2, 3]]).count_nonzero(dim=0), T.count_nonzero(T.ones(2, 3), dim=(0, 1)),
+                     T.count_nonzero(T.ones(2, 3), 1), T.count_nonzero(T.tensor(2.0), dim=0),
+                     T.count_nonzero(T.ones(2, 3), dim=[]))
+""")
+case("nansum", """
+    x = leaf([1.5, float('nan'), -2.0, 0.25])
+    inputs = [x]
+    def f(): return T.nansum(x)
+""")
+case("nansum_dim_keepdim", """
+    x = leaf([[1.5, float('nan'), -2.0], [float('nan'), 0.5, 4.0]])
+    inputs = [x]
+    def f(): return x.nansum(dim=1, keepdim=True)
+""")
+case("nansum_dims_float32", """
+    x = leaf([[1.5, float('nan'), -2.0], [float('nan'), 0.5, 4.0]])
+    inputs = [x]
+    def f(): return T.nansum(x, (0, 1), dtype=T.float32)
+""")
+case("nansum_integers", """
+    inputs = []
+    def f(): return T.nansum(T.tensor([1, 2, 3])), T.nansum(T.tensor([True, True])), T.nansum(T.tensor([1, 2]), dtype=T.float32)
+""")
+case("nanmean", """
+    x = leaf([1.5, float('nan'), -2.0, 0.25])
+    inputs = [x]
+    def f(): return T.nanmean(x)
+""")
+case("nanmean_dim", """
+    x = leaf([[1.5, float('nan'), -2.0], [float('nan'), float('nan'), float('nan')]])
+    inputs = [x]
+    def f(): return x.nanmean(1, True)
+""")
+case("nanmean_float32", """
+    x = leaf([[1.5, float('nan'), -2.0], [float('nan'), 0.5, 4.0]])
+    inputs = [x]
+    def f(): return T.nanmean(x.float(), dim=0)
+""")
+case("aminmax", """
+    x = leaf([[1.5, 5.0, -2.0], [-2.0, 0.5, 5.0]])
+    inputs = [x]
+    def f(): return T.aminmax(x)
+""")
+case("aminmax_max_first", """
+    x = leaf([[1.5, 5.0, -2.0], [-2.0, 0.5, 5.0]])
+    inputs = [x]
+    def f(): mn, mx = T.aminmax(x); return mx, mn
+""")
+case("aminmax_dim", """
+    x = leaf([[1.5, 5.0, -2.0], [-2.0, 0.5, 5.0], [1.5, 1.5, 0.0]])
+    inputs = [x]
+    def f(): r = x.aminmax(dim=1, keepdim=True); return r.min + 2.0 * r.max
+""")
+case("aminmax_dim0", """
+    x = leaf([[1.5, 5.0, -2.0], [-2.0, 0.5, 5.0], [1.5, 1.5, 0.0]])
+    inputs = [x]
+    def f(): return T.aminmax(x, dim=0)
+""")
+case("aminmax_special", """
+    inputs = []
+    def f(): return (*T.aminmax(T.tensor([1.0, float('nan')])), *T.aminmax(T.tensor([[1, 5], [2, 3]])),
+                     *T.aminmax(T.tensor([True, False])), *T.aminmax(T.tensor(2.0), dim=0), *T.aminmax(T.zeros(0, 3), dim=1))
+""")
+case("cummax", """
+    x = leaf([1.0, 3.0, 2.0, 3.0, -1.0, 5.0, 5.0])
+    inputs = [x]
+    def f(): return T.cummax(x, 0)
+""")
+case("cummax_nan", """
+    x = leaf([1.0, 3.0, float('nan'), 5.0, float('nan'), 0.0])
+    inputs = [x]
+    def f(): return x.cummax(dim=0)
+""")
+case("cummin_dim1", """
+    x = leaf([[1.0, 3.0, 0.0, 0.0, -1.0], [2.0, 2.0, 2.0, -3.0, 4.0]])
+    inputs = [x]
+    def f(): return T.cummin(x, 1)
+""")
+case("cummin_dim0_zeros", """
+    x = leaf([[1.0, -0.0], [0.0, 0.0], [-0.0, 3.0]])
+    inputs = [x]
+    def f(): return T.cummin(x, dim=0)
+""")
+case("cummax_integers_empty", """
+    inputs = []
+    def f(): return (*T.cummax(T.tensor([[1, 3], [2, 2]]), dim=1), *T.cummax(T.tensor([True, False, True]), 0),
+                     *T.cummin(T.tensor(2.0), 0), *T.cummax(T.zeros(0), 0))
+""")
+case("logcumsumexp", """
+    x = leaf([1.0, 2.0, -3.0, 0.5, 2.0, 30.0, -30.0])
+    inputs = [x]
+    def f(): return T.logcumsumexp(x, 0)
+""")
+case("logcumsumexp_dim0", """
+    x = leaf([[1.0, -2.0, 0.0], [0.5, 3.0, -1.0]])
+    inputs = [x]
+    def f(): return x.logcumsumexp(dim=0)
+""")
+case("logcumsumexp_special", """
+    inputs = []
+    def f(): return (T.logcumsumexp(T.tensor([1.0, 2.0, float('inf'), 3.0, -float('inf')]), 0),
+                     T.logcumsumexp(T.tensor([-float('inf'), -float('inf'), 1.0, float('nan'), 2.0]), 0),
+                     T.logcumsumexp(T.tensor(2.0), 0))
+""")
+case("logcumsumexp_float32", """
+    x = leaf([1.0, 2.0, -3.0, 0.5])
+    inputs = [x]
+    def f(): return T.logcumsumexp(x.float(), 0)
+""")
+
+error("argsort_dim", "T.argsort(T.ones(2), dim=2)")
+error("nonzero_positional", "T.nonzero(T.tensor([True, False]), True)")
+error("count_nonzero_repeated", "T.count_nonzero(T.ones(2, 2), dim=(0, 0))")
+error("count_nonzero_dim", "T.count_nonzero(T.ones(2, 2), dim=2)")
+error("nanmean_long", "T.nanmean(T.tensor([1, 2]))")
+error("aminmax_empty", "T.aminmax(T.zeros(0))")
+error("aminmax_empty_dim", "T.aminmax(T.zeros(2, 0), dim=1)")
+error("aminmax_positional", "T.aminmax(T.ones(2, 2), 1)")
+error("cummax_no_dim", "T.cummax(T.ones(2))")
+error("cummin_dim", "T.cummin(T.ones(2), 1)")
+error("logcumsumexp_long", "T.logcumsumexp(T.tensor([1, 2]), 0)")
+error("logcumsumexp_bool", "T.logcumsumexp(T.tensor([True]), 0)")
+error("logcumsumexp_no_dim", "T.logcumsumexp(T.ones(2))")
