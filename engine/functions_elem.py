@@ -1,6 +1,6 @@
 """Pointwise functions whose arguments need PyTorch's own handling before their rows run
 (engine/ops/arithmetic.py, unary.py, compare.py): addcmul, addcdiv, logaddexp(2), copysign,
-fmod, float_power, nan_to_num, logit, heaviside, positive -- which operands must be tensors,
+fmod, float_power, nan_to_num, logit, heaviside, positive, hardshrink -- which operands must be tensors,
 which dtypes a kernel refuses, and what integers are promoted to.
 """
 import numpy
@@ -12,7 +12,7 @@ from .functions import _tensor_in, _is_number, _result_dtype, pow as _pow
 from .inplace import inplace as _inplace
 
 __all__ = ["addcmul", "addcdiv", "logaddexp", "logaddexp2", "copysign", "fmod", "float_power", "float_power_",
-           "nan_to_num", "logit", "heaviside", "positive"]
+           "nan_to_num", "logit", "heaviside", "positive", "hardshrink"]
 
 
 # ------------------------------------------------------------ argument checks
@@ -197,6 +197,18 @@ def heaviside(input, values):
     if input.array.dtype != values.array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
     return apply(_op["heaviside"], input, values)
+
+
+def hardshrink(input, lambd=0.5):
+    """input where |input| > lambd, 0 elsewhere (torch.hardshrink, F.hardshrink); floating tensors only."""
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        _refuse(f"hardshrink_{input.device.type}", input.array.dtype)
+    if isinstance(lambd, Tensor) and lambd.array.ndim == 0:
+        lambd = lambd.item()
+    if isinstance(lambd, bool) or not _is_number(lambd):
+        raise TypeError(f"hardshrink(): argument 'lambd' (position 2) must be Number, not {type(lambd).__name__}")
+    return apply(_op["hardshrink"], input, lambd=float(lambd))
 
 
 def positive(input):

@@ -37,7 +37,8 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics",
            "activations": "Neural-network functions", "functional": "Neural-network functions",
            "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses",
-           "init": "Neural-network layers and losses", "functions_elem": "Arithmetic"}
+           "init": "Neural-network layers and losses", "functions_elem": "Arithmetic",
+           "shrink": "Neural-network functions"}
 
 _GROUP_OF = {}
 for _group, _names in {

@@ -135,3 +135,35 @@ C("logcumsumexp", "dim0", lambda x: ad.logcumsumexp(x, 0), [(4, 2)], lambda x: n
 C("logcumsumexp", "method_dim1", lambda x: x.logcumsumexp(dim=1), [(2, 5)], lambda x: np_logcumsumexp(x, 1),
   "LogcumsumexpBackward0", gen=gen_all(uniform(-20.0, 20.0)))
 C("logcumsumexp", "scalar", lambda x: ad.logcumsumexp(x, 0), [()], lambda x: x, "LogcumsumexpBackward0")
+
+# ====================================================================== shrinking activations
+
+F = ad.nn.functional
+_off_05 = away(-0.5, 0.5, margin=0.1)  # the kinks of hardshrink and softshrink with lambd = 0.5
+_off_03 = away(-0.3, 0.3, margin=0.08)
+
+
+def np_hardshrink(x, lambd=0.5):
+    return np.where(np.abs(x) > lambd, x, 0.0)
+
+
+def np_softshrink(x, lambd=0.5):
+    return np.where(x > lambd, x - lambd, np.where(x < -lambd, x + lambd, 0.0))
+
+
+C("hardshrink", "F", lambda x: F.hardshrink(x), [(2, 4)], np_hardshrink, "HardshrinkBackward0", gen=gen_all(_off_05))
+C("hardshrink", "torch_method", lambda x: x.hardshrink(0.3), [(3, 3)], lambda x: np_hardshrink(x, 0.3),
+  "HardshrinkBackward0", gen=gen_all(_off_03))
+C("hardshrink_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.hardshrink(x) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
+  lambda x, w: np.where(np.abs(x) > 0.5, w, 0.0), "HardshrinkBackwardBackward0", gen=gen_all(_off_05))
+C("softshrink", "F", lambda x: F.softshrink(x), [(2, 4)], np_softshrink, "SoftshrinkBackward0", gen=gen_all(_off_05))
+C("softshrink", "module", lambda x: ad.nn.Softshrink(0.3)(x), [(3, 3)], lambda x: np_softshrink(x, 0.3),
+  "SoftshrinkBackward0", gen=gen_all(_off_03))
+C("softshrink_backward", "grad",
+  lambda x, w: ad.autograd.grad((F.softshrink(x, 0.3) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
+  lambda x, w: np.where(np.abs(x) > 0.3, w, 0.0), "SoftshrinkBackwardBackward0", gen=gen_all(_off_03))
+# softsign and tanhshrink are composed as PyTorch composes them: their last rows' nodes
+C("div", "softsign", lambda x: F.softsign(x), [(2, 3)], lambda x: x / (np.abs(x) + 1), "DivBackward0",
+  gen=gen_all(_away0))
+C("sub", "tanhshrink_module", lambda x: ad.nn.Tanhshrink()(x), [(2, 3)], lambda x: x - np.tanh(x), "SubBackward0")

@@ -469,3 +469,65 @@ error("cummin_dim", "T.cummin(T.ones(2), 1)")
 error("logcumsumexp_long", "T.logcumsumexp(T.tensor([1, 2]), 0)")
 error("logcumsumexp_bool", "T.logcumsumexp(T.tensor([True]), 0)")
 error("logcumsumexp_no_dim", "T.logcumsumexp(T.ones(2))")
+
+# ====================================================================== shrinking activations
+
+case("hardshrink", """
+    x = leaf([-1.0, -0.5, -0.2, 0.0, 0.5, 0.7, -0.0])
+    inputs = [x]
+    def f(): return F.hardshrink(x)
+""")
+case("hardshrink_torch_method", """
+    x = leaf([[-1.0, -0.3, 0.2], [0.31, 2.0, -0.29]])
+    inputs = [x]
+    def f(): return T.hardshrink(x, 0.3) + x.hardshrink(lambd=0.25)
+""")
+case("hardshrink_special", """
+    inputs = []
+    def f(): return F.hardshrink(T.tensor([float('nan'), float('inf'), -float('inf'), 0.4])), F.hardshrink(T.tensor([-1.0, 0.3]), -1.0)
+""")
+case("softshrink", """
+    x = leaf([-1.0, -0.5, -0.2, 0.0, 0.5, 0.7, -0.0])
+    inputs = [x]
+    def f(): return F.softshrink(x)
+""")
+case("softshrink_lambd", """
+    x = leaf([[-1.0, -0.3, 0.2], [0.31, 2.0, -0.29]])
+    inputs = [x]
+    def f(): return F.softshrink(x, 0.3)
+""")
+case("softshrink_special", """
+    inputs = []
+    def f(): return F.softshrink(T.tensor([float('nan'), float('inf'), -float('inf'), 0.4]), lambd=0), F.softshrink(T.tensor([float('nan'), -float('inf')]))
+""")
+case("softsign", """
+    x = leaf([-3.0, -0.5, 0.0, 0.25, 4.0])
+    inputs = [x]
+    def f(): return F.softsign(x)
+""")
+case("softsign_special_long", """
+    inputs = []
+    def f(): return F.softsign(T.tensor([1.0, float('inf'), -float('inf'), float('nan')])), F.softsign(T.tensor([1, -2]))
+""")
+case("tanhshrink", """
+    x = leaf([-3.0, -0.5, 0.0, 0.25, 4.0])
+    inputs = [x]
+    def f(): return F.tanhshrink(x)
+""")
+case("shrink_modules", """
+    x = leaf([[-1.0, -0.3, 0.2], [0.31, 2.0, -0.29]])
+    inputs = [x]
+    def f(): return nn.Hardshrink(0.3)(x) + nn.Softshrink()(x) * nn.Softsign()(x) - nn.Tanhshrink()(x)
+""")
+case("shrink_modules_repr", """
+    inputs = []
+    def f(): return T.tensor([ord(c) for c in repr(nn.Sequential(nn.Hardshrink(), nn.Softshrink(lambd=0.2), nn.Softsign(), nn.Tanhshrink()))])
+""")
+
+error("hardshrink_long", "F.hardshrink(T.tensor([1, 2]))")
+error("hardshrink_bool", "T.hardshrink(T.tensor([True]))")
+error("hardshrink_lambd_str", "F.hardshrink(T.tensor([1.0]), 'a')")
+error("softshrink_negative", "F.softshrink(T.tensor([-1.0, 0.3]), -1.0)")
+error("softshrink_negative_float32", "F.softshrink(T.tensor([-1.0], dtype=T.float32), -0.5)")
+error("softshrink_long", "F.softshrink(T.tensor([1, 2]))")
+error("softshrink_module_negative", "nn.Softshrink(-1)(T.ones(1))")
