@@ -457,8 +457,9 @@ def _dims(dim, ndim):
         if len(dim) == 0:
             return None
         axes = tuple(_dim(int(d), ndim) for d in dim)
-        if len(set(axes)) != len(axes):
-            raise RuntimeError(f"dim {list(dim)} appears multiple times in the list of dims")
+        for i, a in enumerate(axes):
+            if a in axes[:i]:  # PyTorch names the first dim seen twice
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         return axes
     return _dim(int(dim), ndim)
 
@@ -921,11 +922,16 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
 
 
+def _squeeze_dims(dim, ndim):
+    """squeeze's dim: None (all), one axis, or a tuple of axes (which may be empty)."""
+    if isinstance(dim, (list, tuple)):
+        return _dims(dim, ndim) if len(dim) else ()
+    return None if dim is None else _dim(int(dim), ndim)
+
+
 def squeeze(input, dim=None):
     input = _tensor_in(input)
-    if dim is None:
-        return apply(_op["squeeze"], input, dim=None)
-    return apply(_op["squeeze"], input, dim=_dim(int(dim), input.array.ndim))
+    return apply(_op["squeeze"], input, dim=_squeeze_dims(dim, input.array.ndim))
 
 
 def unsqueeze(input, dim):
@@ -937,22 +943,27 @@ def unsqueeze(input, dim):
 def transpose(input, dim0, dim1):
     input = _tensor_in(input)
     nd = input.array.ndim
-    if nd == 0:
-        return input
     return apply(_op["transpose"], input, dim0=_dim(int(dim0), nd), dim1=_dim(int(dim1), nd))
 
 
-swapaxes = transpose
+swapdims = transpose
+
+
+def swapaxes(input, axis0, axis1):
+    return transpose(input, axis0, axis1)
 
 
 def t(input):
     input = _tensor_in(input)
+    return apply(_op["transpose"], input, **_t_dims(input, "t"), name="TBackward0")
+
+
+def _t_dims(input, name):
+    """t()'s dims: 0 and 1 of a matrix, nothing to swap in a vector or a number (still a new view)."""
     nd = input.array.ndim
     if nd > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {nd}D")
-    if nd < 2:
-        return input
-    return apply(_op["transpose"], input, dim0=0, dim1=1, name="TBackward0")
+        raise RuntimeError(f"{name}() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return {"dim0": 0, "dim1": 1 if nd == 2 else 0}
 
 
 def permute(input, *dims):
@@ -1273,6 +1284,7 @@ _WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 from .functions_linalg import *  # noqa: E402,F401,F403
 from .functions_stats import *  # noqa: E402,F401,F403
 from .functions_shapes import *  # noqa: E402,F401,F403
+from .functions_arrange import *  # noqa: E402,F401,F403
 from .functions_elem import *  # noqa: E402,F401,F403
 
 

@@ -175,6 +175,10 @@ def repeat(input, *sizes):
     if len(sizes) < input.array.ndim:
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
                            "tensor")
+    shape = (1,) * (len(sizes) - input.array.ndim) + input.array.shape
+    out = [r * s for r, s in zip(sizes, shape)]
+    if any(n < 0 for n in out):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out, key=lambda n: n >= 0)}: {out}")
     return apply(TABLE["repeat"], input, sizes=sizes)
 
 

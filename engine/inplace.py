@@ -21,7 +21,7 @@ from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .ops import TABLE
 from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, VIEW_DEFAULT, VIEW_NO_GRAD,
-                     VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name)
+                     VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name, view_chain)
 
 __all__ = ["inplace"]
 
@@ -87,7 +87,7 @@ def inplace(target, compute, *args, **kwargs):
     if base is not None and base._rg and is_grad_enabled():
         # as PyTorch's CopySlices: the gradient of a view's old value goes straight into the base's
         # old graph (the view's own old node, and hooks on it, are not on that path)
-        old._fn = _record(_AS_STRIDED, (base,), {"chain": target._view.chain}, old)
+        old._fn = _record(_AS_STRIDED, (base,), {"chain": view_chain(target)}, old)
         old._rg = True
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
@@ -170,7 +170,7 @@ def _rebase_view(view, result):
     with the view's elements replaced by `result`); the view re-derives its own."""
     base = view._base
     before = _make(base.array, base.device, base._rg, base._fn, [base._vc[0]])
-    node = _record(_COPY_SLICES, (before, result), {"chain": view._view.chain}, base)
+    node = _record(_COPY_SLICES, (before, result), {"chain": view_chain(view)}, base)
     _rebase(base, node)
     view._rg = True
     _refresh(view)

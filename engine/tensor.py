@@ -46,6 +46,8 @@ SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
 VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = "default", "no_grad", "multi_output"
 VIEW_INFERENCE = "inference"  # a view of a normal tensor made in inference mode
 
+SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+                          "behavior.\nConsider using tensor.detach() first.")
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad "
     "attribute won't be populated during autograd.backward(). If you indeed want the .grad "
@@ -94,10 +96,11 @@ class Size(tuple):
 class ViewInfo:
     """How a view selects its elements from its base, and whether its node is current."""
 
-    __slots__ = ("chain", "meta", "version", "output", "base_fn")
+    __slots__ = ("chain", "meta", "version", "output", "base_fn", "epoch")
 
-    def __init__(self, chain, meta, version, output=0, base_fn=None):
+    def __init__(self, chain, meta, version, output=0, base_fn=None, epoch=0):
         self.chain = chain      # ((view row, params), ...) from the base to the view
+        self.epoch = epoch      # how many of the base's in-place reshapes `chain` starts after (view_chain)
         self.meta = meta        # VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE or VIEW_MULTI_OUTPUT
         self.version = version  # the version counter's value when the view's node was made
         self.output = output    # which output of a multi-output view function (unbind, split)
@@ -132,6 +135,12 @@ def _storage(t):
     if isinstance(arr, _np_generic):
         arr = t.array = _np.array(arr)
     return arr
+
+
+def _data_address(arr):
+    """The address of an array's first element (numpy's or CuPy's)."""
+    interface = getattr(arr, "__array_interface__", None) or arr.__cuda_array_interface__
+    return interface["data"][0]
 
 
 def _mixed_devices(a, b):
@@ -341,7 +350,7 @@ def _link_view(view, parent, op, params, meta=None, output=0):
     if parent._base is None:
         base, chain, inherited = parent, (), VIEW_DEFAULT
     else:
-        base, chain, inherited = parent._base, parent._view.chain, parent._view.meta
+        base, chain, inherited = parent._base, view_chain(parent), parent._view.meta
     if meta is None:
         if inference_used[0] and _inference_on():
             meta = VIEW_INFERENCE
@@ -350,7 +359,7 @@ def _link_view(view, parent, op, params, meta=None, output=0):
         else:
             meta = VIEW_NO_GRAD
     view._base = base
-    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn)
+    view._view = ViewInfo(chain + ((op, params),), meta, view._vc[0], output, base._fn, len(base._reshaped))
     if (meta == VIEW_NO_GRAD or meta == VIEW_INFERENCE) and base._rg:
         view._rg = True  # as PyTorch: it requires grad, but no gradient flows through it
 
@@ -376,11 +385,23 @@ def _refresh(t):
     if info.meta == VIEW_MULTI_OUTPUT:
         raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
-    t._fn = _record(_AS_STRIDED, (base,), {"chain": info.chain}, t)
+    t._fn = _record(_AS_STRIDED, (base,), {"chain": view_chain(t)}, t)
     t._rg = True
     if t._retains:
         _move_retain(t, old, t._fn)
     info.version = t._vc[0]
+
+
+def view_chain(view):
+    """The view's chain of steps from its base as the base is shaped now. A base reshaped in
+    place (x.t_()) logs the step that undoes it (`_reshaped`); the chains of views made before
+    start from its old shape, so they get those steps put in front, latest first."""
+    info = view._view
+    undo = view._base._reshaped
+    if info.epoch != len(undo):
+        info.chain = tuple(reversed(undo[info.epoch:])) + info.chain
+        info.epoch = len(undo)
+    return info.chain
 
 
 def multi_output_message(view, modified):
@@ -568,6 +589,7 @@ class Tensor:
     _hooks = None
     _retains = False
     _view = None
+    _reshaped = ()  # the steps undoing each in-place reshape of this base (t_, squeeze_, ...): view_chain
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
     __hash__ = object.__hash__
@@ -607,6 +629,35 @@ class Tensor:
 
     def element_size(self):
         return self.array.itemsize
+
+    # ------------------------------------------------------------ memory layout (numpy's strides, in elements)
+    def stride(self, dim=None):
+        """The step in elements from one index to the next along each dim (or along `dim`)."""
+        arr = self.array
+        size = arr.itemsize
+        strides = tuple(s // size for s in getattr(arr, "strides", ()))
+        return strides if dim is None else strides[_dim(dim, arr.ndim)]
+
+    def is_contiguous(self, memory_format=None):
+        """Row-major without gaps (size-1 dims and empty tensors count as contiguous, as in PyTorch)."""
+        flags = getattr(self.array, "flags", None)  # a Python number (no array) is one element
+        return flags is None or bool(flags.c_contiguous)
+
+    def contiguous(self, memory_format=None):
+        """self when already row-major, else a row-major copy (CloneBackward0, as PyTorch's)."""
+        return self if self.is_contiguous() else self.clone()
+
+    def storage_offset(self):
+        """Where the first element sits in the memory the tensor shares with its base, in elements."""
+        arr = _storage(self)
+        root = arr
+        while isinstance(root.base, arr.__class__):
+            root = root.base
+        return (_data_address(arr) - _data_address(root)) // arr.itemsize
+
+    def data_ptr(self):
+        """The memory address of the first element: equal for tensors that start at the same place."""
+        return _data_address(_storage(self))
 
     def is_floating_point(self):
         return self.array.dtype.kind == "f"
@@ -839,9 +890,6 @@ class Tensor:
     def bool(self):
         return _fn.to(self, dtype=_dt.bool_)
 
-    def contiguous(self):
-        return self
-
     def __repr__(self):
         from .printing import tensor_repr
         if self.__dict__.get("_is_parameter"):  # nn.Parameter, as PyTorch prints one
@@ -865,6 +913,8 @@ class Tensor:
         return bool(self.array.item())
 
     def __float__(self):
+        if self._rg:  # PyTorch 2.13's warning (once a process there; here once a place, as Python shows it)
+            warnings.warn(SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=2)
         return float(self.item())
 
     def __int__(self):
@@ -1086,6 +1136,25 @@ class Tensor:
     def zero_(self):
         return _fn.zero_(self)
 
+    # in-place views (methods only, as in PyTorch): engine/inplace_views.py
+    def t_(self):
+        return _views.t_(self)
+
+    def transpose_(self, dim0, dim1):
+        return _views.transpose_(self, dim0, dim1)
+
+    def swapdims_(self, dim0, dim1):
+        return _views.transpose_(self, dim0, dim1)
+
+    def swapaxes_(self, axis0, axis1):
+        return _views.transpose_(self, axis0, axis1)
+
+    def squeeze_(self, dim=None):
+        return _views.squeeze_(self, dim)
+
+    def unsqueeze_(self, dim):
+        return _views.unsqueeze_(self, dim)
+
     def fill_(self, value):
         return _fn.fill_(self, value)
 
@@ -1133,6 +1202,7 @@ def _host(t):
 
 
 from . import functions as _fn  # noqa: E402  (functions builds on Tensor)
+from . import inplace_views as _views  # noqa: E402
 
 
 # ------------------------------------------------------------------ legacy constructors

@@ -17,6 +17,7 @@ import numpy
 
 from .. import engine as E
 from ..engine import graph as _graph
+from ..engine.ops.activation_gradients import GELU_PDF, M_SQRT1_2, TANH_BETA, TANH_KAPPA
 from ..engine.ops.activations import mse_norm
 
 __all__ = ["formula_of"]
@@ -404,11 +405,36 @@ def _render_masked_gradient(node, row, args, b, p):
 
 
 def _render_activation_gradient(node, row, args, b, p):
-    """tanh_backward(g, y) as g*(1 - y**2); sigmoid_backward(g, y) as g*(1 - y)*y."""
+    """An activation's gradient row as the expression it stands for: tanh_backward(g, y) as
+    g*(1 - y**2), sigmoid_backward(g, y) as g*(1 - y)*y, softplus_backward(g, x) as
+    where(gt(beta*x, threshold), g, g*sigmoid(beta*x)), and gelu's, elu's, logsigmoid's."""
     g, y = args
+    one = b.num(1)
     if row.name == "tanh_backward":
-        return b.mul(g, b.add(b.num(1), b.neg(b.pow(y, b.num(2)))))
-    return b.mul(g, b.add(b.num(1), b.neg(y)), y)
+        return b.mul(g, b.add(one, b.neg(b.pow(y, b.num(2)))))
+    if row.name == "sigmoid_backward":
+        return b.mul(g, b.add(one, b.neg(y)), y)
+    x = y
+    if row.name == "log_sigmoid_backward":
+        return b.mul(g, b.call("sigmoid", [b.neg(x)]))
+    if row.name == "softplus_backward":
+        bx = b.mul(b.num(p.get("beta", 1.0)), x)
+        return b.call("where", [b.call("gt", [bx, b.num(p.get("threshold", 20.0))]), g,
+                                b.mul(g, b.call("sigmoid", [bx]))])
+    if row.name == "elu_backward":
+        scale, input_scale = p.get("scale", 1.0), p.get("input_scale", 1.0)
+        negative = b.mul(g, b.num(input_scale * p.get("alpha", 1.0) * scale),
+                         b.call("exp", [b.mul(b.num(input_scale), x)]))
+        return b.call("where", [b.call("gt", [x, b.num(0)]), b.mul(b.num(scale), g), negative])
+    half = b.num(0.5)
+    if p.get("approximate", "none") == "tanh":  # gelu_backward: x/2 (1 + t), t = tanh(u)
+        u_slope = b.mul(b.num(TANH_BETA), b.add(one, b.mul(b.num(3 * TANH_KAPPA), b.pow(x, b.num(2)))))
+        t = b.call("tanh", [b.mul(b.num(TANH_BETA), b.add(x, b.mul(b.num(TANH_KAPPA), b.pow(x, b.num(3)))))])
+        return b.mul(g, b.add(b.mul(half, b.add(one, t)),
+                              b.mul(half, x, b.add(one, b.neg(b.pow(t, b.num(2)))), u_slope)))
+    cdf = b.mul(half, b.add(one, b.call("erf", [b.mul(b.num(M_SQRT1_2), x)])))
+    pdf = b.mul(b.num(GELU_PDF), b.call("exp", [b.mul(b.num(-0.5), b.pow(x, b.num(2)))]))
+    return b.mul(g, b.add(cdf, b.mul(x, pdf)))
 
 
 def _render_mse_gradient(node, row, args, b, p):

@@ -38,6 +38,19 @@ def np_elu(x, alpha=1.0, scale=1.0, input_scale=1.0):
     return np.where(x > 0, scale * x, scale * alpha * (np.exp(np.minimum(x, 0) * input_scale) - 1))
 
 
+_SELU_ALPHA, _SELU_SCALE = 1.6732632423543772848170429916717, 1.0507009873554804934193349852946
+
+
+def np_selu_slope(x):
+    return np.where(x > 0, _SELU_SCALE, _SELU_SCALE * _SELU_ALPHA * np.exp(x))
+
+
+def np_gelu_tanh_slope(x):
+    b, k = math.sqrt(2 / math.pi), 0.044715
+    t = np.tanh(b * (x + k * x ** 3))
+    return 0.5 * (1 + t) + 0.5 * x * (1 - t * t) * b * (1 + 3 * k * x * x)
+
+
 def np_reduce(loss, reduction):
     return loss if reduction == "none" else loss.sum() if reduction == "sum" else loss.mean()
 
@@ -147,6 +160,33 @@ C("elu", "selu", lambda x: F.selu(x), [(2, 3)],
   gen=gen_each(kinked))
 C("elu", "celu", lambda x: F.celu(x, alpha=0.5), [(2, 3)], lambda x: np_elu(x, 0.5, 1.0, 2.0), "CeluBackward0",
   gen=gen_each(kinked))
+# ---- the activations' gradient rows (softplus_backward ...): called directly, and reached as the
+# gradient of the activation under create_graph (PyTorch's node for each is its *BackwardBackward0)
+_apply = ad.functions.apply
+_CELU_S = 1 / float(np.float32(1.7))  # PyTorch's celu gradient takes 1/alpha with alpha rounded to float32
+_grad_of = lambda f: (lambda x, w: ad.autograd.grad((f(x) * w).sum(), x, create_graph=True)[0])  # noqa: E731
+C("softplus_backward", "direct", lambda g, x: _apply(ad.OPS["softplus_backward"], g, x, beta=2.0, threshold=3.0),
+  [(2, 3), (2, 3)], lambda g, x: np.where(2 * x > 3, g, g * np_sigmoid(2 * x)), "SoftplusBackwardBackward0",
+  gen=gen_each(uniform(-2, 2), away(1.5, margin=0.1, lo=-3, hi=3)))
+C("softplus_backward", "grad", _grad_of(F.softplus), [(3, 2), (3, 2)], lambda x, w: w * np_sigmoid(x),
+  "SoftplusBackwardBackward0")
+C("gelu_backward", "direct", lambda g, x: _apply(ad.OPS["gelu_backward"], g, x), [(2, 3), (2, 3)],
+  lambda g, x: g * (0.5 * (1 + _erf(x / math.sqrt(2))) + x * np.exp(-x * x / 2) / math.sqrt(2 * math.pi)),
+  "GeluBackwardBackward0")
+C("gelu_backward", "grad_tanh", _grad_of(lambda x: F.gelu(x, approximate="tanh")), [(3, 2), (3, 2)],
+  lambda x, w: w * np_gelu_tanh_slope(x), "GeluBackwardBackward0")
+C("elu_backward", "direct", lambda g, x: _apply(ad.OPS["elu_backward"], g, x, alpha=1.5, scale=2.0, input_scale=0.5),
+  [(2, 3), (2, 3)], lambda g, x: np.where(x > 0, 2 * g, g * 0.5 * 1.5 * 2 * np.exp(0.5 * x)), "EluBackwardBackward0",
+  gen=gen_each(uniform(-2, 2), kinked))
+C("elu_backward", "grad_selu", _grad_of(F.selu), [(3, 2), (3, 2)], lambda x, w: w * np_selu_slope(x),
+  "EluBackwardBackward0", gen=gen_each(kinked, uniform(-2, 2)))
+C("elu_backward", "grad_celu", _grad_of(lambda x: F.celu(x, alpha=1.7)), [(4,), (4,)],
+  lambda x, w: w * np.where(x > 0, 1.0, _CELU_S * 1.7 * np.exp(x * _CELU_S)), "EluBackwardBackward0",
+  gen=gen_each(kinked, uniform(-2, 2)))
+C("log_sigmoid_backward", "direct", lambda g, x: _apply(ad.OPS["log_sigmoid_backward"], g, x), [(2, 3), (2, 3)],
+  lambda g, x: g * np_sigmoid(-x), "LogSigmoidBackwardBackward0")
+C("log_sigmoid_backward", "grad", _grad_of(F.logsigmoid), [(3, 2), (3, 2)], lambda x, w: w * np_sigmoid(-x),
+  "LogSigmoidBackwardBackward0")
 C("log_sigmoid", "fn", lambda x: F.logsigmoid(x), [(2, 3)], lambda x: np.log(np_sigmoid(x)), "LogSigmoidBackward0")
 C("log_sigmoid", "wide", lambda x: F.logsigmoid(x * 8.0), [(5,)], lambda x: np.log(np_sigmoid(8 * x)),
   "LogSigmoidBackward0")

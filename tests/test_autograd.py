@@ -1424,3 +1424,15 @@ def test_relu_passes_the_gradient_at_nan_as_pytorch():
     x = ad.tensor([math.nan, -1.0, 2.0], requires_grad=True)
     ad.relu(x).sum().backward()
     assert x.grad.tolist() == [1.0, 0.0, 1.0]
+
+
+def test_float_of_a_tensor_that_requires_grad_warns_as_pytorch_2_13():
+    # PyTorch 2.13: float() warns (item(), int() and a detached tensor do not)
+    x = leaf([1.0, 2.0, 3.0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert float(x.sum()) == 6.0
+    assert [str(w.message) for w in caught] == [
+        "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+        "Consider using tensor.detach() first."]
+    assert no_warning(lambda: (x.sum().item(), int(x[1]), float(x.detach()[0]))) == (6.0, 2, 1.0)

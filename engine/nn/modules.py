@@ -20,7 +20,7 @@ from .. import dtypes as _dt
 from . import functional as F
 from . import init
 
-__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
+__all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
            "Threshold", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
@@ -466,6 +466,22 @@ Softshrink = _module("Softshrink", F.softshrink, (("lambd", 0.5),))
 Hardshrink.extra_repr = Softshrink.extra_repr = lambda self: f"{self.lambd}"  # PyTorch prints the number alone
 Softsign = _module("Softsign", F.softsign)
 Tanhshrink = _module("Tanhshrink", F.tanhshrink)
+
+
+class Unflatten(_Elementwise):
+    """A layer splitting dim `dim` of its input into `unflattened_size` (a view; torch.unflatten)."""
+    _args = (("dim", _REQUIRED), ("unflattened_size", _REQUIRED))
+    _function = staticmethod(lambda input, dim, unflattened_size: _fn.unflatten(input, dim, unflattened_size))
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        size = self.unflattened_size
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"unflattened_size must be a tuple of ints, but found type {type(size).__name__}")
+        for i, s in enumerate(size):
+            if not isinstance(s, int):
+                raise TypeError(f"unflattened_size must be tuple of ints, but found element of type "
+                                f"{type(s).__name__} at pos {i}")
 
 
 class PReLU(Module):

@@ -94,7 +94,7 @@ method, the in-place variant, the language and the formula printer all come
 from the row (tests/test_op_surface.py checks that each part exists).
 """
 from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
-from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activations, shrink  # noqa: F401  (each registers its rows)
+from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -18,13 +18,11 @@ import math
 import numpy
 
 from ..backend import special
+from ..fma import multiply_add
+from .activation_gradients import M_SQRT1_2, TANH_BETA, TANH_KAPPA
 from .table import MaskedGradient, Op, batch_dim, custom
 from .unary import Clamp, Sigmoid
 
-_SQRT1_2 = 1.0 / math.sqrt(2.0)
-_INV_SQRT_2PI = 1.0 / math.sqrt(2.0 * math.pi)
-_TANH_K = math.sqrt(2.0 / math.pi)
-_TANH_C = 0.044715
 _BCE_EPS = 1e-12   # PyTorch's EPSILON in binary_cross_entropy_backward
 _ONE_SIXTH_F32 = float(numpy.float32(1.0) / numpy.float32(6.0))  # hardsigmoid_backward's one_sixth
 
@@ -57,11 +55,13 @@ def _numel(shape):
     return n
 
 
-def _scale(F, ctx, g, reduction):
-    """The incoming gradient of a loss, spread over the elements: 1/n of it for 'mean'."""
+def _weighted_mean(F, ctx, grad, weight, reduction):
+    """A loss's input gradient as PyTorch finishes it: times the weight, then over n for 'mean'."""
+    if weight is not None:
+        grad = grad * weight
     if reduction == "mean":
-        return g / _numel(ctx.shapes[0])
-    return g
+        return grad / _numel(ctx.shapes[0])
+    return grad
 
 
 class _Activation(Op):
@@ -79,13 +79,7 @@ class Softplus(_Activation):
         return xp.where(z > threshold, x, xp.logaddexp(0, z) / beta)
 
     def backward(F, ctx, g, x, beta=1.0, threshold=20.0):
-        z = x * beta
-        za = _raw(z)
-        s = F.sigmoid(z)
-        # PyTorch's double backward is zero where beta x == threshold (x < threshold there,
-        # <= in the first derivative): the sigmoid is a constant at that point
-        s = F.where(za < threshold, s, _raw(s))
-        return (F.where(za > threshold, g, g * s),)
+        return (F.softplus_backward(g, x, beta=beta, threshold=threshold),)
 
 
 class Gelu(_Activation):
@@ -95,18 +89,15 @@ class Gelu(_Activation):
     saves = (0,)
 
     def forward(xp, x, approximate="none"):
+        # PyTorch's kernels: x * 0.5 * (1 + erf(x * M_SQRT1_2)); for 'tanh', x + kappa x^3 fused
         if approximate == "tanh":
-            return 0.5 * x * (1 + xp.tanh(_TANH_K * (x + _TANH_C * x * x * x)))
-        return 0.5 * x * (1 + special(xp, "erf")(x * _SQRT1_2))
+            dtype = x.dtype
+            inner = multiply_add(x * x * x, dtype.type(TANH_KAPPA), x, dtype) * TANH_BETA
+            return 0.5 * x * (1 + xp.tanh(inner))
+        return x * 0.5 * (1 + special(xp, "erf")(x * M_SQRT1_2))
 
     def backward(F, ctx, g, x, approximate="none"):
-        if approximate == "tanh":
-            t = F.tanh((x + x * x * x * _TANH_C) * _TANH_K)
-            slope = (t + 1) * 0.5 + x * (1 - t * t) * ((x * x * (3 * _TANH_C) + 1) * (0.5 * _TANH_K))
-            return (g * slope,)
-        cdf = (F.erf(x * _SQRT1_2) + 1) * 0.5
-        pdf = F.exp(x * x * -0.5) * _INV_SQRT_2PI
-        return (g * (cdf + x * pdf),)
+        return (F.gelu_backward(g, x, approximate=approximate),)
 
 
 class Silu(_Activation):
@@ -116,13 +107,18 @@ class Silu(_Activation):
     saves = (0,)
 
     def forward(xp, x, inplace=False):
-        e = xp.exp(-xp.abs(x))
-        s = xp.where(x >= 0, 1 / (1 + e), e / (1 + e))
-        return x * s
+        with _errstate(xp):  # PyTorch's kernel, x / (1 + exp(-x)): exp(-x) overflows to inf below -709
+            return x / (1 + xp.exp(-x))
 
     def backward(F, ctx, g, x, inplace=False):
-        s = F.sigmoid(x)
-        return (g * (s * (x * (1 - s) + 1)),)
+        if F.graph:  # PyTorch's infinitely_differentiable_silu_backward
+            s = F.sigmoid(x)
+            return (g * s * (1 + x * (1 - s)),)
+        # its silu_backward kernel (no graph): 1 + x * (1 - s) is one fused multiply-add there
+        with _errstate(F.xp):
+            s = 1 / (1 + F.xp.exp(-x))
+        dtype = F.xp.result_type(g, x)
+        return (g * s * multiply_add(x, 1 - s, dtype.type(1), dtype),)
 
 
 class LeakyRelu(_Activation):
@@ -184,12 +180,15 @@ class Elu(_Activation):
         return "EluBackward1" if p.get("inplace") else "EluBackward0"
 
     def forward(xp, x, alpha=1.0, scale=1.0, input_scale=1.0, celu=False, inplace=False):
-        neg = xp.expm1(xp.minimum(x, 0) * input_scale) * (alpha * scale)
+        # PyTorch's kernel: expm1(x * input_scale) * (alpha * scale), the product in x's dtype
+        negcoef = x.dtype.type(alpha) * x.dtype.type(scale)
+        neg = xp.expm1(xp.minimum(x, 0) * input_scale) * negcoef
         return xp.where(x > 0, x * scale, neg)
 
     def backward(F, ctx, g, x, alpha=1.0, scale=1.0, input_scale=1.0, celu=False, inplace=False):
-        pos = _raw(x) > 0
-        return (F.where(pos, g * scale, g * F.exp(F.clamp(x, max=0.0) * input_scale) * (alpha * scale * input_scale)),)
+        if celu:  # derivatives.yaml's celu: input_scale 1 / alpha with alpha rounded to float32
+            input_scale = 1.0 / float(numpy.float32(alpha))
+        return (F.elu_backward(g, x, alpha=alpha, scale=scale, input_scale=input_scale),)
 
 
 class LogSigmoid(_Activation):
@@ -202,7 +201,7 @@ class LogSigmoid(_Activation):
         return xp.minimum(x, 0) - xp.log1p(xp.exp(-xp.abs(x)))
 
     def backward(F, ctx, g, x):
-        return (g * F.sigmoid(-x),)
+        return (F.log_sigmoid_backward(g, x),)
 
 
 
@@ -217,10 +216,17 @@ class Mish(_Activation):
         return x * xp.tanh(xp.log1p(xp.exp(xp.minimum(x, 20.0))))
 
     def backward(F, ctx, g, x, inplace=False):
-        # PyTorch's infinitely_differentiable_mish_backward
-        s = F.sigmoid(x)
-        t = F.tanh(F.softplus(x))
-        return (g * (t + x * s * (1 - t * t)),)
+        if F.graph:  # PyTorch's infinitely_differentiable_mish_backward
+            s = F.sigmoid(x)
+            t = F.tanh(F.softplus(x))
+            return (g * (t + x * s * (1 - t * t)),)
+        # its mish_backward kernel (no graph): 1 - t*t and t + (x s)(...) fused multiply-adds
+        xp = F.xp
+        dtype = xp.result_type(g, x)
+        with _errstate(xp):
+            s = 1 / (1 + xp.exp(-x))
+        t = xp.tanh(xp.log1p(xp.exp(xp.minimum(x, 20.0))))
+        return (g * multiply_add(x * s, multiply_add(-t, t, dtype.type(1), dtype), t, dtype),)
 
 
 class Hardswish(_Activation):
@@ -434,11 +440,11 @@ class BinaryCrossEntropy(Op):
         return _reduce(xp, loss, reduction)
 
     def backward(F, ctx, g, x, t, weight=None, reduction="mean"):
-        g = _scale(F, ctx, g, reduction)
-        if weight is not None:
-            g = g * weight
-        gx = g * (x - t) / F.clamp(x * (1 - x), min=_BCE_EPS) if ctx.needs[0] else None
-        gt = g * (F.log(1 - x) - F.log(x)) if ctx.needs[1] else None
+        # PyTorch's order: the kernel's g (x - t) / max((1 - x) x, eps), then the weight, then 1/n;
+        # the target's -logit(x) g (log(x / (1 - x)), as its logit kernel), weight, 1/n
+        gx = _weighted_mean(F, ctx, g * (x - t) / F.clamp((1 - x) * x, min=_BCE_EPS), weight, reduction) \
+            if ctx.needs[0] else None
+        gt = _weighted_mean(F, ctx, -F.log(x / (1 - x)) * g, weight, reduction) if ctx.needs[1] else None
         return gx, gt
 
     def batched_backward(F, ctx, g, x, t, weight=None, reduction="mean"):
@@ -461,21 +467,21 @@ class BinaryCrossEntropyWithLogits(Op):
         return _reduce(xp, loss, reduction)
 
     def backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):
-        g = _scale(F, ctx, g, reduction)
-        if weight is not None:
-            g = g * weight
+        # PyTorch's order: the slope times g, then the weight, then 1/n
         gx = gt = None
         if ctx.needs[0]:
             if pos_weight is None:
-                gx = g * (F.sigmoid(x) - t)
+                gx = (F.sigmoid(x) - t) * g
             else:
-                pt = t * pos_weight
-                gx = g * ((pt + 1 - t) * F.sigmoid(x) - pt)
+                pt = pos_weight * t
+                gx = ((pt + 1 - t) * F.sigmoid(x) - pt) * g
+            gx = _weighted_mean(F, ctx, gx, weight, reduction)
         if ctx.needs[1]:
             if pos_weight is None:
-                gt = g * -x
+                gt = -x * g
             else:
-                gt = g * (F.log_sigmoid(-x) - F.log_sigmoid(x) * pos_weight)
+                gt = (F.log_sigmoid(-x) - F.log_sigmoid(x) * pos_weight) * g
+            gt = _weighted_mean(F, ctx, gt, weight, reduction)
         return gx, gt
 
     def batched_backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):

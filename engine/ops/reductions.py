@@ -403,7 +403,7 @@ class TakeAlong(Op):
     """x gathered at `indices` along `dim` (same ndim); the subclasses Sort and Topk are
     sort() and topk() values, with the permutation computed by those functions."""
     name = "take_along"
-    names = ("gather",)  # functions_shapes.gather: PyTorch's argument checks, then this row
+    names = ("gather", "take_along_dim")  # functions_shapes.gather: PyTorch's argument checks, then this row
     method = True
     saves_params = True
     node = "GatherBackward0"

@@ -10,11 +10,13 @@ def _reshape_back(F, ctx, g, *args, **params):
 class Reshape(Op):
     batched_backward = _reshape_back
     name = "reshape"
-    names = ("reshape", "view", "flatten")
+    names = ("reshape", "view", "flatten", "ravel", "unflatten")
     method = True
     formula = custom("reshape")
-    # a reshape that has to copy (a transposed input) is PyTorch's _unsafe_view of a clone
-    node = staticmethod(lambda ctx: "UnsafeViewBackward0" if ctx.copied else "ViewBackward0")
+    # a reshape that has to copy (a transposed input) is PyTorch's _unsafe_view of a clone; an empty
+    # one shares no memory here, but is a view in PyTorch
+    node = staticmethod(lambda ctx: "UnsafeViewBackward0" if ctx.copied and 0 not in ctx.out_shape
+                        else "ViewBackward0")
     is_view = True
 
     def forward(xp, x, shape):
@@ -30,14 +32,21 @@ class Unsqueeze(Op):
     names = ("unsqueeze",)
     method = True
     formula = custom("reshape")
-    node = "UnsqueezeBackward0"
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "UnsqueezeBackward0")  # unsqueeze_: ...Backward1
     is_view = True
 
-    def forward(xp, x, dim):
+    def forward(xp, x, dim, name=None):
         return xp.expand_dims(x, dim)
 
-    def backward(F, ctx, g, dim):
+    def backward(F, ctx, g, dim, name=None):
         return (F.reshape(g, shape=ctx.shapes[0]),)
+
+
+def _squeeze_name(ctx):
+    """SqueezeBackward0/1/2: no dim, one dim, a tuple of dims (squeeze_ names its own: 3/4/5)."""
+    dim = ctx.params.get("dim")
+    return ctx.params.get("name") or ("SqueezeBackward0" if dim is None else
+                                      "SqueezeBackward2" if isinstance(dim, tuple) else "SqueezeBackward1")
 
 
 class Squeeze(Op):
@@ -46,28 +55,30 @@ class Squeeze(Op):
     names = ("squeeze",)
     method = True
     formula = custom("reshape")
-    node = staticmethod(lambda ctx: "SqueezeBackward0" if ctx.params.get("dim") is None else "SqueezeBackward1")
+    node = staticmethod(_squeeze_name)
     is_view = True
 
-    def forward(xp, x, dim=None):
+    def forward(xp, x, dim=None, name=None):
+        """dim: None (every size-1 dim), an int or a tuple of ints (those of them of size 1)."""
         if dim is None:
             return xp.squeeze(x)
-        return xp.squeeze(x, axis=dim) if x.shape[dim] == 1 else x
+        axes = tuple(d for d in ((dim,) if isinstance(dim, int) else dim) if x.ndim and x.shape[d] == 1)
+        return xp.squeeze(x, axis=axes) if axes else x
 
-    def backward(F, ctx, g, dim=None):
+    def backward(F, ctx, g, dim=None, name=None):
         return (F.reshape(g, shape=ctx.shapes[0]),)
 
 
 class Transpose(Op):
     name = "transpose"
-    names = ("transpose", "swapaxes", "t")
+    names = ("transpose", "swapaxes", "swapdims", "t")
     method = True
     formula = custom("transpose")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "TransposeBackward0")
     is_view = True
 
     def forward(xp, x, dim0, dim1, name=None):
-        return xp.swapaxes(x, dim0, dim1)
+        return xp.swapaxes(x, dim0, dim1) if x.ndim else x[...]  # a 0-d input: a 0-d view of it
 
     def backward(F, ctx, g, dim0, dim1, name=None):
         return (F.transpose(g, dim0=dim0, dim1=dim1),)
@@ -196,7 +207,8 @@ class Getitem(Op):
     The functions that select (narrow, select, unbind, ...) are this row under
     their own node names (`name`)."""
     name = "getitem"  # x[key] itself is reached through Tensor.__getitem__ and the language
-    names = ("narrow", "select", "index_select", "masked_select", "unbind", "split", "chunk")
+    names = ("narrow", "select", "index_select", "masked_select", "unbind", "split", "chunk", "tensor_split", "diff",
+             "repeat_interleave")
     method = True
     saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))  # index arrays
     formula = custom("index")
@@ -348,7 +360,7 @@ class ConstantPad(Op):
 class Repeat(Op):
     """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
-    names = ("repeat",)
+    names = ("repeat", "tile")
     method = True
     node = "RepeatBackward0"
     formula = call("sizes")
@@ -374,7 +386,7 @@ class Repeat(Op):
 
 class Flip(Op):
     name = "flip"
-    names = ("flip",)
+    names = ("flip", "fliplr", "flipud")
     method = True
     node = "FlipBackward0"
     formula = call("dims")
@@ -514,3 +526,47 @@ class MaskedFill(Op):
             nd = len(masked.shape)
             gv = F.sum(masked, dim=tuple(range(1, nd))) if nd > 1 else masked
         return gx, gv
+
+
+class Rot90(Op):
+    """x rotated k quarter turns in the plane of dims (the first towards the second), a copy."""
+    name = "rot90"
+    names = ("rot90",)
+    method = True
+    node = "Rot90Backward0"
+    formula = call("k", "dims")
+
+    def forward(xp, x, k, dims):
+        return xp.rot90(x, k, axes=dims).copy()
+
+    def backward(F, ctx, g, k, dims):
+        return (F.rot90(g, k=-k, dims=dims),)
+
+    def batched_backward(F, ctx, g, k, dims):
+        return (F.rot90(g, k=-k, dims=(dims[0] + 1, dims[1] + 1)),)
+
+
+class DiagEmbed(Op):
+    """The last dim of x put on diagonal `offset` of new square matrices in dims dim1 and dim2, zeros
+    elsewhere (torch.diag_embed); its gradient is that diagonal of g."""
+    name = "diag_embed"
+    names = ("diag_embed",)
+    method = True
+    node = "DiagEmbedBackward0"
+    formula = call("offset", "dim1", "dim2")
+
+    def forward(xp, x, offset=0, dim1=-2, dim2=-1):
+        n = x.shape[-1] + abs(offset)
+        shape = list(x.shape[:-1])
+        for d in sorted((dim1, dim2)):  # non-negative axes of the result
+            shape.insert(d, n)
+        out = xp.zeros(shape, dtype=x.dtype)
+        diagonal = Diagonal.forward(xp, out, offset, dim1, dim2)
+        diagonal[...] = x
+        return out
+
+    def backward(F, ctx, g, offset=0, dim1=-2, dim2=-1):
+        return (F.diagonal(g, offset=offset, dim1=dim1, dim2=dim2),)
+
+    def batched_backward(F, ctx, g, offset=0, dim1=-2, dim2=-1):
+        return (F.diagonal(g, offset=offset, dim1=dim1 + 1, dim2=dim2 + 1),)

@@ -29,6 +29,28 @@ BINARY = ["div", "pow", "atan2", "hypot", "maximum", "minimum"]
 ZEROS = ["clamp", "clamp_min", "clamp_max", "maximum0", "minimum0", "sign", "floor", "round", "trunc",
          "max", "min", "median", "pow0", "fill", "copy"]
 ZERO_INPUT = [-1.5, -0.2, 0.4, 2.0, 7.0]
+# torch.nn.functional's activations (name -> domain, call) and losses (call of input x in (0, 1) or
+# logits, target t, weight v): their gradients come from PyTorch's compiled kernels
+ACTIVATIONS = {
+    "softplus": ((-5, 5), lambda F, x: F.softplus(x)),
+    "softplus_beta": ((-12, 12), lambda F, x: F.softplus(x, beta=2.0, threshold=15.0)),
+    "gelu": ((-3, 3), lambda F, x: F.gelu(x)),
+    "gelu_tanh": ((-3, 3), lambda F, x: F.gelu(x, approximate="tanh")),
+    "silu": ((-4, 4), lambda F, x: F.silu(x)),
+    "mish": ((-4, 4), lambda F, x: F.mish(x)),
+    "elu": ((-3, 3), lambda F, x: F.elu(x, alpha=0.7)),
+    "selu": ((-3, 3), lambda F, x: F.selu(x)),
+    "celu": ((-3, 3), lambda F, x: F.celu(x, alpha=1.7)),
+    "logsigmoid": ((-5, 5), lambda F, x: F.logsigmoid(x)),
+}
+LOSSES = {
+    "bce": lambda F, x, t, v: F.binary_cross_entropy(x, t, reduction="none"),
+    "bce_mean": lambda F, x, t, v: F.binary_cross_entropy(x, t),
+    "bce_mean_weight": lambda F, x, t, v: F.binary_cross_entropy(x, t, weight=v),
+    "bce_logits_mean": lambda F, x, t, v: F.binary_cross_entropy_with_logits(x, t),
+    "bce_logits_sum_weight": lambda F, x, t, v: F.binary_cross_entropy_with_logits(x, t, weight=v, reduction="sum"),
+    "bce_logits_pos_weight": lambda F, x, t, v: F.binary_cross_entropy_with_logits(x, t, pos_weight=v),
+}
 
 
 def inputs():
@@ -39,6 +61,12 @@ def inputs():
     data["a"] = rng.uniform(0.1, 3, N)
     data["b"] = rng.uniform(0.2, 3, N)
     data["b"][:8] = data["a"][:8]  # ties: maximum and minimum share the gradient there
+    for name, ((lo, hi), _) in ACTIVATIONS.items():
+        data["act_" + name] = rng.uniform(lo, hi, N)
+    data["p"] = rng.uniform(0.02, 0.98, N)   # a loss's probabilities
+    data["z"] = rng.uniform(-4, 4, N)        # its logits
+    data["t"] = rng.uniform(0, 1, N)         # its targets
+    data["v"] = rng.uniform(0.5, 2, N)       # its weights
     return data
 
 
@@ -81,6 +109,24 @@ def main():
         x = torch.tensor(ZERO_INPUT, dtype=torch.float64, requires_grad=True)
         (zero_case(torch, name, x) * -3).sum().backward()
         out["zeros"][name] = _hex(x.grad.tolist())
+    import torch.nn.functional as F
+    out["activations"] = {}
+    for name, (_, call) in ACTIVATIONS.items():
+        x = torch.tensor(data["act_" + name], dtype=torch.float64, requires_grad=True)
+        y = call(F, x)
+        (y * w).sum().backward()
+        out["activations"][name] = {"x": _hex(data["act_" + name]), "y": _hex(y.tolist()), "grad": _hex(x.grad.tolist())}
+    for key in "pztv":
+        out[key] = _hex(data[key])
+    out["losses"] = {}
+    v = torch.tensor(data["v"], dtype=torch.float64)
+    for name, call in LOSSES.items():
+        x = torch.tensor(data["z" if "logits" in name else "p"], dtype=torch.float64, requires_grad=True)
+        t = torch.tensor(data["t"], dtype=torch.float64, requires_grad=True)
+        y = call(F, x, t, v)
+        (y * w if y.dim() else y).sum().backward()
+        out["losses"][name] = {"y": _hex(y.reshape(-1).tolist()), "grad_x": _hex(x.grad.tolist()),
+                               "grad_t": _hex(t.grad.tolist())}
     path = pathlib.Path(__file__).with_name("gradient_bits.json")
     path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     print(f"wrote {path}")

@@ -1,0 +1,75 @@
+"""The in-place view methods (t_, transpose_, swapdims_, swapaxes_, squeeze_, unsqueeze_) and the
+rearranging functions (ravel, tile, diff, fliplr, flipud, rot90, unflatten, tensor_split,
+repeat_interleave, take_along_dim, diag_embed) against PyTorch 2.13's own output:
+tests/golden/shape_ops.json, recorded by tests/golden/gen_shape_ops.py from the programs of
+tests/golden/shape_ops_cases.py.
+
+For each case: every output's dtype, shape and values (the version counters and shapes the
+in-place cases return among them), the node's name and the names of its next functions, and
+the first and second derivatives -- PyTorch's bits. For each bad call: the exception's type and
+message.
+"""
+import json
+import pathlib
+import sys
+
+import pytest
+
+import autodiff.engine as ad
+
+HERE = pathlib.Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "golden"))
+from shape_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
+from test_functional_ops import _same_tensors  # noqa: E402
+
+GOLDEN = json.loads((HERE / "golden" / "shape_ops.json").read_text())
+EXACT = (0, 0.0)
+
+# Known differences from PyTorch, not in what these functions add:
+# - the base's CopySlices after an in-place op on a view lists, as its second next function, the
+#   op's own node (MulBackward0 of v.mul_(w)); PyTorch's CopySlices folds that node in and lists
+#   its next functions instead (w's AccumulateGrad, or None for a number). Values and derivatives
+#   agree; the node names are PyTorch's.
+NEXT_DIFFERS = {
+    "t_on_view_then_written": ["MulBackward0", "MulBackward0"],
+    "view_written_after_base_squeeze_": ["TBackward1", "MulBackward0"],
+    "squeeze_on_view_then_written": ["MulBackward0", "AddBackward0"],
+    "tensor_split_written": ["MulBackward0", "MulBackward0"],
+}
+# - the engine raises InplaceModifiedError, a RuntimeError of its own, with PyTorch's message
+ERROR_TYPE = {"t_of_saved_output": "InplaceModifiedError"}
+
+
+def namespace():
+    return {"T": ad, "F": ad.nn.functional, "nn": ad.nn,
+            "leaf": lambda data: ad.tensor(data, dtype=ad.float64, requires_grad=True),
+            "V": lambda *ints: ad.tensor(list(ints), dtype=ad.int64)}
+
+
+@pytest.mark.parametrize("name, program", CASES, ids=[name for name, _ in CASES])
+def test_as_pytorch(name, program):
+    want = GOLDEN["cases"][name]
+    got = record(program, namespace())
+    assert len(got["out"]) == len(want["out"])
+    for i, (g, w) in enumerate(zip(got["out"], want["out"])):
+        _same_tensors(g, w, EXACT, f"output {i}")
+    assert got.get("node") == want.get("node")
+    assert got.get("next") == NEXT_DIFFERS.get(name, want.get("next"))
+    assert got["warnings"] == want["warnings"]
+    assert ("grad" in got) == ("grad" in want)
+    for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
+        _same_tensors(g, w, EXACT, f"gradient {i}")
+    assert (got.get("grad2") is None) == (want.get("grad2") is None)
+    for i, (g, w) in enumerate(zip(got.get("grad2") or (), want.get("grad2") or ())):
+        _same_tensors(g, w, EXACT, f"second derivative {i}")
+
+
+@pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])
+def test_bad_calls_as_pytorch(name, program):
+    kind, message = GOLDEN["errors"][name]
+    assert run_error(program, namespace()) == [ERROR_TYPE.get(name, kind), message]
+
+
+def test_the_golden_file_has_every_case():
+    assert set(GOLDEN["cases"]) == {name for name, _ in CASES}
+    assert set(GOLDEN["errors"]) == {name for name, _ in ERRORS}
