@@ -37,7 +37,8 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "functions_shapes": "Shapes, views and indexing", "functions_stats": "Reductions and statistics",
            "activations": "Neural-network functions", "functional": "Neural-network functions",
            "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses",
-           "init": "Neural-network layers and losses"}
+           "init": "Neural-network layers and losses", "functions_elem": "Arithmetic",
+           "shrink": "Neural-network functions"}
 
 _GROUP_OF = {}
 for _group, _names in {
@@ -144,6 +145,14 @@ SUMMARIES = {
     "arctan2": "the same as atan2: the arctangent of input / other, by quadrant",
     "hypot": "sqrt(input**2 + other**2), elementwise",
     "lerp": "linear interpolation: input + weight * (end - input)",
+    "fmod": "the remainder of input / other rounded toward zero (the dividend's sign)",
+    "copysign": "|input| with the sign of other (-0.0 counts as negative)",
+    "logaddexp": "log(exp(input) + exp(other)) without overflow",
+    "logaddexp2": "log2(2**input + 2**other) without overflow",
+    "addcmul": "input + value * tensor1 * tensor2",
+    "addcdiv": "input + value * tensor1 / tensor2",
+    "float_power": "input ** exponent computed in float64",
+    "positive": "+input: the tensor itself",
     # elementwise maths
     "abs": "the absolute value, elementwise (for plain numbers, Python's abs)",
     "absolute": "the same as abs: the absolute value, elementwise",
@@ -195,6 +204,8 @@ SUMMARIES = {
     "trunc": "rounded towards zero, elementwise",
     "fix": "the same as trunc: rounded towards zero",
     "frac": "the fractional part x - trunc(x), elementwise",
+    "logit": "log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given",
+    "nan_to_num": "NaN, inf and -inf replaced by numbers (the dtype's extremes by default)",
     # reductions
     "sum": "the sum of all elements, or along dim (for a list of numbers, Python's sum)",
     "mean": "the mean of all elements, or along dim",
@@ -205,6 +216,9 @@ SUMMARIES = {
     "amin": "the smallest values along dim(s); ties share the gradient evenly",
     "norm": "the p-norm (2 by default) of all elements, or along dim",
     "logsumexp": "log(sum(exp(x))) along dim, computed stably",
+    "nansum": "the sum with NaN taken as 0 (of all, or along dim)",
+    "nanmean": "the mean of the elements that are not NaN (of all, or along dim)",
+    "aminmax": "(min, max) of all elements or along dim",
     "softmax": "exp(x) / sum(exp(x)) along dim",
     "log_softmax": "log(softmax(x)) along dim, computed stably",
     "var": "the variance along dim (correction=1 by default: the sample variance)",
@@ -215,6 +229,9 @@ SUMMARIES = {
     "topk": "the k largest (or smallest) elements along dim, as (values, indices)",
     "cumsum": "running sums along dim",
     "cumprod": "running products along dim",
+    "cummax": "(values, indices) of the running maximum along dim (ties: the last index)",
+    "cummin": "(values, indices) of the running minimum along dim (ties: the last index)",
+    "logcumsumexp": "log(cumsum(exp(x))) along dim, computed stably",
     # linear algebra
     "matmul": "the matrix product a @ b (vectors, matrices, batches broadcast)",
     "mm": "the product of two matrices",
@@ -312,6 +329,15 @@ SUMMARIES = {
     "bitwise_left_shift": "input << other: whole numbers shifted left by other bits",
     "bitwise_right_shift": "input >> other: whole numbers shifted right by other bits",
     "isfinite": "true where an element is neither infinite nor NaN",
+    "argsort": "the indices that sort input along dim (NaN last; descending=, stable=)",
+    "nonzero": "the indices of the nonzero elements, one row each (as_tuple=: one tensor per dim)",
+    "count_nonzero": "how many elements are nonzero (of all, or along dim)",
+    "isnan": "true where an element is NaN",
+    "isinf": "true where an element is infinite (either sign)",
+    "isposinf": "true where an element is +inf",
+    "isneginf": "true where an element is -inf",
+    "signbit": "true where an element's sign bit is set (-0.0 too)",
+    "heaviside": "the step function: 0 below zero, values at zero, 1 above",
     "argmax": "the index of the largest element (of all, or along dim)",
     "argmin": "the index of the smallest element (of all, or along dim)",
     "all": "true when every element is true (of all, or along dim)",

@@ -14,7 +14,7 @@ from ..engine import functions as _functions
 from ..engine.graph import Node as _Node, AccumulateGrad as _AccumulateGrad, RemovableHandle as _Handle
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
-from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS
+from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
 from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
 from ..engine.tensor import Size as _Size
@@ -262,7 +262,8 @@ _ATTRIBUTES = {
     _Size: frozenset({"numel", "count", "index"}),
     _MaxResult: frozenset({"values", "indices"}),
     _MinResult: frozenset({"values", "indices"}),
-    **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue
+    **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue, cummax
+    _AminmaxResult: frozenset({"min", "max"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),

@@ -22,7 +22,7 @@ from . import init
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
-           "Threshold", "GLU", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "Threshold", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
 
 
@@ -461,6 +461,11 @@ Hardsigmoid = _module("Hardsigmoid", F.hardsigmoid, (("inplace", False),))
 Hardswish.extra_repr = Hardsigmoid.extra_repr = Module.extra_repr  # PyTorch prints neither's inplace
 Threshold = _module("Threshold", F.threshold, (("threshold", _REQUIRED), ("value", _REQUIRED), ("inplace", False)))
 GLU = _module("GLU", F.glu, (("dim", -1),))
+Hardshrink = _module("Hardshrink", F.hardshrink, (("lambd", 0.5),))
+Softshrink = _module("Softshrink", F.softshrink, (("lambd", 0.5),))
+Hardshrink.extra_repr = Softshrink.extra_repr = lambda self: f"{self.lambd}"  # PyTorch prints the number alone
+Softsign = _module("Softsign", F.softsign)
+Tanhshrink = _module("Tanhshrink", F.tanhshrink)
 
 
 class Unflatten(_Elementwise):
