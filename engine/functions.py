@@ -1273,6 +1273,7 @@ _WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 from .functions_linalg import *  # noqa: E402,F401,F403
 from .functions_stats import *  # noqa: E402,F401,F403
 from .functions_shapes import *  # noqa: E402,F401,F403
+from .functions_distances import *  # noqa: E402,F401,F403
 
 
 def _install_surface(namespace):
