@@ -545,6 +545,11 @@ def logdet(input):
     return _where(sign == -1, math.nan, logabsdet)
 
 
+Tensor.inner = inner  # methods too (composed, no row of their own)
+Tensor.matrix_power = matrix_power
+Tensor.logdet = logdet
+
+
 
 # --------------------------------------------------------------------- einsum
 

@@ -1122,6 +1122,7 @@ C("any", "float_keepdim", lambda x: x.any(1, keepdim=True), [(2, 3)], lambda x: 
 import op_cases_linalg  # noqa: E402,F401
 import op_cases_stats  # noqa: E402,F401
 import op_cases_activations  # noqa: E402,F401
+import op_cases_lin  # noqa: E402,F401
 
 # ============================================================ known engine bugs
 # Temporary: each entry marks the checks an engine bug breaks as
