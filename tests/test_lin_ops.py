@@ -77,3 +77,15 @@ def test_the_sign_of_slogdet_passes_a_zero_gradient():
     a = ad.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)
     (g,) = ad.grad(ad.slogdet(a).sign, a)
     assert g.tolist() == [[0.0, 0.0], [0.0, 0.0]]
+
+
+def test_the_gradient_of_logdet_at_a_singular_matrix_is_infinite_not_an_error():
+    # PyTorch's LU solve divides by the zero pivot: [[-inf, inf], [inf, -inf]] for this matrix and
+    # NaNs (an inf) for the zero matrix; ours divides the cofactors by a zero whose sign may be
+    # the other one, so only "not finite" is PyTorch's here
+    a = ad.tensor([[[1.0, 2.0], [2.0, 4.0]], [[0.0, 0.0], [0.0, 0.0]]], requires_grad=True)
+    ad.slogdet(a).logabsdet.sum().backward()
+    assert not ad.isfinite(a.grad).any().item()
+    b = ad.tensor([[1.0, 2.0], [2.0, 4.0]], requires_grad=True)
+    ad.logdet(b).backward()
+    assert [[abs(v) for v in row] for row in b.grad.tolist()] == [[float("inf")] * 2] * 2

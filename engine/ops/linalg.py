@@ -1,5 +1,7 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
 linalg.solve, det, vdot, addmv, addr and slogdet."""
+import numpy
+
 from .table import Op, infix, call
 
 
@@ -539,6 +541,13 @@ class Slogdet(Op):
         return xp.linalg.slogdet(x)[1]
 
     def backward(F, ctx, g, a):
+        xp = F.xp
+        det = xp.linalg.det(a.array if F.graph else a)
+        if bool((det == 0).any()):
+            # a singular matrix: no solve; PyTorch's LU solve divides by the zero pivot, so
+            # the gradient is the cofactors over that signed zero (inf, -inf, or NaN)
+            with numpy.errstate(divide="ignore", invalid="ignore"):
+                return (_det_cofactors(F, a, g) / det[..., None, None],)
         return (_det_regular(F, a, g),)
 
 
