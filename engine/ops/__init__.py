@@ -84,7 +84,8 @@ The public surface (what users call)
 
 The rows live in this package by family (``arithmetic``, ``unary``,
 ``reductions``, ``linalg``, ``shapes``, ``views``, ``compare``, ``activations`` -- the
-rows behind torch.nn.functional); ``table``
+rows behind torch.nn.functional --, ``distances``: cdist, pdist, pairwise_distance's steps,
+``normalization``: layer_norm, embedding); ``table``
 holds the base class and the helpers they share.
 
 Adding an op: one row in the module of its family and one case in
