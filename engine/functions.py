@@ -1286,6 +1286,7 @@ from .functions_stats import *  # noqa: E402,F401,F403
 from .functions_shapes import *  # noqa: E402,F401,F403
 from .functions_arrange import *  # noqa: E402,F401,F403
 from .functions_elem import *  # noqa: E402,F401,F403
+from .functions_distances import *  # noqa: E402,F401,F403
 
 
 def _install_surface(namespace):

@@ -685,3 +685,11 @@ def pad(input, pad, mode="constant", value=None):
         if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
     return apply(_op["constant_pad_nd"], input, pad=pad, value=0 if value is None else value)
+
+
+# the functions kept in modules of their own (torch.pdist and torch.pairwise_distance are these too)
+from ..functions_distances import pairwise_distance, pdist  # noqa: E402
+from .functional_layers import layer_norm, embedding  # noqa: E402
+
+__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding"]
+FUNCTIONS = tuple(__all__)
