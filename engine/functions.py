@@ -285,6 +285,11 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    return _spaced(_ranges.linspace, start, end, steps, (), dtype, device, requires_grad)
+
+
+def _spaced(kernel, start, end, steps, extra, dtype, device, requires_grad):
+    """linspace / logspace: `kernel` (PyTorch's, element for element) made on the host, then moved."""
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -292,21 +297,13 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     _check_allocation((steps,), dt.np)
     dev = _backend.device(device)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    arr = _ranges.linspace(start, end, steps, dt.np)  # PyTorch's kernel, element for element
+    arr = kernel(start, end, steps, *extra, dt.np)
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 
 
 def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
     """steps values from base**start to base**end, their exponents evenly spaced."""
-    steps = int(steps)
-    if steps < 0:
-        raise RuntimeError("number of steps must be non-negative")
-    dt = _creation_dtype(dtype)
-    _check_allocation((steps,), dt.np)
-    dev = _backend.device(device)
-    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    arr = _ranges.logspace(start, end, steps, float(base), dt.np)  # PyTorch's kernel, element for element
-    return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+    return _spaced(_ranges.logspace, start, end, steps, (float(base),), dtype, device, requires_grad)
 
 
 _rng = [None]  # made on first use: importing numpy.random costs every start
