@@ -38,6 +38,87 @@ def exact_sum(x):
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
+def dim_sum(x, axes):
+    """PyTorch's sum of numpy array `x` over `axes` (an int or a tuple; C-contiguous, float32 or
+    float64, fewer than 32,768 elements), the reduced axes dropped, or None where that does not
+    apply.
+
+    PyTorch's iterator drops size-1 dims, merges neighbours that are both summed or both kept,
+    and walks the two innermost as one 2-D chunk, the rest in order, each chunk added into the
+    outputs (which start at zero). In a chunk whose inner dim is summed, each output is a row
+    summed as the whole-tensor sum above; otherwise the outputs are columns: the first whole
+    blocks of four vectors' worth (four columns when fewer than a vector) each run through the
+    cascade alone, the rest through row_sum's four interleaved partial sums."""
+    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
+            or not x.flags.c_contiguous or x.ndim == 0:
+        return None
+    axes = {a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes)}
+    out_shape = tuple(n for d, n in enumerate(x.shape) if d not in axes)
+    dims = []  # innermost first: [size, summed]
+    for d in reversed(range(x.ndim)):
+        n = x.shape[d]
+        if n == 1:
+            continue
+        if dims and dims[-1][1] == (d in axes):
+            dims[-1][0] *= n
+        else:
+            dims.append([n, d in axes])
+    zero = x.dtype.type(0)
+    if x.size == 0 or not any(summed for _, summed in dims):
+        return (x.reshape(out_shape) + zero) if not any(x.shape[a] == 0 for a in axes) \
+            else numpy.zeros(out_shape, x.dtype)
+    if len(dims) == 1:  # everything summed: the whole-tensor sum
+        return numpy.full(out_shape, zero + exact_sum(x), x.dtype)
+    (n0, summed0), (n1, _) = dims[0], dims[1]
+    outer = x.size // (n0 * n1)
+    chunks = x.reshape(outer, n1, n0)  # (outer dims in order, d1, d0)
+    lanes = VECTOR_BYTES // x.dtype.itemsize
+    partial = _rows(chunks, lanes) if summed0 else _columns(chunks, lanes)
+    # the outer dims: a summed one adds its chunks into the same outputs one after another
+    summed_axes, shape = [], []
+    for n, summed in reversed(dims[2:]):
+        shape.append(n)
+        if summed:
+            summed_axes.append(len(shape) - 1)
+    partial = partial.reshape(shape + [partial.shape[-1]])
+    total = numpy.zeros(tuple(n for a, n in enumerate(shape) if a not in summed_axes) + (partial.shape[-1],),
+                        x.dtype)
+    if summed_axes:
+        moved = numpy.moveaxis(partial, summed_axes, range(len(summed_axes)))
+        for index in numpy.ndindex(*moved.shape[:len(summed_axes)]):
+            total = total + moved[index]
+    else:
+        total = total + partial
+    return total.reshape(out_shape)
+
+
+def _rows(chunks, lanes):
+    """(outer, rows, size) -> (outer, rows): each row summed as the whole-tensor sum."""
+    outer, m, size = chunks.shape
+    rows = chunks.reshape(outer * m, size)
+    if size < lanes:
+        return _row_sum(rows.T).reshape(outer, m)  # row_sum of the scalars, every row at once
+    whole = size // lanes
+    vectors = rows[:, :whole * lanes].reshape(-1, whole, lanes).transpose(1, 0, 2).reshape(whole, -1)
+    vector_sum = _row_sum(vectors).reshape(-1, lanes)
+    return _in_turn(numpy.concatenate((rows[:, whole * lanes:], vector_sum), axis=1), axis=1).reshape(outer, m)
+
+
+def _columns(chunks, lanes):
+    """(outer, size, columns) -> (outer, columns): each column summed down, as vectorized_outer_sum
+    or scalar_outer_sum do."""
+    outer, size, inner = chunks.shape
+    columns = chunks.transpose(1, 0, 2)  # (size, outer, inner)
+    block = 4 * lanes if inner >= lanes else 4
+    alone = inner // block * block
+    out = numpy.empty((outer, inner), chunks.dtype)
+    if alone:
+        out[:, :alone] = _cascade(columns[:, :, :alone].reshape(size, 1, -1)).reshape(outer, alone)
+    if alone < inner:
+        out[:, alone:] = _row_sum(columns[:, :, alone:].reshape(size, -1)).reshape(outer, inner - alone)
+    return out
+
+
 def _in_turn(values, axis=0):
     """0 + v0 + v1 + ... left to right (an accumulator that starts at zero, as PyTorch's do)."""
     if values.ndim == 1 and values.shape[0] <= 32:  # a few numbers: one by one is quicker
@@ -46,8 +127,15 @@ def _in_turn(values, axis=0):
         for v in values:
             total = add(total + v)
         return total
-    if not values.shape[axis]:
+    n = values.shape[axis]
+    if not n:
         return numpy.zeros(values.shape[:axis] + values.shape[axis + 1:], values.dtype)
+    if n <= 8:  # a few rows: added one by one (each row's lanes at once)
+        rows = numpy.moveaxis(values, axis, 0)
+        total = rows[0] + values.dtype.type(0)
+        for r in range(1, n):
+            total = total + rows[r]
+        return total
     zero = numpy.zeros_like(values.take([0], axis=axis))
     return numpy.add.accumulate(numpy.concatenate((zero, values), axis=axis), axis=axis).take(-1, axis=axis)
 

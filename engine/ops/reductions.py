@@ -5,7 +5,7 @@ import math
 
 import numpy
 
-from ..summation import exact_sum
+from ..summation import dim_sum, exact_sum
 from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
@@ -28,6 +28,10 @@ class Sum(Op):
             total = exact_sum(x)  # PyTorch's order of additions, where it can be followed
             if total is not None:
                 return xp.full((1,) * x.ndim, total) if keepdim else total
+        else:
+            total = _dims_sum(x, dim, keepdim)
+            if total is not None:
+                return total
         return xp.sum(x, axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
@@ -51,6 +55,10 @@ class Mean(Op):
             if total is not None:
                 mean = total / x.dtype.type(x.size)
                 return xp.full((1,) * x.ndim, mean) if keepdim else mean
+        elif dim is not None and x.size:
+            total = _dims_sum(x, dim, keepdim)
+            if total is not None:
+                return total / x.dtype.type(x.size // max(total.size, 1))
         return xp.mean(x, axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
@@ -106,6 +114,14 @@ class SumTo(Op):
         return (F.expand(g, shape=(b,) + source),)
 
 
+def _dims_sum(x, dim, keepdim):
+    """A sum over dims in PyTorch's order (summation.dim_sum), or None (an array it does not follow)."""
+    total = dim_sum(x, dim)
+    if total is None or not keepdim:
+        return total
+    return numpy.expand_dims(total, tuple(d % x.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
+
+
 def sum_to_array(x, shape):
     """Sum the leading and the stretched axes of array `x` so it has `shape`."""
     if x.shape == shape:
@@ -118,7 +134,8 @@ def sum_to_array(x, shape):
             total = exact_sum(x)  # every element into one: in PyTorch's order where it can be followed
             if total is not None:
                 return numpy.full(shape, total, x.dtype)
-        x = x.sum(axis=axes, keepdims=True)
+        total = _dims_sum(x, axes, True)  # PyTorch's order of additions
+        x = total if total is not None else x.sum(axis=axes, keepdims=True)
     return x.reshape(shape) if lead else x
 
 

@@ -1,0 +1,52 @@
+"""Regenerate tests/golden/sum_bits.json: PyTorch 2.13's sums and means over dims, bit for bit
+(engine/summation.py's dim_sum follows its reduction kernel; numpy's pairwise sum adds in
+another order), and gradients summed back over broadcast dims. The inputs come from Python's
+own generator (its stream is fixed across versions), so the JSON holds only PyTorch's answers.
+
+    /work/torchenv/bin/python tests/golden/gen_sum_bits.py
+"""
+import json
+import pathlib
+import random
+
+# (shape, dims): inner reductions, outer ones (fewer columns than a vector, blocks of four
+# vectors and the rest), several dims, size-1 dims, a 1-d tensor
+CASES = [((100,), 0), ((7, 300), 1), ((300, 7), 0), ((50, 60), 1), ((50, 60), 0), ((4, 5, 6), 1), ((3, 4097), 1),
+         ((33, 17), 1), ((33, 17), 0), ((2, 3), 1), ((3, 2), 0), ((5, 40, 21), 1), ((9, 35, 17), 2), ((9, 35, 17), 0),
+         ((257, 33), 0), ((6, 2, 70), 1), ((30, 1, 40), 0), ((3, 40, 7), (0, 2)), ((4, 5, 6, 7), (0, 2, 3)),
+         ((2, 3, 4, 5), (1, 3)), ((6, 7, 8), (0, 1)), ((2, 3, 4, 5, 6), (0, 2, 4))]
+# (input shape, broadcast operand shape): the operand's gradient is the sum over the broadcast dims
+BROADCASTS = [((64, 5), (5,)), ((64, 5), (64, 1)), ((3, 40, 7), (1, 40, 1)), ((8, 3, 5, 5), (3, 1, 1))]
+
+
+def values(shape, seed):
+    rng = random.Random(seed)
+    n = 1
+    for s in shape:
+        n *= s
+    return [rng.gauss(0, 1) for _ in range(n)]
+
+
+def main():
+    import torch
+    out = {"sums": [], "broadcasts": []}
+    for k, (shape, dims) in enumerate(CASES):
+        for dtype in ("float64", "float32"):
+            x = torch.tensor(values(shape, k), dtype=getattr(torch, dtype)).reshape(shape)
+            out["sums"].append({"case": k, "dtype": dtype,
+                                "sum": [float(v).hex() for v in x.sum(dim=dims).reshape(-1).tolist()],
+                                "mean": [float(v).hex() for v in x.mean(dim=dims).reshape(-1).tolist()]})
+    for k, (shape, bshape) in enumerate(BROADCASTS):
+        a = torch.tensor(values(shape, 100 + k), dtype=torch.float64).reshape(shape)
+        w = torch.tensor(values(shape, 200 + k), dtype=torch.float64).reshape(shape)
+        b = torch.tensor(values(bshape, 300 + k), dtype=torch.float64).reshape(bshape).requires_grad_()
+        ((a + b) * w).sum().backward()
+        out["broadcasts"].append({"shape": list(shape), "bshape": list(bshape),
+                                  "grad": [float(v).hex() for v in b.grad.reshape(-1).tolist()]})
+    path = pathlib.Path(__file__).with_name("sum_bits.json")
+    path.write_text(json.dumps({"torch": torch.__version__, **out}) + "\n")
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    main()
