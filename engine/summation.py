@@ -38,6 +38,21 @@ def exact_sum(x):
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
+def full_variance(x, correction):
+    """PyTorch's var of every element of numpy array `x` (std_var_all_cpu), in double, or None
+    where it does not apply: the mean as torch.mean gives it (this module's sum over the count,
+    in the dtype), then the squared deviations in double added one by one from zero, over
+    max(0, n - correction)."""
+    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
+            or not x.flags.c_contiguous or x.size == 0:
+        return None
+    mean = numpy.float64(exact_sum(x) / x.dtype.type(x.size))
+    dx = x.reshape(-1).astype(numpy.float64) - mean
+    squares = numpy.concatenate(([0.0], dx * dx))
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        return numpy.add.accumulate(squares)[-1] / max(0.0, x.size - correction)
+
+
 def dim_sum(x, axes):
     """PyTorch's sum of numpy array `x` over `axes` (an int or a tuple; C-contiguous, float32 or
     float64, fewer than 32,768 elements), the reduced axes dropped, or None where that does not

@@ -1,4 +1,4 @@
-"""Sums and means over dims bit for bit as PyTorch 2.13 computes them (tests/golden/sum_bits.json,
+"""Sums and means over dims, and var/std of every element, bit for bit as PyTorch 2.13 computes them (tests/golden/sum_bits.json,
 written by tests/golden/gen_sum_bits.py), and gradients summed back over broadcast dims (a
 bias's gradient) the same way."""
 import json
@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_sum_bits import BROADCASTS, CASES, values
+from tests.golden.gen_sum_bits import BROADCASTS, CASES, SPREADS, values
 
 GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("sum_bits.json").read_text())
 
@@ -32,3 +32,11 @@ def test_gradient_summed_over_broadcast_dims(k):
     b = ad.tensor(values(bshape, 300 + k)).reshape(bshape).requires_grad_()
     ((a + b) * w).sum().backward()
     assert _bits(b.grad) == GOLDEN["broadcasts"][k]["grad"]
+
+
+@pytest.mark.parametrize("k", range(len(SPREADS)))
+def test_var_and_std_of_every_element(k):
+    shape, dtype, kwargs = SPREADS[k]
+    x = ad.tensor(values(shape, 500 + k), dtype=getattr(ad, dtype)).reshape(shape)
+    want = GOLDEN["spreads"][k]
+    assert (float(x.var(**kwargs)).hex(), float(x.std(**kwargs)).hex()) == (want["var"], want["std"])

@@ -5,8 +5,8 @@ import math
 
 import numpy
 
-from ..summation import dim_sum, exact_sum
-from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
+from ..summation import dim_sum, exact_sum, full_variance
+from .table import (Op, _keepdim_shape, _normalize_dims, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
 
@@ -559,6 +559,9 @@ class Var(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
+        var = _full_variance(x, dim, correction)
+        if var is not None:  # PyTorch's two-pass in double over every element
+            return _filled(xp, x, var, keepdim)
         return _variance(xp, x, dim, correction, keepdim)
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
@@ -578,6 +581,9 @@ class Std(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
+        var = _full_variance(x, dim, correction)
+        if var is not None:  # the square root in double, then the dtype
+            return _filled(xp, x, numpy.sqrt(var), keepdim)
         return xp.sqrt(_variance(xp, x, dim, correction, keepdim))
 
     def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
@@ -588,6 +594,19 @@ class Std(Op):
     def batched_backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         gv = F.where(out == 0, 0.0, g / (out * 2))
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
+
+
+def _full_variance(x, dim, correction):
+    """var over every element as PyTorch's CPU fast path computes it (in double), or None."""
+    if dim is not None and len(_normalize_dims(dim, x.ndim)) != x.ndim:
+        return None
+    return full_variance(x, correction)
+
+
+def _filled(xp, x, value, keepdim):
+    """A reduction's double result in x's dtype: 0-d, or all dims kept as 1."""
+    value = x.dtype.type(value)
+    return xp.full((1,) * x.ndim, value) if keepdim else value
 
 
 def _variance(xp, x, dim, correction, keepdim):
