@@ -1285,6 +1285,7 @@ from .functions_linalg import *  # noqa: E402,F401,F403
 from .functions_stats import *  # noqa: E402,F401,F403
 from .functions_shapes import *  # noqa: E402,F401,F403
 from .functions_arrange import *  # noqa: E402,F401,F403
+from .functions_indexing import *  # noqa: E402,F401,F403
 
 
 def _install_surface(namespace):
