@@ -152,7 +152,7 @@ def index_copy(input, dim, index, source):
 
 def index_fill(input, dim, index, value):
     _need_tensor(input, "index_fill", "input", 1)
-    if not isinstance(value, Tensor) and not _is_number(value):
+    if not isinstance(value, (Tensor, complex)) and not _is_number(value):
         raise TypeError(_no_overload("index_fill", (input, dim, index, value)))
     dim = _need_int(dim, "index_fill", "dim", 2)
     _need_tensor(index, "index_fill", "index", 3)
