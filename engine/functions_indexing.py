@@ -203,33 +203,62 @@ def scatter_add(input, dim, index, src):
     dim = _need_int(dim, "scatter_add", "dim", 2)
     _need_tensor(index, "scatter_add", "index", 3)
     _need_tensor(src, "scatter_add", "src", 4)
-    x, idx, s = input.array, index.array, src.array
-    d = _dim(dim, x.ndim)
+    d = _dim(dim, input.array.ndim)
+    host = checked_index("scatter", input, d, index, src)
+    index = index.array if host is None else _on_device(host, input)
+    return apply(TABLE["scatter_add"], input, src, index=index, dim=d)
+
+
+def checked_index(fn, input, d, index, src=None):
+    """gather's, scatter's and scatter_add's checks of `index` (and of the tensor src), in PyTorch's
+    order and words (`fn` names the op in them: "gather" or "scatter"): its host array, or None
+    when it is empty (then nothing else is checked, and nothing is read or written)."""
+    x, idx = input.array, index.array
     if idx.size and idx.dtype not in (numpy.int32, numpy.int64):
-        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
-    if x.dtype != s.dtype:
-        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index")
+    if src is not None and x.dtype != src.array.dtype:
+        raise RuntimeError(f"{fn}(): Expected self.dtype to be equal to src.dtype")
     if not idx.size:
-        return apply(TABLE["scatter_add"], input, src, index=idx, dim=d)
-    _scatter_shape_check(x.shape, d, idx.shape, s.shape)
+        return None
+    if fn == "gather":
+        _gather_shape_check(x.shape, d, idx.shape)
+    else:
+        _scatter_shape_check(x.shape, d, idx.shape, None if src is None else src.array.shape)
     host = _host(index)
     size = x.shape[d] if x.ndim else 1
     bad = _first_outside(host.reshape(-1), size)  # the first in C order, as PyTorch reports it
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
-    return apply(TABLE["scatter_add"], input, src, index=_on_device(host, input), dim=d)
+    return host
+
+
+def _nonempty_size(shape, k):
+    """PyTorch's ensure_nonempty_size: a 0-d tensor has size 1 in dim 0."""
+    return 1 if not len(shape) else _size(shape, k)
+
+
+def _gather_shape_check(self_shape, d, index_shape):
+    nd = max(len(self_shape), 1)
+    if nd != max(len(index_shape), 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for k in range(nd):
+        if k != d and _nonempty_size(index_shape, k) > _nonempty_size(self_shape, k):
+            raise RuntimeError(f"Size does not match at dimension {k} expected index {list(index_shape)} to be no "
+                               f"larger than self {list(self_shape)} apart from dimension {d}")
 
 
 def _scatter_shape_check(self_shape, d, index_shape, src_shape):
-    """PyTorch's scatter_shape_check (a 0-d tensor counts as one of shape (1,))."""
+    """PyTorch's scatter_shape_check; src_shape None for a scatter of a number."""
     nd = max(len(self_shape), 1)
     if nd != max(len(index_shape), 1):
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
-
-    def size(shape, k):
-        return 1 if not len(shape) else _size(shape, k)
-
+    size = _nonempty_size
     wrong = any(k != d and size(index_shape, k) > size(self_shape, k) for k in range(nd))
+    if src_shape is None:
+        if wrong:
+            raise RuntimeError(f"Expected index {list(index_shape)} to be no larger than self {list(self_shape)} "
+                               f"apart from dimension {d}")
+        return
     if not wrong:
         wrong = any(size(index_shape, k) > size(src_shape, k) for k in range(nd))
     if wrong:

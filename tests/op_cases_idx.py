@@ -48,6 +48,15 @@ def np_scatter_add(x, dim, index, src):
     return out
 
 
+def np_scatter(x, dim, index, src):
+    out = x.copy()
+    for pos in np.ndindex(index.shape):
+        where = list(pos)
+        where[dim] = index[pos]
+        out[tuple(where)] = src[pos]
+    return out
+
+
 def np_masked_scatter(x, m, source):
     shape = np.broadcast_shapes(x.shape, m.shape)
     out = np.broadcast_to(x, shape).copy()
@@ -147,3 +156,8 @@ C("masked_scatter", "inplace", on_copy(lambda y, m, s: y.masked_scatter_(m, s)),
   np_masked_scatter, "MaskedScatterBackward0", gen=gen_each(normal, mask(), normal))
 C("masked_scatter", "inplace_on_view", _on_view(lambda v, m, s: v.masked_scatter_(m, s)), [(2, 3), (2, 2), (5,)],
   _np_on_view(np_masked_scatter), "torch::autograd::CopySlices", gen=gen_each(normal, mask(), normal))
+
+# ============================================ scatter: an index smaller than x in another dim
+
+C("scatter", "index_smaller_than_self", lambda x, s: x.scatter(0, _I([[2, 0], [1, 2]]), s), [(3, 4), (2, 3)],
+  lambda x, s: np_scatter(x, 0, np.array([[2, 0], [1, 2]]), s), "ScatterBackward0")

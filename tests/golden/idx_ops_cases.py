@@ -1,5 +1,6 @@
 """The cases of idx_ops.json: index_add (alpha=, repeated indices, int32 indices, float32, 0-d),
-index_copy, index_fill (a number, a 0-d tensor), scatter_add and masked_scatter, out of place,
+index_copy, index_fill (a number, a 0-d tensor), scatter_add and masked_scatter (and scatter and
+gather, which share scatter_add's index checks), out of place,
 in place (the version counters returned as `V(...)`), in place on a view (the base's CopySlices,
 the view's AsStridedBackward0), and their bad calls. Run by gen_idx_ops.py under PyTorch and by
 tests/test_idx_ops.py under our engine; each program is recorded as in functional_ops_cases
@@ -419,6 +420,25 @@ case("masked_scatter_on_view", """
         return y, V(y._version, v._version)
 """)
 
+# ============================================= scatter and gather: the same index conventions
+
+case("scatter_index_smaller_than_self", """
+    x = leaf(R(3, 4))
+    s = leaf(R(2, 2))
+    inputs = [x, s]
+    def f(): return T.scatter(x * x, 0, T.tensor([[2, 0], [1, 2]]), s * s)
+""")
+case("scatter_value_index_smaller_than_self_int32", """
+    x = leaf(R(3, 4))
+    inputs = [x]
+    def f(): return x.scatter(1, T.tensor([[3], [0]], dtype=T.int32), 5.0)
+""")
+case("gather_int32_index_smaller_than_self", """
+    x = leaf(R(3, 4))
+    inputs = [x]
+    def f(): return T.gather(x * x, 1, T.tensor([[3, 3, 0], [1, 0, 1]], dtype=T.int32))
+""")
+
 # ============================================================ in place on a leaf, saved values
 
 error("index_add_on_a_leaf", """
@@ -502,6 +522,20 @@ error("scatter_add_scalar_self_out_of_range", "T.scatter_add(T.tensor(0.0), 0, T
 error("scatter_add_dim_out_of_range", "T.zeros(3, 4).scatter_add(2, T.zeros(2, 4, dtype=T.int64), T.ones(2, 4))")
 error("scatter_add_number_src", "T.scatter_add(T.zeros(3, 4), 0, T.zeros(2, 4, dtype=T.int64), 1.0)")
 error("scatter_add__dtypes", "T.zeros(3, 4).scatter_add_(0, T.zeros(2, 4, dtype=T.int64), T.ones(2, 4, dtype=T.int64))")
+
+# ============================================================ bad calls: scatter and gather
+
+error("scatter_index_out_of_range", "T.scatter(T.zeros(3, 4), 0, T.tensor([[0, 3]]), 1.0)")
+error("scatter_negative_index", "T.scatter(T.zeros(3, 4), 1, T.tensor([[0, -1]]), T.ones(1, 2))")
+error("scatter_float_index", "T.scatter(T.zeros(3, 4), 0, T.ones(1, 2), 1.0)")
+error("scatter_index_dims", "T.scatter(T.zeros(3, 4), 0, T.tensor([0, 1]), 1.0)")
+error("scatter_index_larger_than_src", "T.scatter(T.zeros(3, 4), 0, T.zeros(2, 4, dtype=T.int64), T.ones(2, 3))")
+error("scatter_value_index_larger_than_self", "T.scatter(T.zeros(3, 3), 0, T.zeros(2, 4, dtype=T.int64), 2.0)")
+error("scatter_dtypes", "T.scatter(T.zeros(3, 4), 0, T.zeros(2, 4, dtype=T.int64), T.ones(2, 4, dtype=T.float32))")
+error("gather_index_out_of_range", "T.gather(T.zeros(3, 4), 0, T.tensor([[0, 3]]))")
+error("gather_negative_index", "T.gather(T.zeros(3, 4), 1, T.tensor([[0, -1]]))")
+error("gather_float_index", "T.gather(T.zeros(3, 4), 0, T.ones(1, 2))")
+error("gather_index_larger_than_self", "T.gather(T.zeros(3, 3), 0, T.zeros(2, 4, dtype=T.int64))")
 
 # ================================================================== bad calls: masked_scatter
 
