@@ -11,9 +11,13 @@ from . import backend as _backend
 from .functions import _is_number
 from .inplace import inplace, _type_word
 from .ops import TABLE
-from .tensor import Tensor, apply, _broadcast_shapes, _dim, _host
+from .tensor import Tensor, apply, _broadcast_shapes, _dim, _host, _storage, _xp
 
-__all__ = ["index_add", "index_copy", "index_fill", "scatter_add", "masked_scatter", "masked_scatter_"]
+__all__ = ["index_add", "index_copy", "index_fill", "scatter_add", "masked_scatter", "index_add_", "index_copy_",
+           "scatter_add_", "masked_scatter_"]
+
+OVERLAP_MESSAGE = ("unsupported operation: some elements of the input tensor and the written-to tensor refer to a "
+                   "single memory location. Please clone() the tensor before performing the operation.")
 
 
 def _need_tensor(value, fn, name, position):
@@ -266,6 +270,38 @@ def _scatter_shape_check(self_shape, d, index_shape, src_shape):
                            f"from dimension {d} and to be no larger size than src {list(src_shape)}")
     if max(len(src_shape), 1) != nd:
         raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+
+
+# ------------------------------------------------------------------ in place
+
+def _written_alone(function, name):
+    """The in-place variant of `function`: as PyTorch's assert_no_overlap, the tensors it reads
+    (index, source) may not share memory with the one it writes, once its own checks pass --
+    judged, as PyTorch does, only between dense (contiguous) tensors, by their memory ranges."""
+    def compute(target, dim, index, source, **kwargs):
+        result = function(target, dim, index, source, **kwargs)
+        written = _storage(target)
+        for t in (index, source):
+            read = _storage(t)
+            if t.device is target.device and read.size and _dense(read) and _dense(written) \
+                    and _xp(target.device).may_share_memory(read, written):
+                raise RuntimeError(OVERLAP_MESSAGE)
+        return result
+
+    def variant(input, dim, index, source, **kwargs):
+        return inplace(input, compute, dim, index, source, **kwargs)
+    variant.__name__ = variant.__qualname__ = name
+    variant.__doc__ = f"In-place {function.__name__}: the result is written into input."
+    return variant
+
+
+def _dense(a):
+    return a.flags.c_contiguous or a.flags.f_contiguous
+
+
+index_add_ = _written_alone(index_add, "index_add_")
+index_copy_ = _written_alone(index_copy, "index_copy_")
+scatter_add_ = _written_alone(scatter_add, "scatter_add_")
 
 
 # ------------------------------------------------------------- masked_scatter

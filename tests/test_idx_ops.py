@@ -110,3 +110,36 @@ def test_bad_calls_as_pytorch(name, program):
 def test_the_golden_file_has_every_case():
     assert set(GOLDEN["cases"]) == {name for name, _ in CASES}
     assert set(GOLDEN["errors"]) == {name for name, _ in ERRORS}
+
+
+# ------------------------------------------------ the language: bare, torch.NAME, method, in place
+
+_SETUP = "x = tensor([[1.5, -2.0, 0.25], [3.0, 0.5, -1.0]], requires_grad=True)\n" \
+         "s = tensor([[10.0, 20.0, 30.0], [40.0, 50.0, 60.0]], requires_grad=True)\n"
+_CALLS = {  # name: the arguments after the tensor, written once for the language and Python
+    "index_add": "1, tensor([2, 2]), s[:, :2], alpha=0.5",
+    "index_copy": "0, tensor([1]), s[:1]",
+    "index_fill": "1, tensor([0, -1]), -7.0",
+    "scatter_add": "0, tensor([[1, 0, 1]]), s",
+    "masked_scatter": "x > 0, s",
+}
+
+
+def _expected(name):
+    ns = {"tensor": ad.tensor, "ad": ad}
+    exec(_SETUP, ns)
+    return eval(f"ad.{name}(x, {_CALLS[name]})", ns).detach().numpy()
+
+
+@pytest.mark.parametrize("name", sorted(_CALLS))
+@pytest.mark.parametrize("form", ["{name}(x, {args})", "torch.{name}(x, {args})", "x.{name}({args})",
+                                  "y = x * 1\ny.{name}_({args})\ny", "y = x * 1\ntorch.{name}_(y, {args})\ny"])
+def test_reachable_from_the_language(name, form):
+    from autodiff.grammar.program import Session
+    session = Session()
+    try:
+        got = session.run(_SETUP + form.format(name=name, args=_CALLS[name]), echo=True)
+    finally:
+        session.close()
+    assert got.requires_grad
+    np.testing.assert_array_equal(got.detach().numpy(), _expected(name))

@@ -450,6 +450,27 @@ error("masked_scatter_on_a_view_of_a_leaf", """
     x[0].masked_scatter_(T.tensor([True, False]), T.tensor([5.0]))
 """)
 
+error("index_add__source_is_self", """
+    y = T.ones(3)
+    y.index_add_(0, T.tensor([0, 1, 2]), y)
+""")
+error("index_copy__source_overlaps_self", """
+    y = T.ones(4)
+    y.index_copy_(0, T.tensor([0, 1]), y[1:3])
+""")
+error("scatter_add__src_is_self", """
+    y = T.ones(2, 2)
+    y.scatter_add_(1, T.tensor([[1, 0], [0, 0]]), y)
+""")
+case("index_add__interleaved_views_of_one_tensor", """
+    x = T.tensor(R(6))
+    inputs = []
+    def f():
+        y = x * 1
+        y[0::2].index_add_(0, T.tensor([0, 2]), y[1::2][:2])
+        return y, V(y._version)
+""")
+
 # ======================================================================= bad calls: index_add
 
 error("index_add_float_index", "T.index_add(T.zeros(3, 4), 0, T.tensor([0.0, 2.0]), T.ones(2, 4))")
