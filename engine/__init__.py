@@ -4,6 +4,12 @@
     x = tensor(3., requires_grad=True)
     (g,) = grad(x ** 2, x, create_graph=True)   # tensor(6., grad_fn=<MulBackward0>)
 """
+import warnings as _warnings
+
+# numpy's floating-point warnings (0/0, log(0), an overflowing exp) raised inside the engine: PyTorch
+# gives inf and nan silently. Only warnings from the engine's own modules; a program's numpy keeps its own.
+_warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autodiff\.engine(\.|$)")
+
 from .backend import Device, device, cuda_is_available, DeviceError, get_default_device, set_default_device
 from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      get_default_dtype, set_default_dtype)

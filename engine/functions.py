@@ -285,6 +285,11 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
 
 
 def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    return _spaced(_ranges.linspace, start, end, steps, (), dtype, device, requires_grad)
+
+
+def _spaced(kernel, start, end, steps, extra, dtype, device, requires_grad):
+    """linspace / logspace: `kernel` (PyTorch's, element for element) made on the host, then moved."""
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -292,8 +297,13 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
     _check_allocation((steps,), dt.np)
     dev = _backend.device(device)
     start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
-    arr = _ranges.linspace(start, end, steps, dt.np)  # PyTorch's kernel, element for element
+    arr = kernel(start, end, steps, *extra, dt.np)
     return _finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """steps values from base**start to base**end, their exponents evenly spaced."""
+    return _spaced(_ranges.logspace, start, end, steps, (float(base),), dtype, device, requires_grad)
 
 
 _rng = [None]  # made on first use: importing numpy.random costs every start
@@ -1285,6 +1295,8 @@ from .functions_linalg import *  # noqa: E402,F401,F403
 from .functions_stats import *  # noqa: E402,F401,F403
 from .functions_shapes import *  # noqa: E402,F401,F403
 from .functions_arrange import *  # noqa: E402,F401,F403
+from .functions_elem import *  # noqa: E402,F401,F403
+from .functions_distances import *  # noqa: E402,F401,F403
 from .functions_indexing import *  # noqa: E402,F401,F403
 
 
@@ -1309,6 +1321,42 @@ def _install_surface(namespace):
 
 
 _install_surface(globals())
+
+
+def _numpy_aliases(namespace):
+    """PyTorch's argument parser takes numpy's names too: axis for dim, keepdims for keepdim
+    (x.sum(axis=0, keepdims=True)). Each public function with a dim or keepdim parameter -- and
+    the Tensor method that is the same function -- gets a wrapper that renames them."""
+    for name, f in list(namespace.items()):
+        code = getattr(f, "__code__", None)
+        if name.startswith("_") or code is None or getattr(f, "__module__", "").split(".")[-1][:9] != "functions":
+            continue
+        params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
+        renames = tuple((alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in params)
+        if not renames:
+            continue
+        wrapper = _aliasing(f, renames)
+        namespace[name] = wrapper
+        if Tensor.__dict__.get(name) is f:
+            setattr(Tensor, name, wrapper)
+
+
+def _aliasing(f, renames):
+    def call(*args, **kwargs):
+        if kwargs:
+            for alias, own in renames:
+                if alias in kwargs:
+                    if own in kwargs:  # PyTorch's words when both are given
+                        raise TypeError(f"{f.__name__}() got an unexpected keyword argument '{alias}'")
+                    kwargs[own] = kwargs.pop(alias)
+        return f(*args, **kwargs)
+    call.__name__ = call.__qualname__ = f.__name__
+    call.__doc__ = f.__doc__
+    call.__wrapped__ = f
+    return call
+
+
+_numpy_aliases(globals())
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (

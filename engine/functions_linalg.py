@@ -14,6 +14,7 @@ summing the letters no later operand and not the output uses.
 import math
 import string
 import warnings
+from collections import namedtuple
 
 import numpy
 
@@ -23,9 +24,11 @@ from .ops.linalg import einsum_node_name as _einsum_node_name
 from .tensor import Tensor, apply, _dim, _broadcast_check
 from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
 from .functions import mm as _mm, permute as _permute, sum as _sum
+from .functions import matmul as _matmul, dot as _dot, where as _where, eye as _eye
 from .inplace import inplace as _inplace
 
-__all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger"]
+__all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",
+           "vdot", "inner", "addmv", "addmv_", "addr", "addr_", "matrix_power", "logdet", "slogdet"]
 
 
 class _LinAlgError(RuntimeError):
@@ -60,9 +63,10 @@ def _lu_dtype(A, fname):
         raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'")
 
 
-def _square_matrices(A, fname, lu=True):
+def _square_matrices(A, fname, lu=True, floating=True):
     """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...);
-    `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes)."""
+    `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes); `floating`:
+    refuse other dtypes (matrix_power takes integers)."""
     A = _tensor_in(A)
     shape = A.array.shape
     if len(shape) < 2:
@@ -70,7 +74,7 @@ def _square_matrices(A, fname, lu=True):
     if shape[-1] != shape[-2]:
         raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are {shape[-2]} by "
                            f"{shape[-1]} matrices")
-    if A.array.dtype.kind != "f":
+    if floating and A.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {_scalar_name(A)}")
     if lu:
         _lu_dtype(A, fname)
@@ -292,6 +296,10 @@ def tensordot(a, b, dims=2, out=None):
             csize *= s1
     free_a, free_b = _free_dims(dims_a, a.array.ndim), _free_dims(dims_b, b.array.ndim)
     rows, cols = ([t.array.shape[i] for i in free] for t, free in ((t1, free_a), (t2, free_b)))
+    if math.prod(rows) == 1 and math.prod(cols) == 1:  # PyTorch's: a dot of the two as vectors
+        t1 = _reshape(_permute(t1, tuple(free_a) + tuple(dims_a)), (csize,))
+        t2 = _reshape(_permute(t2, tuple(dims_b) + tuple(free_b)), (csize,))
+        return _reshape(_dot(t1, t2), tuple(rows + cols))
     t1 = _reshape(_permute(t1, tuple(free_a) + tuple(dims_a)), (math.prod(rows), csize))
     t2 = _reshape(_permute(t2, tuple(dims_b) + tuple(free_b)), (csize, math.prod(cols)))
     return _reshape(_mm(t1, t2), tuple(rows + cols))
@@ -385,6 +393,162 @@ def ger(input, vec2):
 
 Tensor.outer = outer  # methods too (no row of their own: PyTorch's outer is a mul)
 Tensor.ger = ger
+
+
+# ------------------------------------------- vdot, inner, addmv, addr, matrix_power, slogdet
+
+def vdot(input, other):
+    """The dot product of two vectors, the first conjugated (for real numbers, dot)."""
+    a = _tensor_in(input)
+    b = _as_tensor_like(other, a)
+    if a.array.ndim != 1 or b.array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+    n, m = a.array.shape[0], b.array.shape[0]
+    if n != m:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
+                           f"of elements, but got {n} and {m} elements respectively")
+    if a.array.dtype != b.array.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_scalar_name(a)} and "
+                           f"{_scalar_name(b)}")
+    return apply(_op["vdot"], a, b)
+
+
+def inner(input, other):
+    """Sums of products over the last dims of the two (a number times a tensor where one is 0-d):
+    PyTorch's composition, a tensordot over the last dims."""
+    a = _tensor_in(input)
+    b = _as_tensor_like(other, a)
+    if a.array.ndim == 0 or b.array.ndim == 0:
+        return a * b
+    if a.array.shape[-1] != b.array.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but got shapes "
+                           f"{list(a.array.shape)} and {list(b.array.shape)}")
+    return tensordot(a, b, ([-1], [-1]))
+
+
+def _int_factors(x, beta, alpha):
+    """PyTorch's refusal of float factors for an integer input (addr's check)."""
+    if x.array.dtype.kind in "iub":
+        for name, v in (("beta", beta), ("alpha", alpha)):
+            if isinstance(_number(v), float):
+                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1):
+    """beta * input + alpha * (mat @ vec); input (a vector, or one element) broadcasts to the product."""
+    x = _tensor_in(input)
+    m, v = _as_tensor_like(mat, x), _as_tensor_like(vec, x)
+    if not (m.array.ndim == 2 and v.array.ndim == 1 and x.array.ndim <= 1):
+        raise RuntimeError(f"vector + matrix @ vector expected, got {x.array.ndim}, {m.array.ndim}, {v.array.ndim}")
+    rows, cols = m.array.shape
+    if cols != v.array.shape[0] or (x.array.size != rows and x.array.size != 1):
+        raise RuntimeError(f"size mismatch, got input ({x.array.size}), mat ({rows}x{cols}), vec ({v.array.shape[0]})")
+    if not x.array.dtype == m.array.dtype == v.array.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_scalar_name(x)}, "
+                           f"{_scalar_name(m)}, and {_scalar_name(v)}")
+    _not_bool("addmv_impl_cpu", x)
+    return apply(_op["addmv"], x, m, v, **_factors(x, beta, alpha))
+
+
+def addmv_(input, mat, vec, *, beta=1, alpha=1):
+    """In-place addmv: input must have the product's shape (it does not broadcast in place)."""
+    x = _tensor_in(input)
+    m = _as_tensor_like(mat, x)
+    if m.array.ndim == 2 and x.array.ndim <= 1 and list(x.array.shape) != [m.array.shape[0]]:
+        raise RuntimeError(f"Bad in-place call: input tensor size {list(x.array.shape)} and output tensor size "
+                           f"{[m.array.shape[0]]} should match")
+    return _inplace(x, addmv, m, vec, beta=beta, alpha=alpha)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1):
+    """beta * input + alpha * outer(vec1, vec2); input broadcasts to the outer product's shape."""
+    x = _tensor_in(input)
+    v1, v2 = _as_tensor_like(vec1, x), _as_tensor_like(vec2, x)
+    for name, v in (("vec1", v1), ("vec2", v2)):
+        if v.array.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.array.ndim}-D")
+    _check_expands(x, (v1.array.shape[0], v2.array.shape[0]))
+    _int_factors(x, beta, alpha)
+    _not_bool("addr_impl_cpu", x)
+    return apply(_op["addr"], x, v1, v2, **_factors(x, beta, alpha))
+
+
+def addr_(input, vec1, vec2, *, beta=1, alpha=1):
+    """In-place addr: input must be a matrix of the outer product's shape."""
+    x = _tensor_in(input)
+    if x.array.ndim != 2:
+        raise RuntimeError(f"2D tensor expected, got {x.array.ndim}D tensor for input")
+    return _inplace(x, addr, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def matrix_power(input, n):
+    """The n-th power of a (batch of) square matrices, PyTorch's way: the identity (a copy into a
+    clone) for 0, a clone for 1, the inverse's power for n < 0, else products by repeated
+    squaring, in PyTorch's order (so the graph has its nodes)."""
+    if isinstance(n, Tensor) and n.array.ndim == 0 and n.array.dtype.kind in "iu":
+        n = n.item()
+    if isinstance(n, (bool, numpy.bool_)) or not isinstance(n, (int, numpy.integer)):
+        raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
+    a = _square_matrices(input, "linalg.matrix_power", lu=False, floating=False)
+    n = int(n)
+    if n == 0:
+        identity = _eye(a.array.shape[-1], dtype=a.dtype, device=a.device)
+        return a.clone().copy_(_expand(identity, a.array.shape))
+    if n < 0:
+        a, n = _inverse(a), -n
+        if n == 1:
+            return a
+    elif n == 1:
+        return a.clone()
+    if n == 2:
+        return _matmul(a, a)
+    if n == 3:
+        return _matmul(_matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        bit, n = n % 2, n // 2
+        z = a if z is None else _matmul(z, z)
+        if bit:
+            result = z if result is None else _matmul(result, z)
+    return result
+
+
+class SlogdetResult(namedtuple("SlogdetResult", ["sign", "logabsdet"])):
+    """(sign, logabsdet), printed as PyTorch's torch.return_types.slogdet."""
+    __slots__ = ()
+    kind = "slogdet"
+
+    def __repr__(self):
+        return f"torch.return_types.{self.kind}(\nsign={self.sign!r},\nlogabsdet={self.logabsdet!r})"
+
+
+class LinalgSlogdetResult(SlogdetResult):
+    __slots__ = ()
+    kind = "linalg_slogdet"
+
+
+def _slogdet(A, fname, result=SlogdetResult):
+    A = _square_matrices(A, fname, lu=False)
+    if A.array.dtype == numpy.float16:
+        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got Half")
+    return result(apply(_op["slogdet_sign"], A), apply(_op["slogdet"], A))
+
+
+def slogdet(input):
+    """(sign, logabsdet): the sign of det A (0 if singular) and log |det A| (-inf if singular)."""
+    return _slogdet(input, "linalg.slogdet")
+
+
+def logdet(input):
+    """log det A: NaN where det A < 0, -inf where A is singular (PyTorch's where over slogdet)."""
+    sign, logabsdet = _slogdet(input, "logdet")
+    return _where(sign == -1, math.nan, logabsdet)
+
+
+Tensor.inner = inner  # methods too (composed, no row of their own)
+Tensor.matrix_power = matrix_power
+Tensor.logdet = logdet
+
 
 
 # --------------------------------------------------------------------- einsum

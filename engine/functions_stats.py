@@ -10,16 +10,19 @@ indices. Among equal values the order is the stable one (PyTorch leaves it
 unspecified, except for stable=True).
 """
 import warnings
+from collections import namedtuple
 
 import numpy
 
 from . import dtypes as _dt
 from .ops import TABLE as _op
 from .ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
+from .ops.reductions import running_extreme_indices as _running_extreme_indices
 from .tensor import Tensor, apply, _make, _xp, _dim
-from .functions import _tensor_in, _dims, _ValuesIndices, _is_number
+from .functions import _tensor_in, _dims, _ValuesIndices, _is_number, div, sum as _sum
 
-__all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round"]
+__all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round", "argsort", "nonzero",
+           "count_nonzero", "nansum", "nanmean", "aminmax", "cummax", "cummin", "logcumsumexp"]
 
 
 # ----------------------------------------------------------- (values, indices)
@@ -44,7 +47,25 @@ class TopkResult(_ValuesIndices):
     kind = "topk"
 
 
-RESULT_TYPES = (MedianResult, KthvalueResult, SortResult, TopkResult)
+class CummaxResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "cummax"
+
+
+class CumminResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "cummin"
+
+
+RESULT_TYPES = (MedianResult, KthvalueResult, SortResult, TopkResult, CummaxResult, CumminResult)
+
+
+class AminmaxResult(namedtuple("_Aminmax", ["min", "max"])):
+    """torch.return_types.aminmax: (min, max)."""
+    __slots__ = ()
+
+    def __repr__(self):
+        return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
 def _indices_tensor(indices, device):
@@ -238,3 +259,134 @@ def round(input, *, decimals=None):
 def _scalar_type_name(t):
     """PyTorch's C++ name of a dtype (Long, Int, Bool...), as its kernels' messages say it."""
     return _dt.as_dtype(t.array.dtype).tensor_type.replace("Tensor", "")
+
+
+# ------------------------------------------------ sorting, counting, NaN-aware reductions
+
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """The indices that sort input along dim (sort's indices): NaN last (first when descending),
+    equal values in their order (the stable order always, as PyTorch's CPU sort gives it)."""
+    input = _tensor_in(input)
+    arr = input.array
+    d = _dim(_int_arg("argsort", "dim", dim, 2), arr.ndim)
+    xp = _xp(input.device)
+    indices = xp.zeros((), dtype=numpy.int64) if arr.ndim == 0 else _sort_indices(xp, arr, d, bool(descending))
+    return _indices_tensor(indices, input.device)
+
+
+def nonzero(input, *, as_tuple=False):
+    """The indices of the nonzero elements (NaN counts), one row per element, or (as_tuple) one
+    tensor per dim; a 0-d input counts as one element."""
+    input = _tensor_in(input)
+    arr = input.array
+    xp = _xp(input.device)
+    if as_tuple:
+        return tuple(_indices_tensor(i, input.device) for i in xp.nonzero(arr.reshape(1) if arr.ndim == 0 else arr))
+    if arr.ndim == 0:
+        return _indices_tensor(xp.zeros((1 if bool(arr != 0) else 0, 0), dtype=numpy.int64), input.device)
+    return _indices_tensor(xp.argwhere(arr), input.device)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are nonzero (NaN counts), in all or along dim (an int or several), as int64."""
+    input = _tensor_in(input)
+    arr = input.array
+    axes = None
+    if dim is not None:
+        dims = dim if isinstance(dim, (list, tuple)) else (dim,)
+        axes = tuple(_dim(_int_arg("count_nonzero", "dim", d, 2), arr.ndim) for d in dims)
+        for i, a in enumerate(axes):
+            if a in axes[:i]:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        axes = axes or None
+        if arr.ndim == 0:
+            axes = None
+    xp = _xp(input.device)
+    return _indices_tensor(xp.asarray(xp.sum(arr != 0, axis=axes)), input.device)
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None):
+    """The sum with NaN taken as 0 (integers and booleans sum as int64, or as `dtype`)."""
+    input = _tensor_in(input)
+    if dtype is not None:
+        target = _dt.as_dtype(dtype).np
+    elif input.array.dtype.kind in "biu":
+        target = numpy.dtype(numpy.int64)
+    else:
+        target = None
+    return apply(_op["nansum"], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim), dtype=target)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None):
+    """The mean of the elements that are not NaN, as PyTorch composes it: nansum(x) divided by the
+    count of non-NaN elements (DivBackward0 over NansumBackward0); NaN where all are NaN."""
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
+                           f"{_scalar_type_name(input)}")
+    count = _sum(apply(_op["logical_not"], apply(_op["isnan"], input)), dim, keepdim)
+    with numpy.errstate(invalid="ignore"):  # 0 / 0 where all are NaN: NaN, silently as in PyTorch
+        return div(nansum(input, dim, keepdim, dtype=dtype), count)
+
+
+def aminmax(input, *, dim=None, keepdim=False):
+    """(min, max) of all elements or along dim: amin and amax, whose ties share the gradient."""
+    input = _tensor_in(input)
+    arr = input.array
+    if dim is None:
+        if arr.size == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as the operation has no "
+                               "identity.")
+        axes = None
+    else:
+        axes = _dim(_int_arg("aminmax", "dim", dim, 2), arr.ndim)
+        if arr.ndim == 0:
+            axes = None
+        elif arr.shape[axes] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {axes} to have non-zero size.")
+    return AminmaxResult(*(apply(_op[row], input, dim=axes, keepdim=bool(keepdim), name="AminmaxBackward0")
+                           for row in ("amin", "amax")))
+
+
+def cummax(input, dim=None):
+    """(values, indices): the running maximum along dim and where it was (the last of equal
+    values; NaN, once met, is the maximum)."""
+    return _running_extreme("cummax", input, dim)
+
+
+def cummin(input, dim=None):
+    """(values, indices): the running minimum along dim and where it was (the last of equal values)."""
+    return _running_extreme("cummin", input, dim)
+
+
+def _running_extreme(name, input, dim):
+    if dim is None:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    input = _tensor_in(input)
+    arr = input.array
+    d = _dim(_int_arg(name, "dim", dim, 2), arr.ndim)
+    xp = _xp(input.device)
+    if arr.ndim == 0 or arr.size == 0:
+        indices = xp.zeros(arr.shape, dtype=numpy.int64)
+    else:
+        indices = _running_extreme_indices(xp, arr, d, name == "cummax")
+    values = apply(_op[name], input, indices=indices, dim=d)
+    return (CummaxResult if name == "cummax" else CumminResult)(values, _indices_tensor(indices, input.device))
+
+
+def logcumsumexp(input, dim=None):
+    """log(cumsum(exp(input), dim)) computed without overflow; floating tensors only."""
+    if dim is None:
+        raise TypeError('logcumsumexp() missing 1 required positional arguments: "dim"')
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for "
+                                  f"'{_scalar_type_name(input)}'")
+    return apply(_op["logcumsumexp"], input, dim=_dim(_int_arg("logcumsumexp", "dim", dim, 2), input.array.ndim))
+
+
+Tensor.argsort = argsort  # methods too (no rows of their own: the indices are computed here)
+Tensor.nonzero = nonzero
+Tensor.count_nonzero = count_nonzero
+Tensor.nanmean = nanmean
+Tensor.aminmax = aminmax

@@ -14,8 +14,9 @@ from .functions_linalg import LinAlgError
 from .ops import TABLE as _op
 from .tensor import Tensor, apply, _dim
 
-__all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "LinAlgError"]
-FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm")  # what the language sees
+__all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError"]
+FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
+             "slogdet")  # what the language sees
 
 
 def det(A):
@@ -32,6 +33,16 @@ def solve(A, B, *, left=True):
     """X with A @ X = B (left=False: X @ A = B); B a (batch of) vector(s) or matrices, batch dims
     broadcast."""
     return _la._solve(A, B, left=bool(left))
+
+
+def matrix_power(A, n):
+    """The n-th power of a (batch of) square matrices (n < 0: of the inverse)."""
+    return _la.matrix_power(A, n)
+
+
+def slogdet(A):
+    """(sign, logabsdet) of the determinant of a (batch of) square matrices."""
+    return _la._slogdet(A, "linalg.slogdet", _la.LinalgSlogdetResult)
 
 
 def cross(input, other, *, dim=-1):

@@ -1,4 +1,4 @@
-"""arange and linspace element for element as PyTorch's CPU kernels make them.
+"""arange, linspace and logspace element for element as PyTorch's CPU kernels make them.
 
 numpy's arange and linspace round differently from PyTorch's kernels: a tutorial's
 `torch.linspace(-1, 1, 20)` came out one bit off in a third of its elements, and so did
@@ -12,7 +12,11 @@ fused multiply-add):
   blocks (32 bytes each) from their first element `start + step * i` (rounded to the
   dtype) plus `k * step`, then the remaining elements one by one.
 
-Each `x + y * z` here is rounded once, as a fused multiply-add is (fma.py). An arange of more than 32,768
+- logspace (RangeFactories.cpp, compiled without fused multiply-adds): start and end in the
+  dtype, then in double the exponents, each half as linspace's but `start + step * i` rounded
+  twice, and the powers, rounded (or truncated) to the dtype.
+
+Each `x + y * z` of the first two is rounded once, as a fused multiply-add is (fma.py). An arange of more than 32,768
 elements is split between PyTorch's threads, which moves where its blocks start; this
 follows one thread.
 """
@@ -65,3 +69,21 @@ def arange(start, step, n, np_dtype):
         out[:tail] = fma(k[None, :], step, base[:, None]).astype(dtype).reshape(-1)
     out[tail:] = fma(step, numpy.arange(tail, n, dtype=numpy.float64), start).astype(dtype)
     return out
+
+
+def logspace(start, end, steps, base, np_dtype):
+    """torch.logspace(start, end, steps, base) in a real `np_dtype`: start and end in the dtype,
+    then exponents and powers in double (PyTorch's kernel promotes), rounded to the dtype."""
+    dtype = numpy.dtype(np_dtype)
+    if steps == 0:
+        return numpy.empty(0, dtype)
+    f64 = numpy.float64
+    if steps == 1:  # PyTorch fills with the double power
+        return numpy.full(1, numpy.power(f64(base), f64(start)), f64).astype(dtype)
+    lo, hi = dtype.type(start), dtype.type(end)
+    with numpy.errstate(all="ignore"):
+        step = f64(hi - lo) / f64(steps - 1)
+        i = numpy.arange(steps)
+        up = i < steps // 2
+        exponents = numpy.where(up, f64(lo) + step * i, f64(hi) - step * (steps - 1 - i))
+        return numpy.power(f64(base), exponents).astype(dtype)

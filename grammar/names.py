@@ -14,7 +14,8 @@ from ..engine import functions as _functions
 from ..engine.graph import Node as _Node, AccumulateGrad as _AccumulateGrad, RemovableHandle as _Handle
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
-from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS
+from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
+from ..engine.functions_linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
 from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
 from ..engine.tensor import Size as _Size
@@ -262,7 +263,9 @@ _ATTRIBUTES = {
     _Size: frozenset({"numel", "count", "index"}),
     _MaxResult: frozenset({"values", "indices"}),
     _MinResult: frozenset({"values", "indices"}),
-    **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue
+    **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue, cummax
+    _AminmaxResult: frozenset({"min", "max"}),
+    _Slogdet: frozenset({"sign", "logabsdet"}), _LinalgSlogdet: frozenset({"sign", "logabsdet"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),
@@ -279,7 +282,10 @@ _MODULE_METHODS = frozenset({
     "forward", "parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
     "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
     "register_parameter", "add_module", "append", "extend", "reset_parameters", "extra_repr", "apply", "to",
-    "double", "float", "cpu", "cuda"})
+    "double", "float", "cpu", "cuda",
+    "keys", "items", "values", "update", "pop", "clear"})  # ModuleDict's (dict-like) methods
+
+_LAYER_CLASS_METHODS = frozenset({"from_pretrained"})  # nn.Embedding.from_pretrained(...)
 
 
 def layer_attributes(layer):
@@ -330,7 +336,7 @@ def attribute(obj, name):
         elif isinstance(obj, E.data.TensorDataset):
             allowed = _DATASET_ATTRIBUTES
         elif isinstance(obj, type) and issubclass(obj, E.nn.Module):  # a layer class: what programs defined
-            allowed = program_names(obj)
+            allowed = program_names(obj) | _LAYER_CLASS_METHODS
             if name not in allowed:
                 raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
         elif isinstance(obj, _Node):

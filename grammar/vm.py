@@ -1222,15 +1222,15 @@ def index(obj, key):
 def store_index(obj, key, value):
     if isinstance(obj, E.Tensor):
         obj[key] = value
-    elif obj.__class__ in (list, dict, _np.ndarray, UserInstance):
+    elif obj.__class__ in (list, dict, _np.ndarray, UserInstance) or obj.__class__ in _ITEM_ASSIGNABLE:
         obj[key] = value
     else:
         raise TypeError(f"{_describe(obj)} does not support item assignment")
 
 
 def delete_index(obj, key):
-    """`del obj[key]` for lists and dicts."""
-    if obj.__class__ is list or obj.__class__ is dict:
+    """`del obj[key]` for lists, dicts and nn.ModuleDict."""
+    if obj.__class__ is list or obj.__class__ is dict or obj.__class__ is E.nn.ModuleDict:
         if isinstance(key, E.Tensor):
             key = key.__index__()
         del obj[key]
@@ -1268,8 +1268,10 @@ def unpack(value, n):
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
-             E.nn.Sequential, E.nn.ModuleList, E.data.DataLoader, E.data.TensorDataset) + modules.ITERABLE_TYPES
-_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset})
+             E.nn.Sequential, E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList, E.data.DataLoader,
+             E.data.TensorDataset) + modules.ITERABLE_TYPES
+_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, E.nn.ModuleDict, E.nn.ParameterList})
+_ITEM_ASSIGNABLE = frozenset({E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList})  # layers registered as assigned
 
 
 def iterate(value):

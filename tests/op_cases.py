@@ -336,7 +336,7 @@ C("div", "same", lambda a, b: a / b, [(2, 3), (2, 3)], np.divide, "DivBackward0"
 # remainder: away from the jumps of a % b (where a/b is a whole number)
 _rem = lambda rng, s: [np.array([[0.3, 2.6, -1.2], [4.4, -3.7, 1.1]]).reshape(s[0]),
                        np.array([[1.5, 1.1, 0.9], [1.6, 1.3, 0.8]]).reshape(s[1])]
-C("remainder", "op", lambda a, b: a % b, [(2, 3), (2, 3)], np.remainder, "RemainderBackward0", gen=_rem)
+C("remainder", "op", lambda a, b: a % b, [(2, 3), (2, 3)], np.remainder, "RemainderBackward1", gen=_rem)
 C("remainder", "number", lambda a: ad.remainder(a, 1.5), [(2, 3)], lambda a: np.remainder(a, 1.5),
   "RemainderBackward0", gen=lambda rng, s: [np.array([[0.3, 2.6, -1.2], [4.4, -3.7, 1.1]])])
 C("div", "bcast_3x1_1x4", lambda a, b: a / b, [(3, 1), (1, 4)], np.divide, "DivBackward0", gen=_nz)
@@ -1122,6 +1122,8 @@ C("any", "float_keepdim", lambda x: x.any(1, keepdim=True), [(2, 3)], lambda x: 
 import op_cases_linalg  # noqa: E402,F401
 import op_cases_stats  # noqa: E402,F401
 import op_cases_activations  # noqa: E402,F401
+import op_cases_elem  # noqa: E402,F401
+import op_cases_lin  # noqa: E402,F401
 
 # ============================================================ known engine bugs
 # Temporary: each entry marks the checks an engine bug breaks as

@@ -1436,3 +1436,24 @@ def test_float_of_a_tensor_that_requires_grad_warns_as_pytorch_2_13():
         "Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
         "Consider using tensor.detach() first."]
     assert no_warning(lambda: (x.sum().item(), int(x[1]), float(x.detach()[0]))) == (6.0, 2, 1.0)
+
+
+def test_inf_and_nan_come_out_silently_as_in_pytorch():
+    # numpy warns of 0/0, log(0), sqrt(-1), 1/0 and an overflowing exp; PyTorch does not, and nor
+    # does the engine -- while numpy called by the program itself still warns. Run as a script runs
+    # (a fresh interpreter: the engine's filter is set when it is imported, which pytest's own
+    # warning capture would undo)
+    import subprocess
+    script = (
+        "import math, numpy, warnings\n"
+        "import autodiff.engine as ad\n"
+        "a = ad.tensor([0.0, 1.0], requires_grad=True)\n"
+        "y = (a / a).sum() + ad.log(a).sum() + ad.sqrt(-a - 1).sum() + (a ** -1).sum() + ad.exp(a * 1000).sum()\n"
+        "y.backward()\n"
+        "assert math.isnan(y.item()) and all(math.isnan(g) for g in a.grad.tolist())\n"
+        "print('engine done', flush=True)\n"
+        "numpy.array([0.0]) / 0.0\n")
+    done = subprocess.run([sys.executable, "-W", "default", "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "engine done\n"
+    assert done.stderr.count("RuntimeWarning") == 1 and "<string>:8" in done.stderr, done.stderr

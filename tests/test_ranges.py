@@ -1,4 +1,4 @@
-"""torch.arange and torch.linspace bit for bit as PyTorch makes them (engine/ranges.py),
+"""torch.arange, torch.linspace and torch.logspace bit for bit as PyTorch makes them (engine/ranges.py),
 against tests/golden/ranges.json (written by PyTorch 2.13: tests/golden/gen_ranges.py), and
 the fused multiply-add they rest on (engine/fma.py) against exact rational arithmetic."""
 import hashlib
@@ -19,6 +19,9 @@ DTYPES = {"float32": (E.float32, numpy.uint32), "float64": (E.float64, numpy.uin
 
 def _made(case):
     dtype = DTYPES[case["dtype"]][0]
+    if case["kind"] == "logspace":
+        a, b, c, base = case["args"]
+        return E.logspace(a, b, c, base=base, dtype=dtype).numpy()
     a, b, c = case["args"]
     t = E.linspace(a, b, c, dtype=dtype) if case["kind"] == "linspace" else E.arange(a, b, c, dtype=dtype)
     return t.numpy()
@@ -39,7 +42,7 @@ def test_the_same_bits_as_pytorch(case):
 
 def test_the_golden_file_covers_every_part_of_the_kernels():
     kinds = {(c["kind"], c["dtype"]) for c in GOLDEN["cases"]}
-    assert kinds >= {("linspace", d) for d in DTYPES} | {("arange", "float32"), ("arange", "float64")}
+    assert kinds >= {(k, d) for d in DTYPES for k in ("linspace", "logspace")} | {("arange", "float32"), ("arange", "float64")}
     assert any(c["n"] > 16 and c["n"] % 16 for c in GOLDEN["cases"] if c["kind"] == "arange")  # blocks + tail
     assert GOLDEN["torch"].startswith("2.13")
 

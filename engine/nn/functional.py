@@ -17,6 +17,7 @@ from ..functions import empty_like as _empty_like
 from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..functions import exp as _exp, xlogy as _xlogy
+from ..functions import hardshrink  # torch.hardshrink is F.hardshrink
 from ..grad_mode import is_grad_enabled, no_grad as _no_grad
 from ..inplace import inplace as _inplace
 from ..ops import TABLE as _op
@@ -25,7 +26,7 @@ from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make, _dim
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
            "mse_loss", "l1_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "pad",
+           "nll_loss", "cross_entropy", "dropout", "normalize", "one_hot", "softmin", "tanhshrink", "softshrink", "softsign", "hardshrink", "pad",
            "smooth_l1_loss", "huber_loss", "mish", "hardswish", "hardsigmoid", "threshold", "threshold_", "prelu",
            "glu", "cosine_similarity", "kl_div"]
 FUNCTIONS = tuple(__all__)  # what the language's torch.nn.functional (and F) holds
@@ -306,6 +307,26 @@ def tanhshrink(input):
     """x - tanh(x), as PyTorch composes it."""
     input = _tensor_in(input)
     return input - tanh(input)
+
+
+def softshrink(input, lambd=0.5):
+    """x - lambd above lambd, x + lambd below -lambd, 0 between (lambd >= 0); floating tensors only."""
+    input = _tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"softshrink_check\" not implemented for '{_scalar_name(input)}'")
+    lambd = _number(lambd, "lambd", "softshrink", 2)
+    if not lambd >= 0:
+        top = float(numpy.finfo(input.array.dtype).max)
+        raise RuntimeError(f"lambda must be in range [0, {top:g}] for input dtype {_scalar_name(input)}, "
+                           f"but found {lambd:g}")
+    return apply(_op["softshrink"], input, lambd=lambd)
+
+
+def softsign(input):
+    """x / (|x| + 1), as PyTorch composes it (DivBackward0 over AddBackward0)."""
+    input = _tensor_in(input)
+    with numpy.errstate(invalid="ignore"):  # inf / inf: NaN, silently as in PyTorch
+        return input / (_abs(input) + 1)
 
 
 # ----------------------------------------------------------------------------- losses
@@ -664,3 +685,11 @@ def pad(input, pad, mode="constant", value=None):
         if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
     return apply(_op["constant_pad_nd"], input, pad=pad, value=0 if value is None else value)
+
+
+# the functions kept in modules of their own (torch.pdist and torch.pairwise_distance are these too)
+from ..functions_distances import pairwise_distance, pdist  # noqa: E402
+from .functional_layers import layer_norm, embedding  # noqa: E402
+
+__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding"]
+FUNCTIONS = tuple(__all__)

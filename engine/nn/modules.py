@@ -22,7 +22,7 @@ from . import init
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
-           "Threshold", "GLU", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
+           "Threshold", "GLU", "Hardshrink", "Softshrink", "Softsign", "Tanhshrink", "PReLU", "CosineSimilarity", "MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss",
            "CrossEntropyLoss", "NLLLoss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss"]
 
 
@@ -114,6 +114,14 @@ class Module:
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
             raise TypeError(f"{type(module).__name__} is not a Module subclass")
+        if not isinstance(name, str):
+            raise TypeError(f"module name should be a string. Got {type(name).__name__}")
+        if hasattr(self, name) and name not in self._modules:
+            raise KeyError(f"attribute '{name}' already exists")
+        if "." in name:
+            raise KeyError(f'module name can\'t contain ".", got: {name}')
+        if name == "":
+            raise KeyError('module name can\'t be empty string ""')
         self._modules[name] = module
 
     # ---------------------------------------------------------------- walking
@@ -249,12 +257,16 @@ class Module:
         return ""
 
     def __repr__(self):
-        """PyTorch's: Name(extra) for a module without children, else one line per child."""
+        """PyTorch's: Name(extra) for a module without children whose extra_repr is one line, else
+        one line per line of extra_repr and per child."""
         extra = self.extra_repr()
-        children = [(name, repr(m)) for name, m in self._modules.items()]
-        if not children:
+        extra_lines = extra.split("\n") if extra else []
+        children = [f"({name}): " + repr(m).replace("\n", "\n  ") for name, m in self._modules.items()]
+        if len(extra_lines) == 1 and not children:
             return f"{type(self).__name__}({extra})"
-        lines = ([extra] if extra else []) + [f"({name}): " + text.replace("\n", "\n  ") for name, text in children]
+        lines = extra_lines + children
+        if not lines:
+            return f"{type(self).__name__}()"
         return f"{type(self).__name__}(\n  " + "\n  ".join(lines) + "\n)"
 
 
@@ -461,6 +473,11 @@ Hardsigmoid = _module("Hardsigmoid", F.hardsigmoid, (("inplace", False),))
 Hardswish.extra_repr = Hardsigmoid.extra_repr = Module.extra_repr  # PyTorch prints neither's inplace
 Threshold = _module("Threshold", F.threshold, (("threshold", _REQUIRED), ("value", _REQUIRED), ("inplace", False)))
 GLU = _module("GLU", F.glu, (("dim", -1),))
+Hardshrink = _module("Hardshrink", F.hardshrink, (("lambd", 0.5),))
+Softshrink = _module("Softshrink", F.softshrink, (("lambd", 0.5),))
+Hardshrink.extra_repr = Softshrink.extra_repr = lambda self: f"{self.lambd}"  # PyTorch prints the number alone
+Softsign = _module("Softsign", F.softsign)
+Tanhshrink = _module("Tanhshrink", F.tanhshrink)
 
 
 class Unflatten(_Elementwise):
@@ -571,3 +588,10 @@ BCELoss = _loss("BCELoss", F.binary_cross_entropy, (("weight", None),))
 BCEWithLogitsLoss = _loss("BCEWithLogitsLoss", F.binary_cross_entropy_with_logits,
                           (("weight", None), ("pos_weight", None)))
 KLDivLoss = _loss("KLDivLoss", F.kl_div, (("log_target", False),))
+
+
+# the layers kept in a module of their own
+from .modules_layers import *  # noqa: E402,F401,F403
+from .modules_layers import __all__ as _layers  # noqa: E402
+
+__all__ += _layers

@@ -1,4 +1,5 @@
-"""Arithmetic: + - * / % **, atan2, hypot, xlogy, neg, reciprocal, maximum/minimum, where."""
+"""Arithmetic: + - * / % **, fmod, atan2, hypot, copysign, logaddexp(2), xlogy, neg, reciprocal,
+maximum/minimum, where, lerp, addcmul/addcdiv."""
 import math
 
 import numpy
@@ -147,7 +148,7 @@ class Remainder(Op):
     wrapper = "binary"
     method = inplace = True
     elementwise = True
-    node = "RemainderBackward0"
+    node = staticmethod(lambda ctx: "RemainderBackward0" if ctx.shapes[1] is None else "RemainderBackward1")
     saves = (0, 1)
     save_for = ((1,), (1,))
 
@@ -159,6 +160,29 @@ class Remainder(Op):
         if ctx.needs[1]:
             gb = -g * F.floor_divide(a, b)
         return (g if ctx.needs[0] else None), gb
+
+
+class Fmod(Op):
+    """C's fmod: the remainder of a / b truncated toward zero, so its sign is the dividend's (unlike
+    remainder's). A number b is PyTorch's Scalar overload (FmodBackward0, one edge)."""
+    name = "fmod"
+    names = ("fmod",)
+    method = inplace = elementwise = True
+    node = staticmethod(lambda ctx: "FmodBackward0" if ctx.shapes[1] is None else "FmodBackward1")
+    number_right = "drop"
+    saves = (0, 1)
+    save_for = ((1,), (1,))
+
+    def forward(xp, a, b):
+        if getattr(a, "dtype", None) is not None and a.dtype.kind in "iub" and not isinstance(b, float) \
+                and bool(xp.any(xp.asarray(b) == 0)):
+            raise RuntimeError("ZeroDivisionError")  # PyTorch's integer kernel
+        with numpy.errstate(all="ignore"):
+            return xp.fmod(a, b)
+
+    def backward(F, ctx, g, a, b):
+        # PyTorch's: grad for a, -grad * a.div(b, rounding_mode="trunc") for b
+        return (g if ctx.needs[0] else None), (-g * F.trunc(a / b) if ctx.needs[1] else None)
 
 
 class Atan2(Op):
@@ -192,6 +216,69 @@ class Hypot(Op):
     def backward(F, ctx, g, a, b, out):
         return (g * a / out if ctx.needs[0] else None), (g * b / out if ctx.needs[1] else None)  # PyTorch's order
 
+
+
+class Copysign(Op):
+    """|a| with b's sign bit (-0.0 and -NaN count as negative). A number b is PyTorch's Scalar
+    overload (CopysignBackward1, one edge)."""
+    name = "copysign"
+    names = ("copysign",)
+    node = staticmethod(lambda ctx: "CopysignBackward1" if ctx.shapes[1] is None else "CopysignBackward0")
+    number_right = "drop"
+    method = inplace = elementwise = True
+    saves = (0, "out")
+    save_for = ((0,), (0, 1))
+
+    def forward(xp, a, b):
+        return xp.copysign(a, b)
+
+    def backward(F, ctx, g, a, out):
+        # PyTorch's copysign_tensor_self_backward: grad * (result / self), 0 where self is 0;
+        # b gets zeros (a tensor, not None)
+        ga = g * F.where(a == 0, 0.0, out / a) if ctx.needs[0] else None
+        gb = F.zeros_like(out if getattr(g, "shape", None) is None else g) \
+            if ctx.shapes[1] is not None and ctx.needs[1] else None
+        return ga, gb
+
+
+class Logaddexp(Op):
+    """log(exp(a) + exp(b)), as PyTorch's kernel: max + log1p(exp(-|a - b|)), a itself where
+    both are the same infinity."""
+    name = "logaddexp"
+    names = ("logaddexp",)
+    node = "LogaddexpBackward0"
+    method = elementwise = True
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        with numpy.errstate(all="ignore"):
+            out = xp.maximum(a, b) + xp.log1p(xp.exp(-xp.abs(a - b)))
+            return xp.where(xp.isinf(a) & (a == b), a, out)
+
+    def backward(F, ctx, g, a, b):
+        return (g / (1 + F.exp(b - a)) if ctx.needs[0] else None), (g / (1 + F.exp(a - b)) if ctx.needs[1] else None)
+
+
+class Logaddexp2(Op):
+    """log2(2**a + 2**b), as PyTorch's kernel: max + log1p(2**-|a - b|) / log(2), the product and
+    the sum rounded once (its compiled fma)."""
+    name = "logaddexp2"
+    names = ("logaddexp2",)
+    node = "Logaddexp2Backward0"
+    method = elementwise = True
+    saves = (0, 1)
+
+    def forward(xp, a, b):
+        with numpy.errstate(all="ignore"):
+            m = xp.maximum(a, b)
+            out = multiply_add(xp.log1p(xp.exp2(-xp.abs(a - b))), _INV_LOG_2, m, m.dtype)
+            return xp.where(xp.isinf(a) & (a == b), a, out)
+
+    def backward(F, ctx, g, a, b):
+        return (g / (1 + 2 ** (b - a)) if ctx.needs[0] else None), (g / (1 + 2 ** (a - b)) if ctx.needs[1] else None)
+
+
+_INV_LOG_2 = 1.0 / math.log(2.0)
 
 
 class Xlogy(Op):
@@ -415,6 +502,62 @@ class Lerp(Op):
         gb = g * w if ctx.needs[1] else None
         gw = g * (b - a) if ctx.needs[2] else None
         return ga, gb, gw
+
+
+class Addcmul(Op):
+    """input + value * tensor1 * tensor2, rounded as PyTorch's kernel: (value * t1) * t2, then + input."""
+    name = "addcmul"
+    names = ("addcmul",)
+    method = inplace = elementwise = True
+    node = "AddcmulBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1,))
+
+    def forward(xp, a, t1, t2, value=1):
+        return a + (t1 if value == 1 else _in_dtype(xp, value, a, t1, t2) * t1) * t2
+
+    def backward(F, ctx, g, t1, t2, value=1):
+        return (g if ctx.needs[0] else None, g * (t2 * value) if ctx.needs[1] else None,
+                g * (t1 * value) if ctx.needs[2] else None)
+
+
+class Addcdiv(Op):
+    """input + value * tensor1 / tensor2, rounded as PyTorch's kernel: (value * t1) / t2, then + input."""
+    name = "addcdiv"
+    names = ("addcdiv",)
+    method = inplace = elementwise = True
+    node = "AddcdivBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1, 2))
+
+    def forward(xp, a, t1, t2, value=1):
+        with numpy.errstate(all="ignore"):  # x / 0 is inf or NaN, as in PyTorch, without numpy's warning
+            return a + (t1 if value == 1 else _in_dtype(xp, value, a, t1, t2) * t1) / t2
+
+    def backward(F, ctx, g, t1, t2, value=1):
+        # PyTorch's: grad * (value / t2) and -grad * (value * t1 / (t2 * t2))
+        return (g if ctx.needs[0] else None, g * (value / t2) if ctx.needs[1] else None,
+                -g * (t1 * value / (t2 * t2)) if ctx.needs[2] else None)
+
+
+def _in_dtype(xp, value, *arrays):
+    """A Python number as PyTorch's kernels take a Scalar: in the result's dtype (an int truncated)."""
+    return xp.result_type(*arrays).type(value)
+
+
+class Heaviside(Op):
+    """0 where x < 0, values where x == 0, 1 where x > 0 (NaN: 0). PyTorch has no derivative: its
+    node is NotImplemented and backward through it fails, as here."""
+    name = "heaviside"
+    names = ("heaviside",)
+    method = inplace = elementwise = True
+    node = "NotImplemented"
+
+    def forward(xp, x, values):
+        return xp.where(x == 0, values, x > 0).astype(xp.result_type(x, values), copy=False)
+
+    def backward(F, ctx, g):
+        raise RuntimeError("derivative for aten::heaviside is not implemented")
 
 
 class Bernoulli(Op):

@@ -1,4 +1,5 @@
-"""Results that never require grad: comparisons, logic, bitwise ops, argmax/argmin, all/any, floor_divide."""
+"""Results that never require grad: comparisons, logic, bitwise ops, the tests isfinite, isnan,
+isinf, isposinf, isneginf and signbit, argmax/argmin, all/any, floor_divide."""
 from .. import dtypes as _dt
 from .table import Op
 
@@ -159,6 +160,48 @@ class Isfinite(Compare):
     wrapper = "unary"
     def forward(xp, x):
         return xp.isfinite(x)
+
+
+class _Predicate(Compare):
+    """A test of each element (isnan, isinf, ...): a bool tensor of the input's shape, every dtype."""
+    wrapper = "unary"
+
+    def __init_subclass__(cls, **kw):
+        cls.names = (cls.name,)
+        super().__init_subclass__(**kw)
+
+
+class Isnan(_Predicate):
+    name = "isnan"
+    def forward(xp, x):
+        return xp.isnan(x)
+
+
+class Isinf(_Predicate):
+    name = "isinf"
+    def forward(xp, x):
+        return xp.isinf(x)
+
+
+class Isposinf(_Predicate):
+    name = "isposinf"
+    def forward(xp, x):
+        return xp.isinf(x) & (x > 0)
+
+
+class Isneginf(_Predicate):
+    name = "isneginf"
+    def forward(xp, x):
+        return xp.isinf(x) & (x < 0)
+
+
+class Signbit(_Predicate):
+    """True where the sign bit is set: -0.0 and a NaN with its sign bit too; False for bools."""
+    name = "signbit"
+    def forward(xp, x):
+        if x.dtype.kind == "b":
+            return xp.zeros(x.shape, dtype=bool)
+        return xp.signbit(x)
 
 
 class Argmax(Compare):

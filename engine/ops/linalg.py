@@ -1,5 +1,7 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
-linalg.solve and det."""
+linalg.solve, det, vdot, addmv, addr and slogdet."""
+import numpy
+
 from ..lu import lu_det
 from .table import Op, infix, call
 
@@ -449,3 +451,119 @@ def _det_cofactors(F, a, g):
     ij = xp.arange(n)
     sign = (1 - 2 * ((ij[:, None] + ij[None, :]) % 2)).astype(a.array.dtype)  # a Tensor here (create_graph)
     return F.mul(F.det(minors), sign) * scale
+
+
+# ------------------------------------------------- vdot, addmv, addr, slogdet
+
+class Vdot(Op):
+    """The dot product of two vectors, the first conjugated (torch.vdot; for real numbers, dot)."""
+    name = "vdot"
+    names = ("vdot",)
+    method = True
+    formula = call()
+    node = "VdotBackward0"
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, a, b):
+        return xp.asarray(xp.vdot(a, b))
+
+    def backward(F, ctx, g, a, b):
+        return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
+
+
+class Addmv(Op):
+    """beta * input + alpha * (mat @ vec), as torch.addmv (input broadcasts to the product; with
+    beta 0 it is ignored, its NaNs too)."""
+    name = "addmv"
+    names = ("addmv",)
+    method = inplace = True
+    formula = call("beta", "alpha")
+    node = "AddmvBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1,))
+
+    def forward(xp, x, mat, vec, beta=1, alpha=1):
+        return _scaled_sum(x, xp.matmul(mat, vec), beta, alpha)
+
+    def backward(F, ctx, g, mat, vec, beta=1, alpha=1):
+        # PyTorch's: maybe_multiply(grad.ger(vec), alpha), maybe_multiply(mat.t().mv(grad), alpha)
+        gmat = _times(F.unsqueeze(g, dim=-1) * vec, alpha) if ctx.needs[1] else None
+        gvec = _times(F.matmul(F.transpose(mat, dim0=0, dim1=1), g), alpha) if ctx.needs[2] else None
+        return _times(g, beta) if ctx.needs[0] else None, gmat, gvec
+
+
+class Addr(Op):
+    """beta * input + alpha * outer(vec1, vec2), as torch.addr (input broadcasts to the outer
+    product; with beta 0 it is ignored). PyTorch's kernel computes beta * x + (alpha * v1) * v2."""
+    name = "addr"
+    names = ("addr",)
+    method = inplace = True
+    formula = call("beta", "alpha")
+    node = "AddrBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1,))
+
+    def forward(xp, x, v1, v2, beta=1, alpha=1):
+        outer = (alpha * v1)[:, None] * v2[None, :]
+        return outer if beta == 0 else beta * x + outer
+
+    def backward(F, ctx, g, v1, v2, beta=1, alpha=1):
+        # PyTorch's: maybe_multiply(grad.mv(vec2), alpha), maybe_multiply(grad.t().mv(vec1), alpha)
+        g1 = _times(F.matmul(g, v2), alpha) if ctx.needs[1] else None
+        g2 = _times(F.matmul(F.transpose(g, dim0=0, dim1=1), v1), alpha) if ctx.needs[2] else None
+        return _times(g, beta) if ctx.needs[0] else None, g1, g2
+
+
+def _times(g, factor):
+    """PyTorch's maybe_multiply: a factor of 1 is not applied at all."""
+    return g if factor == 1 else g * factor
+
+
+def _scaled_sum(x, product, beta, alpha):
+    if alpha != 1:
+        product = product * alpha
+    if beta == 0:
+        return product  # PyTorch ignores input then (its NaNs too)
+    return product + (x if beta == 1 else x * beta)
+
+
+class Slogdet(Op):
+    """log |det A| of (a batch of) square matrices: the logabsdet of torch.linalg.slogdet (its
+    sign is the row below; both are PyTorch's one node LinalgSlogdetBackward0). The gradient is
+    PyTorch's: grad A^-T, as the solution G of A^T G = grad I (the sign's gradient is ignored)."""
+    name = "slogdet"
+    names = ("slogdet",)
+    method = True
+    formula = call()
+    node = "LinalgSlogdetBackward0"
+    saves = (0,)
+    batched = True  # a solve that broadcasts over a leading batch dim of g
+
+    def forward(xp, x):
+        return xp.linalg.slogdet(x)[1]
+
+    def backward(F, ctx, g, a):
+        xp = F.xp
+        det = xp.linalg.det(a.array if F.graph else a)
+        if bool((det == 0).any()):
+            # a singular matrix: no solve; PyTorch's LU solve divides by the zero pivot, so
+            # the gradient is the cofactors over that signed zero (inf, -inf, or NaN)
+            with numpy.errstate(divide="ignore", invalid="ignore"):
+                return (_det_cofactors(F, a, g) / det[..., None, None],)
+        return (_det_regular(F, a, g),)
+
+
+class SlogdetSign(Op):
+    """The sign of det A (0 where A is singular): the first result of slogdet. PyTorch ignores
+    the gradient that reaches it (the sign is piecewise constant): here zeros, also under
+    create_graph."""
+    name = "slogdet_sign"
+    node = "LinalgSlogdetBackward0"
+    formula = call()
+
+    def forward(xp, x):
+        return xp.linalg.slogdet(x)[0]
+
+    def backward(F, ctx, g):
+        return (F.expand(F.unsqueeze(F.unsqueeze(g * 0.0, dim=-1), dim=-1), shape=ctx.shapes[0]),)

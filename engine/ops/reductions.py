@@ -1,5 +1,6 @@
-"""Reductions: sum, mean, prod, max/min (whole tensor or along a dim), amax/amin, norm, logsumexp, softmax;
-statistics, scans and sorting: var, std, median, cumsum, cumprod, sort, topk, kthvalue."""
+"""Reductions: sum, nansum, mean, prod, max/min (whole tensor or along a dim), amax/amin, norm, logsumexp,
+softmax; statistics, scans and sorting: var, std, median, cumsum, cumprod, cummax, cummin, logcumsumexp,
+sort, topk, kthvalue."""
 import math
 
 import numpy
@@ -60,6 +61,28 @@ class Mean(Op):
         n = _reduced_count(ctx.shapes[0], dim)
         g = _unreduce_batched(F, ctx, g, dim, keepdim)
         return (F.expand(g / n, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
+
+
+class Nansum(Op):
+    """nansum(x, dim): the sum with NaN taken as 0 (sum's order of additions); `dtype` casts the
+    input first. The gradient is 0 where x was NaN."""
+    name = "nansum"
+    names = ("nansum",)
+    method = True
+    formula = call("dim", "keepdim")
+    node = "NansumBackward0"
+    saves = (0,)
+
+    def forward(xp, x, dim=None, keepdim=False, dtype=None):
+        if dtype is not None and x.dtype != dtype:
+            x = x.astype(dtype)
+        if x.dtype.kind == "f":
+            x = xp.where(xp.isnan(x), x.dtype.type(0), x)
+        return Sum.forward(xp, x, dim, keepdim)
+
+    def backward(F, ctx, g, x, dim=None, keepdim=False, dtype=None):
+        # PyTorch's nansum_backward: the gradient, unsqueezed, times isnan(x).logical_not()
+        return (_unreduce(F, ctx, g, dim, keepdim) * F.logical_not(F.isnan(x)),)
 
 
 class SumTo(Op):
@@ -180,16 +203,16 @@ class Amax(Op):
     names = ("amax",)
     method = True
     formula = custom("reduction")
-    node = "AmaxBackward0"
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "AmaxBackward0")  # aminmax's: AminmaxBackward0
     saves = (0, "out")
 
-    def forward(xp, x, dim=None, keepdim=False):
+    def forward(xp, x, dim=None, keepdim=False, name=None):
         return xp.max(x, axis=dim, keepdims=keepdim)
 
-    def backward(F, ctx, g, x, out, dim=None, keepdim=False):
+    def backward(F, ctx, g, x, out, dim=None, keepdim=False, name=None):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
 
-    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False):
+    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False, name=None):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=True),)
 
 
@@ -198,16 +221,16 @@ class Amin(Op):
     names = ("amin",)
     method = True
     formula = custom("reduction")
-    node = "AminBackward0"
+    node = staticmethod(lambda ctx: ctx.params.get("name") or "AminBackward0")  # aminmax's: AminmaxBackward0
     saves = (0, "out")
 
-    def forward(xp, x, dim=None, keepdim=False):
+    def forward(xp, x, dim=None, keepdim=False, name=None):
         return xp.min(x, axis=dim, keepdims=keepdim)
 
-    def backward(F, ctx, g, x, out, dim=None, keepdim=False):
+    def backward(F, ctx, g, x, out, dim=None, keepdim=False, name=None):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim),)
 
-    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False):
+    def batched_backward(F, ctx, g, x, out, dim=None, keepdim=False, name=None):
         return (_share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=True),)
 
 
@@ -442,6 +465,37 @@ class Topk(TakeAlong):
         return TakeAlong.batched_backward(F, ctx, g, indices, dim)
 
 
+class Cummax(TakeAlong):
+    """cummax(x, dim) values: x at the running maximum's `indices` (from cummax()); the gradient
+    of each value goes to its index, so an element that stays the maximum collects several."""
+    name = "cummax"
+    names = ("cummax",)
+    method = True
+    formula = call("dim")
+    node = "CummaxBackward0"
+
+
+class Cummin(TakeAlong):
+    name = "cummin"
+    names = ("cummin",)
+    method = True
+    formula = call("dim")
+    node = "CumminBackward0"
+
+
+def running_extreme_indices(xp, x, dim, largest):
+    """For each position along `dim`, the index of the running maximum (minimum) so far, as
+    PyTorch's CPU kernel picks it: the last of equal values (it compares with >= or <=), and once
+    there is a NaN the last NaN so far."""
+    running = (xp.maximum if largest else xp.minimum).accumulate(x, axis=dim)  # NaN carries on
+    takes = x == running
+    if x.dtype.kind == "f":
+        takes |= xp.isnan(x)
+    n = x.shape[dim]
+    position = xp.arange(n).reshape((n,) + (1,) * (x.ndim - 1 - dim))
+    return xp.maximum.accumulate(xp.where(takes, position, 0), axis=dim)
+
+
 def _open_grid(xp, shape):
     """numpy.indices(shape, sparse=True) as a list, on any array module (CuPy's has no `sparse`):
     along each axis an arange, shaped to broadcast against the others."""
@@ -650,6 +704,42 @@ def _cumprod_grad_exact(F, g, x, dim):
     products = F.where(later, F.cumprod(rows, dim=nd), 0.0)                # (..., k, j)
     grad = F.sum(F.unsqueeze(g, dim=-2) * products, dim=nd)                # (..., k)
     return grad if dim == last else F.transpose(grad, dim0=dim, dim1=last)
+
+
+class Logcumsumexp(Op):
+    """log(cumsum(exp(x), dim)) without overflow, as PyTorch's kernel: one element at a time,
+    max + log1p(exp(min - max)) (numpy's logaddexp, the same steps), float32 in double (from
+    the end when `reverse`, the derivative's form)."""
+    name = "logcumsumexp"
+    names = ("logcumsumexp",)
+    method = True
+    formula = call("dim")
+    node = "LogcumsumexpBackward0"
+    saves = (0, "out")
+
+    def forward(xp, x, dim, reverse=None):
+        if x.ndim == 0:
+            return x.copy()
+        work = x.astype(xp.float64) if x.dtype == xp.float32 else x  # PyTorch's accumulate type
+        if reverse:
+            work = xp.flip(work, axis=dim)
+        with numpy.errstate(all="ignore"):
+            out = xp.logaddexp.accumulate(work, axis=dim)
+        if reverse:
+            out = xp.flip(out, axis=dim)
+        return out.astype(x.dtype, copy=False)
+
+    def backward(F, ctx, g, x, out, dim, reverse=None):
+        # PyTorch's logcumsumexp_backward: the positive and negative parts of the gradient in log
+        # space (the dtype's lowest number standing for log 0), summed from the other end
+        if not ctx.shapes[0]:
+            return (g,)
+        lowest = float(numpy.finfo(getattr(g, "array", g).dtype).min)
+        log_abs = F.log(F.abs(g))
+        back = None if reverse else True
+        parts = [F.exp(F.logcumsumexp(F.where(side, log_abs, lowest) - out, dim=dim, reverse=back) + x)
+                 for side in (g > 0, g < 0)]
+        return (parts[0] - parts[1],)
 
 
 class Norm(Op):

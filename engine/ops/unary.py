@@ -1,6 +1,8 @@
 """Elementwise math of one tensor: abs, exp, log, the trigonometric and hyperbolic functions, erf, sigmoid, relu,
-clamp; floor, ceil, round, trunc, frac."""
+clamp, logit, nan_to_num; floor, ceil, round, trunc, frac."""
 import math
+
+import numpy
 
 from ..backend import special
 from ..fma import multiply_add
@@ -461,6 +463,57 @@ class Rad2deg(Elementwise):
 
     def backward(F, ctx, g):
         return (g * (180 / math.pi),)
+
+
+class Logit(Op):
+    """log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given (PyTorch's kernel:
+    x < eps ? eps : x > 1 - eps ? 1 - eps : x, so NaN stays)."""
+    name = "logit"
+    names = ("logit",)
+    method = inplace = elementwise = True
+    formula = call("eps")
+    node = "LogitBackward0"
+    saves = (0,)
+
+    def forward(xp, x, eps=None):
+        if eps is not None:
+            lo, hi = x.dtype.type(eps), x.dtype.type(1) - x.dtype.type(eps)
+            x = xp.where(x < lo, lo, xp.where(x > hi, hi, x))
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            return xp.log(x / (1 - x))
+
+    def backward(F, ctx, g, x, eps=None):
+        # PyTorch's (infinitely differentiable) logit_backward: g / (x (1 - x)) inside [eps, 1 - eps],
+        # 0 outside; without eps, inside [0, 1] and NaN outside
+        raw = getattr(x, "array", x)
+        lo, hi = (0.0, 1.0) if eps is None else (eps, 1.0 - eps)
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            return (F.where((raw >= lo) & (raw <= hi), g / (x * (1.0 - x)), math.nan if eps is None else 0.0),)
+
+
+class NanToNum(Op):
+    """NaN, +inf and -inf replaced by numbers (the dtype's largest and lowest by default); an
+    integral tensor is copied as it is. The gradient is 0 where the input was not finite."""
+    name = "nan_to_num"
+    names = ("nan_to_num",)
+    method = inplace = elementwise = True
+    formula = call("nan", "posinf", "neginf")
+    node = "NanToNumBackward0"
+    saves = (0,)
+
+    def forward(xp, x, nan=None, posinf=None, neginf=None):
+        if _integral(x):
+            return x.copy()
+        info = xp.finfo(x.dtype)
+        with numpy.errstate(over="ignore"):  # a replacement beyond the dtype becomes inf, as PyTorch's cast
+            fills = [x.dtype.type(v) for v in (0.0 if nan is None else nan, info.max if posinf is None else posinf,
+                                               info.min if neginf is None else neginf)]
+        out = xp.where(xp.isnan(x), fills[0], x)
+        out = xp.where(x == math.inf, fills[1], out)
+        return xp.where(x == -math.inf, fills[2], out)
+
+    def backward(F, ctx, g, x, nan=None, posinf=None, neginf=None):
+        return (g * F.isfinite(x),)  # PyTorch's grad * isfinite(self)
 
 
 def _integral(x):

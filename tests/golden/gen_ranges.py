@@ -1,4 +1,4 @@
-"""Regenerate tests/golden/ranges.json: torch.arange and torch.linspace from PyTorch itself,
+"""Regenerate tests/golden/ranges.json: torch.arange, torch.linspace and torch.logspace from PyTorch itself,
 bit for bit, over starts, ends, steps and dtypes that exercise every part of its kernels
 (the two halves of linspace, arange's vector blocks and its one-by-one tail).
 
@@ -54,6 +54,15 @@ def main():
     for a, b, st in ar:
         for dtype in ("float32", "float64"):
             cases.append(record("arange", [a, b, st], dtype, torch.arange(a, b, st, dtype=DTYPES[dtype][0])))
+    log = [(0, 2, 3, 10.0), (-1, 1, 7, 10.0), (0, 1, 5, 2.0), (-3, 3, 100, 10.0), (2, -2, 9, 10.0), (1, 1, 1, 10.0),
+           (1.2, 4.4, 5, 2.718281828459045), (0.5, 3.5, 4, 2.0), (0, 1, 0, 10.0)]
+    rlog = random.Random(7)
+    log += [(round(rlog.uniform(-5, 5), 4), round(rlog.uniform(-5, 5), 4), rlog.randint(2, 300),
+             rlog.choice([2.0, 10.0, 2.718281828459045, 3.0])) for _ in range(20)]
+    for a, b, n, base in log:
+        for dtype in DTYPES:
+            cases.append(record("logspace", [a, b, n, base], dtype,
+                                torch.logspace(a, b, n, base=base, dtype=DTYPES[dtype][0])))
     path = pathlib.Path(__file__).with_name("ranges.json")
     path.write_text(json.dumps({"torch": torch.__version__, "cases": cases}) + "\n", encoding="utf-8")
     print(f"wrote {len(cases)} cases to {path}")
