@@ -2,8 +2,10 @@
 in its order and with its messages (each op's own: index_add_ takes int32 or int64 indices,
 index_copy_ only int64, index_fill_ counts negative indices from the end), then the rows of
 engine/ops/indexing.py. The in-place variants (index_add_, ...) are the same functions run
-through engine/inplace.py, so a view's base gets CopySlices; masked_scatter_ checks first that
-the mask expands to the tensor, which may not broadcast itself.
+through engine/inplace.py, so a view's base gets CopySlices; index_add_, index_copy_ and
+scatter_add_ refuse, as PyTorch, a source that shares memory with the tensor written, and
+masked_scatter_ checks first that the mask expands to the tensor, which may not broadcast itself.
+gather and scatter (functions_shapes.py) share scatter_add's index checks (`checked_index`).
 """
 import numpy
 
