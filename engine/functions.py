@@ -1297,6 +1297,7 @@ from .functions_shapes import *  # noqa: E402,F401,F403
 from .functions_arrange import *  # noqa: E402,F401,F403
 from .functions_elem import *  # noqa: E402,F401,F403
 from .functions_distances import *  # noqa: E402,F401,F403
+from .functions_indexing import *  # noqa: E402,F401,F403
 
 
 def _install_surface(namespace):

@@ -10,9 +10,9 @@ import math
 
 import numpy
 
-from .functions import (_tensor_in, _as_tensor_like, _dim, _is_number, _index_key, _xp, apply, expand, permute,
-                        getitem)
+from .functions import _tensor_in, _as_tensor_like, _dim, _is_number, _index_key, _xp, apply, expand, permute
 from .ops import TABLE
+from .functions_indexing import checked_index
 from .tensor import Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 
 __all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
@@ -215,22 +215,11 @@ def triu(input, diagonal=0):
     return _triangle("triu", input, diagonal)
 
 
-def _index_tensor(index, input, what):
-    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
-    if index.array.dtype.kind not in "iu":
-        raise RuntimeError(f"{what}(): Expected dtype int64 for index")
-    if index.array.ndim != input.array.ndim:
-        raise RuntimeError(f"Index tensor must have the same number of dimensions as input tensor")
-    return index
-
-
 def gather(input, dim, index):
     input = _tensor_in(input)
     d = _dim(int(dim), input.array.ndim)
-    index = _index_tensor(index, input, "gather")
-    extent = tuple(_ALL if k == d else slice(0, n) for k, n in enumerate(index.array.shape))
-    if any(k != d and n < m for k, (n, m) in enumerate(zip(index.array.shape, input.array.shape))):
-        input = getitem(input, extent)  # gather reads only the part of input that index covers
+    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    checked_index("gather", input, d, index)  # PyTorch's checks (functions_indexing)
     return apply(TABLE["take_along"], input, indices=index.array, dim=d)
 
 
@@ -239,13 +228,14 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     if reduce is not None:
         raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")
     d = _dim(int(dim), input.array.ndim)
-    index = _index_tensor(index, input, "scatter")
+    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
     if src is None:
         src = value
     if src is None:
         raise TypeError("scatter() needs src (a tensor) or value (a number)")
     if not _is_number(src):
         src = _as_tensor_like(src, input)
+    checked_index("scatter", input, d, index, None if _is_number(src) else src)
     return apply(TABLE["scatter"], input, src, index=index.array, dim=d)
 
 

@@ -428,6 +428,9 @@ class TakeAlong(Op):
     def forward(xp, x, indices, dim):
         if x.ndim == 0:
             return x.copy()
+        if any(k != dim and n < m for k, (n, m) in enumerate(zip(indices.shape, x.shape))):
+            # gather reads only the part of x that indices cover (its gradient has zeros elsewhere)
+            x = x[tuple(slice(None) if k == dim else slice(0, n) for k, n in enumerate(indices.shape))]
         return xp.take_along_axis(x, indices, axis=dim)
 
     def backward(F, ctx, g, indices, dim):

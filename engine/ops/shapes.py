@@ -1,5 +1,6 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
 from .table import Op, batch_dim, batch_key, call, custom, is_basic_key, scatter_add
+from .indexing import ScatterAdd, _gather_back, _grid_key, _lift
 
 
 def _reshape_back(F, ctx, g, *args, **params):
@@ -466,38 +467,28 @@ class Scatter(Op):
     method = inplace = True
     saves_params = True
     node = staticmethod(lambda ctx: "ScatterBackward1" if ctx.shapes[1] is None else "ScatterBackward0")
+    number_right = "drop"  # scatter(dim, index, 2.0) is PyTorch's value overload: one edge
 
     def forward(xp, x, src, index, dim):
         out = xp.array(x, copy=True)
-        if not isinstance(src, (int, float)):
-            src = src[tuple(slice(0, n) for n in index.shape)]  # the part of src that index covers
-        xp.put_along_axis(out, index, src, axis=dim)
+        if index.size:
+            index = _lift(index)
+            if not isinstance(src, (int, float)):
+                src = _lift(src)[tuple(slice(0, n) for n in index.shape)]  # the part of src that index covers
+            _lift(out)[_grid_key(xp, index, dim)] = src  # in order: the last of repeated indices stays
         return out
 
     def backward(F, ctx, g, index, dim):
         gx = F.scatter(g, 0.0, index=index, dim=dim) if ctx.needs[0] else None
-        gs = None
-        if ctx.needs[1]:
-            gs = F.take_along(g, indices=index, dim=dim)
-            if tuple(index.shape) != tuple(ctx.shapes[1]):  # src was larger than index: zeros elsewhere
-                gs = F.index_grad(gs, key=tuple(slice(0, n) for n in index.shape), shape=ctx.shapes[1])
-        return gx, gs
+        return gx, (_gather_back(F, g, ctx.shapes, index, dim) if ctx.needs[1] else None)
 
     def batched_backward(F, ctx, g, index, dim):
-        nd = len(ctx.shapes[0])
-        if nd == 0:
+        shape = ctx.shapes[0]
+        if not len(shape) or not index.size or (ctx.shapes[1] is not None and len(ctx.shapes[1]) != index.ndim):
             return NotImplemented
-        b = g.shape[0]
-        d = batch_dim(dim, nd)
-        every = F.xp.broadcast_to(index, (b,) + tuple(index.shape))  # the same index for each element
-        gx = F.scatter(g, 0.0, index=every, dim=d) if ctx.needs[0] else None
-        gs = None
-        if ctx.needs[1]:
-            gs = F.take_along(g, indices=every, dim=d)
-            if tuple(index.shape) != tuple(ctx.shapes[1]):
-                gs = F.index_grad(gs, key=(slice(None),) + tuple(slice(0, n) for n in index.shape),
-                                  shape=(b,) + tuple(ctx.shapes[1]))
-        return gx, gs
+        every = F.xp.broadcast_to(index, (g.shape[0],) + tuple(index.shape))  # the same index for each element
+        gx = F.scatter(g, 0.0, index=every, dim=batch_dim(dim, len(shape))) if ctx.needs[0] else None
+        return gx, (ScatterAdd.batched_backward(F, ctx, g, index, dim)[1] if ctx.needs[1] else None)
 
 
 class MaskedFill(Op):
