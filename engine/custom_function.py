@@ -158,16 +158,16 @@ class FunctionNode(Node):
     def __repr__(self):
         return f"<{self._module}{type(self).__name__} object at {id(self):#x}>"
 
+    def context(self):
+        """The ctx its function's forward and backward were given."""
+        function = self.inputs[0] if self.op is _OutputRow else self
+        return function.__dict__["_ctx"]
+
     def __getattr__(self, name):
         """ctx's attributes read through the node (`y.grad_fn.saved_tensors`, `y.grad_fn.constant`)."""
         if name.startswith("_") or name == "args":
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
-        function = self.inputs[0] if self.op is _OutputRow else self
-        try:
-            ctx = function.__dict__["_ctx"]
-        except KeyError:
-            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'") from None
-        return getattr(ctx, name)
+        return getattr(self.context(), name)
 
 
 def _output_node(node, k):
@@ -332,6 +332,8 @@ class Function(FunctionCtx):
         cls._backward_cls = type(cls.__name__ + "Backward", (FunctionNode,),
                                  {"__slots__": (), "_node_name": name, "_forward_cls": cls,
                                   "__module__": "torch.autograd.function"})
+        # the ctx's class is named as PyTorch's ctx is (its node's class): its errors read the same
+        cls._ctx_cls = type(cls.__name__ + "Backward", (FunctionCtx,), {"__module__": "torch.autograd.function"})
         row = type(cls.__name__ + "Row", (_FunctionRow,), {"names": (cls.__name__ + ".apply",)})
         row.name = cls.__name__ + ".apply"  # after the class is made: not a row of the op table
         cls._function_row = row
@@ -388,7 +390,7 @@ def _positional(forward, args, kwargs, skip_ctx):
 
 
 def _apply(cls, args, new_style):
-    ctx = FunctionCtx()
+    ctx = cls._ctx_cls()
     tensors = [a for a in args if isinstance(a, Tensor)]
     requires = [t.requires_grad for t in tensors]
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
