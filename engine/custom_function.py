@@ -26,10 +26,10 @@ can never clash with the node's fields; the node forwards reads of them (`y.grad
 
 A node has one output here, so a function with several differentiable outputs gets one extra node
 per output (`_OutputRow`, shown to the user as the function's node, with that output's number):
-its backward leaves the output's gradient in the function node's `pending` slot and hands on, as
-the gradient the core adds up, a one-hot vector that says which slot it filled -- so the function
-node knows which of its outputs got a gradient in this very pass (slots left from a pass that
-failed midway are ignored), and runs once, after all of them.
+its backward leaves the output's gradient in a slot of the function's node and hands on, as the
+gradient the core adds up, a one-hot vector that says which slot it filled -- so the function's
+node, run once after all of them, knows which of its outputs got a gradient in this very pass
+(slots left from a pass that failed midway are ignored).
 
 PyTorch's checks and messages: the number and kind of the gradients backward returns, their
 shapes (a gradient must broadcast to its input, and is then summed back), saved tensors changed
@@ -69,13 +69,16 @@ _DIRTY_NOT_INPUT = (
     "ctx.mark_dirty() received a tensor that was not an input. Only input Tensors that have been mutated should "
     "be passed to ctx.mark_dirty().")
 _RETURNED_AND_SAVED = (
-    "A input that has been returned as-is as output is being saved for backward. This is not supported if you "
+    "An input that has been returned as-is as output is being saved for backward. This is not supported if you "
     "override setup_context. You should return and save a view of the input instead, e.g. with x.view_as(x) or "
     "setup ctx inside the forward function itself.")
 
 
 class FunctionCtx:
     """What a forward leaves for its backward: saved tensors, flags, and any attribute the user sets."""
+
+    needs_input_grad = None  # set by apply: whether each argument is a tensor that requires grad
+    _materialize_grads = True
 
     def save_for_backward(self, *tensors):
         self.to_save = tensors
@@ -87,9 +90,9 @@ class FunctionCtx:
         self.non_differentiable = args
 
     def set_materialize_grads(self, value):
-        if value.__class__ is not bool:
-            raise TypeError(f"set_materialize_grads(): argument 'value' (position 1) must be bool, not "
-                            f"{type(value).__name__}")
+        if value.__class__ is not bool:  # (PyTorch's words, "got ()" included)
+            raise TypeError("set_materialize_grads received an invalid combination of arguments - got (), but "
+                            "expected (bool)")
         self._materialize_grads = value
 
     @property
@@ -118,14 +121,8 @@ class FunctionCtx:
                 out.append(tensor)
         return tuple(out)
 
-    saved_variables = saved_tensors
-
     def _free(self):
         self._saved = None
-
-
-FunctionCtx._materialize_grads = True
-FunctionCtx.needs_input_grad = None
 
 
 class _SavedInput:
@@ -366,27 +363,38 @@ class Function(FunctionCtx):
     @classmethod
     def apply(cls, *args, **kwargs):
         new_style = cls.setup_context is not Function.setup_context
-        if kwargs or new_style:
+        if new_style:  # the arguments bound to forward's parameters, defaults filled in
+            bound = inspect.signature(cls.forward).bind(*args, **kwargs)
+            bound.apply_defaults()
+            args, kwargs = bound.args, bound.kwargs
+        if kwargs:
             args = _positional(cls.forward, args, kwargs, skip_ctx=not new_style)
         return _apply(cls, args, new_style)
 
 
 def _positional(forward, args, kwargs, skip_ctx):
-    """The arguments as positions of forward's parameters (defaults filled in), as PyTorch passes them."""
-    try:
-        signature = inspect.signature(forward)
-    except (TypeError, ValueError):
-        if kwargs:
-            raise TypeError("forward() got keyword arguments it cannot take") from None
-        return args
-    if skip_ctx:
-        parameters = list(signature.parameters.values())[1:]
-        signature = signature.replace(parameters=parameters)
-    bound = signature.bind(*args, **kwargs)
-    bound.apply_defaults()
-    if bound.kwargs:
-        raise TypeError(f"forward() got an unexpected keyword argument '{next(iter(bound.kwargs))}'")
-    return bound.args
+    """Keyword arguments put in the places of forward's positional parameters, as PyTorch does it
+    (keyword-only parameters are not among them)."""
+    names = [p.name for p in inspect.signature(forward).parameters.values()
+             if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)][1 if skip_ctx else 0:]
+    last = len(args) - 1
+    for key in kwargs:
+        if key not in names:
+            raise TypeError(f"forward() got an unexpected keyword argument '{key}'")
+        i = names.index(key)
+        if i < len(args):
+            raise TypeError(f"forward() got multiple values for argument '{key}'")
+        last = max(last, i)
+    out = list(args) + [_MISSING] * (last + 1 - len(args))
+    for key, value in kwargs.items():
+        out[names.index(key)] = value
+    for i, value in enumerate(out):
+        if value is _MISSING:
+            raise TypeError(f"forward() missing required argument: '{names[i]}' (position {i})")
+    return tuple(out)
+
+
+_MISSING = object()
 
 
 def _apply(cls, args, new_style):
@@ -424,12 +432,13 @@ def _edge(t):
 def _tensor_set(values, what):
     """The identities of the tensors given to mark_dirty / mark_non_differentiable (PyTorch's checks)."""
     out = set()
-    for i, v in enumerate(values or ()):
-        if not isinstance(v, Tensor):
+    for v in values or ():
+        if not isinstance(v, Tensor):  # (PyTorch's messages end there: its type name is not printed)
             if what == "mark_dirty":
-                raise TypeError(f"mark_dirty can only accept variables, but argument {i} is of type "
-                                f"{type(v).__name__}")
-            raise TypeError(f"mark_non_differentiable only accepts variable arguments, but got {type(v).__name__}")
+                raise RuntimeError("mark_dirty can only accept variables, but argument ")
+            raise RuntimeError("mark_non_differentiable only accepts variable arguments, but got ")
+        if what == "mark_dirty":
+            v._vc[0] += 1  # PyTorch bumps the version of each, as it goes
         out.add(id(v))
     return out
 
@@ -439,8 +448,6 @@ def _wrap_outputs(cls, ctx, tensors, raw, executable, edges, metas, requires, se
     non_diff = _tensor_set(ctx.__dict__.pop("non_differentiable", None), "mark_non_differentiable")
     dirty_tensors = ctx.__dict__.pop("dirty_tensors", None) or ()
     dirty = _tensor_set(dirty_tensors, "mark_dirty")
-    for t in dirty_tensors:
-        t._vc[0] += 1
     inputs = {id(t) for t in tensors}
     to_save = {id(t) for t in ctx.__dict__.get("to_save", None) or () if isinstance(t, Tensor)} if new_style else ()
     out = list(raw)
