@@ -45,9 +45,9 @@ import numpy
 
 from .autograd import _modified_error, retains_graph, DETACHED_MESSAGE
 from .grad_mode import no_grad, is_grad_enabled
-from .graph import Node, FREED_MESSAGE, _next_seq
+from .graph import Node, FREED_MESSAGE, _next_seq, _tracing
 from .inplace import _rebase_view
-from .ops.table import Op
+from .ops.table import Op, custom
 from .tensor import (Tensor, _make, _refresh, _edge_of_leaf, _move_retain, _xp, VIEW_IN_CUSTOM_FUNCTION,
                      VIEW_MULTI_OUTPUT)
 
@@ -206,7 +206,7 @@ class _OutputRow(Op):
     """The row of the node of one of several differentiable outputs: the gradient waits in the
     function node's slot; the one-hot vector of that slot goes on to the function node."""
 
-    formula = ("call", None)
+    formula = custom("function_output")  # F.apply(x)[k]
     batched = True  # a batched gradient waits as it is; the function node takes it apart
 
     def backward(F, node, g):
@@ -407,6 +407,7 @@ def _apply(cls, args, new_style):
     edges = [_edge(t) for t in tensors] if executable else None
     metas = [(tuple(t.array.shape), t.array.dtype) for t in tensors]
     seq = _next_seq()
+    tracing = _tracing[0]
     with no_grad():
         if new_style:
             output = cls.forward(*args)
@@ -417,6 +418,8 @@ def _apply(cls, args, new_style):
     raw = (output,) if single else output
     outputs = _wrap_outputs(cls, ctx, tensors, raw, executable, edges, metas, requires, seq, new_style)
     _save(ctx, outputs, executable)
+    if tracing and executable:  # a formula of the graph reads the call back (trace_inputs)
+        _trace(ctx._node(), args, outputs)
     return outputs[0] if single else outputs
 
 
@@ -540,6 +543,19 @@ def _new_output_node(node, k, info):
     out._slot = node._slots.index(k)
     node._output_nodes[k] = weakref.ref(out)
     return out
+
+
+def _trace(node, args, outputs):
+    """The arguments every node of this call keeps under trace_inputs: the function's node, those of
+    `apply`; an output's node, a tensor that stands for the function's outputs together."""
+    node.args = args
+    function_value = None
+    for v in outputs:
+        fn = v._fn if isinstance(v, Tensor) else None
+        if fn is not None and fn.op is _OutputRow:
+            if function_value is None:
+                function_value = _make(_xp(node.device).zeros(len(node._slots)), node.device, True, node)
+            fn.args = (function_value,)
 
 
 def _view_as_self(t):

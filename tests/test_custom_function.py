@@ -344,3 +344,37 @@ def test_a_long_chain_of_custom_functions_needs_no_recursion():
     for _ in range(5000):  # the backward's multiplications, in its order
         want *= 1.00001
     assert x.grad.item() == want
+
+
+def test_on_each_device_the_gradients_stay_there(device):
+    from cuda_fixtures import cuda_array_type
+    r = ad.tensor([0.5, 2.0], dtype=ad.float64, device=device, requires_grad=True)
+    t = ad.tensor([0.3, -1.2], dtype=ad.float64, device=device, requires_grad=True)
+    x, y = _PolarToXY.apply(r, t)
+    z = _Legendre.apply(x * y)
+    gr, gt = ad.grad(z.sum(), [r, t], create_graph=True)
+    hr, = ad.grad((gr + gt).sum(), [r])
+    kind = np.ndarray if device == "cpu" else cuda_array_type()
+    assert all(isinstance(v.array, kind) for v in (x, y, z, gr, gt, hr))
+    with ad.no_grad():  # d/dr of (xy = r^2 sin t cos t) through P3: P3'(xy) * 2 r sin t cos t
+        s, c = t.sin(), t.cos()
+        u = r * r * s * c
+        want = 1.5 * (5 * u ** 2 - 1) * 2 * r * s * c
+    assert np.allclose(ad.tensor(gr.tolist()).numpy(), ad.tensor(want.tolist()).numpy(), rtol=1e-12)
+
+
+def test_formula_names_the_function():
+    source = ("class E(torch.autograd.Function):\n"
+              "    @staticmethod\n"
+              "    def forward(ctx, x):\n"
+              "        y = x.exp()\n"
+              "        ctx.save_for_backward(y)\n"
+              "        return y\n"
+              "    @staticmethod\n"
+              "    def backward(ctx, g):\n"
+              "        y, = ctx.saved_tensors\n"
+              "        return g * y\n"
+              "E.apply(x * 2) * x")
+    proc = console("eval", source, "x=0.5", "--formula", "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["formula"] == {"x": "2*x*E.apply(2*x) + E.apply(2*x)"}
