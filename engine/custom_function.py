@@ -325,15 +325,7 @@ class Function(FunctionCtx):
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        name = cls.__dict__.get("_node_name") or cls.__name__ + "Backward"
-        cls._backward_cls = type(cls.__name__ + "Backward", (FunctionNode,),
-                                 {"__slots__": (), "_node_name": name, "_forward_cls": cls,
-                                  "__module__": "torch.autograd.function"})
-        # the ctx's class is named as PyTorch's ctx is (its node's class): its errors read the same
-        cls._ctx_cls = type(cls.__name__ + "Backward", (FunctionCtx,), {"__module__": "torch.autograd.function"})
-        row = type(cls.__name__ + "Row", (_FunctionRow,), {"names": (cls.__name__ + ".apply",)})
-        row.name = cls.__name__ + ".apply"  # after the class is made: not a row of the op table
-        cls._function_row = row
+        _function_classes(cls)
 
     def __init__(self, *args, **kwargs):
         warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
@@ -370,6 +362,22 @@ class Function(FunctionCtx):
         if kwargs:
             args = _positional(cls.forward, args, kwargs, skip_ctx=not new_style)
         return _apply(cls, args, new_style)
+
+
+def _function_classes(cls):
+    """The classes a Function has of its own (PyTorch's FunctionMeta): its node's, named `<Name>Backward`,
+    its ctx's (named alike, so that its errors read as PyTorch's), and its node's row."""
+    name = cls.__dict__.get("_node_name") or cls.__name__ + "Backward"
+    cls._backward_cls = type(cls.__name__ + "Backward", (FunctionNode,),
+                             {"__slots__": (), "_node_name": name, "_forward_cls": cls,
+                              "__module__": "torch.autograd.function"})
+    cls._ctx_cls = type(cls.__name__ + "Backward", (FunctionCtx,), {"__module__": "torch.autograd.function"})
+    row = type(cls.__name__ + "Row", (_FunctionRow,), {"names": (cls.__name__ + ".apply",)})
+    row.name = cls.__name__ + ".apply"  # after the class is made: not a row of the op table
+    cls._function_row = row
+
+
+_function_classes(Function)
 
 
 def _positional(forward, args, kwargs, skip_ctx):

@@ -596,6 +596,19 @@ case("backward_written_with_a_custom_function", """
     inputs = [x]
     def f(): return Square.apply(x) * x
 """)
+case("vjp_instead_of_backward", """
+    class Triple(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 3
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 3
+    x = leaf([1.0, 3.0])
+    inputs = [x]
+    def f(): return Triple.apply(x)
+""")
 case("once_differentiable", """
     class Cube(Function):
         @staticmethod
@@ -972,6 +985,24 @@ error("no_backward", """
         def forward(ctx, x):
             return x * 2
     OnlyForward.apply(leaf([1.0])).sum().backward()
+""")
+error("the_base_class_applied", """
+    Function.apply(leaf([1.0]))
+""")
+error("both_vjp_and_backward", """
+    class Both(Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def vjp(ctx, g):
+            return g * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+    Both.apply(leaf([1.0])).sum().backward()
 """)
 error("called_as_a_legacy_function", """
     class Legacy(Function):
