@@ -23,6 +23,7 @@ from .functions import __all__ as _function_names
 from .autograd import backward, grad, InplaceModifiedError
 from . import autograd as _autograd_module
 from .functional import jacobian, hessian
+from .custom_function import Function, FunctionCtx, once_differentiable
 from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.utils.data)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
@@ -37,6 +38,10 @@ import math as _math  # noqa: E402
 e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
 # torch.autograd.Variable (legacy: a tensor) -- reached as autodiff.engine.autograd.Variable too
 _autograd_module.Variable = Variable
+# torch.autograd.Function, and torch.autograd.function (the module: FunctionCtx, once_differentiable)
+from . import custom_function as _custom_function  # noqa: E402
+_autograd_module.Function = Function
+_autograd_module.function = _custom_function
 
 __all__ = sorted(set(_function_names) | {
     "Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
@@ -45,6 +50,7 @@ __all__ = sorted(set(_function_names) | {
     "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
     "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",
     "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "is_inference", "Node", "AccumulateGrad", "RemovableHandle", "source_span",
-    "backward", "grad", "InplaceModifiedError", "jacobian", "hessian",
+    "backward", "grad", "InplaceModifiedError", "jacobian", "hessian", "Function", "FunctionCtx",
+    "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
     "set_printoptions", "OPS"})

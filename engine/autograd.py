@@ -9,6 +9,7 @@ any depth work. Broadcast gradients are summed back to each input's shape
 here, once, for every op.
 """
 import contextlib
+import contextvars
 import heapq
 
 from numpy import errstate as _errstate, geterr as _geterr
@@ -23,7 +24,12 @@ from .mathspace import array_math, tensor_math
 from .ops import TABLE, is_basic_key
 from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name, _SCALAR_META
 
-__all__ = ["backward", "grad", "InplaceModifiedError"]
+__all__ = ["backward", "grad", "InplaceModifiedError", "retains_graph"]
+
+# Whether the backward pass now running keeps its graph (retain_graph): a custom Function's node
+# frees what its ctx saved after its backward only when not (custom_function.py)
+_retaining = contextvars.ContextVar("autodiff_retain_graph", default=False)
+retains_graph = _retaining.get
 
 
 class InplaceModifiedError(RuntimeError):
@@ -265,6 +271,7 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
     heapq.heapify(heap)
 
     token = _enabled.set(bool(create_graph))
+    retaining = _retaining.set(bool(retain_graph))
     try:
         with quiet_numpy():  # inf and nan come out silently, as in PyTorch
             if batch is None:
@@ -275,6 +282,7 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
                                  retain_graph, create_graph, batch)
     finally:
         _enabled.reset(token)
+        _retaining.reset(retaining)
     return captured
 
 

@@ -45,6 +45,7 @@ SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
 # written through with its history recorded.
 VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_MULTI_OUTPUT = "default", "no_grad", "multi_output"
 VIEW_INFERENCE = "inference"  # a view of a normal tensor made in inference mode
+VIEW_IN_CUSTOM_FUNCTION = "in_custom_function"  # an output of a custom Function that is a view (custom_function.py)
 
 SCALAR_OF_GRAD_WARNING = ("Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
                           "behavior.\nConsider using tensor.detach() first.")
@@ -382,7 +383,7 @@ def _refresh(t):
         raise RuntimeError(NO_GRAD_VIEW_REBASED)
     if info.meta == VIEW_INFERENCE:
         raise RuntimeError(INFERENCE_VIEW_REBASED)
-    if info.meta == VIEW_MULTI_OUTPUT:
+    if info.meta == VIEW_MULTI_OUTPUT or info.meta == VIEW_IN_CUSTOM_FUNCTION:
         raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
     t._fn = _record(_AS_STRIDED, (base,), {"chain": view_chain(t)}, t)
@@ -406,13 +407,18 @@ def view_chain(view):
 
 def multi_output_message(view, modified):
     """PyTorch's error for writing to (or through) one of several views returned by
-    one call; `modified` is "is being" (the view itself) or "its base or another
-    view of its base has been"."""
+    one call, or a view a custom Function returned; `modified` is "is being" (the view
+    itself) or "its base or another view of its base has been"."""
     fn = view._fn
     if fn is None:
         head = f"A view was created in no_grad mode and {modified} modified inplace with grad mode enabled."
     else:
         head = f"Output {view._view.output} of {short_name(fn)} is a view and {modified} modified inplace."
+    if view._view.meta == VIEW_IN_CUSTOM_FUNCTION:
+        return (head + " This view was created inside a custom Function (or because an input was returned as-is) "
+                "and the autograd logic to handle view+inplace would override the custom backward associated with "
+                "the custom Function, leading to incorrect gradients. This behavior is forbidden. You can fix this "
+                "by cloning the output of the custom Function.")
     return (head + " This view is the output of a function that returns multiple views. Such functions do "
             "not allow the output views to be modified inplace. You should replace the inplace operation by an "
             "out-of-place one.")

@@ -72,6 +72,8 @@ for _group, _names in {
 _GROUP_OF.update({n: "Creation" for n in ("BoolTensor", "ByteTensor", "CharTensor", "DoubleTensor", "FloatTensor",
                                             "HalfTensor", "IntTensor", "LongTensor", "ShortTensor")})
 _GROUP_OF.update({"torch.autograd.Variable": "Autograd"})
+_GROUP_OF.update({n: "Autograd" for n in ("torch.autograd.Function", "torch.autograd.function.FunctionCtx",
+                                          "torch.autograd.function.once_differentiable")})
 _GROUP_OF.update({"assert_close": "Testing", "clone": "Shapes, views and indexing", "rand": "Random", "randn": "Random",
                   "randint": "Random", "rand_like": "Random", "randn_like": "Random", "abs": "Elementwise maths",
                   "gather": "Shapes, views and indexing", "floor_divide": "Arithmetic"})
@@ -426,6 +428,11 @@ SUMMARIES = {
     "torch": "PyTorch's names: torch.sin(x) is sin(x); `import torch` lines are accepted",
     "torch.autograd": "grad, backward, jacobian, hessian, gradcheck and the grad-mode managers",
     "torch.autograd.functional": "jacobian and hessian",
+    "torch.autograd.function": "Function (custom autograd functions), FunctionCtx, once_differentiable",
+    "torch.autograd.Function": "class F(torch.autograd.Function) with static forward and backward; F.apply(x) runs it",
+    "torch.autograd.function.FunctionCtx": "the context a custom Function's forward saves tensors and values on",
+    "torch.autograd.function.once_differentiable": "decorates a custom Function's backward: run without a graph, "
+                                                   "not differentiable again",
     "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
     "torch.optim": "the optimisers SGD and Adam",
     "torch.nn": "layers (Linear, Dropout, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",

@@ -447,12 +447,17 @@ def _render_fill(node, row, args, b, p):
     return b.num(p["value"])
 
 
+def _render_function_output(node, row, args, b, p):
+    """Output k of a custom Function with several: F.apply(x)[k]."""
+    return b.index(args[0], str(node.output_nr))
+
+
 _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _render_reduction,
            "extreme": _render_extreme, "norm": _render_norm, "where": _render_where,
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
            "join": _render_join, "fill": _render_fill, "values_along": _render_values_along,
            "masked_gradient": _render_masked_gradient, "mse_gradient": _render_mse_gradient,
-           "activation_gradient": _render_activation_gradient}
+           "activation_gradient": _render_activation_gradient, "function_output": _render_function_output}
 
 
 def _numel(shape):

@@ -54,8 +54,9 @@ def _member(value, function_class):
     c = value.__class__
     if c is function_class:
         return _method(value)
-    if c is staticmethod_:
-        return staticmethod(_plain(value.function))
+    if c is staticmethod_:  # (a decorator's result, once_differentiable's, is a Python function already)
+        function = value.function
+        return staticmethod(_plain(function) if function.__class__ is function_class else function)
     if c is classmethod_:
         return classmethod(_method(value.function))
     if c is property_:

@@ -12,6 +12,7 @@ import math
 from .. import engine as E
 from ..engine import functions as _functions
 from ..engine.graph import Node as _Node, AccumulateGrad as _AccumulateGrad, RemovableHandle as _Handle
+from ..engine.custom_function import FunctionCtx as _FunctionCtx, FunctionNode as _FunctionNode
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
 from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
@@ -212,8 +213,11 @@ _nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.mod
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode})
+_autograd_function = Namespace("torch.autograd.function", {
+    "Function": E.Function, "FunctionCtx": E.FunctionCtx, "once_differentiable": E.once_differentiable})
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
-    "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode))
+    "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode,
+    Function=E.Function, function=_autograd_function))
 _optim = Namespace("torch.optim", dict(_OPTIM))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 _linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
@@ -313,6 +317,21 @@ class _LayerNames:
 
 
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
+_CTX_METHODS = frozenset({"save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty",
+                          "mark_non_differentiable", "set_materialize_grads"})
+
+
+class _CtxNames:
+    """What a program may read of a custom Function's ctx (or, through its node, `y.grad_fn`): the
+    ctx's methods and the attributes the program set on it."""
+    __slots__ = ("ctx", "extra")
+
+    def __init__(self, obj, extra=frozenset()):
+        self.ctx = obj.context() if isinstance(obj, _FunctionNode) else obj
+        self.extra = extra
+
+    def __contains__(self, name):
+        return name in self.extra or name in _CTX_METHODS or (not name.startswith("_") and name in vars(self.ctx))
 
 
 def attribute(obj, name):
@@ -339,6 +358,14 @@ def attribute(obj, name):
             allowed = program_names(obj) | _LAYER_CLASS_METHODS
             if name not in allowed:
                 raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
+        elif isinstance(obj, type) and issubclass(obj, E.Function):  # an autograd Function: apply, its methods
+            if name != "apply" and name not in program_names(obj):
+                raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
+            allowed = (name,)
+        elif isinstance(obj, _FunctionCtx):
+            allowed = _CtxNames(obj)
+        elif isinstance(obj, _FunctionNode):
+            allowed = _CtxNames(obj, _ATTRIBUTES[_Node])
         elif isinstance(obj, _Node):
             allowed = _ATTRIBUTES[_Node]
         elif isinstance(obj, E.Tensor):
@@ -346,7 +373,7 @@ def attribute(obj, name):
         else:
             allowed = frozenset()
     if name not in allowed:
-        if isinstance(obj, E.nn.Module):  # PyTorch's words
+        if isinstance(obj, (E.nn.Module, _FunctionCtx, _FunctionNode)):  # PyTorch's words
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         raise AttributeError(f"{_type_name(obj)} has no attribute '{name}'")
     value = getattr(obj, name)
@@ -393,6 +420,8 @@ def settable(obj, name):
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
     if isinstance(obj, E.nn.Module):
         return not name.startswith("_")
+    if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)
+        return not name.startswith("_") and name not in _CTX_METHODS
     allowed = _SETTABLE.get(type(obj))
     return allowed is not None and name in allowed
 

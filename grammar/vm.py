@@ -28,6 +28,7 @@ from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
+from .function_classes import is_function_class, function_class
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
     set_class_attribute, is_program_object, MISSING
 
@@ -565,6 +566,9 @@ class Interpreter:
                         bases = [b for b in bases if b is not E.data.Dataset]
                         if any(is_layer_class(b) for b in bases):  # class Net(nn.Module)
                             stack.append(layer_class(arg, bases, namespace, UserFunction))
+                            continue
+                        if any(is_function_class(b) for b in bases):  # class F(torch.autograd.Function)
+                            stack.append(function_class(arg, bases, namespace, UserFunction))
                             continue
                         cls = UserClass(arg, bases, namespace)
                         for value in namespace.values():
