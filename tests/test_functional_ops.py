@@ -43,9 +43,9 @@ def _floats(values):
 
 
 def _ordered(a):
-    """The float64 bits as integers ordered as the floats are (-0.0 and 0.0 both 0)."""
-    i = a.view(np.int64)
-    return np.where(i < 0, np.int64(-2 ** 63) - i, i).astype(np.float64)
+    """The float64 bits as Python integers ordered as the floats are (-0.0 and 0.0 both 0): exact,
+    where float64 would round a one-unit gap between large bit patterns away."""
+    return [-(1 << 63) - i if i < 0 else i for i in a.view(np.int64).tolist()]
 
 
 def _ulps(got, want):
@@ -57,7 +57,7 @@ def _ulps(got, want):
     assert (np.isnan(g) == nan).all(), f"NaN where PyTorch has none or none where it has one: {g} vs {w}"
     if not (~nan).any():
         return 0
-    return int(np.max(np.abs(_ordered(g[~nan]) - _ordered(w[~nan]))))
+    return max(abs(p - q) for p, q in zip(_ordered(g[~nan]), _ordered(w[~nan])))
 
 
 def _same_tensors(got, want, tolerance, what):
