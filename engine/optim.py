@@ -7,6 +7,7 @@ by default, operation for operation and in its order, with its fused kernels rou
 """
 from .optimizer import (Optimizer, add, addcdiv, addcmul, assign, bump_step, like, lerp, scalar_tensor,
                         state_tensor, write, xp_of)
+from .tensor import Tensor
 from . import lr_scheduler  # noqa: F401  (torch.optim.lr_scheduler)
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
@@ -19,6 +20,9 @@ def check(ok, message):
 
 
 def check_lr(lr):
+    if isinstance(lr, Tensor):
+        check(lr.numel() == 1, "Tensor lr must be 1-element")
+        raise TypeError("a Tensor lr is not supported here: give the learning rate as a number")
     check(0.0 <= lr, f"Invalid learning rate: {lr}")
 
 
@@ -59,7 +63,7 @@ class SingleTensor(Optimizer):
 
 
 class SGD(SingleTensor):
-    """Stochastic gradient descent, optionally with momentum, Nesterov momentum and weight decay."""
+    """the stochastic gradient descent optimiser (momentum, Nesterov momentum, weight decay)."""
 
     def __init__(self, params, lr=1e-3, momentum=0, dampening=0, weight_decay=0, nesterov=False, *,
                  maximize=False, foreach=None, differentiable=False, fused=None):
@@ -127,7 +131,7 @@ def _second_moment(xp, state, grad, beta2):
 
 
 class Adam(SingleTensor):
-    """Adam: adaptive moment estimation (amsgrad, maximize, L2 or decoupled weight decay)."""
+    """the Adam optimiser: adaptive moment estimation (amsgrad, L2 or decoupled weight decay)."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, amsgrad=False, *,
                  foreach=None, maximize=False, capturable=False, differentiable=False, fused=None,
@@ -136,6 +140,8 @@ class Adam(SingleTensor):
         check(0.0 <= eps, f"Invalid epsilon value: {eps}")
         check_betas(betas)
         check(0.0 <= weight_decay, f"Invalid weight_decay value: {weight_decay}")
+        if isinstance(betas[0], Tensor) and isinstance(betas[1], Tensor):
+            raise TypeError("Tensor betas are not supported here: give betas as numbers")
         check(isinstance(betas[0], float) and isinstance(betas[1], float),
               "betas must be either both floats or both Tensors")
         defaults = dict(lr=lr, betas=tuple(betas), eps=eps, weight_decay=weight_decay, amsgrad=amsgrad,
@@ -169,7 +175,7 @@ class Adam(SingleTensor):
 
 
 class AdamW(Adam):
-    """Adam with decoupled weight decay (the decay scales the parameter, not the gradient)."""
+    """the AdamW optimiser: Adam with decoupled weight decay (it scales the parameter, not the gradient)."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=1e-2, amsgrad=False, *,
                  maximize=False, foreach=None, capturable=False, differentiable=False, fused=None):
@@ -184,7 +190,7 @@ class AdamW(Adam):
 
 
 class Adamax(SingleTensor):
-    """Adamax: Adam with the infinity norm in place of the second moment."""
+    """the Adamax optimiser: Adam with the infinity norm in place of the second moment."""
 
     def __init__(self, params, lr=2e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0, foreach=None, *,
                  maximize=False, differentiable=False, capturable=False):
@@ -215,7 +221,7 @@ class Adamax(SingleTensor):
 
 
 class NAdam(SingleTensor):
-    """NAdam: Adam with Nesterov momentum (Dozat's momentum schedule)."""
+    """the NAdam optimiser: Adam with Nesterov momentum (Dozat's momentum schedule)."""
 
     _capturable_what = "params, mu_products and state_steps"
 
@@ -265,7 +271,7 @@ class NAdam(SingleTensor):
 
 
 class RAdam(SingleTensor):
-    """RAdam: Adam with the variance of the adaptive rate rectified (plain momentum while it is large)."""
+    """the RAdam optimiser: Adam with its adaptive rate's variance rectified (momentum alone at first)."""
 
     def __init__(self, params, lr=1e-3, betas=(0.9, 0.999), eps=1e-8, weight_decay=0,
                  decoupled_weight_decay=False, *, foreach=None, maximize=False, capturable=False,

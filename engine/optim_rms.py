@@ -7,7 +7,7 @@ __all__ = ["RMSprop", "Adagrad", "Adadelta"]
 
 
 class RMSprop(SingleTensor):
-    """RMSprop: divide by a running root mean square of the gradient (centered, with momentum)."""
+    """the RMSprop optimiser: divide by a running root mean square of the gradient (centered, momentum)."""
 
     def __init__(self, params, lr=1e-2, alpha=0.99, eps=1e-8, weight_decay=0, momentum=0, centered=False,
                  capturable=False, foreach=None, maximize=False, differentiable=False):
@@ -53,7 +53,7 @@ class RMSprop(SingleTensor):
 
 
 class Adagrad(SingleTensor):
-    """Adagrad: divide by the root of the sum of all squared gradients so far."""
+    """the Adagrad optimiser: divide by the root of the sum of all squared gradients so far."""
 
     def __init__(self, params, lr=1e-2, lr_decay=0, weight_decay=0, initial_accumulator_value=0, eps=1e-10,
                  foreach=None, *, maximize=False, differentiable=False, fused=None):
@@ -92,7 +92,7 @@ class Adagrad(SingleTensor):
 
 
 class Adadelta(SingleTensor):
-    """Adadelta: steps scaled by the ratio of running roots of past updates and of gradients."""
+    """the Adadelta optimiser: steps scaled by running roots of past updates over those of gradients."""
 
     _capturable_xla = False
 

@@ -7,6 +7,7 @@ Each instruction tells the engine which source span is being evaluated, so
 every graph node records the sub-expression that made it. A step budget and
 a call-depth limit stop runaway programs with a clear error.
 """
+import collections
 import difflib
 import operator
 import re
@@ -1269,7 +1270,9 @@ def unpack(value, n):
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
              E.nn.Sequential, E.nn.ModuleList, E.data.DataLoader, E.data.TensorDataset) + modules.ITERABLE_TYPES
-_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset})
+# the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
+_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, collections.defaultdict,
+                        collections.Counter})
 
 
 def iterate(value):

@@ -142,3 +142,63 @@ def largest_distance(got, want, out=None):
     else:
         assert got == want
     return out
+
+
+# ------------------------------------------------------------------ on a GPU (the stand-in and a real one)
+
+@pytest.mark.parametrize("make", [
+    lambda ps: ad.optim.SGD(ps, lr=0.1, momentum=0.9, nesterov=True),
+    lambda ps: ad.optim.Adam(ps, lr=0.1, amsgrad=True),
+    lambda ps: ad.optim.AdamW(ps, lr=0.1),
+    lambda ps: ad.optim.RMSprop(ps, lr=0.01, momentum=0.5, centered=True),
+    lambda ps: ad.optim.Adagrad(ps, lr=0.1, weight_decay=0.1),
+    lambda ps: ad.optim.Adamax(ps, lr=0.1),
+    lambda ps: ad.optim.NAdam(ps, lr=0.1, foreach=False),
+    lambda ps: ad.optim.RAdam(ps, lr=0.1, betas=(0.5, 0.6), foreach=False),
+    lambda ps: ad.optim.Adadelta(ps),
+], ids=["SGD", "Adam", "AdamW", "RMSprop", "Adagrad", "Adamax", "NAdam", "RAdam", "Adadelta"])
+def test_steps_stay_on_the_device(device, make):
+    """The parameters and state stay on the parameters' device ('step' and mu_product on the CPU, as
+    PyTorch keeps them) and the values are the CPU's (to rounding: a GPU fuses no differently here)."""
+    from cuda_fixtures import cuda_array_type
+
+    def run(where):
+        ps = [ad.tensor([1.5, -0.5, 2.0], device=where, requires_grad=True)]
+        opt = make(ps)
+        for _ in range(3):
+            opt.zero_grad()
+            ((ps[0] - 1) ** 2).sum().backward()
+            opt.step()
+        return ps[0], opt
+    p, opt = run(device)
+    expected, _ = run("cpu")
+    assert p.device.type == device and p.is_leaf and p.requires_grad
+    for key, value in opt.state[p].items():
+        if key in ("step", "mu_product"):
+            assert value.device.type == "cpu", key
+        else:
+            assert value.device.type == device and (device == "cpu" or type(value.array) is cuda_array_type()), key
+    assert p.detach().cpu().tolist() == pytest.approx(expected.tolist(), rel=1e-12)
+
+
+# ------------------------------------------------------------------ what is not here says so
+
+@pytest.mark.parametrize("call, kind, words", [
+    (lambda ps: ad.optim.SGD(ps, fused=True), RuntimeError, "fused=True is not supported here"),
+    (lambda ps: ad.optim.Adam(ps, fused=True), RuntimeError, "fused=True is not supported here"),
+    (lambda ps: ad.optim.Adagrad(ps, differentiable=True), RuntimeError, "differentiable=True is not supported"),
+    (lambda ps: ad.optim.Adam(ps, lr=ad.tensor(0.1)), TypeError, "a Tensor lr is not supported here"),
+    (lambda ps: ad.optim.Adam(ps, lr=ad.tensor([0.1, 0.2])), ValueError, "Tensor lr must be 1-element"),
+    (lambda ps: ad.optim.Adam(ps, betas=(ad.tensor(0.9), ad.tensor(0.99))), TypeError, "Tensor betas are not"),
+])
+def test_what_is_not_supported_says_so(call, kind, words):
+    with pytest.raises(kind, match=words):
+        call([ad.tensor([1.0], requires_grad=True)])
+
+
+def test_capturable_on_a_gpu_is_refused(cuda):
+    p = ad.tensor([1.0], device=cuda, requires_grad=True)
+    opt = ad.optim.Adam([p], capturable=True)
+    p.grad = ad.ones_like(p)
+    with pytest.raises(RuntimeError, match="capturable=True is not supported here"):
+        opt.step()

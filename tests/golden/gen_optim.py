@@ -33,9 +33,9 @@ def namespace():
 
 
 def run_program(source):
-    """What Python + PyTorch print for a program (default dtype float64, as `autodiff run`), and the
-    messages of the warnings it gives."""
-    torch.set_default_dtype(torch.float64)
+    """What Python + PyTorch print for a program (default dtype float32, as `autodiff run` has it),
+    and the messages of the warnings it gives."""
+    torch.set_default_dtype(torch.float32)
     out = io.StringIO()
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
         warnings.simplefilter("always")

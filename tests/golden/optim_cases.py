@@ -583,3 +583,108 @@ for _name, _call in [
         ps = make_params(T, T.float64)
         {_call}
     """)
+
+
+# ====================================================================== whole programs (the language)
+
+PROGRAMS["sgd_nesterov_steplr"] = """\
+import torch
+import torch.optim as optim
+from torch.optim.lr_scheduler import StepLR
+
+torch.set_default_dtype(torch.float64)
+w = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+b = torch.tensor(0.1, requires_grad=True)
+xs = torch.tensor([[1.0, 2.0, 0.5], [-1.0, 0.5, 1.5], [3.0, -2.0, 0.25], [0.5, 0.5, -1.0]])
+ys = torch.tensor([1.0, 0.0, 0.5, -0.5])
+opt = optim.SGD([{'params': [w]}, {'params': [b], 'lr': 0.05}], lr=0.1, momentum=0.9, nesterov=True)
+sched = StepLR(opt, step_size=3, gamma=0.5)
+for epoch in range(7):
+    opt.zero_grad()
+    pred = xs[:, 0] * w[0] + xs[:, 1] * w[1] + xs[:, 2] * w[2] + b
+    loss = ((pred - ys) ** 2).mean()
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, repr(loss.item()), sched.get_last_lr())
+print(w.tolist(), b.item())
+print(opt)
+print(opt.state_dict()['param_groups'])
+print(sched.state_dict())
+print(opt.state[b])
+"""
+
+PROGRAMS["adamw_cosine_and_edits"] = """\
+import torch
+from torch import optim
+from torch.optim import lr_scheduler
+
+torch.manual_seed(0)
+w = torch.tensor([1.5, -0.5, 2.0], requires_grad=True)
+opt = optim.AdamW([w], lr=0.1, weight_decay=0.05)
+sched = lr_scheduler.CosineAnnealingLR(opt, T_max=4, eta_min=0.01)
+for epoch in range(6):
+    opt.zero_grad()
+    loss = (w ** 2).sum() + w.sum()
+    loss.backward()
+    opt.step()
+    sched.step()
+    print(epoch, loss, [round(lr, 12) for lr in sched.get_last_lr()])
+opt.param_groups[0]['lr'] = 0.5
+opt.param_groups[0]['betas'] = (0.5, 0.9)
+opt.zero_grad()
+(w ** 2).sum().backward()
+opt.step()
+print(w)
+print(opt.state[w]['step'], sorted(opt.state[w].keys()))
+state = opt.state_dict()
+print(state['param_groups'][0]['lr'], state['param_groups'][0]['params'], list(state['state'].keys()))
+v = torch.tensor([0.0, 1.0, -1.0], requires_grad=True)
+opt.add_param_group({'params': [v], 'weight_decay': 0.0})
+print(len(opt.param_groups), opt.param_groups[1]['lr'], opt.param_groups[1]['betas'])
+print(opt)
+"""
+
+PROGRAMS["rmsprop_plateau_closure"] = """\
+import torch
+
+x = torch.tensor([2.0, -3.0], requires_grad=True)
+opt = torch.optim.RMSprop([x], lr=0.01, momentum=0.5, centered=True)
+plateau = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, mode='min', factor=0.5, patience=1)
+def closure():
+    opt.zero_grad()
+    loss = (x[0] - 1) ** 2 + 10 * (x[1] + 1) ** 2
+    loss.backward()
+    return loss
+for metric in [5.0, 4.0, 4.5, 4.5, 4.2, 4.4, 4.4]:
+    loss = opt.step(closure)
+    plateau.step(metric)
+    print(round(loss.item(), 3), plateau.get_last_lr(), plateau.num_bad_epochs)
+print(plateau.state_dict())
+print(opt.state_dict()['param_groups'])
+adagrad = torch.optim.Adagrad([x], lr=0.5, lr_decay=0.01)
+print(adagrad.state_dict()['state'])
+lam = torch.optim.lr_scheduler.LambdaLR(adagrad, lambda epoch: 1.0 / (epoch + 1))
+for _ in range(3):
+    adagrad.step(closure)
+    lam.step()
+print(lam.get_last_lr(), lam.state_dict()['lr_lambdas'], lam.last_epoch)
+"""
+
+PROGRAMS["scheduler_warnings_and_errors"] = """\
+import torch
+
+p = torch.tensor([1.0], requires_grad=True)
+opt = torch.optim.SGD([p], lr=1.0)
+s = torch.optim.lr_scheduler.ExponentialLR(opt, gamma=0.5)
+s.step()
+print(s.get_last_lr())
+for bad in [lambda: torch.optim.Adam([p], lr=-1.0), lambda: torch.optim.RMSprop([p], alpha=-0.5),
+            lambda: torch.optim.SGD([p * 2]), lambda: torch.optim.Adagrad([]),
+            lambda: torch.optim.lr_scheduler.LinearLR(opt, start_factor=0.0),
+            lambda: torch.optim.SGD(p), lambda: torch.optim.SGD([p], lr=0.1, nesterov=True)]:
+    try:
+        bad()
+    except (ValueError, TypeError) as e:
+        print(type(e).__name__, e)
+"""
