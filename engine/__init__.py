@@ -28,6 +28,7 @@ from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.uti
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
 from .optim import SGD, Adam, sgd, adam
+from . import optim, lr_scheduler  # noqa: F401  (torch.optim, torch.optim.lr_scheduler)
 from .printing import set_printoptions
 from .ops import TABLE as OPS
 

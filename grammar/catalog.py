@@ -74,6 +74,8 @@ _GROUP_OF.update({n: "Creation" for n in ("BoolTensor", "ByteTensor", "CharTenso
 _GROUP_OF.update({"torch.autograd.Variable": "Autograd"})
 _GROUP_OF.update({n: "Autograd" for n in ("torch.autograd.Function", "torch.autograd.function.FunctionCtx",
                                           "torch.autograd.function.once_differentiable")})
+_GROUP_OF.update({f"torch.optim.{n}": "Optimisers" for n in E.optim.__all__})
+_GROUP_OF.update({f"torch.optim.lr_scheduler.{n}": "Optimisers" for n in E.lr_scheduler.__all__})
 _GROUP_OF.update({"assert_close": "Testing", "clone": "Shapes, views and indexing", "rand": "Random", "randn": "Random",
                   "randint": "Random", "rand_like": "Random", "randn_like": "Random", "abs": "Elementwise maths",
                   "gather": "Shapes, views and indexing", "floor_divide": "Arithmetic"})
@@ -434,7 +436,8 @@ SUMMARIES = {
     "torch.autograd.function.once_differentiable": "decorates a custom Function's backward: run without a graph, "
                                                    "not differentiable again",
     "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
-    "torch.optim": "the optimisers SGD and Adam",
+    "torch.optim": "the optimisers: SGD, Adam, AdamW, RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta; lr_scheduler",
+    "torch.optim.lr_scheduler": "learning-rate schedules: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, ...",
     "torch.nn": "layers (Linear, Dropout, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",
     "torch.utils": "holds torch.utils.data",
     "torch.nn.init": "fill a layer's weights in place: uniform_, xavier_uniform_, kaiming_uniform_, zeros_, ...",

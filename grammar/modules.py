@@ -15,6 +15,7 @@ Every function here checks sizes first (limits.py, the engine's allocation
 limit): `np.zeros(10**12)` or `math.factorial(10**6)` is a clean error, not a
 frozen machine.
 """
+import collections as _collections
 import math as _math
 import weakref
 import operator as _operator
@@ -525,6 +526,7 @@ def _guarded_update(target):
 
 
 _MISSING = object()
+_DICT_SUBCLASSES = (_collections.defaultdict, _collections.Counter)  # an optimiser's state, MultiStepLR's milestones
 
 
 def extra_attribute(obj, name):
@@ -534,8 +536,8 @@ def extra_attribute(obj, name):
     if name.startswith("__") and not (name in ("__name__", "__qualname__") and (
             cls is TypeView or is_exception_class(obj))):
         raise AttributeError(f"'{name}' is not available in this language")
-    if cls is dict or cls is set:
-        allowed = _DICT_ATTRIBUTES if cls is dict else _SET_ATTRIBUTES
+    if cls is dict or cls is set or cls in _DICT_SUBCLASSES:
+        allowed = _SET_ATTRIBUTES if cls is set else _DICT_ATTRIBUTES
     elif cls is frozenset:
         allowed = _SET_ATTRIBUTES - {"add", "discard", "remove", "pop", "clear", "update"}
     elif cls in _VIEW_TYPES:

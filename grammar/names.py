@@ -14,6 +14,7 @@ from ..engine import functions as _functions
 from ..engine.graph import Node as _Node, AccumulateGrad as _AccumulateGrad, RemovableHandle as _Handle
 from ..engine.custom_function import FunctionCtx as _FunctionCtx, FunctionNode as _FunctionNode
 from ..engine.optim import Optimizer as _Optimizer
+from ..engine.lr_scheduler import LRScheduler as _LRScheduler
 from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
 from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
 from ..engine.functions_linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
@@ -163,6 +164,9 @@ _AUTOGRAD = {
     "inference_mode": E.inference_mode, "is_grad_enabled": E.is_grad_enabled, "gradcheck": E.gradcheck, "gradgradcheck": E.gradgradcheck,
 }
 _OPTIM = {"SGD": E.SGD, "Adam": E.Adam, "sgd": E.SGD, "adam": E.Adam}
+# torch.optim's classes and torch.optim.lr_scheduler (reached through the namespace only)
+_OPTIM_CLASSES = {name: getattr(E.optim, name) for name in E.optim.__all__ if name not in ("lr_scheduler", "sgd", "adam")}
+_LR_SCHEDULER = {name: getattr(E.lr_scheduler, name) for name in E.lr_scheduler.__all__}
 _DTYPES = {"float16": E.float16, "float32": E.float32, "float64": E.float64, "int8": E.int8,
            "int16": E.int16, "int32": E.int32, "int64": E.int64, "uint8": E.uint8, "bool_": E.bool_,
            "half": E.float16, "double": E.float64, "long": E.int64, "short": E.int16}
@@ -218,7 +222,8 @@ _autograd_function = Namespace("torch.autograd.function", {
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
     "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode,
     Function=E.Function, function=_autograd_function))
-_optim = Namespace("torch.optim", dict(_OPTIM))
+_optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
+                                       lr_scheduler=Namespace("torch.optim.lr_scheduler", _LR_SCHEDULER)))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 _linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
 _testing = Namespace("torch.testing", {"assert_close": E.testing.assert_close})
@@ -279,7 +284,8 @@ _ATTRIBUTES = {
     float: frozenset({"is_integer", "real", "imag"}),
     int: frozenset({"real", "imag", "bit_length"}),
 }
-_OPTIMIZER_ATTRIBUTES = frozenset({"step", "zero_grad", "state", "defaults", "lr", "steps"})
+_OPTIMIZER_ATTRIBUTES = frozenset({"step", "zero_grad", "state", "defaults", "param_groups", "add_param_group",
+                                   "state_dict", "load_state_dict"})
 _LOADER_ATTRIBUTES = frozenset({"dataset", "batch_size", "shuffle", "drop_last"})
 _DATASET_ATTRIBUTES = frozenset({"tensors"})
 _MODULE_METHODS = frozenset({
@@ -348,6 +354,8 @@ def attribute(obj, name):
     if allowed is None:
         if isinstance(obj, _Optimizer):
             allowed = _OPTIMIZER_ATTRIBUTES
+        elif isinstance(obj, _LRScheduler):  # its methods and what it was configured with (gamma, T_max, ...)
+            allowed = _public(type(obj), extra=[n for n in vars(obj) if not n.startswith("_")])
         elif isinstance(obj, E.nn.Module):
             allowed = layer_attributes(obj)
         elif isinstance(obj, E.data.DataLoader):

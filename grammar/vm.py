@@ -7,6 +7,7 @@ Each instruction tells the engine which source span is being evaluated, so
 every graph node records the sub-expression that made it. A step budget and
 a call-depth limit stop runaway programs with a clear error.
 """
+import collections
 import difflib
 import operator
 import re
@@ -1274,7 +1275,9 @@ def unpack(value, n):
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
              E.nn.Sequential, E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList, E.data.DataLoader,
              E.data.TensorDataset) + modules.ITERABLE_TYPES
-_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, E.nn.ModuleDict, E.nn.ParameterList})
+# the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
+_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, E.nn.ModuleDict, E.nn.ParameterList,
+                        collections.defaultdict, collections.Counter})
 _ITEM_ASSIGNABLE = frozenset({E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList})  # layers registered as assigned
 
 

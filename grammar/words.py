@@ -6,6 +6,7 @@ function print>`, not a bound method of the interpreter; `repr(Tensor)` is
 ("'int' object is not iterable", "_as_int() takes ...") is reworded with the
 language's ("a whole number is not iterable", "int() takes ...").
 """
+import collections
 import re
 import types
 
@@ -72,9 +73,13 @@ def show(value, as_repr=False):
             continue
         if isinstance(item, (list, tuple, dict)):
             if isinstance(item, dict):
-                opened, closed = "{", "}"
+                opened, closed, pairs = "{", "}", item.items()
+                if isinstance(item, collections.Counter):  # Python's: Counter({...}), most common first
+                    opened, closed, pairs = "Counter({", "})", item.most_common()
+                elif isinstance(item, collections.defaultdict):  # an optimiser's state
+                    opened, closed = f"defaultdict({item.default_factory!r}, {{", "})"
                 parts = []
-                for i, (k, v) in enumerate(item.items()):
+                for i, (k, v) in enumerate(pairs):
                     if i:
                         parts.append(("text", ", "))
                     parts += [("value", k), ("text", ": "), ("value", v)]

@@ -335,7 +335,7 @@ def test_optimizer_bad_arguments():
         ad.SGD([x], lr=-1)
     with pytest.raises(ValueError, match="Nesterov momentum requires a momentum and zero dampening"):
         ad.SGD([x], lr=0.1, nesterov=True)
-    with pytest.raises(ValueError, match="Invalid beta parameters"):
+    with pytest.raises(ValueError, match="Invalid beta parameter at index 0: 1.0"):  # PyTorch 2.13's words
         ad.Adam([x], lr=0.1, betas=(1.0, 0.999))
     with pytest.raises(TypeError, match="optimizer can only optimize Tensors"):
         ad.SGD([1.0], lr=0.1)

@@ -1,0 +1,99 @@
+"""Regenerate tests/golden/optim.json from PyTorch itself: torch.optim's optimisers (SGD, Adam,
+AdamW, RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta) run for several steps on fixed parameters
+and gradients in float64 and float32 -- the parameters after each step, the state_dict, the
+versions, the repr -- param_groups and their edits, load_state_dict, torch.optim.lr_scheduler's
+schedules with their warnings and state_dicts, the messages of bad calls, and what whole
+programs print (tests/golden/optim_cases.py holds them all; see its docstring).
+
+Run with a Python that has torch (the test suite never imports it):
+
+    /work/torchenv/bin/python tests/golden/gen_optim.py
+"""
+import contextlib
+import io
+import json
+import os
+import sys
+import warnings
+
+import numpy
+import torch
+import torch.optim
+import torch.optim.lr_scheduler
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "optim.json")
+sys.path.insert(0, HERE)
+from optim_cases import CASES, ERRORS, PROGRAMS, helpers, record, run_error  # noqa: E402
+
+
+def namespace():
+    torch.set_default_dtype(torch.float64)
+    return dict(helpers(), T=torch, optim=torch.optim, sched=torch.optim.lr_scheduler)
+
+
+def run_program(source):
+    """What Python + PyTorch print for a program (default dtype float32, as `autodiff run` has it),
+    and the messages of the warnings it gives."""
+    torch.set_default_dtype(torch.float32)
+    out = io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+        warnings.simplefilter("always")
+        exec(compile(source, "<program>", "exec"), {"__name__": "__main__"})
+    return {"stdout": out.getvalue(), "warnings": [str(w.message) for w in caught]}
+
+
+def dumps(golden):
+    """JSON with one case a line (a diff shows which cases changed)."""
+    parts = []
+    for key, value in golden.items():
+        if isinstance(value, dict):
+            body = ",\n".join(f"{json.dumps(k)}: {json.dumps(v, sort_keys=True)}" for k, v in sorted(value.items()))
+            parts.append(f"{json.dumps(key)}: {{\n{body}\n}}")
+        else:
+            parts.append(f"{json.dumps(key)}: {json.dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def _exact_sqrt(self):
+    """A correctly rounded square root (numpy's: the processor's sqrt instruction)."""
+    return torch.from_numpy(numpy.asarray(numpy.sqrt(self.detach().numpy())))
+
+
+def _exact_sqrt_(self):
+    return self.copy_(_exact_sqrt(self))
+
+
+@contextlib.contextmanager
+def exact_sqrt():
+    """PyTorch's optimisers with Tensor.sqrt and sqrt_ correctly rounded: on CPU PyTorch's sqrt is
+    MKL's vdSqrt / vsSqrt, built on the processor's approximate reciprocal square root (vrsqrtps,
+    whose bits differ between processors), within a unit in the last place but not always the
+    nearest float; with this, everything else in PyTorch's updates can be compared bit for bit."""
+    saved = torch.Tensor.sqrt, torch.Tensor.sqrt_, torch._foreach_sqrt, torch._foreach_sqrt_
+    torch.Tensor.sqrt, torch.Tensor.sqrt_ = _exact_sqrt, _exact_sqrt_
+    torch._foreach_sqrt = lambda tensors: [_exact_sqrt(t) for t in tensors]
+    torch._foreach_sqrt_ = lambda tensors: [_exact_sqrt_(t) for t in tensors]
+    try:
+        yield
+    finally:
+        torch.Tensor.sqrt, torch.Tensor.sqrt_, torch._foreach_sqrt, torch._foreach_sqrt_ = saved
+
+
+def main():
+    cases = {name: record(program, namespace()) for name, program in CASES}
+    with exact_sqrt():
+        exact = {name: record(program, namespace()) for name, program in CASES}
+    exact = {name: got for name, got in exact.items() if got != cases[name]}
+    errors = {name: run_error(program, namespace()) for name, program in ERRORS}
+    for name, got in errors.items():
+        assert got is not None, f"{name}: PyTorch raised nothing"
+    programs = {name: run_program(source) for name, source in PROGRAMS.items()}
+    with open(OUT, "w") as f:
+        f.write(dumps({"cases": cases, "cases_exact_sqrt": exact, "errors": errors, "programs": programs,
+                       "torch": torch.__version__}))
+    print(f"wrote {len(cases)} cases ({len(exact)} differ with a correctly rounded sqrt), {len(errors)} errors and {len(programs)} programs to {OUT}")
+
+
+if __name__ == "__main__":
+    main()
