@@ -35,6 +35,18 @@ TOLERANCE = {
     "logcumsumexp_float32": {"grad": (0, 2e-7), "grad2": (0, 3e-7)},
 }
 
+# Measured distances from PyTorch's bits, in units in the last place (at most 64):
+# addcmul with a broadcast value, addcdiv's gradient, logcumsumexp along dim 0
+# and the shrink modules' tanhshrink (Sleef's tanh).
+# Until tests/test_functional_ops._ulps counted exactly (it went through float64, which rounds a gap
+# of a few units between large bit patterns to nothing), these passed as bit-equal.
+TOLERANCE.update({
+    "addcmul_value_broadcast": {"out": (1, 0.0)},
+    "addcdiv_value": {"grad": (1, 0.0), "grad2": (8, 0.0)},
+    "logcumsumexp_dim0": {"grad": (1, 0.0), "grad2": (1, 0.0)},
+    "shrink_modules": {"out": (32, 0.0), "grad2": (1, 0.0)},
+})
+
 
 @pytest.mark.parametrize("name, program", CASES, ids=[name for name, _ in CASES])
 def test_as_pytorch(name, program):
