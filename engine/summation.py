@@ -53,6 +53,37 @@ def full_variance(x, correction):
         return numpy.add.accumulate(squares)[-1] / max(0.0, x.size - correction)
 
 
+WELFORD_LARGEST = 1024  # reduced elements per output followed one by one (a loop step each)
+
+
+def dim_variance(x, axes, correction):
+    """PyTorch's var of numpy array `x` over some of its `axes` (std_var_kernel: Welford's running
+    mean and sum of squared deviations, in double, each output's elements one by one in memory
+    order), the reduced axes dropped, in double; None where it does not apply (more than
+    WELFORD_LARGEST elements per output, or an array dim_sum would not take)."""
+    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
+            or not x.flags.c_contiguous or x.ndim == 0:
+        return None
+    axes = sorted({a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes)})
+    kept = [d for d in range(x.ndim) if d not in axes]
+    count = 1
+    for a in axes:
+        count *= x.shape[a]
+    if not count or count > WELFORD_LARGEST:
+        return None
+    values = numpy.moveaxis(x, axes, range(len(axes))).reshape(count, -1).astype(numpy.float64)
+    mean = numpy.zeros(values.shape[1])
+    m2 = numpy.zeros(values.shape[1])
+    for i in range(count):
+        v = values[i]
+        delta = v - mean
+        mean = mean + delta / numpy.float64(i + 1)
+        m2 = m2 + delta * (v - mean)
+    with numpy.errstate(divide="ignore", invalid="ignore"):
+        var = m2 / (count - correction if count > correction else 0.0)
+    return var.reshape([x.shape[d] for d in kept])
+
+
 def dim_sum(x, axes):
     """PyTorch's sum of numpy array `x` over `axes` (an int or a tuple; C-contiguous, float32 or
     float64, fewer than 32,768 elements), the reduced axes dropped, or None where that does not

@@ -5,7 +5,7 @@ import math
 
 import numpy
 
-from ..summation import dim_sum, exact_sum, full_variance
+from ..summation import dim_sum, dim_variance, exact_sum, full_variance
 from .table import (Op, _keepdim_shape, _normalize_dims, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
@@ -562,9 +562,9 @@ class Var(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        var = _full_variance(x, dim, correction)
-        if var is not None:  # PyTorch's two-pass in double over every element
-            return _filled(xp, x, var, keepdim)
+        var = _exact_variance(x, dim, correction, keepdim)
+        if var is not None:  # PyTorch's kernels, in double, rounded to the dtype
+            return var.astype(x.dtype) if var.__class__ is numpy.ndarray else x.dtype.type(var)
         return _variance(xp, x, dim, correction, keepdim)
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
@@ -584,9 +584,10 @@ class Std(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        var = _full_variance(x, dim, correction)
-        if var is not None:  # the square root in double, then the dtype
-            return _filled(xp, x, numpy.sqrt(var), keepdim)
+        var = _exact_variance(x, dim, correction, keepdim)
+        if var is not None:  # the square root in double too, then the dtype
+            std = numpy.sqrt(var)
+            return std.astype(x.dtype) if std.__class__ is numpy.ndarray else x.dtype.type(std)
         return xp.sqrt(_variance(xp, x, dim, correction, keepdim))
 
     def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
@@ -599,17 +600,15 @@ class Std(Op):
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
 
 
-def _full_variance(x, dim, correction):
-    """var over every element as PyTorch's CPU fast path computes it (in double), or None."""
-    if dim is not None and len(_normalize_dims(dim, x.ndim)) != x.ndim:
-        return None
-    return full_variance(x, correction)
-
-
-def _filled(xp, x, value, keepdim):
-    """A reduction's double result in x's dtype: 0-d, or all dims kept as 1."""
-    value = x.dtype.type(value)
-    return xp.full((1,) * x.ndim, value) if keepdim else value
+def _exact_variance(x, dim, correction, keepdim):
+    """var as PyTorch's CPU kernels compute it, in double: its two-pass over every element, or
+    Welford's along some dims (summation.py); None where those are not followed."""
+    dims = _normalize_dims(dim, x.ndim)
+    if len(dims) == x.ndim:
+        var = full_variance(x, correction)
+        return None if var is None else (numpy.full((1,) * x.ndim, var) if keepdim else var)
+    var = dim_variance(x, dims, correction)
+    return numpy.expand_dims(var, dims) if var is not None and keepdim else var
 
 
 def _variance(xp, x, dim, correction, keepdim):

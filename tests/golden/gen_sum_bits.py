@@ -15,9 +15,13 @@ CASES = [((100,), 0), ((7, 300), 1), ((300, 7), 0), ((50, 60), 1), ((50, 60), 0)
          ((33, 17), 1), ((33, 17), 0), ((2, 3), 1), ((3, 2), 0), ((5, 40, 21), 1), ((9, 35, 17), 2), ((9, 35, 17), 0),
          ((257, 33), 0), ((6, 2, 70), 1), ((30, 1, 40), 0), ((3, 40, 7), (0, 2)), ((4, 5, 6, 7), (0, 2, 3)),
          ((2, 3, 4, 5), (1, 3)), ((6, 7, 8), (0, 1)), ((2, 3, 4, 5, 6), (0, 2, 4))]
-# var and std of every element (PyTorch's two-pass in double): shape, dtype, keyword arguments
+# var and std (PyTorch's two-pass in double over every element, Welford along dims): shape, dtype, keyword arguments
 SPREADS = [((100,), "float64", {}), ((1000,), "float64", {}), ((50, 60), "float64", {}), ((3, 4), "float32", {}),
-           ((2, 3, 4), "float64", {"unbiased": False}), ((200, 3), "float32", {"correction": 0}), ((7,), "float64", {})]
+           ((2, 3, 4), "float64", {"unbiased": False}), ((200, 3), "float32", {"correction": 0}), ((7,), "float64", {}),
+           # along dims (Welford's running mean, one element after another)
+           ((7, 30), "float64", {"dim": 1}), ((30, 7), "float64", {"dim": 0}), ((4, 5, 6), "float32", {"dim": 1}),
+           ((3, 40, 7), "float64", {"dim": (0, 2), "keepdim": True}), ((64, 10), "float32", {"dim": 0, "unbiased": False}),
+           ((5, 1, 9), "float64", {"dim": 1}), ((6, 8), "float64", {"dim": -1, "correction": 2})]
 # (input shape, broadcast operand shape): the operand's gradient is the sum over the broadcast dims
 BROADCASTS = [((64, 5), (5,)), ((64, 5), (64, 1)), ((3, 40, 7), (1, 40, 1)), ((8, 3, 5, 5), (3, 1, 1))]
 
@@ -42,7 +46,8 @@ def main():
     out["spreads"] = []
     for k, (shape, dtype, kwargs) in enumerate(SPREADS):
         x = torch.tensor(values(shape, 500 + k), dtype=getattr(torch, dtype)).reshape(shape)
-        out["spreads"].append({"var": float(x.var(**kwargs)).hex(), "std": float(x.std(**kwargs)).hex()})
+        out["spreads"].append({"var": [float(v).hex() for v in x.var(**kwargs).reshape(-1).tolist()],
+                               "std": [float(v).hex() for v in x.std(**kwargs).reshape(-1).tolist()]})
     for k, (shape, bshape) in enumerate(BROADCASTS):
         a = torch.tensor(values(shape, 100 + k), dtype=torch.float64).reshape(shape)
         w = torch.tensor(values(shape, 200 + k), dtype=torch.float64).reshape(shape)
