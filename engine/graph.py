@@ -144,6 +144,11 @@ class Node:
     @property
     def next_functions(self):
         inputs = self.inputs
+        if self.op.name == "copy_slices" and getattr(inputs[1], "op", None) is not None:
+            # PyTorch's CopySlices holds the in-place op's node inside: the base's edge, then that
+            # node's edges after the first (which was the view's old value)
+            return ((None, 0) if inputs[0] is None else (named(inputs[0]), inputs[0].output_nr),) \
+                + inputs[1].next_functions[1:]
         if self.shapes[0] is None and self.op.number_left:
             # `2 * b` is b.__rmul__(2) in PyTorch: the tensor's edge comes first (or alone: rsub)
             inputs = inputs[1:] + inputs[:1] if self.op.number_left == "swap" else inputs[1:]
@@ -207,7 +212,7 @@ class AccumulateGrad:
         self.seq = _ACCUMULATE_PRIORITY + _next_seq()
 
     def name(self):
-        return "AccumulateGrad"
+        return "torch::autograd::AccumulateGrad"  # PyTorch's name(), with its C++ namespace
 
     def __repr__(self):
         return f"<AccumulateGrad object at {id(self):#x}>"

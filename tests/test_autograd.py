@@ -1457,3 +1457,23 @@ def test_inf_and_nan_come_out_silently_as_in_pytorch():
     assert done.returncode == 0, done.stderr
     assert done.stdout == "engine done\n"
     assert done.stderr.count("RuntimeWarning") == 1 and "<string>:8" in done.stderr, done.stderr
+
+
+def test_copy_slices_next_functions_are_pytorchs():
+    # PyTorch's CopySlices holds the in-place op's node inside: the base's edge, then that node's
+    # edges after the view's own (PyTorch 2.13's output for the same lines)
+    x = leaf([1.0, 2.0, 3.0])
+    y = leaf([5.0, 6.0])
+    b = x.clone()
+    b[0].mul_(2)
+    assert [(None if f is None else f.name(), k) for f, k in b.grad_fn.next_functions] == [("CloneBackward0", 0),
+                                                                                          (None, 0)]
+    c = x.clone()
+    c[1:].mul_(y)
+    assert [f.name() for f, _ in c.grad_fn.next_functions] == ["CloneBackward0", "torch::autograd::AccumulateGrad"]
+    assert c.grad_fn.next_functions[1][0].variable is y
+    d = x.clone()
+    d[0].exp_()
+    assert [f.name() for f, _ in d.grad_fn.next_functions] == ["CloneBackward0"]
+    (c.sum() + d.sum()).backward()
+    assert x.grad.tolist() == [1.0 + math.exp(1.0), 5.0 + 1.0, 6.0 + 1.0] and y.grad.tolist() == [2.0, 3.0]

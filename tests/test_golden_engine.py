@@ -43,8 +43,6 @@ XFAIL = {
                            "matmul 1-D@2-D SqueezeBackward4 (MatmulBackward0); matmul 3-D@3-D "
                            "UnsafeViewBackward0 (BmmBackward0); x[None] UnsqueezeBackward0 (AliasBackward0); "
                            "linear with 1-D input ViewBackward0 (LinearBackward0)"),
-    "names_accumulate_grad": _NAME + ("a leaf's node .name() is 'torch::autograd::AccumulateGrad' in PyTorch, "
-                                      "'AccumulateGrad' here (type(node).__name__ agrees)"),
 }
 
 

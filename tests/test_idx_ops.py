@@ -30,18 +30,6 @@ ULPS = {
     "masked_scatter_broadcast_self_gradient_sums_in_order": 2,
 }
 
-# Known differences from PyTorch, not in what these functions add: the base's CopySlices after an
-# in-place op on a view lists, as its second next function, the op's own node; PyTorch's
-# CopySlices folds that node in and lists its next functions instead (test_shape_ops.py has the
-# same). Values and derivatives agree; the node names are PyTorch's.
-NEXT_DIFFERS = {
-    "index_add_on_view": ["MulBackward0", "IndexAddBackward0"],
-    "index_copy_on_view": ["MulBackward0", "IndexCopyBackward0"],
-    "index_fill_tensor_on_view": ["MulBackward0", "IndexFillBackward1"],
-    "index_fill_number_on_view": ["MulBackward0", "IndexFillBackward0"],
-    "scatter_add_on_view": ["MulBackward0", "ScatterAddBackward0"],
-    "masked_scatter_on_view": ["MulBackward0", "MaskedScatterBackward0"],
-}
 
 
 def namespace():
@@ -83,7 +71,7 @@ def test_as_pytorch(name, program):
     for i, (g, w) in enumerate(zip(got["out"], want["out"])):
         _same_bits(g, w, ulps, f"output {i}")
     assert got.get("node") == want.get("node")
-    assert got.get("next") == NEXT_DIFFERS.get(name, want.get("next"))
+    assert got.get("next") == want.get("next")
     assert got["warnings"] == want["warnings"]
     assert ("grad" in got) == ("grad" in want)
     for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):

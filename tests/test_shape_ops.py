@@ -26,16 +26,6 @@ GOLDEN = json.loads((HERE / "golden" / "shape_ops.json").read_text())
 EXACT = (0, 0.0)
 
 # Known differences from PyTorch, not in what these functions add:
-# - the base's CopySlices after an in-place op on a view lists, as its second next function, the
-#   op's own node (MulBackward0 of v.mul_(w)); PyTorch's CopySlices folds that node in and lists
-#   its next functions instead (w's AccumulateGrad, or None for a number). Values and derivatives
-#   agree; the node names are PyTorch's.
-NEXT_DIFFERS = {
-    "t_on_view_then_written": ["MulBackward0", "MulBackward0"],
-    "view_written_after_base_squeeze_": ["TBackward1", "MulBackward0"],
-    "squeeze_on_view_then_written": ["MulBackward0", "AddBackward0"],
-    "tensor_split_written": ["MulBackward0", "MulBackward0"],
-}
 # - the engine raises InplaceModifiedError, a RuntimeError of its own, with PyTorch's message
 ERROR_TYPE = {"t_of_saved_output": "InplaceModifiedError"}
 
@@ -54,7 +44,7 @@ def test_as_pytorch(name, program):
     for i, (g, w) in enumerate(zip(got["out"], want["out"])):
         _same_tensors(g, w, EXACT, f"output {i}")
     assert got.get("node") == want.get("node")
-    assert got.get("next") == NEXT_DIFFERS.get(name, want.get("next"))
+    assert got.get("next") == want.get("next")
     assert got["warnings"] == want["warnings"]
     assert ("grad" in got) == ("grad" in want)
     for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
