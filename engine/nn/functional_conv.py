@@ -10,7 +10,7 @@ from .. import dtypes as _dt
 from ..functions import _tensor_in, mean as _mean, empty, bernoulli_
 from ..grad_mode import no_grad
 from ..ops import TABLE as _op
-from ..ops.convolution import out_sizes, windows, batch_stats
+from ..ops.convolution import windows, batch_stats
 from ..tensor import Tensor, apply, _xp, _make
 from .functional import pad, check_dropout_p  # functional imports this module at its end
 
