@@ -267,7 +267,7 @@ def adaptive_avg_pool2d(input, output_size):
     if all(n % o == 0 for n, o in zip(size, out)):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
-                     divisor=numpy.full(out, kernel[0] * kernel[1], dtype=x.array.dtype))
+                     divisor=numpy.full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
     raise NotImplementedError("adaptive_avg_pool2d: output sizes that do not divide the input's are not "
                               "available here")
 

@@ -152,17 +152,18 @@ class MaxPool(Op):
 class AvgPool(Op):
     """The sum of each window over the last two dims (zero-padded; `padding` may reach further
     right for ceil_mode) divided by `divisor`, an array of the output's spatial shape (PyTorch's
-    count of each window's elements, as count_include_pad and divisor_override say)."""
+    count of each window's elements, as count_include_pad and divisor_override say).
+    adaptive_avg_pool2d's equal windows are this row too, under PyTorch's name for that node."""
     name = "avg_pool"
-    node = "AvgPool2DBackward0"
+    node = staticmethod(lambda ctx: "AdaptiveAvgPool2DBackward0" if ctx.params.get("adaptive") else "AvgPool2DBackward0")
     formula = call("kernel", "stride")
     saves_params = True
 
-    def forward(xp, x, kernel, stride, padding, divisor):
+    def forward(xp, x, kernel, stride, padding, divisor, adaptive=False):
         cols = windows(xp, x, kernel, stride, padding, (1, 1))
         return (cols.sum(axis=(-4, -3)) / divisor).astype(x.dtype, copy=False)
 
-    def backward(F, ctx, g, kernel, stride, padding, divisor):
+    def backward(F, ctx, g, kernel, stride, padding, divisor, adaptive=False):
         lead, out = tuple(g.shape[:-2]), tuple(g.shape[-2:])
         share = F.reshape(g / divisor, shape=lead + (1, 1) + out)
         cols = F.expand(share, shape=lead + tuple(kernel) + out)
