@@ -178,3 +178,22 @@ C("batch_norm", "eval", lambda x, w, b: F.batch_norm(x, ad.tensor(_RM), ad.tenso
   lambda x, w, b: np_batch_norm(x, w, b, _RM, _RV), BN)
 C("batch_norm", "eval_bias_only", lambda x, b: F.batch_norm(x, ad.tensor(_RM), ad.tensor(_RV), None, b, eps=0.5),
   [(3, 2), (2,)], lambda x, b: np_batch_norm(x, None, b, _RM, _RV, eps=0.5), BN)
+
+# ============================================================== the poolings' gradients (internal rows)
+_IDX = np.array([[[0, 3], [8, 6]]])  # flat positions in a 3x3 plane; windows may share one
+
+
+def np_spread(g, shape, idx):
+    out = np.zeros(shape[:-2] + (shape[-2] * shape[-1],))
+    for pos in np.ndindex(*idx.shape):
+        out[pos[:-2] + (idx[pos],)] += g[pos]
+    return out.reshape(shape)
+
+
+C("max_pool_backward", "spread", lambda g, x: apply("max_pool_backward", g, x, indices=_IDX), [(1, 2, 2), (1, 3, 3)],
+  lambda g, x: np_spread(g, x.shape, _IDX), "MaxPool2DWithIndicesBackwardBackward0", internal=True)
+_AVG = dict(kernel=(2, 2), stride=(1, 1), padding=((0, 0), (0, 0)), divisor=np.array([[4.0, 4.0], [4.0, 2.0]]))
+C("avg_pool_backward", "spread", lambda g, x: apply("avg_pool_backward", g, x, **_AVG), [(2, 2, 2), (2, 3, 3)],
+  lambda g, x: np_col2im(np.broadcast_to((g / _AVG["divisor"])[:, None, None], (2, 2, 2, 2, 2)), (3, 3), (2, 2),
+                         (1, 1), ((0, 0), (0, 0)), (1, 1)),
+  "AvgPool2DBackwardBackward0", internal=True)

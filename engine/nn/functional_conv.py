@@ -43,27 +43,29 @@ def _conv(input, weight, bias, stride, padding, dilation, groups, k, fname):
     if not batched:
         x = x.unsqueeze(0)
     n = weight.dim() - 2
-    dilation = _expand(dilation, n, "dilation")
-    stride = _expand(stride, n, "stride")
+    # the ints PyTorch's parser makes k of, then checked against the weight's dims (stride, padding, dilation)
+    stride = _expand(_expand(stride, k, "stride"), n, "stride")
+    if not isinstance(padding, str):
+        padding = _expand(_expand(padding, k, "padding"), n, "padding")
+    dilation = _expand(_expand(dilation, k, "dilation"), n, "dilation")
     pad_input = None
-    if isinstance(padding, str):
-        if padding == "valid":
-            padding = (0,) * n
-        elif padding == "same":
-            if any(s != 1 for s in stride):
-                raise RuntimeError("padding='same' is not supported for strided convolutions")
-            total = [d * (s - 1) for d, s in zip(dilation, weight.shape[2:])]
-            padding = tuple(t // 2 for t in total)
-            if any(t % 2 for t in total):
-                warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a "
-                              "zero-padded copy of the input be created", stacklevel=3)
-                pad_input = []
-                for t in reversed(total):  # F.pad goes from the last dim to the first
-                    pad_input += [0, t % 2]
-        else:
-            raise RuntimeError(f"Invalid padding string: '{padding}'")
-    else:
-        padding = _expand(padding, n, "padding")
+    if padding == "valid":
+        padding = (0,) * n
+    elif padding == "same":
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (s - 1) for d, s in zip(dilation, weight.shape[2:])]
+        padding = tuple(t // 2 for t in total)
+        if any(t % 2 for t in total):
+            # PyTorch's TORCH_WARN_ONCE text, the place in its sources included
+            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                          "copy of the input be created (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", stacklevel=3)
+            pad_input = []
+            for t in reversed(total):  # F.pad goes from the last dim to the first
+                pad_input += [0, t % 2]
+    elif isinstance(padding, str):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
     _check_conv(x, weight, bias, stride, padding, dilation, groups)
     if pad_input is not None:
         x = pad(x, pad_input)

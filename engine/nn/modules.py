@@ -90,7 +90,7 @@ class Module:
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
-                                "(torch.Tensor or None expected)")
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
             buffers[name] = value
             return
         object.__setattr__(self, name, value)

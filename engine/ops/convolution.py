@@ -11,7 +11,7 @@ its weight gradient g im2col(x)^T, a convolution of input and gradient. im2col a
 each other's gradient, so every formula here has derivatives of every order."""
 import itertools
 
-from .table import Op, call
+from .table import Op, call, scatter_add
 
 _ALL = slice(None)
 
@@ -127,13 +127,31 @@ class Convolution(Op):
         return gx, gw, gb
 
 
+def _spread(xp, g, indices, shape):
+    """Zeros of `shape` with g added at the flat `indices` of each plane (the last two dims)."""
+    lead = indices.shape[:-2]
+    out = xp.zeros(lead + (shape[-2] * shape[-1],), dtype=g.dtype)
+    where = list(xp.ogrid[tuple(slice(n) for n in lead + (1,))])
+    where[-1] = indices.reshape(lead + (-1,))
+    scatter_add(xp, out, tuple(where), g.reshape(lead + (-1,)))  # overlapping windows add up
+    return out.reshape(shape)
+
+
+def _avg_spread(xp, g, size, kernel, stride, padding, divisor):
+    """Each window's share g / divisor added back over the window."""
+    lead, out = g.shape[:-2], g.shape[-2:]
+    share = xp.broadcast_to((g / divisor).reshape(lead + (1, 1) + out), lead + tuple(kernel) + out)
+    return Col2Im.forward(xp, share.astype(g.dtype, copy=False), size, kernel, stride, padding, (1, 1))
+
+
 class MaxPool(Op):
     """The input's values at `indices` (lead..., oH, oW): for each window the flat position, over
     the last two dims of x, of its maximum (found by the function). The gradient goes to those
-    positions, added up where windows overlap."""
+    positions, added up where windows overlap (the row max_pool_backward)."""
     name = "max_pool"
     node = "MaxPool2DWithIndicesBackward0"
     formula = call()
+    saves = (0,)
     saves_params = True
 
     def forward(xp, x, indices):
@@ -141,12 +159,29 @@ class MaxPool(Op):
         flat = x.reshape(lead + (-1,))
         return xp.take_along_axis(flat, indices.reshape(lead + (-1,)), axis=-1).reshape(indices.shape)
 
-    def backward(F, ctx, g, indices):
-        shape = ctx.shapes[0]
-        lead = tuple(indices.shape[:-2])
-        spread = F.put_along(F.reshape(g, shape=lead + (-1,)), indices=indices.reshape(lead + (-1,)), dim=-1,
-                             shape=lead + (shape[-2] * shape[-1],))
-        return (F.reshape(spread, shape=shape),)
+    def backward(F, ctx, g, x, indices):
+        return (F.max_pool_backward(g, x, indices=indices),)
+
+
+class MaxPoolBackward(Op):
+    """max_pool's gradient, g(gradient, x), as a row of its own (PyTorch's
+    max_pool2d_with_indices_backward): under create_graph it depends on x too, with a zero
+    derivative, so a second derivative reaches x as PyTorch's zeros."""
+    name = "max_pool_backward"
+    node = "MaxPool2DWithIndicesBackwardBackward0"
+    formula = call()
+    saves_params = True
+
+    def forward(xp, g, x, indices):
+        return _spread(xp, g, indices, x.shape)
+
+    def backward(F, ctx, gg, indices):
+        return (F.max_pool(gg, indices=indices) if ctx.needs[0] else None,
+                F.zeros_like(gg) if ctx.needs[1] else None)
+
+
+def _avg_node(ctx):
+    return "AdaptiveAvgPool2DBackward0" if ctx.params.get("adaptive") else "AvgPool2DBackward0"
 
 
 class AvgPool(Op):
@@ -155,20 +190,33 @@ class AvgPool(Op):
     count of each window's elements, as count_include_pad and divisor_override say).
     adaptive_avg_pool2d's equal windows are this row too, under PyTorch's name for that node."""
     name = "avg_pool"
-    node = staticmethod(lambda ctx: "AdaptiveAvgPool2DBackward0" if ctx.params.get("adaptive") else "AvgPool2DBackward0")
+    node = staticmethod(_avg_node)
     formula = call("kernel", "stride")
+    saves = (0,)
     saves_params = True
 
     def forward(xp, x, kernel, stride, padding, divisor, adaptive=False):
         cols = windows(xp, x, kernel, stride, padding, (1, 1))
         return (cols.sum(axis=(-4, -3)) / divisor).astype(x.dtype, copy=False)
 
-    def backward(F, ctx, g, kernel, stride, padding, divisor, adaptive=False):
-        lead, out = tuple(g.shape[:-2]), tuple(g.shape[-2:])
-        share = F.reshape(g / divisor, shape=lead + (1, 1) + out)
-        cols = F.expand(share, shape=lead + tuple(kernel) + out)
-        return (F.col2im(cols, size=ctx.shapes[0][-2:], kernel=kernel, stride=stride, padding=padding,
-                         dilation=(1, 1)),)
+    def backward(F, ctx, g, x, **params):
+        return (F.avg_pool_backward(g, x, **params),)
+
+
+class AvgPoolBackward(Op):
+    """avg_pool's gradient, g(gradient, x): each window's share added back over it; a row of its
+    own so that, as PyTorch's, a second derivative reaches x (zeros)."""
+    name = "avg_pool_backward"
+    node = staticmethod(lambda ctx: _avg_node(ctx).replace("Backward0", "BackwardBackward0"))
+    formula = call("kernel", "stride")
+    saves_params = True
+
+    def forward(xp, g, x, kernel, stride, padding, divisor, adaptive=False):
+        return _avg_spread(xp, g, x.shape[-2:], kernel, stride, padding, divisor)
+
+    def backward(F, ctx, gg, **params):
+        return (F.avg_pool(gg, **params) if ctx.needs[0] else None,
+                F.zeros_like(gg) if ctx.needs[1] else None)
 
 
 def _channel_shape(ndim, c):
