@@ -4,8 +4,6 @@ and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/c
 PyTorch does for convolutions (SqueezeBackward1 on top)."""
 import warnings
 
-import numpy
-
 from .. import dtypes as _dt
 from ..functions import _tensor_in, mean as _mean, empty, bernoulli_
 from ..grad_mode import no_grad
@@ -269,7 +267,7 @@ def adaptive_avg_pool2d(input, output_size):
     if all(n % o == 0 for n, o in zip(size, out)):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
-                     divisor=numpy.full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
+                     divisor=_xp(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
     raise NotImplementedError("adaptive_avg_pool2d: output sizes that do not divide the input's are not "
                               "available here")
 

@@ -11,7 +11,8 @@ its weight gradient g im2col(x)^T, a convolution of input and gradient. im2col a
 each other's gradient, so every formula here has derivatives of every order."""
 import itertools
 
-from .table import Op, call, scatter_add
+from .reductions import PutAlong
+from .table import Op, call
 
 _ALL = slice(None)
 
@@ -128,13 +129,12 @@ class Convolution(Op):
 
 
 def _spread(xp, g, indices, shape):
-    """Zeros of `shape` with g added at the flat `indices` of each plane (the last two dims)."""
+    """Zeros of `shape` with g added at the flat `indices` of each plane (the last two dims);
+    overlapping windows add up."""
     lead = indices.shape[:-2]
-    out = xp.zeros(lead + (shape[-2] * shape[-1],), dtype=g.dtype)
-    where = list(xp.ogrid[tuple(slice(n) for n in lead + (1,))])
-    where[-1] = indices.reshape(lead + (-1,))
-    scatter_add(xp, out, tuple(where), g.reshape(lead + (-1,)))  # overlapping windows add up
-    return out.reshape(shape)
+    flat = PutAlong.forward(xp, g.reshape(lead + (-1,)), indices.reshape(lead + (-1,)), -1,
+                            lead + (shape[-2] * shape[-1],))
+    return flat.reshape(shape)
 
 
 def _avg_spread(xp, g, size, kernel, stride, padding, divisor):
