@@ -42,7 +42,8 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "modules_layers": "Neural-network layers and losses",
            "testing": "Testing", "gradcheck": "Autograd", "modules": "Neural-network layers and losses",
            "init": "Neural-network layers and losses", "functions_elem": "Arithmetic",
-           "shrink": "Neural-network functions"}
+           "shrink": "Neural-network functions", "convolution": "Neural-network functions",
+           "functional_conv": "Neural-network functions", "modules_conv": "Neural-network layers and losses"}
 
 _GROUP_OF = {}
 for _group, _names in {

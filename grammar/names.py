@@ -291,7 +291,7 @@ _DATASET_ATTRIBUTES = frozenset({"tensors"})
 _MODULE_METHODS = frozenset({
     "forward", "parameters", "named_parameters", "children", "named_children", "modules", "named_modules",
     "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
-    "register_parameter", "add_module", "append", "extend", "reset_parameters", "extra_repr", "apply", "to",
+    "register_parameter", "register_buffer", "buffers", "named_buffers", "add_module", "append", "extend", "reset_parameters", "extra_repr", "apply", "to",
     "double", "float", "cpu", "cuda",
     "keys", "items", "values", "update", "pop", "clear"})  # ModuleDict's (dict-like) methods
 
@@ -317,7 +317,7 @@ class _LayerNames:
             return True
         own = self.layer.__dict__
         if (not name.startswith("_") and name in own) or name in own.get("_parameters", ()) \
-                or name in own.get("_modules", ()):
+                or name in own.get("_buffers", ()) or name in own.get("_modules", ()):
             return True
         return name in program_names(self.layer)
 

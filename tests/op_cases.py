@@ -1124,6 +1124,7 @@ import op_cases_stats  # noqa: E402,F401
 import op_cases_activations  # noqa: E402,F401
 import op_cases_elem  # noqa: E402,F401
 import op_cases_lin  # noqa: E402,F401
+import op_cases_conv  # noqa: E402,F401
 
 # ============================================================ known engine bugs
 # Temporary: each entry marks the checks an engine bug breaks as

@@ -690,6 +690,8 @@ def pad(input, pad, mode="constant", value=None):
 # the functions kept in modules of their own (torch.pdist and torch.pairwise_distance are these too)
 from ..functions_distances import pairwise_distance, pdist  # noqa: E402
 from .functional_layers import layer_norm, embedding  # noqa: E402
+from .functional_conv import conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm, dropout2d  # noqa: E402
 
-__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding"]
+__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
+            "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 FUNCTIONS = tuple(__all__)

@@ -63,6 +63,8 @@ class Module:
         object.__setattr__(self, "training", True)
         object.__setattr__(self, "_parameters", {})
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_buffers", {})  # tensors a layer keeps but does not learn (running_mean)
+        object.__setattr__(self, "_non_persistent", set())
 
     # ---------------------------------------------------------------- registration
     def __setattr__(self, name, value):
@@ -84,22 +86,29 @@ class Module:
                                     f"(torch.nn.{kind.__name__} or None expected)")
                 registered[name] = None
                 return
+        buffers = own.get("_buffers")
+        if buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            buffers[name] = value
+            return
         object.__setattr__(self, name, value)
 
     def _forget(self, name):
         """Drop `name` from every table, before it is registered in one."""
-        for table in (self._parameters, self._modules, self.__dict__):
+        for table in (self._parameters, self._modules, self.__dict__.get("_buffers", {}), self.__dict__):
             table.pop(name, None)
 
     def __getattr__(self, name):  # only for names not found the ordinary way
         d = self.__dict__
-        for table in ("_parameters", "_modules"):
+        for table in ("_parameters", "_buffers", "_modules"):
             if name in d.get(table, ()):
                 return d[table][name]
         raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def __delattr__(self, name):
-        for table in (self._parameters, self._modules):
+        for table in (self._parameters, self._buffers, self._modules):
             if name in table:
                 del table[name]
                 return
@@ -110,6 +119,24 @@ class Module:
             raise TypeError(f"cannot assign '{type(param).__name__}' object to parameter '{name}' "
                             "(torch.nn.Parameter or None required)")
         self._parameters[name] = param
+
+    def register_buffer(self, name, tensor, persistent=True):
+        """Keep `tensor` as state that is not learnt (in state_dict unless persistent=False)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        if not isinstance(name, str):
+            raise TypeError(f"buffer name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError('buffer name can\'t contain "."')
+        if name == "":
+            raise KeyError('buffer name can\'t be empty string ""')
+        if hasattr(self, name) and name not in self._buffers:
+            raise KeyError(f"attribute '{name}' already exists")
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        (self._non_persistent.discard if persistent else self._non_persistent.add)(name)
 
     def add_module(self, name, module):
         if module is not None and not isinstance(module, Module):
@@ -137,6 +164,19 @@ class Module:
     def parameters(self, recurse=True):
         for _, p in self.named_parameters(recurse=recurse):
             yield p
+
+    def named_buffers(self, prefix="", recurse=True):
+        seen = set()
+        for module_prefix, module in (self.named_modules(prefix) if recurse else [(prefix, self)]):
+            for name, b in module._buffers.items():
+                if b is None or id(b) in seen:
+                    continue
+                seen.add(id(b))
+                yield (module_prefix + "." if module_prefix else "") + name, b
+
+    def buffers(self, recurse=True):
+        for _, b in self.named_buffers(recurse=recurse):
+            yield b
 
     def named_children(self):
         seen = set()
@@ -193,12 +233,24 @@ class Module:
                     p.grad.zero_()
 
     def state_dict(self):
-        """name -> tensor (detached, sharing memory), parameters in `parameters()` order."""
-        return {name: p.detach() for name, p in self.named_parameters()}
+        """name -> tensor (detached, sharing memory): each layer's parameters, then its persistent
+        buffers, layers in `modules()` order (a shared parameter once)."""
+        seen, state = set(), {}
+        for prefix, module in self.named_modules():
+            dot = prefix + "." if prefix else ""
+            for name, p in module._parameters.items():
+                if p is not None and id(p) not in seen:
+                    seen.add(id(p))
+                    state[dot + name] = p.detach()
+            for name, b in module._buffers.items():
+                if b is not None and name not in module._non_persistent:
+                    state[dot + name] = b.detach()
+        return state
 
     def load_state_dict(self, state_dict, strict=True):
         """Copy each tensor into the parameter of its name, with PyTorch's checks and messages."""
-        own = dict(self.named_parameters())
+        own = {k: v for k, v in self.state_dict().items()}
+        own.update(self.named_parameters())
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
         errors = [f"size mismatch for {k}: copying a param with shape {state_dict[k].shape} from checkpoint, "
@@ -231,6 +283,11 @@ class Module:
                 p.data = p.data.to(*args, **kwargs)
                 if p.grad is not None:
                     p.grad = p.grad.to(*args, **kwargs)
+            for m in self.modules():
+                for name, b in m._buffers.items():
+                    if b is not None:  # a dtype applies to floating buffers only, as in PyTorch
+                        m._buffers[name] = b.to(*args, **kwargs) if b.is_floating_point() \
+                            else b.to(*args, **kwargs).to(b.dtype)
         return self
 
     def double(self):
@@ -595,3 +652,7 @@ from .modules_layers import *  # noqa: E402,F401,F403
 from .modules_layers import __all__ as _layers  # noqa: E402
 
 __all__ += _layers
+from .modules_conv import *  # noqa: E402,F401,F403
+from .modules_conv import __all__ as _conv_layers  # noqa: E402
+
+__all__ += _conv_layers

@@ -86,7 +86,7 @@ The rows live in this package by family (``arithmetic``, ``unary``,
 ``reductions``, ``linalg``, ``shapes``, ``views``, ``compare``, ``activations`` -- the
 rows behind torch.nn.functional -- ``shrink``, its shrinking activations, ``distances``: cdist,
 pdist, pairwise_distance's steps, ``normalization``: layer_norm, embedding, ``indexing``:
-index_add, scatter_add, ...); ``table``
+index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm); ``table``
 holds the base class and the helpers they share.
 
 Adding an op: one row in the module of its family and one case in
@@ -97,7 +97,7 @@ from the row (tests/test_op_surface.py checks that each part exists).
 """
 from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
 from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
-from . import distances, normalization, indexing  # noqa: F401,E402
+from . import distances, normalization, indexing, convolution  # noqa: F401,E402
 from .reductions import sum_to_array
 from .views import view_region
 

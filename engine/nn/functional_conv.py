@@ -1,0 +1,340 @@
+"""torch.nn.functional's conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm
+and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/convolution.py
+(re-exported by nn/functional.py). Unbatched inputs are unsqueezed and the result squeezed, as
+PyTorch does for convolutions (SqueezeBackward1 on top)."""
+import warnings
+
+from .. import dtypes as _dt
+from ..functions import _tensor_in, mean as _mean, empty, bernoulli_
+from ..grad_mode import no_grad
+from ..ops import TABLE as _op
+from ..ops.convolution import windows, batch_stats
+from ..tensor import Tensor, apply, _xp, _make
+from .functional import pad, check_dropout_p  # functional imports this module at its end
+
+__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
+
+
+# ------------------------------------------------------------------ convolution
+
+def _expand(value, k, name):
+    """A convolution parameter as k ints (one int stands for all), PyTorch's message otherwise."""
+    values = [value] if isinstance(value, int) else list(value)
+    if len(values) == 1:
+        values = values * k
+    if len(values) != k:
+        raise RuntimeError(f"expected {name} to be a single integer value or a list of {k} values to match the "
+                           f"convolution dimensions, but got {name}={values}")
+    return tuple(int(v) for v in values)
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, k, fname):
+    x = _tensor_in(input)
+    if x.dim() not in (k + 1, k + 2):
+        raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to {fname}, but got input "
+                           f"of size: {list(x.shape)}")
+    if not isinstance(weight, Tensor):
+        raise TypeError(f"{fname}(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
+    if bias is not None and not isinstance(bias, Tensor):
+        raise TypeError(f"{fname}(): argument 'bias' (position 3) must be Tensor, not {type(bias).__name__}")
+    batched = x.dim() == k + 2
+    if not batched:
+        x = x.unsqueeze(0)
+    n = weight.dim() - 2
+    # the ints PyTorch's parser makes k of, then checked against the weight's dims (stride, padding, dilation)
+    stride = _expand(_expand(stride, k, "stride"), n, "stride")
+    if not isinstance(padding, str):
+        padding = _expand(_expand(padding, k, "padding"), n, "padding")
+    dilation = _expand(_expand(dilation, k, "dilation"), n, "dilation")
+    pad_input = None
+    if padding == "valid":
+        padding = (0,) * n
+    elif padding == "same":
+        if any(s != 1 for s in stride):
+            raise RuntimeError("padding='same' is not supported for strided convolutions")
+        total = [d * (s - 1) for d, s in zip(dilation, weight.shape[2:])]
+        padding = tuple(t // 2 for t in total)
+        if any(t % 2 for t in total):
+            # PyTorch's TORCH_WARN_ONCE text, the place in its sources included
+            warnings.warn("Using padding='same' with even kernel lengths and odd dilation may require a zero-padded "
+                          "copy of the input be created (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/Convolution.cpp:1101.)", stacklevel=3)
+            pad_input = []
+            for t in reversed(total):  # F.pad goes from the last dim to the first
+                pad_input += [0, t % 2]
+    elif isinstance(padding, str):
+        raise RuntimeError(f"Invalid padding string: '{padding}'")
+    _check_conv(x, weight, bias, stride, padding, dilation, groups)
+    if pad_input is not None:
+        x = pad(x, pad_input)
+    y = apply(_op["convolution"], x, weight, 0.0 if bias is None else bias, stride=stride,
+              padding=tuple((p, p) for p in padding), dilation=dilation, groups=int(groups))
+    return y if batched else y.squeeze(0)
+
+
+def _check_conv(x, weight, bias, stride, padding, dilation, groups):
+    """PyTorch's check_shape_forward (and its dtype checks), in its order."""
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    ws, xs = list(weight.shape), list(x.shape)
+    if len(ws) != len(xs):
+        raise RuntimeError(f"Expected {len(ws)}-dimensional input for {len(ws)}-dimensional weight {ws}, but got "
+                           f"{len(xs)}-dimensional input of size {xs} instead")
+    if ws[0] % groups:
+        raise RuntimeError(f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+                           f"but got weight of size [{ws}] instead")
+    if xs[1] != ws[1] * groups:
+        raise RuntimeError(f"Given groups={groups}, weight of size {ws}, expected input{xs} to have "
+                           f"{ws[1] * groups} channels, but got {xs[1]} channels instead")
+    if bias is not None and (bias.dim() != 1 or bias.shape[0] != ws[0]):
+        raise RuntimeError(f"Given weight of size {ws}, expected bias to be 1-dimensional with {ws[0]} elements, "
+                           f"but got bias of size {list(bias.shape)} instead")
+    padded = [n + 2 * p for n, p in zip(xs[2:], padding)]
+    kernel = [d * (k - 1) + 1 for d, k in zip(dilation, ws[2:])]
+    if any(p < k for p, k in zip(padded, kernel)):
+        raise RuntimeError(f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). Kernel "
+                           f"size: ({' x '.join(map(str, kernel))}). Kernel size can't be greater than actual input "
+                           f"size")
+    for other in (weight, bias):
+        if other is not None and other.dtype != x.dtype:
+            raise RuntimeError(f"expected scalar type {_dt.scalar_name(x.dtype)} but found "
+                               f"{_dt.scalar_name(other.dtype)}")
+
+
+def conv1d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """input (N, C, L) or (C, L) convolved with weight (O, C / groups, K), plus bias (O,)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """input (N, C, H, W) or (C, H, W) convolved with weight (O, C / groups, kH, kW), plus bias (O,)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+# ------------------------------------------------------------------ pooling
+
+def _pool_pair(value, what, fname, default=None):
+    if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
+        return default
+    values = [value] if isinstance(value, int) else list(value)
+    if len(values) not in (1, 2):
+        raise RuntimeError(f"{fname}: {what}")
+    return (int(values[0]), int(values[-1]))
+
+
+def _pool_out(size, k, pad, stride, dilation, ceil_mode):
+    """PyTorch's pooling_output_shape, with its checks."""
+    if stride == 0:
+        raise RuntimeError("stride should not be zero")
+    if pad < 0:
+        raise RuntimeError(f"pad must be non-negative, but got pad: {pad}")
+    if pad > ((k - 1) * dilation + 1) // 2:
+        raise RuntimeError(f"pad should be at most half of effective kernel size, but got pad={pad}, "
+                           f"kernel_size={k} and dilation={dilation}")
+    out = (size + 2 * pad - dilation * (k - 1) - 1 + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (out - 1) * stride >= size + pad:
+        out -= 1
+    return out
+
+
+def _pool_args(x, kernel_size, stride, padding, dilation, ceil_mode, fname):
+    kernel = _pool_pair(kernel_size, "kernel_size must either be a single int, or a tuple of two ints", fname)
+    stride = _pool_pair(stride, "stride must either be omitted, a single int, or a tuple of two ints", fname, kernel)
+    padding = _pool_pair(padding, "padding must either be a single int, or a tuple of two ints", fname)
+    dilation = _pool_pair(dilation, "dilation must be either a single int, or a tuple of two ints", fname)
+    if stride is None:
+        stride = kernel
+    return kernel, stride, padding, dilation
+
+
+def _pool_shape_check(x, kernel, stride, padding, dilation, out):
+    """PyTorch's pool2d_shape_check."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    if kh <= 0 or kw <= 0:
+        raise RuntimeError(f"kernel size should be greater than zero, but got kH: {kh} kW: {kw}")
+    if sh <= 0 or sw <= 0:
+        raise RuntimeError(f"stride should be greater than zero, but got dH: {sh} dW: {sw}")
+    if dh <= 0 or dw <= 0:
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: {dh} dilationW: {dw}")
+    shape = list(x.shape)
+    if not ((len(shape) == 3 and all(shape)) or (len(shape) == 4 and all(shape[1:]))):
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with optional 0 dim batch size for input, but "
+                           f"got:{list(shape)}")
+    if kw // 2 < pw or kh // 2 < ph:
+        raise RuntimeError(f"pad should be smaller than or equal to half of kernel size, but got padW = {pw}, "
+                           f"padH = {ph}, kW = {kw}, kH = {kh}")
+    if out[0] < 1 or out[1] < 1:
+        raise RuntimeError(f"Given input size: ({shape[-3]}x{shape[-2]}x{shape[-1]}). Calculated output size: "
+                           f"({shape[-3]}x{out[0]}x{out[1]}). Output size is too small")
+
+
+def _window_padding(size, kernel, stride, padding, dilation, out):
+    """(before, after) per dim: `padding` before, and after whatever the last window needs."""
+    return tuple((p, max(p, (o - 1) * s + d * (k - 1) + 1 - n - p))
+                 for n, k, s, p, d, o in zip(size, kernel, stride, padding, dilation, out))
+
+
+def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
+    """The maximum of each kernel_size window (stride apart, dilated, padded with -inf); with
+    return_indices also where each was (flat positions in each input plane)."""
+    x = _tensor_in(input)
+    kernel, stride, padding, dilation = _pool_args(x, kernel_size, stride, padding, dilation, ceil_mode,
+                                                   "max_pool2d")
+    if x.dim() not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    size = tuple(x.shape[-2:])
+    out = tuple(_pool_out(n, k, p, s, d, ceil_mode) for n, k, p, s, d in zip(size, kernel, padding, stride, dilation))
+    _pool_shape_check(x, kernel, stride, padding, dilation, out)
+    indices = _max_indices(_xp(x.device), x.array, kernel, stride, _window_padding(size, kernel, stride, padding,
+                                                                                      dilation, out), dilation)
+    y = apply(_op["max_pool"], x, indices=indices)
+    return (y, _make(indices, x.device)) if return_indices else y
+
+
+def _max_indices(xp, a, kernel, stride, padding, dilation):
+    """The flat position in its plane of each window's maximum: the first, or the last NaN
+    (PyTorch's `val > max || isnan(val)` scan); padding never wins."""
+    h, w = a.shape[-2:]
+    low = -xp.inf if a.dtype.kind == "f" else (False if a.dtype.kind == "b" else xp.iinfo(a.dtype).min)
+    cols = windows(xp, a, kernel, stride, padding, dilation, fill=low)
+    lead, out = cols.shape[:-4], cols.shape[-2:]
+    cols = cols.reshape(lead + (-1,) + out)
+    rows = xp.arange(kernel[0])[:, None] * dilation[0] + xp.arange(out[0])[None, :] * stride[0] - padding[0][0]
+    cols_ = xp.arange(kernel[1])[:, None] * dilation[1] + xp.arange(out[1])[None, :] * stride[1] - padding[1][0]
+    # the input position of each (kernel position, window): (kH*kW, oH, oW)
+    r = xp.broadcast_to(rows[:, None, :, None], (kernel[0], kernel[1], out[0], out[1])).reshape((-1,) + out)
+    c = xp.broadcast_to(cols_[None, :, None, :], (kernel[0], kernel[1], out[0], out[1])).reshape((-1,) + out)
+    valid = (r >= 0) & (r < h) & (c >= 0) & (c < w)
+    best = xp.max(xp.where(valid, cols, low), axis=-3, keepdims=True)
+    first = xp.argmax(valid & (cols == best), axis=-3)
+    pos = first
+    if a.dtype.kind == "f":
+        nans = valid & xp.isnan(cols)
+        last_nan = nans.shape[-3] - 1 - xp.argmax(nans[..., ::-1, :, :], axis=-3)
+        pos = xp.where(nans.any(axis=-3), last_nan, first)
+    flat = r * w + c
+    return xp.take_along_axis(xp.broadcast_to(flat, lead + flat.shape), pos[..., None, :, :], axis=-3)[..., 0, :, :] \
+        .astype(xp.int64)
+
+
+def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """The mean of each kernel_size window (stride apart, zero-padded): divided by the window's size
+    with its padding (count_include_pad), or by its input elements only, or by divisor_override."""
+    x = _tensor_in(input)
+    kernel, stride, padding, _ = _pool_args(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
+    if divisor_override is not None and divisor_override == 0:
+        raise RuntimeError("divisor must be not zero")
+    x.size(-3)  # PyTorch's IndexError for fewer than 3 dims
+    size = tuple(x.shape[-2:])
+    out = tuple(_pool_out(n, k, p, s, 1, ceil_mode) for n, k, p, s in zip(size, kernel, padding, stride))
+    _pool_shape_check(x, kernel, stride, padding, (1, 1), out)
+    xp = _xp(x.device)
+    counts = []
+    for n, k, p, s, o in zip(size, kernel, padding, stride, out):
+        start = xp.arange(o) * s - p
+        end = xp.minimum(start + k, n + p)
+        counts.append((end - start, xp.minimum(end, n) - xp.maximum(start, 0)))
+    if divisor_override is not None:
+        divisor = xp.full(out, int(divisor_override))
+    elif count_include_pad:
+        divisor = counts[0][0][:, None] * counts[1][0][None, :]
+    else:
+        divisor = counts[0][1][:, None] * counts[1][1][None, :]
+    if x.array.dtype.kind == "f":
+        divisor = divisor.astype(x.array.dtype)
+    return apply(_op["avg_pool"], x, kernel=kernel, stride=stride,
+                 padding=_window_padding(size, kernel, stride, padding, (1, 1), out), divisor=divisor)
+
+
+def adaptive_avg_pool2d(input, output_size):
+    """The mean of output_size windows over each plane, window i of n over a dim of size S
+    spanning [floor(i S / n), ceil((i + 1) S / n)); output_size 1 is a mean over the last two dims."""
+    x = _tensor_in(input)
+    if x.dim() not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
+    sizes = [output_size] * 2 if isinstance(output_size, int) or output_size is None else list(output_size)
+    size = tuple(x.shape[-2:])
+    out = tuple(n if o is None else int(o) for n, o in zip(size, sizes))
+    if out == (1, 1):
+        return _mean(x, (-1, -2), keepdim=True)  # PyTorch's shortcut: MeanBackward1
+    if all(n % o == 0 for n, o in zip(size, out)):
+        kernel = tuple(n // o for n, o in zip(size, out))
+        return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
+                     divisor=_xp(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
+    raise NotImplementedError("adaptive_avg_pool2d: output sizes that do not divide the input's are not "
+                              "available here")
+
+
+# ------------------------------------------------------------------ batch norm
+
+def batch_norm(input, running_mean, running_var, weight=None, bias=None, training=False, momentum=0.1, eps=1e-05):
+    """input normalized per channel (dim 1): while training by the batch's mean and biased variance
+    (running_mean and running_var, when given, move toward the batch's mean and unbiased variance
+    by momentum, in place), else by running_mean and running_var; then times weight, plus bias."""
+    x = _tensor_in(input)
+    if training:
+        size = x.shape
+        n = size[0]
+        for s in size[2:]:
+            n *= s
+        if n == 1:
+            raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
+    c = x.shape[1]
+    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if t is not None:
+            if t.numel() != c:
+                raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+        elif not training:
+            raise RuntimeError(f"{name} must be defined in evaluation mode")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and t.numel() != c:
+            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    params = dict(training=bool(training), eps=float(eps))
+    if training:
+        xp = _xp(x.device)
+        mean, squares, count = batch_stats(xp, x.array)
+        with no_grad():
+            if running_mean is not None:
+                _blend(running_mean, mean, momentum)
+            if running_var is not None:
+                _blend(running_var, squares / (count - 1), momentum)
+    else:
+        params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
+    return apply(_op["batch_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, **params)
+
+
+def _blend(running, batch, momentum):
+    """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's update)."""
+    new = momentum * batch + (1 - momentum) * running.array
+    running.copy_(_make(new.astype(running.array.dtype, copy=False), running.device))
+
+
+def dropout2d(input, p=0.5, training=True, inplace=False):
+    """While training, each channel (a whole plane) zeroed with probability p and the rest scaled
+    by 1/(1-p). The draws are not PyTorch's numbers for a seed."""
+    check_dropout_p(p)
+    x = _tensor_in(input)
+    if x.dim() not in (3, 4):
+        warnings.warn(f"dropout2d: Received a {x.dim()}-D input to dropout2d, which is deprecated and will result "
+                      f"in an error in a future release. To retain the behavior and silence this warning, please "
+                      f"use dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs "
+                      f"with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D "
+                      f"or 4D inputs).", stacklevel=2)
+    if x.dim() == 3:
+        warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
+                      "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
+                      "This behavior will change in a future release to interpret the input as one without a "
+                      "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
+                      "please switch to using dropout1d instead.", stacklevel=2)
+    if not training or p == 0 or x.numel() == 0:
+        return x
+    keep = bernoulli_(empty(*(tuple(x.shape[:2]) + (1,) * (x.dim() - 2)), dtype=x.dtype, device=x.device), 1.0 - p)
+    mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
+    return x.mul_(mask) if inplace else x * mask
