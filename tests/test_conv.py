@@ -20,7 +20,7 @@ HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from conv_cases import CASES, ERRORS, REPRS  # noqa: E402
 from functional_ops_cases import record, run_error  # noqa: E402
-from test_functional_ops import namespace, _floats  # noqa: E402
+from test_functional_ops import assert_as_pytorch, namespace, _floats  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "conv.json").read_text())
 RTOL = 1e-12  # relative to the largest magnitude of the tensor (sums of terms that cancel)
@@ -56,22 +56,13 @@ def _close(got, want, what, atol=0.0):
 def test_as_pytorch(name, program):
     want = GOLDEN["cases"][name]
     got = record(program, namespace())
-    assert len(got["out"]) == len(want["out"])
-    for i, (g, w) in enumerate(zip(got["out"], want["out"])):
-        _close(g, w, f"output {i}")
-    assert got.get("node") == want.get("node")
-    assert got.get("next") == want.get("next")
-    assert got["warnings"] == want["warnings"]
-    assert ("grad" in got) == ("grad" in want)
-    for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
-        _close(g, w, f"gradient {i}", ATOL.get(name, {}).get("grad", 0.0))
+    atol = ATOL.get(name, {})
+    assert_as_pytorch(got, want, lambda kind, g, w, what: _close(g, w, what, atol.get(kind, 0.0)),
+                      second_order=name not in NO_SECOND_ORDER)
     if name in NO_SECOND_ORDER:
         assert got.get("grad2") is None and all(g is None for g in want["grad2"])
-        return
-    assert ("grad2" in got) == ("grad2" in want)
-    assert (got.get("grad2") is None) == (want.get("grad2") is None)
-    for i, (g, w) in enumerate(zip(got.get("grad2") or (), want.get("grad2") or ())):
-        _close(g, w, f"second derivative {i}", ATOL.get(name, {}).get("grad2", 0.0))
+    else:
+        assert ("grad2" in got) == ("grad2" in want)
 
 
 @pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])

@@ -17,7 +17,7 @@ import pytest
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from elem_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
-from test_functional_ops import namespace, _same_tensors  # noqa: E402
+from test_functional_ops import assert_as_pytorch, namespace, within  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "elem_ops.json").read_text())
 
@@ -52,20 +52,8 @@ TOLERANCE.update({
 def test_as_pytorch(name, program):
     want = GOLDEN["cases"][name]
     got = record(program, namespace())
-    tolerance = {kind: TOLERANCE.get(name, {}).get(kind, (0, 0.0)) for kind in ("out", "grad", "grad2")}
-    assert len(got["out"]) == len(want["out"])
-    for i, (g, w) in enumerate(zip(got["out"], want["out"])):
-        _same_tensors(g, w, tolerance["out"], f"output {i}")
-    assert got.get("node") == want.get("node")
-    assert got.get("next") == want.get("next")
-    assert got["warnings"] == want["warnings"]
-    assert ("grad" in got) == ("grad" in want)
-    for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
-        _same_tensors(g, w, tolerance["grad"], f"gradient {i}")
     assert ("grad2_error" in got) == ("grad2_error" in want)
-    assert (got.get("grad2") is None) == (want.get("grad2") is None)
-    for i, (g, w) in enumerate(zip(got.get("grad2") or (), want.get("grad2") or ())):
-        _same_tensors(g, w, tolerance["grad2"], f"second derivative {i}")
+    assert_as_pytorch(got, want, within(TOLERANCE, name))
 
 
 @pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])

@@ -18,7 +18,7 @@ import autodiff.engine as ad
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from idx_ops_cases import CASES, ERRORS, record, run_error, values  # noqa: E402
-from test_functional_ops import _floats  # noqa: E402
+from test_functional_ops import _floats, assert_as_pytorch  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "idx_ops.json").read_text())
 
@@ -67,18 +67,7 @@ def test_as_pytorch(name, program):
     want = GOLDEN["cases"][name]
     got = record(program, namespace())
     ulps = ULPS.get(name, 0)
-    assert len(got["out"]) == len(want["out"])
-    for i, (g, w) in enumerate(zip(got["out"], want["out"])):
-        _same_bits(g, w, ulps, f"output {i}")
-    assert got.get("node") == want.get("node")
-    assert got.get("next") == want.get("next")
-    assert got["warnings"] == want["warnings"]
-    assert ("grad" in got) == ("grad" in want)
-    for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
-        _same_bits(g, w, ulps, f"gradient {i}")
-    assert (got.get("grad2") is None) == (want.get("grad2") is None)
-    for i, (g, w) in enumerate(zip(got.get("grad2") or (), want.get("grad2") or ())):
-        _same_bits(g, w, ulps, f"second derivative {i}")
+    assert_as_pytorch(got, want, lambda kind, g, w, what: _same_bits(g, w, ulps, what))
 
 
 def test_ulps_are_counted_exactly():

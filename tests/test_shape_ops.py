@@ -20,7 +20,7 @@ import autodiff.engine as ad
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from shape_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
-from test_functional_ops import _same_tensors  # noqa: E402
+from test_functional_ops import assert_as_pytorch, within  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "shape_ops.json").read_text())
 EXACT = (0, 0.0)
@@ -40,18 +40,7 @@ def namespace():
 def test_as_pytorch(name, program):
     want = GOLDEN["cases"][name]
     got = record(program, namespace())
-    assert len(got["out"]) == len(want["out"])
-    for i, (g, w) in enumerate(zip(got["out"], want["out"])):
-        _same_tensors(g, w, EXACT, f"output {i}")
-    assert got.get("node") == want.get("node")
-    assert got.get("next") == want.get("next")
-    assert got["warnings"] == want["warnings"]
-    assert ("grad" in got) == ("grad" in want)
-    for i, (g, w) in enumerate(zip(got.get("grad", ()), want.get("grad", ()))):
-        _same_tensors(g, w, EXACT, f"gradient {i}")
-    assert (got.get("grad2") is None) == (want.get("grad2") is None)
-    for i, (g, w) in enumerate(zip(got.get("grad2") or (), want.get("grad2") or ())):
-        _same_tensors(g, w, EXACT, f"second derivative {i}")
+    assert_as_pytorch(got, want, within({}, name))
 
 
 @pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])

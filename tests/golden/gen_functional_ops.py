@@ -19,7 +19,6 @@ float.hex, so the test can say how many units in the last place apart the two ar
 
 Error cases record the exception's type and message.
 """
-import json
 import os
 import sys
 import warnings
@@ -31,6 +30,7 @@ import torch.nn.functional
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "functional_ops.json")
 sys.path.insert(0, HERE)
+from program_cases import write_golden  # noqa: E402
 from functional_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
 
 
@@ -41,15 +41,7 @@ def namespace():
 
 
 def main():
-    torch.manual_seed(0)
-    cases = {name: record(program, namespace()) for name, program in CASES}
-    errors = {name: run_error(program, namespace()) for name, program in ERRORS}
-    for name, got in errors.items():
-        assert got is not None, f"{name}: PyTorch raised nothing"
-    with open(OUT, "w") as f:
-        json.dump({"torch": torch.__version__, "cases": cases, "errors": errors}, f, indent=1, sort_keys=True)
-        f.write("\n")
-    print(f"wrote {len(cases)} cases and {len(errors)} errors to {OUT}")
+    write_golden(OUT, CASES, ERRORS, namespace, record, run_error)
 
 
 if __name__ == "__main__":

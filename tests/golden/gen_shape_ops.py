@@ -12,7 +12,6 @@ The programs (shape_ops_cases.py) and how each is recorded are functional_ops_ca
 `F`, `nn`, `leaf(data)` (a float64 tensor that requires grad), and here `V(*ints)`, an int64
 tensor of the numbers given (version counters, shapes).
 """
-import json
 import os
 import sys
 import warnings
@@ -24,6 +23,7 @@ import torch.nn.functional
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "shape_ops.json")
 sys.path.insert(0, HERE)
+from program_cases import write_golden  # noqa: E402
 from shape_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
 
 
@@ -35,15 +35,7 @@ def namespace():
 
 
 def main():
-    torch.manual_seed(0)
-    cases = {name: record(program, namespace()) for name, program in CASES}
-    errors = {name: run_error(program, namespace()) for name, program in ERRORS}
-    for name, got in errors.items():
-        assert got is not None, f"{name}: PyTorch raised nothing"
-    with open(OUT, "w") as f:
-        json.dump({"torch": torch.__version__, "cases": cases, "errors": errors}, f, indent=1, sort_keys=True)
-        f.write("\n")
-    print(f"wrote {len(cases)} cases and {len(errors)} errors to {OUT}")
+    write_golden(OUT, CASES, ERRORS, namespace, record, run_error)
 
 
 if __name__ == "__main__":
