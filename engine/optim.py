@@ -130,6 +130,24 @@ def _second_moment(xp, state, grad, beta2):
     return v.array
 
 
+def _adam_moments(opt, p, grad, group, amsgrad):
+    """The step Adam and RAdam begin with: the state made on the first step, maximize and weight
+    decay applied to the gradient, the step count up, the first moment by lerp and the second by
+    mul then addcmul. (xp, state, lr, beta1, beta2, step, first moment tensor, second moment array)."""
+    xp, state = xp_of(p), opt.state[p]
+    if not state:
+        _moments(p, state, amsgrad)
+    beta1, beta2 = group["betas"]
+    lr = group["lr"]
+    if group["maximize"]:
+        grad = -grad
+    step = bump_step(state)
+    grad = _decay(xp, p, grad, group, lr)
+    m = state["exp_avg"]
+    write(m, lerp(xp, m.array, grad, 1 - beta1))
+    return xp, state, lr, beta1, beta2, step, m, _second_moment(xp, state, grad, beta2)
+
+
 class Adam(SingleTensor):
     """the Adam optimiser: adaptive moment estimation (amsgrad, L2 or decoupled weight decay)."""
 
@@ -152,18 +170,7 @@ class Adam(SingleTensor):
     def _update(self, p, grad, group):
         """Adam's step: lerp for the first moment, mul then addcmul for the second, the bias
         corrections in Python floats, addcdiv for the update."""
-        xp, state = xp_of(p), self.state[p]
-        if not state:
-            _moments(p, state, group["amsgrad"])
-        beta1, beta2 = group["betas"]
-        lr = group["lr"]
-        if group["maximize"]:
-            grad = -grad
-        step = bump_step(state)
-        grad = _decay(xp, p, grad, group, lr)
-        m = state["exp_avg"]
-        write(m, lerp(xp, m.array, grad, 1 - beta1))
-        v = _second_moment(xp, state, grad, beta2)
+        xp, state, lr, beta1, beta2, step, m, v = _adam_moments(self, p, grad, group, group["amsgrad"])
         step_size = lr / (1 - beta1 ** step)
         bias2_sqrt = (1 - beta2 ** step) ** 0.5
         if group["amsgrad"]:
@@ -285,18 +292,7 @@ class RAdam(SingleTensor):
                                       decoupled_weight_decay=decoupled_weight_decay, differentiable=differentiable))
 
     def _update(self, p, grad, group):
-        xp, state = xp_of(p), self.state[p]
-        if not state:
-            _moments(p, state)
-        beta1, beta2 = group["betas"]
-        lr = group["lr"]
-        if group["maximize"]:
-            grad = -grad
-        step = bump_step(state)
-        grad = _decay(xp, p, grad, group, lr)
-        m = state["exp_avg"]
-        write(m, lerp(xp, m.array, grad, 1 - beta1))
-        v = _second_moment(xp, state, grad, beta2)
+        xp, state, lr, beta1, beta2, step, m, v = _adam_moments(self, p, grad, group, False)
         bias1, bias2 = 1 - beta1 ** step, 1 - beta2 ** step
         rho_inf = 2 / (1 - beta2) - 1
         rho_t = rho_inf - 2 * step * (beta2 ** step) / bias2
