@@ -118,7 +118,7 @@ def masked_select(input, mask):
     input = _tensor_in(input)
     mask = mask if isinstance(mask, Tensor) else _as_tensor_like(mask, input)
     if mask.array.dtype.kind != "b":
-        raise RuntimeError(f"masked_select: expected BoolTensor for mask")
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = numpy.broadcast_shapes(input.array.shape, mask.array.shape)
     if input.array.shape != shape:
         input = expand(input, shape)
