@@ -53,6 +53,35 @@ def full_variance(x, correction):
         return numpy.add.accumulate(squares)[-1] / max(0.0, x.size - correction)
 
 
+def lane_sum(x):
+    """PyTorch's vec::reduce_all sum over the last axis of numpy array `x` (softmax's and
+    log_softmax's denominators along the last dim), keepdims, or None where it does not apply.
+
+    AVX2 vectors of `lanes` elements: the first vector, the next ones added lane by lane, the
+    leftover elements into the first lanes; then the lanes folded in halves (lane 0 of the result
+    is ((l0 + l2) + (l1 + l3)) for doubles). A row shorter than a vector is added in turn."""
+    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.ndim == 0 or not x.shape[-1]:
+        return None
+    lanes = VECTOR_BYTES // x.dtype.itemsize
+    n = x.shape[-1]
+    if n < lanes:
+        total = x[..., 0]
+        for k in range(1, n):
+            total = total + x[..., k]
+        return total[..., None]
+    whole = n // lanes
+    acc = x[..., :lanes]
+    for k in range(1, whole):
+        acc = acc + x[..., k * lanes:(k + 1) * lanes]
+    rest = n - whole * lanes
+    if rest:
+        acc = numpy.concatenate((acc[..., :rest] + x[..., whole * lanes:], acc[..., rest:]), axis=-1)
+    while acc.shape[-1] > 1:  # fold: the upper half onto the lower, as the shuffles do
+        half = acc.shape[-1] // 2
+        acc = acc[..., :half] + acc[..., half:]
+    return acc
+
+
 WELFORD_LARGEST = 1024  # reduced elements per output followed one by one (a loop step each)
 
 

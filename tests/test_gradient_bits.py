@@ -80,7 +80,11 @@ def test_zero_gradients_have_pytorchs_sign(name):
 # per cent of values; those elements' gradients may differ by a unit or two. The formula itself
 # must be PyTorch's: with another order of roundings about half of all elements differ (softplus's
 # g * (z / (z + 1)) differed in 45%, silu's unfused 1 + x (1 - s) in 30%).
-ACTIVATION_SLACK = {"gelu_tanh": 0.25, "mish": 0.1}  # Sleef's tanh differs from numpy's in 20% of values
+ACTIVATION_SLACK = {"gelu_tanh": 0.25, "mish": 0.1,  # Sleef's tanh differs from numpy's in 20% of values
+                    # a row's exp values all reach every element through the sum (the old (g*y - y*s) and
+                    # numpy-summed formulas differed in 60-80%)
+                    "softmax": 0.15, "log_softmax": 0.15}
+ACTIVATION_ULPS = {"softmax": 64}  # g - sum(g * y) cancels: a last-bit difference in the sum grows
 
 
 def _ulps(p, q):
@@ -99,7 +103,8 @@ def test_activation_gradient_bits(name):
     assert len(same) >= 0.6 * len(ours_y), f"{name}: forward values agree in only {len(same)} elements"
     differ = [i for i in same if ours_g[i] != case["grad"][i]]
     assert len(differ) <= ACTIVATION_SLACK.get(name, 0.06) * len(same), f"{name}: {len(differ)} of {len(same)} differ"
-    assert all(_ulps(float.fromhex(ours_g[i]), float.fromhex(case["grad"][i])) <= 4 for i in differ)
+    bound = ACTIVATION_ULPS.get(name, 4)
+    assert all(_ulps(float.fromhex(ours_g[i]), float.fromhex(case["grad"][i])) <= bound for i in differ)
 
 
 @pytest.mark.parametrize("name", sorted(LOSSES))

@@ -5,7 +5,8 @@ import math
 
 import numpy
 
-from ..summation import dim_sum, dim_variance, exact_sum, full_variance
+from ..fma import multiply_add
+from ..summation import dim_sum, dim_variance, exact_sum, full_variance, lane_sum
 from .table import (Op, _keepdim_shape, _normalize_dims, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
@@ -869,6 +870,11 @@ class Logsumexp(Op):
         return (g * F.exp(x - out),)
 
 
+def _last_dim_sum(e, dim):
+    """softmax's denominator in PyTorch's order where its last-dim kernel runs (summation.lane_sum)."""
+    return lane_sum(e) if e.ndim and dim % e.ndim == e.ndim - 1 else None
+
+
 class Softmax(Op):
     name = "softmax"
     names = ("softmax",)
@@ -879,11 +885,17 @@ class Softmax(Op):
 
     def forward(xp, x, dim):
         e = xp.exp(x - xp.max(x, axis=dim, keepdims=True))
+        total = _last_dim_sum(e, dim)
+        if total is not None:  # PyTorch's last-dim kernel: its vector sum, then times the reciprocal
+            return e * (1 / total)
         return e / xp.sum(e, axis=dim, keepdims=True)
 
     def backward(F, ctx, g, out, dim):
-        gs = g * out
-        return (gs - out * F.sum(gs, dim=dim, keepdim=True),)
+        # PyTorch's softmax_backward_data: (g - sum(g * y)) * y, the sum in its kernel's order
+        total = None if F.graph else _last_dim_sum(g * out, dim)
+        if total is None:
+            total = F.sum(g * out, dim=dim, keepdim=True)
+        return ((g - total) * out,)
 
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
@@ -900,9 +912,16 @@ class LogSoftmax(Op):
 
     def forward(xp, x, dim):
         s = x - xp.max(x, axis=dim, keepdims=True)
-        return s - xp.log(xp.sum(xp.exp(s), axis=dim, keepdims=True))
+        e = xp.exp(s)
+        total = _last_dim_sum(e, dim)
+        return s - xp.log(total if total is not None else xp.sum(e, axis=dim, keepdims=True))
 
     def backward(F, ctx, g, out, dim):
+        # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g), fused in its last-dim kernel
+        total = None if F.graph else _last_dim_sum(g, dim)
+        if total is not None:
+            dtype = F.xp.result_type(g, out)
+            return (multiply_add(-F.xp.exp(out), total, g, dtype),)
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
 
     def batched_backward(F, ctx, g, out, dim):

@@ -42,6 +42,9 @@ ACTIVATIONS = {
     "selu": ((-3, 3), lambda F, x: F.selu(x)),
     "celu": ((-3, 3), lambda F, x: F.celu(x, alpha=1.7)),
     "logsigmoid": ((-5, 5), lambda F, x: F.logsigmoid(x)),
+    # along the last dim: PyTorch's vector sum (summation.lane_sum), the reciprocal, the fused backward
+    "softmax": ((-3, 3), lambda F, x: F.softmax(x.reshape(8, 12), dim=1).reshape(-1)),
+    "log_softmax": ((-3, 3), lambda F, x: F.log_softmax(x.reshape(8, 12), dim=-1).reshape(-1)),
 }
 LOSSES = {
     "bce": lambda F, x, t, v: F.binary_cross_entropy(x, t, reduction="none"),
