@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_sum_bits import BROADCASTS, CASES, SPREADS, values
+from tests.golden.gen_sum_bits import BROADCASTS, CASES, LOGSUMEXP, SPREADS, values
 
 GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("sum_bits.json").read_text())
 
@@ -40,3 +40,10 @@ def test_var_and_std(k):
     x = ad.tensor(values(shape, 500 + k), dtype=getattr(ad, dtype)).reshape(shape)
     want = GOLDEN["spreads"][k]
     assert (_bits(x.var(**kwargs)), _bits(x.std(**kwargs))) == (want["var"], want["std"])
+
+
+@pytest.mark.parametrize("k", range(len(LOGSUMEXP)))
+def test_logsumexp(k):
+    shape, dims = LOGSUMEXP[k]
+    x = ad.tensor(values(shape, 700 + k)).reshape(shape)
+    assert _bits(ad.logsumexp(x, dims)) == GOLDEN["logsumexp"][k]

@@ -856,7 +856,9 @@ class Logsumexp(Op):
     def forward(xp, x, dim, keepdim=False):
         m = xp.max(x, axis=dim, keepdims=True)
         m = xp.where(xp.isfinite(m), m, 0)
-        out = xp.log(xp.sum(xp.exp(x - m), axis=dim, keepdims=True)) + m
+        e = xp.exp(x - m)
+        total = _dims_sum(e, dim, True)  # PyTorch's at::sum: its order of additions
+        out = xp.log(total if total is not None else xp.sum(e, axis=dim, keepdims=True)) + m
         return out if keepdim else xp.squeeze(out, axis=dim)
 
     def backward(F, ctx, g, x, out, dim, keepdim=False):

@@ -22,6 +22,8 @@ SPREADS = [((100,), "float64", {}), ((1000,), "float64", {}), ((50, 60), "float6
            ((7, 30), "float64", {"dim": 1}), ((30, 7), "float64", {"dim": 0}), ((4, 5, 6), "float32", {"dim": 1}),
            ((3, 40, 7), "float64", {"dim": (0, 2), "keepdim": True}), ((64, 10), "float32", {"dim": 0, "unbiased": False}),
            ((5, 1, 9), "float64", {"dim": 1}), ((6, 8), "float64", {"dim": -1, "correction": 2})]
+# logsumexp (PyTorch's: amax, then at::sum of exp(x - max) in its order, log, plus the max)
+LOGSUMEXP = [((30, 100), 1), ((100, 30), 0), ((5, 7, 9), (0, 2))]
 # (input shape, broadcast operand shape): the operand's gradient is the sum over the broadcast dims
 BROADCASTS = [((64, 5), (5,)), ((64, 5), (64, 1)), ((3, 40, 7), (1, 40, 1)), ((8, 3, 5, 5), (3, 1, 1))]
 
@@ -48,6 +50,10 @@ def main():
         x = torch.tensor(values(shape, 500 + k), dtype=getattr(torch, dtype)).reshape(shape)
         out["spreads"].append({"var": [float(v).hex() for v in x.var(**kwargs).reshape(-1).tolist()],
                                "std": [float(v).hex() for v in x.std(**kwargs).reshape(-1).tolist()]})
+    out["logsumexp"] = []
+    for k, (shape, dims) in enumerate(LOGSUMEXP):
+        x = torch.tensor(values(shape, 700 + k), dtype=torch.float64).reshape(shape)
+        out["logsumexp"].append([float(v).hex() for v in torch.logsumexp(x, dims).reshape(-1).tolist()])
     for k, (shape, bshape) in enumerate(BROADCASTS):
         a = torch.tensor(values(shape, 100 + k), dtype=torch.float64).reshape(shape)
         w = torch.tensor(values(shape, 200 + k), dtype=torch.float64).reshape(shape)
