@@ -82,6 +82,45 @@ def lane_sum(x):
     return acc
 
 
+def norm_sum(a, p, dims):
+    """PyTorch's sum of a**p for a vector norm (`a` the absolute values, a numpy float array,
+    C-contiguous, fewer than 32,768 elements) over `dims` (None: all), the reduced axes dropped;
+    None where that does not apply. The 2-norm over trailing dims is its vectorised kernel: squares
+    added vector by vector, the lanes in turn, then the leftover elements; every other norm adds
+    its terms one by one in memory order."""
+    if a.__class__ is not numpy.ndarray or a.dtype not in _FLOATS or a.size > LARGEST \
+            or not a.flags.c_contiguous or a.ndim == 0 or a.size == 0:
+        return None
+    axes = list(range(a.ndim)) if dims is None else \
+        sorted({d % a.ndim for d in ((dims,) if isinstance(dims, int) else dims)})
+    kept = [d for d in range(a.ndim) if d not in axes]
+    rows = numpy.moveaxis(a, axes, range(a.ndim - len(axes), a.ndim)).reshape(-1, a.size // max(1, _count(a, kept)))
+    with numpy.errstate(all="ignore"):
+        if p == 2 and axes == list(range(a.ndim - len(axes), a.ndim)):
+            lanes = VECTOR_BYTES // a.dtype.itemsize
+            whole = rows.shape[1] // lanes
+            acc = numpy.zeros((rows.shape[0], lanes), a.dtype)
+            for k in range(whole):
+                chunk = rows[:, k * lanes:(k + 1) * lanes]
+                acc = acc + chunk * chunk
+            total = acc[:, 0]
+            for j in range(1, lanes):
+                total = total + acc[:, j]
+            for d in range(whole * lanes, rows.shape[1]):
+                total = total + rows[:, d] * rows[:, d]
+        else:
+            terms = rows * rows if p == 2 else rows if p == 1 else rows ** a.dtype.type(p)
+            total = _in_turn(terms, axis=1)
+    return total.reshape([a.shape[d] for d in kept])
+
+
+def _count(a, kept):
+    n = 1
+    for d in kept:
+        n *= a.shape[d]
+    return n
+
+
 WELFORD_LARGEST = 1024  # reduced elements per output followed one by one (a loop step each)
 
 

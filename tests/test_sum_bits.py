@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_sum_bits import BROADCASTS, CASES, LOGSUMEXP, SPREADS, values
+from tests.golden.gen_sum_bits import BROADCASTS, CASES, LOGSUMEXP, NORMS, SPREADS, values
 
 GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("sum_bits.json").read_text())
 
@@ -47,3 +47,10 @@ def test_logsumexp(k):
     shape, dims = LOGSUMEXP[k]
     x = ad.tensor(values(shape, 700 + k)).reshape(shape)
     assert _bits(ad.logsumexp(x, dims)) == GOLDEN["logsumexp"][k]
+
+
+@pytest.mark.parametrize("k", range(len(NORMS)))
+def test_vector_norms(k):
+    shape, dtype, p, dim = NORMS[k]
+    x = ad.tensor(values(shape, 800 + k), dtype=getattr(ad, dtype)).reshape(shape)
+    assert _bits(x.norm(p=p, dim=dim)) == GOLDEN["norms"][k]

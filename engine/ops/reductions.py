@@ -6,7 +6,7 @@ import math
 import numpy
 
 from ..fma import multiply_add
-from ..summation import dim_sum, dim_variance, exact_sum, full_variance, lane_sum
+from ..summation import dim_sum, dim_variance, exact_sum, full_variance, lane_sum, norm_sum
 from .table import (Op, _keepdim_shape, _normalize_dims, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
@@ -789,6 +789,12 @@ class Norm(Op):
 
     def forward(xp, x, p=2, dim=None, keepdim=False):
         a = xp.abs(x)
+        if p not in (0, math.inf, -math.inf) and p > 0:
+            total = norm_sum(a, p, dim)  # PyTorch's order of additions
+            if total is not None:
+                if keepdim:
+                    total = total.reshape(_keepdim_shape(a.shape, dim))
+                return xp.sqrt(total) if p == 2 else total if p == 1 else total ** (1.0 / p)
         if p == 2:
             return xp.sqrt(xp.sum(a * a, axis=dim, keepdims=keepdim))
         if p == 1:

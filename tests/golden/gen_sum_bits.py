@@ -24,6 +24,11 @@ SPREADS = [((100,), "float64", {}), ((1000,), "float64", {}), ((50, 60), "float6
            ((5, 1, 9), "float64", {"dim": 1}), ((6, 8), "float64", {"dim": -1, "correction": 2})]
 # logsumexp (PyTorch's: amax, then at::sum of exp(x - max) in its order, log, plus the max)
 LOGSUMEXP = [((30, 100), 1), ((100, 30), 0), ((5, 7, 9), (0, 2))]
+# vector norms: (shape, dtype, p, dim) -- the 2-norm over trailing dims by PyTorch's vectorised kernel,
+# the rest one term after another
+NORMS = [((100,), "float64", 2, None), ((30, 100), "float64", 2, 1), ((100, 30), "float64", 2, 0),
+         ((5, 7, 9), "float32", 2, (1, 2)), ((5, 7, 9), "float64", 2, 1), ((50,), "float64", 1, None),
+         ((2, 300), "float32", 3, -1), ((20, 20), "float64", 0.5, None)]
 # (input shape, broadcast operand shape): the operand's gradient is the sum over the broadcast dims
 BROADCASTS = [((64, 5), (5,)), ((64, 5), (64, 1)), ((3, 40, 7), (1, 40, 1)), ((8, 3, 5, 5), (3, 1, 1))]
 
@@ -54,6 +59,10 @@ def main():
     for k, (shape, dims) in enumerate(LOGSUMEXP):
         x = torch.tensor(values(shape, 700 + k), dtype=torch.float64).reshape(shape)
         out["logsumexp"].append([float(v).hex() for v in torch.logsumexp(x, dims).reshape(-1).tolist()])
+    out["norms"] = []
+    for k, (shape, dtype, p, dim) in enumerate(NORMS):
+        x = torch.tensor(values(shape, 800 + k), dtype=getattr(torch, dtype)).reshape(shape)
+        out["norms"].append([float(v).hex() for v in x.norm(p=p, dim=dim).reshape(-1).tolist()])
     for k, (shape, bshape) in enumerate(BROADCASTS):
         a = torch.tensor(values(shape, 100 + k), dtype=torch.float64).reshape(shape)
         w = torch.tensor(values(shape, 200 + k), dtype=torch.float64).reshape(shape)
