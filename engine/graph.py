@@ -144,9 +144,8 @@ class Node:
     @property
     def next_functions(self):
         inputs = self.inputs
-        if self.op.name == "copy_slices" and getattr(inputs[1], "op", None) is not None:
-            # PyTorch's CopySlices holds the in-place op's node inside: the base's edge, then that
-            # node's edges after the first (which was the view's old value)
+        if self.op.holds_op_node and getattr(inputs[1], "op", None) is not None:
+            # the base's edge, then the in-place op's node's edges after the first (see Op.holds_op_node)
             return ((None, 0) if inputs[0] is None else (named(inputs[0]), inputs[0].output_nr),) \
                 + inputs[1].next_functions[1:]
         if self.shapes[0] is None and self.op.number_left:

@@ -38,19 +38,42 @@ def exact_sum(x):
 _FLOATS = (numpy.dtype(numpy.float32), numpy.dtype(numpy.float64))
 
 
+def _followed(x):
+    """Whether the reductions below follow PyTorch's order for `x`: a C-contiguous numpy float32
+    or float64 array of at least one dim and fewer than 32,768 elements (one thread's share)."""
+    return x.__class__ is numpy.ndarray and x.dtype in _FLOATS and x.size <= LARGEST \
+        and x.flags.c_contiguous and x.ndim > 0
+
+
+def _axes(x, axes):
+    """`axes` (an int, a tuple, or None: all) as a sorted list of non-negative axes of x."""
+    if axes is None:
+        return list(range(x.ndim))
+    return sorted({a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes)})
+
+
+def _reduced_last(x, axes):
+    """x with the reduced `axes` moved last, as (outputs, reduced elements) rows in memory order,
+    and the kept dims' shape."""
+    kept = [d for d in range(x.ndim) if d not in axes]
+    rows = numpy.moveaxis(x, axes, range(x.ndim - len(axes), x.ndim))
+    count = 1
+    for a in axes:
+        count *= x.shape[a]
+    return rows.reshape(-1, count) if count else rows.reshape(0, 0), [x.shape[d] for d in kept]
+
+
 def full_variance(x, correction):
     """PyTorch's var of every element of numpy array `x` (std_var_all_cpu), in double, or None
     where it does not apply: the mean as torch.mean gives it (this module's sum over the count,
     in the dtype), then the squared deviations in double added one by one from zero, over
     max(0, n - correction)."""
-    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
-            or not x.flags.c_contiguous or x.size == 0:
+    if not _followed(x) or x.size == 0:
         return None
     mean = numpy.float64(exact_sum(x) / x.dtype.type(x.size))
     dx = x.reshape(-1).astype(numpy.float64) - mean
-    squares = numpy.concatenate(([0.0], dx * dx))
     with numpy.errstate(divide="ignore", invalid="ignore"):
-        return numpy.add.accumulate(squares)[-1] / max(0.0, x.size - correction)
+        return _in_turn(dx * dx) / max(0.0, x.size - correction)
 
 
 def lane_sum(x):
@@ -88,13 +111,10 @@ def norm_sum(a, p, dims):
     None where that does not apply. The 2-norm over trailing dims is its vectorised kernel: squares
     added vector by vector, the lanes in turn, then the leftover elements; every other norm adds
     its terms one by one in memory order."""
-    if a.__class__ is not numpy.ndarray or a.dtype not in _FLOATS or a.size > LARGEST \
-            or not a.flags.c_contiguous or a.ndim == 0 or a.size == 0:
+    if not _followed(a) or a.size == 0:
         return None
-    axes = list(range(a.ndim)) if dims is None else \
-        sorted({d % a.ndim for d in ((dims,) if isinstance(dims, int) else dims)})
-    kept = [d for d in range(a.ndim) if d not in axes]
-    rows = numpy.moveaxis(a, axes, range(a.ndim - len(axes), a.ndim)).reshape(-1, a.size // max(1, _count(a, kept)))
+    axes = _axes(a, dims)
+    rows, kept = _reduced_last(a, axes)
     with numpy.errstate(all="ignore"):
         if p == 2 and axes == list(range(a.ndim - len(axes), a.ndim)):
             lanes = VECTOR_BYTES // a.dtype.itemsize
@@ -111,14 +131,7 @@ def norm_sum(a, p, dims):
         else:
             terms = rows * rows if p == 2 else rows if p == 1 else rows ** a.dtype.type(p)
             total = _in_turn(terms, axis=1)
-    return total.reshape([a.shape[d] for d in kept])
-
-
-def _count(a, kept):
-    n = 1
-    for d in kept:
-        n *= a.shape[d]
-    return n
+    return total.reshape(kept)
 
 
 WELFORD_LARGEST = 1024  # reduced elements per output followed one by one (a loop step each)
@@ -129,17 +142,13 @@ def dim_variance(x, axes, correction):
     mean and sum of squared deviations, in double, each output's elements one by one in memory
     order), the reduced axes dropped, in double; None where it does not apply (more than
     WELFORD_LARGEST elements per output, or an array dim_sum would not take)."""
-    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
-            or not x.flags.c_contiguous or x.ndim == 0:
+    if not _followed(x):
         return None
-    axes = sorted({a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes)})
-    kept = [d for d in range(x.ndim) if d not in axes]
-    count = 1
-    for a in axes:
-        count *= x.shape[a]
+    rows, kept = _reduced_last(x, _axes(x, axes))
+    count = rows.shape[1]
     if not count or count > WELFORD_LARGEST:
         return None
-    values = numpy.moveaxis(x, axes, range(len(axes))).reshape(count, -1).astype(numpy.float64)
+    values = rows.T.astype(numpy.float64)
     mean = numpy.zeros(values.shape[1])
     m2 = numpy.zeros(values.shape[1])
     for i in range(count):
@@ -149,7 +158,7 @@ def dim_variance(x, axes, correction):
         m2 = m2 + delta * (v - mean)
     with numpy.errstate(divide="ignore", invalid="ignore"):
         var = m2 / (count - correction if count > correction else 0.0)
-    return var.reshape([x.shape[d] for d in kept])
+    return var.reshape(kept)
 
 
 def dim_sum(x, axes):
@@ -163,10 +172,9 @@ def dim_sum(x, axes):
     summed as the whole-tensor sum above; otherwise the outputs are columns: the first whole
     blocks of four vectors' worth (four columns when fewer than a vector) each run through the
     cascade alone, the rest through row_sum's four interleaved partial sums."""
-    if x.__class__ is not numpy.ndarray or x.dtype not in _FLOATS or x.size > LARGEST \
-            or not x.flags.c_contiguous or x.ndim == 0:
+    if not _followed(x):
         return None
-    axes = {a % x.ndim for a in ((axes,) if isinstance(axes, int) else axes)}
+    axes = set(_axes(x, axes))
     out_shape = tuple(n for d, n in enumerate(x.shape) if d not in axes)
     dims = []  # innermost first: [size, summed]
     for d in reversed(range(x.ndim)):

@@ -30,7 +30,8 @@ def _mask(cond, like):
     return cond.astype(like.dtype)
 
 
-def _raw(t):
+def raw(t):
+    """The array behind a saved value: the tensor's under create_graph, else itself."""
     return getattr(t, "array", t)
 
 
@@ -55,7 +56,7 @@ class SoftplusBackward(_Gradient):
         dx = None
         if ctx.needs[1]:  # softplus_double_backward(gg * g, x): sigmoid's slope below the threshold
             z = x * beta
-            dx = F.sigmoid_backward(gg * g, F.sigmoid(z)) * _mask(_raw(z) < threshold, _raw(z)) * beta
+            dx = F.sigmoid_backward(gg * g, F.sigmoid(z)) * _mask(raw(z) < threshold, raw(z)) * beta
         return dg, dx
 
 
@@ -115,7 +116,7 @@ class EluBackward(_Gradient):
         dg = F.elu_backward(gg, x, **p) if ctx.needs[0] else None
         dx = None
         if ctx.needs[1]:  # elu_double_backward: elu_backward(gg * g * input_scale, x) where x < 0
-            dx = F.elu_backward(gg * g * input_scale, x, **p) * _mask(_raw(x) < 0, _raw(x))
+            dx = F.elu_backward(gg * g * input_scale, x, **p) * _mask(raw(x) < 0, raw(x))
         return dg, dx
 
 

@@ -19,17 +19,12 @@ import numpy
 
 from ..backend import special
 from ..fma import multiply_add
-from .activation_gradients import M_SQRT1_2, TANH_BETA, TANH_KAPPA
+from .activation_gradients import M_SQRT1_2, TANH_BETA, TANH_KAPPA, raw as _raw
 from .table import MaskedGradient, Op, batch_dim, custom
 from .unary import Clamp, Sigmoid
 
 _BCE_EPS = 1e-12   # PyTorch's EPSILON in binary_cross_entropy_backward
 _ONE_SIXTH_F32 = float(numpy.float32(1.0) / numpy.float32(6.0))  # hardsigmoid_backward's one_sixth
-
-
-def _raw(t):
-    """The array behind a saved value: the tensor's under create_graph, else itself."""
-    return getattr(t, "array", t)
 
 
 def _reduce(xp, loss, reduction):

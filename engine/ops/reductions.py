@@ -120,7 +120,7 @@ def _dims_sum(x, dim, keepdim):
     total = dim_sum(x, dim)
     if total is None or not keepdim:
         return total
-    return numpy.expand_dims(total, tuple(d % x.ndim for d in ((dim,) if isinstance(dim, int) else dim)))
+    return numpy.expand_dims(total, _normalize_dims(dim, x.ndim))
 
 
 def sum_to_array(x, shape):
@@ -563,10 +563,8 @@ class Var(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        var = _exact_variance(x, dim, correction, keepdim)
-        if var is not None:  # PyTorch's kernels, in double, rounded to the dtype
-            return var.astype(x.dtype) if var.__class__ is numpy.ndarray else x.dtype.type(var)
-        return _variance(xp, x, dim, correction, keepdim)
+        var = _exact_variance(x, dim, correction, keepdim, take_sqrt=False)
+        return var if var is not None else _variance(xp, x, dim, correction, keepdim)
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
         return (_var_grad(F, ctx, g, x, dim, correction, keepdim),)
@@ -585,11 +583,8 @@ class Std(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        var = _exact_variance(x, dim, correction, keepdim)
-        if var is not None:  # the square root in double too, then the dtype
-            std = numpy.sqrt(var)
-            return std.astype(x.dtype) if std.__class__ is numpy.ndarray else x.dtype.type(std)
-        return xp.sqrt(_variance(xp, x, dim, correction, keepdim))
+        std = _exact_variance(x, dim, correction, keepdim, take_sqrt=True)
+        return std if std is not None else xp.sqrt(_variance(xp, x, dim, correction, keepdim))
 
     def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         # PyTorch's std_backward: var's gradient of g / (2 std), 0 where std is 0
@@ -601,15 +596,24 @@ class Std(Op):
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
 
 
-def _exact_variance(x, dim, correction, keepdim):
-    """var as PyTorch's CPU kernels compute it, in double: its two-pass over every element, or
-    Welford's along some dims (summation.py); None where those are not followed."""
+def _exact_variance(x, dim, correction, keepdim, take_sqrt):
+    """var (std with `take_sqrt`) as PyTorch's CPU kernels compute it: its two-pass over every
+    element, or Welford's along some dims (summation.py), in double -- the square root too --
+    then rounded to x's dtype; None where those are not followed."""
     dims = _normalize_dims(dim, x.ndim)
     if len(dims) == x.ndim:
         var = full_variance(x, correction)
-        return None if var is None else (numpy.full((1,) * x.ndim, var) if keepdim else var)
-    var = dim_variance(x, dims, correction)
-    return numpy.expand_dims(var, dims) if var is not None and keepdim else var
+        if var is not None and keepdim:
+            var = numpy.full((1,) * x.ndim, var)
+    else:
+        var = dim_variance(x, dims, correction)
+        if var is not None and keepdim:
+            var = numpy.expand_dims(var, dims)
+    if var is None:
+        return None
+    if take_sqrt:
+        var = numpy.sqrt(var)
+    return var.astype(x.dtype) if var.__class__ is numpy.ndarray else x.dtype.type(var)
 
 
 def _variance(xp, x, dim, correction, keepdim):

@@ -50,6 +50,9 @@ class Op:
     # A number in the last place that PyTorch takes as a parameter of a Scalar overload
     # (masked_fill(mask, 0.0)): "drop" leaves its empty edge out of next_functions
     number_right = None
+    # The second input is the node of an in-place op that PyTorch keeps inside this one (CopySlices):
+    # next_functions lists that node's edges after its first (the view's old value) instead of it
+    holds_op_node = False
     saves_params = False  # True (or a test of the params) when params hold index data backward needs:
     #                       freed after a backward like saved tensors (a second backward is an error)
     # A batched backward (grad(..., is_grads_batched=True)) hands `g` with a leading batch dim B:

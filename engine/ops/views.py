@@ -76,6 +76,7 @@ class CopySlices(Op):
     result) written over the view's elements."""
     name = "copy_slices"
     node = "torch::autograd::CopySlices"
+    holds_op_node = True
 
     def forward(xp, base, value, chain):
         out = xp.array(base, copy=True)
