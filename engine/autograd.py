@@ -196,15 +196,24 @@ def _discover(roots, post_order):
         # a node is seen once it has an edge count; only a root can be seen without one
         stack = list(dict.fromkeys(roots))
         seen = frozenset(stack)
+        push = stack.append
         while stack:
-            for nxt in stack.pop().inputs:
-                if nxt is not None:
-                    if nxt in deps:
-                        deps[nxt] += 1
-                    else:
-                        deps[nxt] = 1
-                        if nxt not in seen:
-                            stack.append(nxt)
+            node = stack.pop()
+            while node is not None:  # follow a chain of single new inputs without the stack
+                inputs = node.inputs
+                node = None
+                for nxt in inputs:
+                    if nxt is not None:
+                        d = deps.get(nxt)
+                        if d is None:
+                            deps[nxt] = 1
+                            if nxt not in seen:
+                                if node is None:
+                                    node = nxt
+                                else:
+                                    push(nxt)
+                        else:
+                            deps[nxt] = d + 1
         return deps, order
     for root in roots:
         if root in seen:
@@ -360,21 +369,38 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     F = maths[device] = math_for(device)
                 last_device = device
             op = node.op
-            keeps = op.saves_params
-            if keeps and (keeps is True or keeps(node.params)):
-                _use_saved_params(node, retain_graph)
-            if op.elementwise and arrays and g.__class__ not in _SCALAR_META and getattr(g, "ndim", 0) \
+            params = node.params
+            if params:  # (index data is always a parameter: a row without any keeps none)
+                keeps = op.saves_params
+                if keeps and (keeps is True or keeps(params)):
+                    _use_saved_params(node, retain_graph)
+            if arrays and g.__class__ not in _SCALAR_META and op.elementwise and getattr(g, "ndim", 0) \
                     and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
-            params = node.params
-            if op.saves:
-                saved = _unpack(node, create_graph)
+            saved = node.saved
+            if saved is not None:  # (None: the row saves nothing)
+                if arrays and saved.__class__ is list:
+                    # _unpack's arrays, inline for values and intact tensors (this runs once per node)
+                    values = []
+                    for kind, v, version, producer in saved:
+                        if kind == SAVED_VALUE:
+                            values.append(v)
+                        elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None
+                                                                               or v._rg):
+                            values.append(v.array)
+                        else:  # an output, or an error to raise: _unpack does it
+                            values = _unpack(node, create_graph)
+                            break
+                    saved = values
+                else:
+                    saved = _unpack(node, create_graph)
+                k = len(saved)
                 if params:
                     grads = op.backward(F, node, g, *saved, **params)
-                elif len(saved) == 1:  # a fixed-argument call stays in the interpreter's fast path
+                elif k == 1:  # a fixed-argument call stays in the interpreter's fast path
                     grads = op.backward(F, node, g, saved[0])
-                elif len(saved) == 2:
+                elif k == 2:
                     grads = op.backward(F, node, g, saved[0], saved[1])
                 else:
                     grads = op.backward(F, node, g, *saved)
@@ -386,7 +412,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if child is None or (needed is not None and child not in needed):
                 continue
             if gi is not None:
-                if gi is g:
+                if gi is g and g.__class__ not in _SCALAR_META:  # (a numpy scalar is never written into)
                     borrowed.add(id(g))
                 # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, is right as it is)
                 if uniform or shape or gi.__class__ is not dtype.type:
@@ -405,7 +431,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             deps[child] = d
             if d == 0 and ready is None:
                 ready = child
-                prev = take(child, None)
+                prev = take(child, None) if buffers else None
                 ready_g = prev if gi is None else gi if prev is None else _sum_gradients(prev, gi, create_graph,
                                                                                          borrowed)
                 continue

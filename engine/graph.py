@@ -30,6 +30,14 @@ _ACCUMULATE_PRIORITY = 1 << 62
 # node can say which sub-expression made it. None when driven from Python.
 current_span = contextvars.ContextVar("autodiff_current_span", default=None)
 _get_span = current_span.get
+# Whether anything set a span in this process (the language does, through use_spans): until then
+# a new node need not read the context variable, which is a tenth of a small op's recording.
+spans_used = [False]
+
+
+def use_spans():
+    """Say that spans will be set from now on (before the first current_span.set)."""
+    spans_used[0] = True
 
 
 class source_span:
@@ -41,6 +49,7 @@ class source_span:
         self.span = span
 
     def __enter__(self):
+        spans_used[0] = True
         self._token = current_span.set(self.span)
 
     def __exit__(self, *exc):

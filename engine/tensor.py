@@ -24,7 +24,7 @@ from . import backend as _backend
 from . import dtypes as _dt
 from . import elision as _elision
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
-from .graph import Node, named, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span
+from .graph import Node, named, accumulator_of, RemovableHandle, _tracing, _next_seq, _get_span, spans_used
 from .ops import TABLE
 
 __all__ = ["Tensor", "Size", "apply", "run_op"]
@@ -34,7 +34,6 @@ _inference_on = is_inference_mode_enabled
 _np_generic = _np.generic
 _np_ndarray = _np.ndarray
 _ELIDE_BYTES = _elision.MIN_BYTES  # below it no operand is worth reusing: not even asked
-_new = object.__new__
 _backends = _backend._backends
 _load_backend = _backend.backend_for
 
@@ -116,7 +115,7 @@ def _xp(device):
 def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
     """A tensor over `array` (no copy). The one constructor the engine uses.
     A new tensor (no `vc` given) made in inference mode is an inference tensor."""
-    t = _new(Tensor)
+    t = _new_tensor()
     t.array = array
     t.device = device
     t._rg = requires_grad
@@ -192,7 +191,7 @@ def run_op(op, args, params):
         out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if t is a else getattr(b.xp, op.ufunc)(a, x, out=into)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
-    result = _new(Tensor)
+    result = _new_tensor()
     result.array = out
     result.device = device
     result._base = None
@@ -208,7 +207,7 @@ def run_op(op, args, params):
         return result
     # record the node (as _record does for any call)
     result._rg = True
-    node = result._fn = _new(Node)
+    node = result._fn = Node()
     node.op = op
     node.params = params or _NO_PARAMS
     node.pre_hooks = node.retain = None
@@ -229,7 +228,25 @@ def run_op(op, args, params):
         node.inputs = (None, edge)
         node.shapes, node.dtypes = meta[2] if meta is not None else ((None, x.shape), (None, x.dtype))
         needs = node.needs = _NEEDS_SECOND[True]
-    node.saved = _saved(op, needs, args, result) if op.saves else None
+    if op.saves:  # _saved's entries, inline (the one tensor is t; the output's version is 0)
+        plan = op.keeps.get(needs)
+        if plan is None:
+            plan = op.keeps[needs] = _save_plan(op, needs)
+        saved = node.saved = []
+        for s in plan:
+            if s is None:
+                saved.append(_NOT_KEPT)
+            elif s is _OUT:
+                saved.append((SAVED_OUTPUT, (out, result._vc), 0, None))
+            elif args[s] is t:
+                vc = t._vc
+                if vc.__class__ is not list:  # an InferenceVersion
+                    raise RuntimeError(INFERENCE_SAVED)
+                saved.append((SAVED_TENSOR, t, vc[0], t._fn))
+            else:
+                saved.append((SAVED_VALUE, args[s], 0, None))
+    else:
+        node.saved = None
     node.seq = _next_seq()
     if meta is not None and out.__class__ is x.__class__:
         node.out_shape, node.out_dtype = meta[3]
@@ -237,9 +254,10 @@ def run_op(op, args, params):
         node.out_shape = out.shape
         node.out_dtype = out.dtype
     node.device = device
-    span = _get_span()
-    if span is not None:
-        node.span = span
+    if spans_used[0]:
+        span = _get_span()
+        if span is not None:
+            node.span = span
     if _tracing[0]:
         node.args = args
     return result
@@ -493,7 +511,7 @@ def _record(op, args, params, result):
     the tensor: no cycle) -- except what no wanted gradient uses (`save_for`).
     Every node is made here (this runs once per recorded op, so the fields
     are filled in directly rather than through a constructor call)."""
-    node = _new(Node)
+    node = Node()
     node.op = op
     node.params = params or _NO_PARAMS
     node.pre_hooks = node.retain = None
@@ -526,9 +544,10 @@ def _record(op, args, params, result):
     node.out_shape = out.shape
     node.out_dtype = out.dtype
     node.device = result.device
-    span = _get_span()
-    if span is not None:
-        node.span = span
+    if spans_used[0]:
+        span = _get_span()
+        if span is not None:
+            node.span = span
     if _tracing[0]:
         node.args = args
     return node
@@ -543,11 +562,11 @@ def _saved(op, needs, args, result):
     for s in plan:
         if s is None:
             saved.append(_NOT_KEPT)
-        elif s == "out":
+        elif s is _OUT:
             vc = result._vc
             saved.append((SAVED_OUTPUT, (result.array, vc), vc[0], None))
         else:
-            a = args[s] if s < len(args) else None
+            a = args[s]
             if a.__class__ is Tensor:
                 vc = a._vc
                 if vc.__class__ is not list:  # an InferenceVersion
@@ -558,11 +577,17 @@ def _saved(op, needs, args, result):
     return saved
 
 
+_OUT = "out"
+
+
 def _save_plan(op, needs):
-    """op.saves with None where no input that wants a gradient uses the entry."""
-    if op.save_for is None:
-        return op.saves
-    return tuple(s if any(needs[j] for j in users) else None for s, users in zip(op.saves, op.save_for))
+    """op.saves as a call with len(needs) arguments keeps it: None where no input that wants a
+    gradient uses the entry, or where it names an argument the call left out (both keep
+    _NOT_KEPT); _OUT (this very object) for the output; else the argument's index."""
+    users = op.save_for or ((),) * len(op.saves)
+    return tuple(_OUT if s == "out" else
+                 None if s >= len(needs) or (op.save_for is not None and not any(needs[j] for j in u)) else s
+                 for s, u in zip(op.saves, users))
 
 
 def _broadcast_shapes(shapes):
@@ -584,7 +609,17 @@ def _broadcast_check(sa, sb):
     _broadcast_shapes((sa, sb))
 
 
-class Tensor:
+class _TensorType(type):
+    """Tensor's metaclass (PyTorch's is torch._C._TensorMeta). Calling the class is the legacy
+    constructor torch.Tensor(...) (see `_legacy_new`); the engine makes its tensors with `_new_tensor`,
+    type's own call, which runs no Python __new__ or __init__ and costs a quarter less than
+    object.__new__(Tensor) -- every op makes one."""
+
+    def __call__(cls, *args, device=None):
+        return _legacy_new(None, "new", args, device)
+
+
+class Tensor(metaclass=_TensorType):
     """An n-dimensional array that can record how it was computed."""
 
     # Every tensor sets the slots; the rest are class defaults until a tensor
@@ -599,13 +634,6 @@ class Tensor:
     # numpy defers to our reflected operators: ndarray * Tensor -> Tensor.__rmul__
     __array_ufunc__ = None
     __hash__ = object.__hash__
-
-    def __new__(cls, *args, device=None):
-        """The legacy constructor torch.Tensor(...): a tensor of the default dtype (see `_legacy_new`)."""
-        return _legacy_new(None, "new", args, device)
-
-    def __init__(self, *args, **kwargs):
-        pass  # __new__ made it
 
     # ------------------------------------------------------------ attributes
     @property
@@ -1186,6 +1214,7 @@ class Tensor:
 
 
 _FAST = frozenset((Tensor, float, int))
+_new_tensor = type.__call__.__get__(Tensor)  # a bare Tensor, its slots unset (see _TensorType)
 # PyTorch's ScalarType names, as its kernels' "not implemented for 'Long'" messages say them
 _SCALAR_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                       "bool": "Bool"}

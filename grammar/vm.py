@@ -19,7 +19,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine.autograd import InplaceModifiedError
-from ..engine.graph import current_span
+from ..engine.graph import current_span, use_spans
 from . import compiler as C
 from .errors import ScriptError, LanguageError, SyntaxProblem
 from . import modules
@@ -233,6 +233,7 @@ class Interpreter:
         """Run a program's code; the value of its final expression (if kept) is `self.result`."""
         self.result = None
         self.source = code.source
+        use_spans()
         token = current_span.set(None)
         try:
             self._execute([Frame(code, None, ())])
