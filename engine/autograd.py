@@ -194,9 +194,11 @@ def _discover(roots, post_order):
     order = []
     if not post_order:
         # a node is seen once it has an edge count; only a root can be seen without one
+        # the roots start at 0 (not walked again when one feeds another); _run starts those still at 0
         stack = list(dict.fromkeys(roots))
-        seen = frozenset(stack)
+        deps = dict.fromkeys(stack, 0)
         push = stack.append
+        get = deps.get
         while stack:
             node = stack.pop()
             while node is not None:  # follow a chain of single new inputs without the stack
@@ -204,14 +206,13 @@ def _discover(roots, post_order):
                 node = None
                 for nxt in inputs:
                     if nxt is not None:
-                        d = deps.get(nxt)
+                        d = get(nxt)
                         if d is None:
                             deps[nxt] = 1
-                            if nxt not in seen:
-                                if node is None:
-                                    node = nxt
-                                else:
-                                    push(nxt)
+                            if node is None:
+                                node = nxt
+                            else:
+                                push(nxt)
                         else:
                             deps[nxt] = d + 1
         return deps, order
@@ -275,7 +276,7 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
         borrowed.add(id(g))
     heap = []
     for node in dict.fromkeys(roots):
-        if node not in deps:
+        if not deps.get(node):  # fed by no other root
             heap.append((-node.seq, node))
     heapq.heapify(heap)
 

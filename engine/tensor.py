@@ -168,13 +168,20 @@ def run_op(op, args, params):
     every other call."""
     a = args[0]
     n = len(args)
-    if n == 1:
+    if n == 2:
+        if a.__class__ is Tensor:
+            if args[1].__class__ is Tensor:
+                return _run_any(op, args, params)
+            t = a
+        elif args[1].__class__ is Tensor:
+            t = args[1]
+        else:
+            return _run_any(op, args, params)
+    elif n == 1 and a.__class__ is Tensor:
         t = a
-    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
-        t = a if a.__class__ is Tensor else args[1]
     else:
         return _run_any(op, args, params)
-    if t.__class__ is not Tensor or t._base is not None or op.special:
+    if t._base is not None or op.special:
         return _run_any(op, args, params)
     device = t.device
     b = _backends.get(device.type) or _load_backend(device)
@@ -219,15 +226,15 @@ def run_op(op, args, params):
     if n == 1:
         node.inputs = (edge,)
         node.shapes, node.dtypes = meta[0] if meta is not None else ((x.shape,), (x.dtype,))
-        needs = node.needs = _NEEDS[True]
+        needs = node.needs = _ONE_WANTED
     elif t is a:
         node.inputs = (edge, None)
         node.shapes, node.dtypes = meta[1] if meta is not None else ((x.shape, None), (x.dtype, None))
-        needs = node.needs = _NEEDS_FIRST[True]
+        needs = node.needs = _FIRST_WANTED
     else:
         node.inputs = (None, edge)
         node.shapes, node.dtypes = meta[2] if meta is not None else ((None, x.shape), (None, x.dtype))
-        needs = node.needs = _NEEDS_SECOND[True]
+        needs = node.needs = _SECOND_WANTED
     if op.saves:  # _saved's entries, inline (the one tensor is t; the output's version is 0)
         plan = op.keeps.get(needs)
         if plan is None:
@@ -498,9 +505,10 @@ def _edge_of_leaf(a):
     return None
 
 
-_NEEDS = {True: (True,), False: (False,)}
-_NEEDS_FIRST = {True: (True, False), False: (False, False)}
-_NEEDS_SECOND = {True: (False, True), False: (False, False)}
+_ONE_WANTED, _FIRST_WANTED, _SECOND_WANTED = (True,), (True, False), (False, True)
+_NEEDS = {True: _ONE_WANTED, False: (False,)}
+_NEEDS_FIRST = {True: _FIRST_WANTED, False: (False, False)}
+_NEEDS_SECOND = {True: _SECOND_WANTED, False: (False, False)}
 
 
 def _record(op, args, params, result):
