@@ -221,20 +221,28 @@ def run_op(op, args, params):
     edge = t._fn
     if edge is None:
         edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
-    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
-    meta = _SCALAR_META.get(x.__class__)
     if n == 1:
         node.inputs = (edge,)
-        node.shapes, node.dtypes = meta[0] if meta is not None else ((x.shape,), (x.dtype,))
         needs = node.needs = _ONE_WANTED
+        at = 0
     elif t is a:
         node.inputs = (edge, None)
-        node.shapes, node.dtypes = meta[1] if meta is not None else ((x.shape, None), (x.dtype, None))
         needs = node.needs = _FIRST_WANTED
+        at = 1
     else:
         node.inputs = (None, edge)
-        node.shapes, node.dtypes = meta[2] if meta is not None else ((None, x.shape), (None, x.dtype))
         needs = node.needs = _SECOND_WANTED
+        at = 2
+    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
+    meta = _SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None
+    if meta is not None:
+        node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
+    else:
+        shape, dtype = x.shape, x.dtype
+        node.shapes, node.dtypes = ((shape,), (dtype,)) if at == 0 else \
+            ((shape, None), (dtype, None)) if at == 1 else ((None, shape), (None, dtype))
+        node.out_shape = out.shape
+        node.out_dtype = out.dtype
     if op.saves:  # _saved's entries, inline (the one tensor is t; the output's version is 0)
         plan = op.keeps.get(needs)
         if plan is None:
@@ -255,11 +263,6 @@ def run_op(op, args, params):
     else:
         node.saved = None
     node.seq = _next_seq()
-    if meta is not None and out.__class__ is x.__class__:
-        node.out_shape, node.out_dtype = meta[3]
-    else:
-        node.out_shape = out.shape
-        node.out_dtype = out.dtype
     node.device = device
     if spans_used[0]:
         span = _get_span()
@@ -271,11 +274,12 @@ def run_op(op, args, params):
 
 
 def _scalar_meta(zero):
-    """What run_op records of a numpy scalar input of zero's type: ((shapes,), (dtypes,)) as the node
-    keeps them for a call of it alone, of it then a number, and of a number then it; and the
-    output's (shape, dtype) when that is a scalar of the same type."""
+    """What run_op records of a numpy scalar input of zero's type whose output is a scalar of that
+    type too: (shapes, dtypes, out_shape, out_dtype) as the node keeps them for a call of it alone,
+    of it then a number, and of a number then it."""
     shape, dtype = zero.shape, zero.dtype
-    return ((shape,), (dtype,)), ((shape, None), (dtype, None)), ((None, shape), (None, dtype)), (shape, dtype)
+    return (((shape,), (dtype,), shape, dtype), ((shape, None), (dtype, None), shape, dtype),
+            ((None, shape), (None, dtype), shape, dtype))
 
 
 _SCALAR_META = {t: _scalar_meta(t(0)) for t in set(_np.sctypeDict.values())

@@ -6,6 +6,7 @@ import numpy
 
 from ..backend import special
 from ..fma import multiply_add
+from ..libm import libm_forward
 from .table import Elementwise, MaskedGradient, Op, call, custom
 
 
@@ -39,8 +40,7 @@ class Exp(Elementwise):
     node = "ExpBackward0"
     saves = ("out",)
 
-    def forward(xp, x):
-        return xp.exp(x)
+    forward = libm_forward("exp")
 
     def backward(F, ctx, g, out):
         return (g * out,)
@@ -52,8 +52,7 @@ class Log(Elementwise):
     node = "LogBackward0"
     saves = (0,)
 
-    def forward(xp, x):
-        return xp.log(x)
+    forward = libm_forward("log")
 
     def backward(F, ctx, g, x):
         return (g / x,)
@@ -65,8 +64,7 @@ class Sqrt(Elementwise):
     node = "SqrtBackward0"
     saves = ("out",)
 
-    def forward(xp, x):
-        return xp.sqrt(x)
+    forward = libm_forward("sqrt")
 
     def backward(F, ctx, g, out):
         return (g / (out * 2),)
@@ -92,8 +90,7 @@ class Sin(Elementwise):
     node = "SinBackward0"
     saves = (0,)
 
-    def forward(xp, x):
-        return xp.sin(x)
+    forward = libm_forward("sin")
 
     def backward(F, ctx, g, x):
         return (g * F.cos(x),)
@@ -105,8 +102,7 @@ class Cos(Elementwise):
     node = "CosBackward0"
     saves = (0,)
 
-    def forward(xp, x):
-        return xp.cos(x)
+    forward = libm_forward("cos")
 
     def backward(F, ctx, g, x):
         return (-(g * F.sin(x)),)
