@@ -15,10 +15,14 @@ class DeviceError(RuntimeError):
     """A device that cannot be used here (no cupy, no GPU, or a mix)."""
 
 
+_backends = {}  # device type -> its loaded Backend
+
+
 class Device:
     """Where a tensor's values live: `cpu` or `cuda:N`. Interned, compare with `is`."""
 
-    __slots__ = ("type", "index")
+    # backend: its loaded Backend (None until backend_for loads it): every op reads it
+    __slots__ = ("type", "index", "backend")
     _interned = {}
 
     def __new__(cls, type, index=None):
@@ -28,8 +32,12 @@ class Device:
             dev = object.__new__(cls)
             dev.type = type
             dev.index = index
+            dev.backend = _backends.get(type)
             cls._interned[key] = dev
         return dev
+
+    def __reduce__(self):  # copy and pickle give back the interned device
+        return Device, (self.type, self.index)
 
     def __str__(self):
         return self.type if self.index is None else f"{self.type}:{self.index}"
@@ -137,7 +145,6 @@ def _cupy_backend():
 
 
 _loaders = {"cpu": _numpy_backend, "cuda": _cupy_backend}
-_backends = {}
 
 
 def register_backend(device_type, loader):
@@ -149,6 +156,9 @@ def register_backend(device_type, loader):
     previous = _loaders.get(device_type)
     _loaders[device_type] = loader
     _backends.pop(device_type, None)
+    for dev in Device._interned.values():
+        if dev.type == device_type:
+            dev.backend = None
     from .mathspace import forget_device
     forget_device(device_type)
     return previous
@@ -160,6 +170,7 @@ def backend_for(dev):
     if b is None:
         b = _loaders[dev.type]()
         _backends[dev.type] = b
+    dev.backend = b
     return b
 
 

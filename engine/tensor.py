@@ -34,7 +34,6 @@ _inference_on = is_inference_mode_enabled
 _np_generic = _np.generic
 _np_ndarray = _np.ndarray
 _ELIDE_BYTES = _elision.MIN_BYTES  # below it no operand is worth reusing: not even asked
-_backends = _backend._backends
 _load_backend = _backend.backend_for
 
 # How a saved value is kept (see Node.saved).
@@ -108,8 +107,7 @@ class ViewInfo:
 
 
 def _xp(device):
-    b = _backends.get(device.type)
-    return (b if b is not None else _load_backend(device)).xp
+    return (device.backend or _load_backend(device)).xp
 
 
 def _make(array, device, requires_grad=False, grad_fn=None, vc=None):
@@ -184,7 +182,7 @@ def run_op(op, args, params):
     if t._base is not None or op.special:
         return _run_any(op, args, params)
     device = t.device
-    b = _backends.get(device.type) or _load_backend(device)
+    b = device.backend or _load_backend(device)
     x = t.array
     if n == 1:
         out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
@@ -303,7 +301,7 @@ def _run_any(op, args, params):
         arrays = (a.array, args[1]) if t is a else (a, t.array)
     else:
         device, requires, arrays = _gather(op, args)
-    b = _backends.get(device.type) or _load_backend(device)
+    b = device.backend or _load_backend(device)
     if op.special and op.is_view and isinstance(arrays[0], _np_generic):
         arrays = (_storage(args[0]),) + tuple(arrays[1:])  # a view must share memory: box a numpy scalar
     # a call with a fixed number of arguments stays in the interpreter's fast path (no *args)
@@ -323,7 +321,7 @@ def _run_any(op, args, params):
     if op.special:
         if op.moves_device:
             device = params["device"]
-            b = _backends.get(device.type) or _load_backend(device)
+            b = device.backend or _load_backend(device)
         elif b.xp.may_share_memory(out, arrays[0]):
             parent = args[0]  # a view row whose result shares memory: a view of args[0]
     if out.__class__ not in b.native:
@@ -1244,7 +1242,7 @@ def _dim(dim, ndim):
 
 
 def _host(t):
-    b = _backends.get(t.device.type) or _load_backend(t.device)
+    b = t.device.backend or _load_backend(t.device)
     return b.to_host(t.array)
 
 
