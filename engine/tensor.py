@@ -160,7 +160,7 @@ def run_op(op, args, params):
     one path every op takes (the operators call it directly).
 
     The commonest call -- one tensor that is not a view, maybe with a number,
-    through a row that makes a new array -- runs here in one straight line,
+    through a differentiable row that makes a new array (Op.straight) -- runs here in one straight line,
     the result and its node filled in directly (no call but the row's forward:
     this is most of an op's cost in a chain of small ops); `_run_any` takes
     every other call."""
@@ -179,7 +179,7 @@ def run_op(op, args, params):
         t = a
     else:
         return _run_any(op, args, params)
-    if t._base is not None or op.special:
+    if t._base is not None or not op.straight:
         return _run_any(op, args, params)
     device = t.device
     b = device.backend or _load_backend(device)
@@ -206,7 +206,7 @@ def run_op(op, args, params):
         result._fn = None
         return result
     result._vc = [0]
-    if not (t._rg and op.differentiable and _grad_enabled()):
+    if not (t._rg and _grad_enabled()):
         result._rg = False
         result._fn = None
         return result

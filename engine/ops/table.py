@@ -78,6 +78,7 @@ class Op:
         if "batched" not in cls.__dict__ and cls.elementwise:
             cls.batched = True  # g (B,) + out broadcasts against the saved inputs as it is
         cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
+        cls.straight = not cls.special and cls.differentiable  # run_op's straight line may take it
         if cls.name is not None:
             TABLE[cls.name] = cls
 
