@@ -22,7 +22,8 @@ from .grad_mode import _enabled
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED
 from .mathspace import array_math, tensor_math
 from .ops import TABLE, is_basic_key
-from .tensor import Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name, _SCALAR_META
+from .tensor import (Tensor, Size, apply, _make, SAVED_VALUE, SAVED_TENSOR, _xp, short_name, _SCALAR_META,
+                     saved_entries)
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "retains_graph"]
 
@@ -381,7 +382,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 uniform = True
             saved = node.saved
             if saved is not None:  # (None: the row saves nothing)
-                if arrays and saved.__class__ is list:
+                if saved.__class__ is tuple:  # numbers only (tensor.saved_entries)
+                    pass
+                elif arrays and saved.__class__ is list:
                     # _unpack's arrays, inline for values and intact tensors (this runs once per node)
                     values = []
                     for kind, v, version, producer in saved:
@@ -677,7 +680,7 @@ def _unpack(node, graph):
     if saved is RELEASED:  # freed by an earlier backward
         raise RuntimeError(FREED_MESSAGE)
     values = []
-    for kind, v, version, producer in saved:
+    for kind, v, version, producer in saved_entries(saved):
         if kind == SAVED_VALUE:
             values.append(v)
         elif kind == SAVED_TENSOR:

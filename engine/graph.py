@@ -294,14 +294,14 @@ def leaf_tensor(node):
 
 def saved_values(node):
     """The values `node` keeps for its backward; None once a backward freed them."""
-    from .tensor import SAVED_VALUE, SAVED_TENSOR
+    from .tensor import SAVED_VALUE, SAVED_TENSOR, saved_entries
     saved = getattr(node, "saved", None)
     if saved is RELEASED or node.released:
         return None
     if saved is None:
         return []
     out = []
-    for which, (kind, value, version, _producer) in zip(node.op.saves, saved):
+    for which, (kind, value, version, _producer) in zip(node.op.saves, saved_entries(saved)):
         of = "output" if which == "out" else f"input {which}"
         if kind == SAVED_VALUE:
             if value is not None:

@@ -20,8 +20,8 @@ history; neither may a leaf that requires grad, nor a view of one.
 from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .ops import TABLE
-from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, VIEW_DEFAULT, VIEW_NO_GRAD,
-                     VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name, view_chain)
+from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, saved_entries, VIEW_DEFAULT,
+                     VIEW_NO_GRAD, VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name, view_chain)
 
 __all__ = ["inplace"]
 
@@ -145,7 +145,7 @@ def _saved_by_new_nodes(old, root, mark):
         if node is None or node in seen or node.seq < mark or node.op is None:
             continue
         seen.add(node)
-        for kind, value, _version, _producer in node.saved or ():
+        for kind, value, _version, _producer in saved_entries(node.saved or ()):
             if kind == SAVED_TENSOR and value is old:
                 return True
         stack.extend(node.inputs)
@@ -154,7 +154,7 @@ def _saved_by_new_nodes(old, root, mark):
 
 def _rebase(target, node):
     """The target's history is now the op's node."""
-    if node.saved:
+    if node.saved and node.saved.__class__ is not tuple:  # (a tuple keeps numbers only)
         # a saved output now lives in the target: follow its array and version counter
         node.saved = [(k, (target.array, target._vc), target._vc[0], p) if k == SAVED_OUTPUT else (k, v, ver, p)
                       for k, v, ver, p in node.saved]

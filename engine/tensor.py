@@ -245,19 +245,25 @@ def run_op(op, args, params):
         plan = op.keeps.get(needs)
         if plan is None:
             plan = op.keeps[needs] = _save_plan(op, needs)
-        saved = node.saved = []
-        for s in plan:
-            if s is None:
-                saved.append(_NOT_KEPT)
-            elif s is _OUT:
-                saved.append((SAVED_OUTPUT, (out, result._vc), 0, None))
-            elif args[s] is t:
-                vc = t._vc
-                if vc.__class__ is not list:  # an InferenceVersion
-                    raise RuntimeError(INFERENCE_SAVED)
-                saved.append((SAVED_TENSOR, t, vc[0], t._fn))
-            else:
-                saved.append((SAVED_VALUE, args[s], 0, None))
+        if plan.__class__ is _ValuesPlan:  # only numbers of the call: kept as they are (see saved_entries)
+            saved = []
+            for s in plan:
+                saved.append(None if s is None else args[s])
+            node.saved = tuple(saved)
+        else:
+            saved = node.saved = []
+            for s in plan:
+                if s is None:
+                    saved.append(_NOT_KEPT)
+                elif s is _OUT:
+                    saved.append((SAVED_OUTPUT, (out, result._vc), 0, None))
+                elif args[s] is t:
+                    vc = t._vc
+                    if vc.__class__ is not list:  # an InferenceVersion
+                        raise RuntimeError(INFERENCE_SAVED)
+                    saved.append((SAVED_TENSOR, t, vc[0], t._fn))
+                else:
+                    saved.append((SAVED_VALUE, args[s], 0, None))
     else:
         node.saved = None
     node.seq = _next_seq()
@@ -593,11 +599,28 @@ _OUT = "out"
 def _save_plan(op, needs):
     """op.saves as a call with len(needs) arguments keeps it: None where no input that wants a
     gradient uses the entry, or where it names an argument the call left out (both keep
-    _NOT_KEPT); _OUT (this very object) for the output; else the argument's index."""
+    _NOT_KEPT); _OUT (this very object) for the output; else the argument's index. A _ValuesPlan
+    when it keeps no output and no argument that wants a gradient: in run_op's straight line
+    (one tensor, which wants one) it keeps only numbers."""
     users = op.save_for or ((),) * len(op.saves)
-    return tuple(_OUT if s == "out" else
+    plan = tuple(_OUT if s == "out" else
                  None if s >= len(needs) or (op.save_for is not None and not any(needs[j] for j in u)) else s
                  for s, u in zip(op.saves, users))
+    return _ValuesPlan(plan) if all(s is None or (s is not _OUT and not needs[s]) for s in plan) else plan
+
+
+class _ValuesPlan(tuple):
+    """A save plan that run_op's straight line fills with numbers only."""
+    __slots__ = ()
+
+
+def saved_entries(saved):
+    """A node's saved entries (kind, value, version, producer). A node whose row keeps only
+    numbers of its call keeps them as a plain tuple of the values, the commonest case in a
+    chain of small ops, which the backward then takes as they are."""
+    if saved.__class__ is tuple:
+        return [(SAVED_VALUE, v, 0, None) for v in saved]
+    return saved
 
 
 def _broadcast_shapes(shapes):
