@@ -289,14 +289,15 @@ def poly_setup(lib, xnp, ones=False):
 def case_poly(libs, n, repeats, ones=False):
     xnp = poly_inputs(n)
     times, results = {}, {}
-    for lib in libs:
-        run = poly_setup(lib, xnp, ones)
-        t, res = best_time(run, repeats)
+    # the libraries' runs interleaved (best_times), as the chain's: a busy spell of this shared machine
+    # then falls on every column alike (one library after another moved ours/numpy from 1.22 to 1.57)
+    runs = {lib: poly_setup(lib, xnp, ones) for lib in libs}
+    for lib, (t, res) in best_times(runs, repeats).items():
         times[lib] = t * 1e3
         # ones: every library returns y itself, summed here, outside the timed region
         results[lib] = (float(res[0].sum()), res[1]) if ones else res
-        del run, res
-        gc.collect()
+    del runs
+    gc.collect()
     ref_sum = float((A * xnp ** 2 + B * xnp + C).sum())
     reference = (ref_sum, 2 * A * xnp + B)
     how = "y.backward(ones_like(y))" if ones else "y.sum().backward()"
