@@ -979,6 +979,25 @@ class Tensor(metaclass=_TensorType):
             raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
         return bool(self.array.item())
 
+    def __deepcopy__(self, memo):
+        """PyTorch's: only a leaf copies (a graph's inner tensors raise), into memory of its own (a
+        view's copy is no view), with its requires_grad, a deep copy of its grad and of the Python
+        attributes set on it (an nn.Parameter stays one); not its hooks."""
+        import copy  # (only a copy needs it: not at start-up)
+        if not self.is_leaf:
+            raise RuntimeError(DEEPCOPY_NON_LEAF)
+        done = memo.get(id(self))
+        if done is not None:
+            return done
+        new = _make(self.array.copy(), self.device, self._rg)
+        memo[id(self)] = new
+        if self._grad is not None:
+            new._grad = copy.deepcopy(self._grad, memo)
+        for key, value in self.__dict__.items():
+            if key not in _ENGINE_ATTRIBUTES:
+                new.__dict__[key] = copy.deepcopy(value, memo)
+        return new
+
     def __float__(self):
         if self._rg:  # PyTorch 2.13's warning (once a process there; here once a place, as Python shows it)
             warnings.warn(SCALAR_OF_GRAD_WARNING, UserWarning, stacklevel=2)
@@ -1247,6 +1266,11 @@ class Tensor(metaclass=_TensorType):
 
 
 _FAST = frozenset((Tensor, float, int))
+# what the engine keeps in a tensor's __dict__ about its graph: not copied by deepcopy
+_ENGINE_ATTRIBUTES = frozenset(("_grad", "_accum", "_hooks", "_retains", "_view", "_reshaped"))
+DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the "
+                     "moment.  If you were attempting to deepcopy a module, this may be because of a "
+                     "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
 _new_tensor = type.__call__.__get__(Tensor)  # a bare Tensor, its slots unset (see _TensorType)
 # PyTorch's ScalarType names, as its kernels' "not implemented for 'Long'" messages say them
 _SCALAR_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
