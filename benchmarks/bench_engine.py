@@ -186,19 +186,31 @@ def chain_numpy(n, xp=np):
     return float(x), float(g)
 
 
-def best_times(fns, repeats):
+def best_times(fns, repeats, rounds=None):
     """best_time of several libraries' runs taken in turn -- repeat 1 of each, then repeat 2 of
     each, ... -- so that the machine's ups and downs fall on every column alike: {lib: (seconds,
     last result)}. (One library's repeats, then the next's, let a busy spell on a shared machine
-    land on one column: on this 2-core machine the chain's ratio moved from 0.64 to 0.55 that way.)"""
+    land on one column: on this 2-core machine the chain's ratio moved from 0.64 to 0.55 that way.)
+    `rounds`, a list, receives each round's {lib: seconds}."""
     best = {lib: float("inf") for lib in fns}
     results = {}
     for i in range(repeats + 1):
+        times = {}
         for lib, fn in fns.items():
-            dt, results[lib] = best_time_once(fn)
+            times[lib], results[lib] = best_time_once(fn)
             if i > 0:               # round 0 is the warm-up
-                best[lib] = min(best[lib], dt)
+                best[lib] = min(best[lib], times[lib])
+        if i > 0 and rounds is not None:
+            rounds.append(times)
     return {lib: (best[lib], results[lib]) for lib in fns}
+
+
+def paired_ratios(rounds, lib, peer):
+    """(median, lower quartile, upper quartile) of lib's time over peer's within each round: a run
+    set against the one beside it, steadier than the ratio of two bests on a shared machine."""
+    ratios = sorted(r[lib] / r[peer] for r in rounds)
+    n = len(ratios)
+    return ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2, ratios[n // 4], ratios[(3 * n) // 4]
 
 
 def best_time_once(fn):
@@ -215,13 +227,14 @@ def best_time_once(fn):
 
 def case_chain(libs, n, repeats):
     fns = {"ours": chain_ours, "torch": chain_torch, "hips": chain_hips, "numpy": chain_numpy}
-    times, results = {}, {}
-    for lib, (t, res) in best_times({lib: partial(fns[lib], n) for lib in libs}, repeats).items():
+    times, results, rounds = {}, {}, []
+    for lib, (t, res) in best_times({lib: partial(fns[lib], n) for lib in libs}, repeats, rounds).items():
         times[lib] = t / n * 1e6
         results[lib] = np.array(res)
     reference = results["numpy"] if "numpy" in results else np.array(chain_numpy(n))
+    paired = paired_ratios(rounds, "ours", "torch") if "ours" in libs and "torch" in libs else None
     return dict(name="chain", label=f"chain of {n} scalar ops, fwd+bwd", unit="µs/op",
-                times=times, results=results, reference=reference,
+                times=times, results=results, reference=reference, paired=paired,
                 check="value and d/dx0", target=("torch", 0.5))
 
 
@@ -487,6 +500,8 @@ def format_checks(c):
         for lib, (v, g) in c["results"].items():
             out.append(f"  chain   {LABELS[lib]:>13}: value {v:.15g}  d/dx0 {g:.15g}  "
                        f"|diff| vs numpy {abs(v - rv):.1e}, {abs(g - rg):.1e}")
+        if c.get("paired"):
+            out.append("  chain   ours/PyTorch run by run: median %.3f, quartiles %.3f-%.3f" % c["paired"])
     elif c["name"] in ("poly", "poly_ones"):
         for lib, res in c["results"].items():
             ds, dg = poly_max_diff(res, c["reference"])
