@@ -1477,3 +1477,17 @@ def test_copy_slices_next_functions_are_pytorchs():
     assert [f.name() for f, _ in d.grad_fn.next_functions] == ["CloneBackward0"]
     (c.sum() + d.sum()).backward()
     assert x.grad.tolist() == [1.0 + math.exp(1.0), 5.0 + 1.0, 6.0 + 1.0] and y.grad.tolist() == [2.0, 3.0]
+
+
+def test_sinc_derivatives_at_zero_as_pytorch():
+    """PyTorch 2.13: sinc's gradient is 0 where x * x * pi is 0 (x = 0, or small enough to underflow), and
+    its second derivative there is nan -- the 0/0 its sinc_backward keeps inside a where. Observed:
+    torch.autograd.grad twice over sinc at [0, -0, 1e-200, 0.3] gives g = [0, 0, 0, -0.9020...] and
+    [nan, nan, nan, -2.4585...]."""
+    x = ad.tensor([0.0, -0.0, 1e-200, 0.3], dtype=ad.float64, requires_grad=True)
+    g, = ad.autograd.grad(ad.sinc(x).sum(), x, create_graph=True)
+    h, = ad.autograd.grad(g.sum(), x)
+    assert g.detach().tolist()[:3] == [0.0, 0.0, 0.0]
+    assert abs(g.detach().tolist()[3] - (-0.9020)) < 1e-4
+    assert all(math.isnan(v) for v in h.tolist()[:3])
+    assert abs(h.tolist()[3] - (-2.4585)) < 1e-4

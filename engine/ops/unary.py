@@ -429,12 +429,13 @@ class Sinc(Elementwise):
         return xp.where(x == 0, 1, xp.sin(product) / xp.where(x == 0, 1, product))
 
     def backward(F, ctx, g, x):
-        # PyTorch's sinc_backward: g * ((pi x cos(pi x) - sin(pi x)) / (x * x * pi)), 0 where x is 0
-        # (there the denominator is taken as 1, so that no 0/0 reaches a second derivative)
+        # PyTorch's sinc_backward: g * ((pi x cos(pi x) - sin(pi x)) / (x * x * pi)), 0 where that
+        # denominator is 0 (x = 0, or so small that x * x underflows) -- so a second derivative there
+        # meets 0/0 and is nan, as PyTorch's is
         product = x * math.pi
-        zero = x == 0
-        d = (product * F.cos(product) - F.sin(product)) / (F.where(zero, 1.0, x * x * math.pi))
-        return (F.where(zero, 0.0, g * d),)
+        squared = x * x * math.pi
+        out = g * ((product * F.cos(product) - F.sin(product)) / squared)
+        return (F.where(squared == 0, 0.0, out),)
 
 
 class Deg2rad(Elementwise):
