@@ -25,6 +25,7 @@ import importlib
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import time
@@ -208,9 +209,8 @@ def best_times(fns, repeats, rounds=None):
 def paired_ratios(rounds, lib, peer):
     """(median, lower quartile, upper quartile) of lib's time over peer's within each round: a run
     set against the one beside it, steadier than the ratio of two bests on a shared machine."""
-    ratios = sorted(r[lib] / r[peer] for r in rounds)
-    n = len(ratios)
-    return ratios[n // 2] if n % 2 else (ratios[n // 2 - 1] + ratios[n // 2]) / 2, ratios[n // 4], ratios[(3 * n) // 4]
+    lower, median, upper = statistics.quantiles([r[lib] / r[peer] for r in rounds], n=4)
+    return median, lower, upper
 
 
 def best_time_once(fn):

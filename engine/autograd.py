@@ -194,8 +194,8 @@ def _discover(roots, post_order):
     seen = set()
     order = []
     if not post_order:
-        # a node is seen once it has an edge count; only a root can be seen without one
-        # the roots start at 0 (not walked again when one feeds another); _run starts those still at 0
+        # a node is walked when it first gets an edge count; the roots start at 0, so that one fed by
+        # another is not walked twice (_run starts the roots still at 0)
         stack = list(dict.fromkeys(roots))
         deps = dict.fromkeys(stack, 0)
         push = stack.append
@@ -381,11 +381,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
             saved = node.saved
-            if saved is not None:  # (None: the row saves nothing)
-                if saved.__class__ is tuple:  # numbers only (tensor.saved_entries)
-                    pass
-                elif arrays and saved.__class__ is list:
-                    # _unpack's arrays, inline for values and intact tensors (this runs once per node)
+            if saved is not None:  # (None: the row saves nothing; a tuple: numbers only, as they are)
+                if arrays and saved.__class__ is list:
+                    # _unpack's arrays, inline (this runs once per node); where it would raise, it does
                     values = []
                     for kind, v, version, producer in saved:
                         if kind == SAVED_VALUE:
@@ -393,11 +391,13 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                         elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None
                                                                                or v._rg):
                             values.append(v.array)
-                        else:  # an output, or an error to raise: _unpack does it
+                        elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
+                            values.append(v[0])
+                        else:
                             values = _unpack(node, create_graph)
                             break
                     saved = values
-                else:
+                elif saved.__class__ is not tuple:
                     saved = _unpack(node, create_graph)
                 k = len(saved)
                 if params:

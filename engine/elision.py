@@ -116,12 +116,8 @@ def _kept_inputs(op, args):
     """The positions of the inputs a node of `op` over `args` would keep for backward."""
     if not op.saves:
         return ()
-    needs = tuple(getattr(a, "_rg", False) is True for a in args)  # a number wants none
-    plan = op.keeps.get(needs)
-    if plan is None:
-        from .tensor import _save_plan  # (tensor imports this module)
-        plan = op.keeps[needs] = _save_plan(op, needs)
-    return plan
+    from .tensor import _plan_of  # (tensor imports this module)
+    return _plan_of(op, tuple(getattr(a, "_rg", False) is True for a in args))  # a number wants none
 
 
 def _calibrate():

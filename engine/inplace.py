@@ -21,7 +21,8 @@ from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .ops import TABLE
 from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, saved_entries, VIEW_DEFAULT,
-                     VIEW_NO_GRAD, VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name, view_chain)
+                     VIEW_NO_GRAD, VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name,
+                     view_chain)
 
 __all__ = ["inplace"]
 

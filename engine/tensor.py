@@ -241,7 +241,7 @@ def run_op(op, args, params):
             ((shape, None), (dtype, None)) if at == 1 else ((None, shape), (None, dtype))
         node.out_shape = out.shape
         node.out_dtype = out.dtype
-    if op.saves:  # _saved's entries, inline (the one tensor is t; the output's version is 0)
+    if op.saves:
         plan = op.keeps.get(needs)
         if plan is None:
             plan = op.keeps[needs] = _save_plan(op, needs)
@@ -251,19 +251,7 @@ def run_op(op, args, params):
                 saved.append(None if s is None else args[s])
             node.saved = tuple(saved)
         else:
-            saved = node.saved = []
-            for s in plan:
-                if s is None:
-                    saved.append(_NOT_KEPT)
-                elif s is _OUT:
-                    saved.append((SAVED_OUTPUT, (out, result._vc), 0, None))
-                elif args[s] is t:
-                    vc = t._vc
-                    if vc.__class__ is not list:  # an InferenceVersion
-                        raise RuntimeError(INFERENCE_SAVED)
-                    saved.append((SAVED_TENSOR, t, vc[0], t._fn))
-                else:
-                    saved.append((SAVED_VALUE, args[s], 0, None))
+            node.saved = _saved(plan, args, result)
     else:
         node.saved = None
     node.seq = _next_seq()
@@ -554,7 +542,7 @@ def _record(op, args, params, result):
     else:
         node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
     node.needs = needs
-    node.saved = _saved(op, needs, args, result) if op.saves else None
+    node.saved = _saved(_plan_of(op, needs), args, result) if op.saves else None
     node.seq = _next_seq()
     out = result.array
     node.out_shape = out.shape
@@ -569,11 +557,9 @@ def _record(op, args, params, result):
     return node
 
 
-def _saved(op, needs, args, result):
-    """What a node keeps of `op.saves`: each entry (kind, value, version, producer)."""
-    plan = op.keeps.get(needs)
-    if plan is None:
-        plan = op.keeps[needs] = _save_plan(op, needs)
+def _saved(plan, args, result):
+    """What a node keeps of its row's saves, by `plan` (_save_plan): each entry (kind, value,
+    version, producer)."""
     saved = []
     for s in plan:
         if s is None:
@@ -607,6 +593,14 @@ def _save_plan(op, needs):
                  None if s >= len(needs) or (op.save_for is not None and not any(needs[j] for j in u)) else s
                  for s, u in zip(op.saves, users))
     return _ValuesPlan(plan) if all(s is None or (s is not _OUT and not needs[s]) for s in plan) else plan
+
+
+def _plan_of(op, needs):
+    """op's save plan for a call whose inputs want gradients as `needs` says, made once."""
+    plan = op.keeps.get(needs)
+    if plan is None:
+        plan = op.keeps[needs] = _save_plan(op, needs)
+    return plan
 
 
 class _ValuesPlan(tuple):
