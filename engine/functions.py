@@ -277,7 +277,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
     _check_allocation((n,), dt.np)
     dev = _backend.device(device)
-    if dt.np.kind == "f":  # PyTorch's kernel, element for element (ranges.py)
+    if dt.np.kind == "f":  # each element from its index (ranges.py)
         arr = _ranges.arange(values[0], values[2], n, dt.np)
     else:
         arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
@@ -289,7 +289,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def _spaced(kernel, start, end, steps, extra, dtype, device, requires_grad):
-    """linspace / logspace: `kernel` (PyTorch's, element for element) made on the host, then moved."""
+    """linspace / logspace: `kernel` (ranges.py) made on the host, then moved."""
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
