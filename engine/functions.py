@@ -616,11 +616,13 @@ def where(condition, input, other):
 # ----------------------------------------------------------------- reductions
 
 def _reduction(name, input, dim, keepdim, float_only=False):
-    input = _tensor_in(input)
+    if input.__class__ is not Tensor:
+        input = _tensor_in(input)
     if float_only and input.array.dtype.kind != "f":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.name}")
-    return apply(_op[name], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+    return run_op(_op[name], (input,), {"dim": None if dim is None else _dims(dim, input.array.ndim),
+                                         "keepdim": keepdim is True or bool(keepdim)})
 
 
 def sum(input, dim=None, keepdim=False):

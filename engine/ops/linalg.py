@@ -444,7 +444,8 @@ def _det_cofactors(F, a, g):
     scale = F.unsqueeze(F.unsqueeze(g, dim=-1), dim=-1)
     if n == 1:
         return F.expand(scale, shape=a.shape)
-    others = xp.array([[j for j in range(n) if j != i] for i in range(n)])  # (n, n - 1)
+    j = xp.arange(n - 1)
+    others = j[None, :] + (j[None, :] >= xp.arange(n)[:, None])  # (n, n - 1): row i lists every index but i
     minors = F.getitem(a, key=(Ellipsis, others[:, None, :, None], others[None, :, None, :]))  # (..., n, n, n-1, n-1)
     ij = xp.arange(n)
     sign = (1 - 2 * ((ij[:, None] + ij[None, :]) % 2)).astype(a.array.dtype)  # a Tensor here (create_graph)

@@ -24,7 +24,7 @@ class Sum(Op):
     node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
-        return xp.sum(x, axis=dim, keepdims=keepdim)
+        return x.sum(axis=dim, keepdims=keepdim)  # (the method: kernels.py says why)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         return (F.expand(_unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
@@ -42,7 +42,7 @@ class Mean(Op):
     node = _reduction_name("Mean")
 
     def forward(xp, x, dim=None, keepdim=False):
-        return xp.mean(x, axis=dim, keepdims=keepdim)
+        return x.mean(axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         n = _reduced_count(ctx.shapes[0], dim)
@@ -733,13 +733,13 @@ class Norm(Op):
 
     def forward(xp, x, p=2, dim=None, keepdim=False):
         if p == 2:
-            return xp.sqrt(xp.sum(x * x, axis=dim, keepdims=keepdim))
+            return xp.sqrt((x * x).sum(axis=dim, keepdims=keepdim))
         a = xp.abs(x)
         if p == 1:
-            return xp.sum(a, axis=dim, keepdims=keepdim)
+            return a.sum(axis=dim, keepdims=keepdim)
         if p == math.inf:
-            return xp.max(a, axis=dim, keepdims=keepdim)
-        return kernels.power(xp, xp.sum(kernels.power(xp, a, p), axis=dim, keepdims=keepdim), 1.0 / p)
+            return a.max(axis=dim, keepdims=keepdim)
+        return kernels.power(xp, kernels.power(xp, a, p).sum(axis=dim, keepdims=keepdim), 1.0 / p)
 
     def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
         return Norm._grad(F, ctx, _unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
