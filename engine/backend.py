@@ -195,23 +195,3 @@ def cuda_is_available():
 def numpy_backend():
     return backend_for(CPU)
 
-
-_HOST_SPECIAL = {}
-
-
-def special(xp, name):
-    """A special function (`erf`) on arrays of module `xp`: cupyx.scipy.special's
-    on CuPy; elsewhere Python's `math` function applied elementwise (numpy has
-    none of its own), with the result back in `xp` and the input's dtype."""
-    if getattr(xp, "__name__", "") == "cupy":
-        from cupyx.scipy import special as cupy_special
-        return getattr(cupy_special, name)
-    elementwise = _HOST_SPECIAL.get(name)
-    if elementwise is None:
-        import math
-        elementwise = _HOST_SPECIAL[name] = numpy.vectorize(getattr(math, name), otypes=[numpy.float64])
-
-    def fn(x):  # made per call: the result goes back to this call's array module
-        host = numpy.asarray(x)
-        return xp.asarray(elementwise(host).astype(host.dtype if host.dtype.kind == "f" else numpy.float64))
-    return fn

@@ -277,7 +277,7 @@ def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False
     n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
     _check_allocation((n,), dt.np)
     dev = _backend.device(device)
-    if dt.np.kind == "f":  # PyTorch's kernel, element for element (ranges.py)
+    if dt.np.kind == "f":  # each element from its index (ranges.py)
         arr = _ranges.arange(values[0], values[2], n, dt.np)
     else:
         arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
@@ -289,7 +289,7 @@ def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
 
 
 def _spaced(kernel, start, end, steps, extra, dtype, device, requires_grad):
-    """linspace / logspace: `kernel` (PyTorch's, element for element) made on the host, then moved."""
+    """linspace / logspace: `kernel` (ranges.py) made on the host, then moved."""
     steps = int(steps)
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
@@ -616,11 +616,13 @@ def where(condition, input, other):
 # ----------------------------------------------------------------- reductions
 
 def _reduction(name, input, dim, keepdim, float_only=False):
-    input = _tensor_in(input)
+    if input.__class__ is not Tensor:
+        input = _tensor_in(input)
     if float_only and input.array.dtype.kind != "f":
         raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {input.dtype.name}")
-    return apply(_op[name], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+    return run_op(_op[name], (input,), {"dim": None if dim is None else _dims(dim, input.array.ndim),
+                                         "keepdim": keepdim is True or bool(keepdim)})
 
 
 def sum(input, dim=None, keepdim=False):

@@ -2,8 +2,7 @@
 and Adadelta in optim_rms.py; the base class (groups, state, state_dict) in optimizer.py.
 
 Each update is PyTorch 2.13's single-tensor (for-loop) implementation, the one it runs on CPU
-by default, operation for operation and in its order, with its fused kernels rounded once
-(optimizer.py), so a run keeps PyTorch's bits in float64 and float32.
+by default, operation for operation, so a run follows PyTorch's within the dtype's tolerance.
 """
 from .optimizer import (Optimizer, add, addcdiv, addcmul, assign, bump_step, like, lerp, scalar_tensor,
                         state_tensor, write, xp_of)
@@ -32,8 +31,8 @@ def check_betas(betas):
 
 
 class SingleTensor(Optimizer):
-    """An optimiser with only PyTorch's single-tensor implementation: foreach=True runs it too (on CPU
-    PyTorch's foreach kernels give the same bits); fused, capturable and differentiable runs are
+    """An optimiser with only PyTorch's single-tensor implementation: foreach=True runs it too (the
+    same update); fused, capturable and differentiable runs are
     other implementations, refused with PyTorch's own messages where it has them."""
 
     _capturable_what = "params and state_steps"

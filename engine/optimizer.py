@@ -1,5 +1,5 @@
 """torch.optim.Optimizer: parameter groups, per-parameter state, state_dict and repr as PyTorch
-keeps them, and the in-place kernels its single-tensor updates call, rounded as PyTorch's are.
+keeps them, and the in-place kernels its single-tensor updates call.
 
 An update runs on the raw arrays, outside the graph: each in-place op PyTorch's update does on
 a parameter writes the parameter's memory (views and aliases see it) and bumps its version once,
@@ -13,7 +13,6 @@ import warnings
 import numpy
 
 from . import dtypes as _dt
-from .fma import multiply_add
 from .grad_mode import enable_grad
 from .ops import TABLE
 from .tensor import Tensor, _xp, _storage, _make
@@ -248,8 +247,7 @@ def assign(p, array):
 
 
 # ------------------------------------------------------------------ kernels
-# PyTorch's CPU kernels take a Python number in the tensor's dtype; those that compute
-# `a + b * c` are compiled to one fused multiply-add (fma.py), the rest round each operation.
+# PyTorch's CPU kernels take a Python number in the tensor's dtype, as these do.
 
 def like(value, arr):
     """A Python number as PyTorch's kernels take it with a tensor: in the tensor's dtype."""
@@ -258,7 +256,7 @@ def like(value, arr):
 
 
 def add(xp, a, b, alpha=1):
-    """a.add(b, alpha=alpha): a + alpha * b, one rounding."""
+    """a.add(b, alpha=alpha): a + alpha * b."""
     return _ADD.forward(xp, a, b, alpha)
 
 
@@ -268,8 +266,8 @@ def lerp(xp, a, b, weight):
 
 
 def addcmul(a, t1, t2, value=1):
-    """a.addcmul(t1, t2, value=value): fma(value * t1, t2, a)."""
-    return multiply_add(like(value, t1) * t1, t2, a, a.dtype)
+    """a.addcmul(t1, t2, value=value): a + value * t1 * t2."""
+    return a + like(value, t1) * t1 * t2
 
 
 def addcdiv(a, t1, t2, value=1):

@@ -25,10 +25,8 @@ reciprocal then mul, `x ** 2` is pow_scalar, ...), and the functions are the
 language's own names whose engine function is a plain wrapper of one
 elementwise row. Arithmetic between plain numbers is the interpreter's own
 `binary`/`unary`. A variable is a float64 numpy scalar here where the
-engine's leaf holds a 0-d array: numpy gives the two the same bits in every
-row but the `**` ones (its scalar power is C's pow, its array power has
-shortcuts), which get the 0-d array -- and a self-check when the lane is
-built puts any other row numpy treats differently there too.
+engine's leaf holds a 0-d array: the rows compute through numpy's ufuncs
+(never Python's `**`), which give a scalar and a 0-d array the same bits.
 
 Anything else -- another statement form, a name that is not a bound
 variable, a function of a number, options beyond the defaults, any error at
@@ -81,7 +79,7 @@ _OPEN = ("(", 0)
 _NUMBER, _TENSOR, _LEAF = 0, 1, 2
 
 # what a step of a program does; registers hold the numbers first, then each step's result
-_T2, _T1, _AS_ARRAY, _NUM2, _MAKE_LEAF, _NUM1 = range(6)
+_T2, _T1, _NUM2, _MAKE_LEAF, _NUM1 = range(5)
 
 
 class _Decline(Exception):
@@ -148,10 +146,6 @@ class _Lane:
         # lookup): its forward, its backward, and how many values that takes after g, picked how
         self.parts = {row: (row.forward, row.backward)
                       + _picker(row.saves, row in (self.pow_scalar, self.rpow_scalar)) for row in rows}
-        # rows that see a variable as the engine's 0-d array: the ** ones (numpy's power of an array
-        # has shortcuts its power of a scalar lacks); tests/test_lean_lane.py checks numpy gives every
-        # other row the same bits for both
-        self.array_rows = {self.rows["^"], self.pow_scalar, self.rpow_scalar}
         self.float64 = E.float64
         from ..engine.dtypes import _default as default_dtype
         from ..engine.backend import _default_device as default_device
@@ -371,14 +365,9 @@ class _Compiler:
 
     def power_row(self, row, a, b, param=None):
         """A ** row of tensor a and tensor b, or of tensor a and its number parameter `param`
-        ("exponent" or "base") b. A variable goes to it as the engine's 0-d array (but to
-        pow_scalar as it is for a whole exponent from 2 up; see _execute)."""
+        ("exponent" or "base") b."""
         forward, backward, n, pick = self.parts[row]
         va, vb = a[0], b[0]
-        if a[1] == _LEAF:
-            va = self.emit((_AS_ARRAY, None, va, vb if param == "exponent" else None))[0]
-        if not param and b[1] == _LEAF:
-            vb = self.emit((_AS_ARRAY, None, vb, None))[0]
         steps = self.steps
         steps.append((_T2, forward, va, vb))  # a parameter goes in the second input's place (_Lane checks)
         out = self.n_numbers + len(steps) - 1
@@ -542,18 +531,6 @@ def _execute(steps, registers):
             out = what(np, registers[ra], registers[rb])
         elif code == 1:  # _T1
             out = what(np, registers[ra])
-        elif code == _AS_ARRAY:
-            v = registers[ra]
-            if rb is not None:
-                p = registers[rb]
-                # numpy's array power differs from its scalar power only at its shortcuts (square,
-                # sqrt, reciprocal: 2, 0.5, -1), and pow_scalar takes 2 as a product, forward and
-                # backward: a whole exponent from 2 up meets none of them, so the scalar serves there
-                if p >= 2 and p % 1 == 0:
-                    append(v)
-                    continue
-            append(numpy.array(v))
-            continue
         elif code == _MAKE_LEAF:
             append(_FLOAT64(float(registers[ra])))
             continue

@@ -224,7 +224,7 @@ C("hardsigmoid", "inplace", on_copy(lambda y: F.hardsigmoid(y, inplace=True)), [
   "HardsigmoidBackward0", gen=gen_each(hard_edges))
 C("hardsigmoid_backward", "grad",
   lambda x, w: ad.autograd.grad((F.hardsigmoid(x) * w).sum(), x, create_graph=True)[0], [(3, 3), (3, 3)],
-  lambda x, w: np.where((x > -3) & (x < 3), w * np.float64(np.float32(1) / np.float32(6)), 0.0),
+  lambda x, w: np.where((x > -3) & (x < 3), w / 6, 0.0),
   "HardsigmoidBackwardBackward0", gen=gen_each(hard_edges, uniform(-2.0, 2.0)))
 C("threshold", "fn", lambda x: F.threshold(x, 0.5, -2.0), [(3, 4)], lambda x: np.where(x <= 0.5, -2.0, x),
   "ThresholdBackward0", gen=gen_each(away(0.5, margin=0.1, lo=-3.0, hi=3.0)))

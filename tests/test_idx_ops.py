@@ -4,7 +4,7 @@ tests/golden/idx_ops_cases.py.
 
 For each case: every output's dtype, shape and values (the version counters the in-place cases
 return among them), the node's name and the names of its next functions, and the first and
-second derivatives -- PyTorch's bits. For each bad call: the exception's type and message.
+second derivatives -- within their dtype's tolerance (tests/tolerance.py). For each bad call: the exception's type and message.
 """
 import json
 import pathlib
@@ -18,19 +18,9 @@ import autodiff.engine as ad
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
 from idx_ops_cases import CASES, ERRORS, record, run_error, values  # noqa: E402
-from test_functional_ops import _floats, assert_as_pytorch  # noqa: E402
+from test_functional_ops import assert_as_pytorch, within  # noqa: E402
 
 GOLDEN = json.loads((HERE / "golden" / "idx_ops.json").read_text())
-
-# {case: units in the last place}: how far a case's numbers may be from PyTorch's; none listed:
-# PyTorch's bits (the recorded float.hex strings, signs of zeros included).
-ULPS = {
-    # the gradient of the broadcast input is summed over dim 0 by the engine's sum_to, numpy's
-    # sum(axis=0), which adds in another order than PyTorch's kernel (wm.sum(0) differs the same)
-    "masked_scatter_broadcast_self_gradient_sums_in_order": 2,
-}
-
-
 
 def namespace():
     return {"T": ad, "R": values,
@@ -38,45 +28,11 @@ def namespace():
             "V": lambda *ints: ad.tensor(list(ints), dtype=ad.int64)}
 
 
-def _ordered(values):
-    """Recorded floats as integers ordered as the floats are (-0.0 and 0.0 both 0), exact: Python
-    ints, not floats (test_functional_ops._ulps casts them to float64, which rounds a difference of
-    a few units in the last place away)."""
-    i = _floats(values).view(np.int64)
-    return [int(v) for v in np.where(i < 0, np.int64(-2 ** 63) - i, i)]
-
-
-def _same_bits(got, want, ulps, what):
-    if want is None:
-        assert got is None, f"{what}: PyTorch has None"
-        return
-    assert got is not None, f"{what}: PyTorch has a tensor"
-    assert (got["dtype"], got["shape"]) == (want["dtype"], want["shape"]), what
-    if got["values"] == want["values"]:
-        return
-    assert ulps and "float" in want["dtype"], f"{what}: {got['values']} where PyTorch has {want['values']}"
-    nan = np.isnan(_floats(want["values"]))
-    assert (np.isnan(_floats(got["values"])) == nan).all(), what
-    distance = max([abs(g - w) for g, w, n in zip(_ordered(got["values"]), _ordered(want["values"]), nan)
-                    if not n] or [0])
-    assert distance <= ulps, f"{what}: {distance} units in the last place from PyTorch's"
-
-
 @pytest.mark.parametrize("name, program", CASES, ids=[name for name, _ in CASES])
 def test_as_pytorch(name, program):
     want = GOLDEN["cases"][name]
     got = record(program, namespace())
-    ulps = ULPS.get(name, 0)
-    assert_as_pytorch(got, want, lambda kind, g, w, what: _same_bits(g, w, ulps, what))
-
-
-def test_ulps_are_counted_exactly():
-    one_ulp = [(1.0 / 3).hex(), np.nextafter(1.0 / 3, 1.0).hex()]
-    _same_bits({"dtype": "torch.float64", "shape": [1], "values": one_ulp[1:]},
-               {"dtype": "torch.float64", "shape": [1], "values": one_ulp[:1]}, 1, "one unit")
-    with pytest.raises(AssertionError, match="1 units in the last place"):
-        _same_bits({"dtype": "torch.float64", "shape": [1], "values": [(-2.5).hex()]},
-                   {"dtype": "torch.float64", "shape": [1], "values": [np.nextafter(-2.5, 0.0).hex()]}, 0.5, "x")
+    assert_as_pytorch(got, want, within({}, name))
 
 
 @pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])

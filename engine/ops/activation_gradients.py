@@ -1,21 +1,18 @@
 """The gradients of softplus, gelu, elu (selu, celu) and logsigmoid as rows of their own, as
 PyTorch has them: softplus_backward, gelu_backward, elu_backward, log_sigmoid_backward.
 
-Why rows: PyTorch computes each first derivative with a compiled kernel whose order of
-rounding (and, in gelu's, a fused multiply-add) no composition of table ops reproduces; a row's
-forward is that kernel's arithmetic, so gradients come out with PyTorch's bits. Each row's own
-backward is the double-backward formula of PyTorch's derivatives.yaml, so second derivatives
-(and their nodes, SoftplusBackwardBackward0 ...) are PyTorch's too.
+Why rows: a first derivative recorded under create_graph is one node, as in PyTorch, and its
+own backward is the double-backward formula of PyTorch's derivatives.yaml, so second
+derivatives and their nodes (SoftplusBackwardBackward0 ...) are PyTorch's; without a graph the
+gradient is one array expression instead of a chain of table ops.
 
 The forwards see the gradient `g` and the activation's input `x`; numpy's warnings for an
 overflowing exp are off during a backward (the branch that overflows is the one not taken).
 """
-from ..backend import special
-from ..fma import multiply_add
+from .. import kernels
 from .table import Op, custom
 
-# PyTorch's constants, as its kernels spell them (M_SQRT1_2 is one unit in the last place above
-# 1/math.sqrt(2))
+# the constants of the formulas, as C's math.h spells them
 M_SQRT1_2 = 0.7071067811865476
 M_2_SQRTPI = 1.1283791670955126
 M_SQRT2 = 1.4142135623730951
@@ -61,25 +58,19 @@ class SoftplusBackward(_Gradient):
 
 
 class GeluBackward(_Gradient):
-    """gelu's gradient: g * (cdf + x * pdf), the sum fused as PyTorch's kernel compiles it; the
-    tanh approximation's with the steps its kernel fuses (x + kappa x^3, 1 - t^2, 1 + 3 kappa x^2)."""
+    """gelu's gradient: g * (cdf + x * pdf), or the tanh approximation's."""
     name = "gelu_backward"
     node = "GeluBackwardBackward0"
 
     def forward(xp, g, x, approximate="none"):
-        dtype = xp.result_type(g, x)
-        one = dtype.type(1)
         if approximate == "tanh":
             x_sq = x * x
-            inner = multiply_add(x_sq * x, dtype.type(TANH_KAPPA), x, dtype) * TANH_BETA
-            t = xp.tanh(inner)
-            left_derivative = 0.5 * (one + t)
-            tanh_derivative = multiply_add(-t, t, one, dtype)
-            inner_derivative = TANH_BETA * multiply_add(dtype.type(3 * TANH_KAPPA), x_sq, one, dtype)
-            return g * (left_derivative + 0.5 * x * tanh_derivative * inner_derivative)
-        cdf = 0.5 * (one + special(xp, "erf")(x * M_SQRT1_2))
+            t = xp.tanh((x + x_sq * x * TANH_KAPPA) * TANH_BETA)
+            inner_derivative = (x_sq * (3 * TANH_KAPPA) + 1) * TANH_BETA
+            return g * (0.5 * (1 + t) + 0.5 * x * (1 - t * t) * inner_derivative)
+        cdf = 0.5 * (1 + kernels.erf(xp, x * M_SQRT1_2))
         pdf = GELU_PDF * xp.exp(x * x * -0.5)
-        return g * multiply_add(x, pdf, cdf, dtype)
+        return g * (cdf + x * pdf)
 
     def backward(F, ctx, gg, g, x, approximate="none"):
         dg = F.gelu_backward(gg, x, approximate=approximate) if ctx.needs[0] else None
@@ -102,7 +93,7 @@ class GeluBackward(_Gradient):
 
 class EluBackward(_Gradient):
     """elu's gradient from its input: ((g * input_scale) * alpha * scale) * exp(x * input_scale)
-    where x <= 0, g * scale elsewhere -- PyTorch's kernel's order of products."""
+    where x <= 0, g * scale elsewhere."""
     name = "elu_backward"
     node = "EluBackwardBackward0"
 

@@ -17,14 +17,12 @@ import math
 
 import numpy
 
-from ..backend import special
-from ..fma import multiply_add
+from .. import kernels
 from .activation_gradients import M_SQRT1_2, TANH_BETA, TANH_KAPPA, raw as _raw
 from .table import MaskedGradient, Op, batch_dim, custom
 from .unary import Clamp, Sigmoid
 
 _BCE_EPS = 1e-12   # PyTorch's EPSILON in binary_cross_entropy_backward
-_ONE_SIXTH_F32 = float(numpy.float32(1.0) / numpy.float32(6.0))  # hardsigmoid_backward's one_sixth
 
 
 def _reduce(xp, loss, reduction):
@@ -84,12 +82,10 @@ class Gelu(_Activation):
     saves = (0,)
 
     def forward(xp, x, approximate="none"):
-        # PyTorch's kernels: x * 0.5 * (1 + erf(x * M_SQRT1_2)); for 'tanh', x + kappa x^3 fused
         if approximate == "tanh":
-            dtype = x.dtype
-            inner = multiply_add(x * x * x, dtype.type(TANH_KAPPA), x, dtype) * TANH_BETA
+            inner = (x + x * x * x * TANH_KAPPA) * TANH_BETA
             return 0.5 * x * (1 + xp.tanh(inner))
-        return x * 0.5 * (1 + special(xp, "erf")(x * M_SQRT1_2))
+        return x * 0.5 * (1 + kernels.erf(xp, x * M_SQRT1_2))
 
     def backward(F, ctx, g, x, approximate="none"):
         return (F.gelu_backward(g, x, approximate=approximate),)
@@ -106,14 +102,8 @@ class Silu(_Activation):
             return x / (1 + xp.exp(-x))
 
     def backward(F, ctx, g, x, inplace=False):
-        if F.graph:  # PyTorch's infinitely_differentiable_silu_backward
-            s = F.sigmoid(x)
-            return (g * s * (1 + x * (1 - s)),)
-        # its silu_backward kernel (no graph): 1 + x * (1 - s) is one fused multiply-add there
-        with _errstate(F.xp):
-            s = 1 / (1 + F.xp.exp(-x))
-        dtype = F.xp.result_type(g, x)
-        return (g * s * multiply_add(x, 1 - s, dtype.type(1), dtype),)
+        s = F.sigmoid(x)  # PyTorch's infinitely_differentiable_silu_backward
+        return (g * s * (1 + x * (1 - s)),)
 
 
 class LeakyRelu(_Activation):
@@ -201,7 +191,7 @@ class LogSigmoid(_Activation):
 
 
 class Mish(_Activation):
-    """x tanh(softplus(x)), as PyTorch's kernel writes it: x * tanh(log1p(exp(x)))."""
+    """x tanh(softplus(x))."""
     name = "mish"
     node = "MishBackward0"  # in place too, as PyTorch's mish_
     saves = (0,)
@@ -211,17 +201,9 @@ class Mish(_Activation):
         return x * xp.tanh(xp.log1p(xp.exp(xp.minimum(x, 20.0))))
 
     def backward(F, ctx, g, x, inplace=False):
-        if F.graph:  # PyTorch's infinitely_differentiable_mish_backward
-            s = F.sigmoid(x)
-            t = F.tanh(F.softplus(x))
-            return (g * (t + x * s * (1 - t * t)),)
-        # its mish_backward kernel (no graph): 1 - t*t and t + (x s)(...) fused multiply-adds
-        xp = F.xp
-        dtype = xp.result_type(g, x)
-        with _errstate(xp):
-            s = 1 / (1 + xp.exp(-x))
-        t = xp.tanh(xp.log1p(xp.exp(xp.minimum(x, 20.0))))
-        return (g * multiply_add(x * s, multiply_add(-t, t, dtype.type(1), dtype), t, dtype),)
+        s = F.sigmoid(x)  # PyTorch's infinitely_differentiable_mish_backward
+        t = F.tanh(F.softplus(x))
+        return (g * (t + x * s * (1 - t * t)),)
 
 
 class Hardswish(_Activation):
@@ -270,13 +252,12 @@ class Hardsigmoid(_Activation):
 
 
 class HardsigmoidBackward(MaskedGradient):
-    """hardsigmoid's gradient: g / 6 strictly between -3 and 3, 0 elsewhere -- g times PyTorch's
-    one_sixth, the float32 1.0f / 6.0f, in every dtype (so float64 gradients are PyTorch's bits)."""
+    """hardsigmoid's gradient: g / 6 strictly between -3 and 3, 0 elsewhere."""
     name = "hardsigmoid_backward"
     node = "HardsigmoidBackwardBackward0"
 
     def forward(xp, g, x):
-        return xp.where((x > -3.0) & (x < 3.0), g * _ONE_SIXTH_F32, 0.0)
+        return xp.where((x > -3.0) & (x < 3.0), g / 6.0, 0.0)
 
 
 class Threshold(_Activation):
@@ -388,8 +369,8 @@ class MseLossBackward(Op):
 
 
 class SmoothL1Loss(Op):
-    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target), reduced: PyTorch's
-    kernel, each expression in its order. huber=True: 0.5 d**2, else delta (|d| - 0.5 delta), with
+    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = input - target), reduced.
+    huber=True: 0.5 d**2, else delta (|d| - 0.5 delta), with
     beta standing for delta (HuberLossBackward0)."""
     name = "smooth_l1_loss"
     node = staticmethod(lambda ctx: "HuberLossBackward0" if ctx.params.get("huber") else "SmoothL1LossBackward0")
@@ -435,8 +416,8 @@ class BinaryCrossEntropy(Op):
         return _reduce(xp, loss, reduction)
 
     def backward(F, ctx, g, x, t, weight=None, reduction="mean"):
-        # PyTorch's order: the kernel's g (x - t) / max((1 - x) x, eps), then the weight, then 1/n;
-        # the target's -logit(x) g (log(x / (1 - x)), as its logit kernel), weight, 1/n
+        # PyTorch's formulas: g (x - t) / max((1 - x) x, eps) for the input, -logit(x) g for the
+        # target, each times the weight, over n for 'mean'
         gx = _weighted_mean(F, ctx, g * (x - t) / F.clamp((1 - x) * x, min=_BCE_EPS), weight, reduction) \
             if ctx.needs[0] else None
         gt = _weighted_mean(F, ctx, -F.log(x / (1 - x)) * g, weight, reduction) if ctx.needs[1] else None
@@ -462,7 +443,7 @@ class BinaryCrossEntropyWithLogits(Op):
         return _reduce(xp, loss, reduction)
 
     def backward(F, ctx, g, x, t, weight=None, pos_weight=None, reduction="mean"):
-        # PyTorch's order: the slope times g, then the weight, then 1/n
+        # PyTorch's formulas: the slope times g, times the weight, over n for 'mean'
         gx = gt = None
         if ctx.needs[0]:
             if pos_weight is None:

@@ -4,7 +4,7 @@ import math
 
 import numpy
 
-from ..fma import multiply_add
+from .. import kernels
 from .table import Elementwise, Op, custom, infix, prefix
 
 
@@ -58,11 +58,11 @@ class Sub(Op):
 
 
 def _plus_scaled(xp, a, b, alpha):
-    """a + alpha * b as PyTorch's add kernel: alpha in the result's dtype, one rounding (fma.py)."""
+    """a + alpha * b, alpha taken in the result's dtype (as PyTorch takes a Scalar)."""
     dtype = xp.result_type(a, b)
     if dtype.kind in "fc":
         alpha = dtype.type(alpha)
-    return multiply_add(b, alpha, a, dtype)
+    return a + b * alpha
 
 
 _INVERT = "use the `~` or `logical_not()` operator instead."
@@ -242,8 +242,7 @@ class Copysign(Op):
 
 
 class Logaddexp(Op):
-    """log(exp(a) + exp(b)), as PyTorch's kernel: max + log1p(exp(-|a - b|)), a itself where
-    both are the same infinity."""
+    """log(exp(a) + exp(b)) without overflow (kernels.log_add_exp)."""
     name = "logaddexp"
     names = ("logaddexp",)
     node = "LogaddexpBackward0"
@@ -251,17 +250,14 @@ class Logaddexp(Op):
     saves = (0, 1)
 
     def forward(xp, a, b):
-        with numpy.errstate(all="ignore"):
-            out = xp.maximum(a, b) + xp.log1p(xp.exp(-xp.abs(a - b)))
-            return xp.where(xp.isinf(a) & (a == b), a, out)
+        return kernels.log_add_exp(xp, a, b)
 
     def backward(F, ctx, g, a, b):
         return (g / (1 + F.exp(b - a)) if ctx.needs[0] else None), (g / (1 + F.exp(a - b)) if ctx.needs[1] else None)
 
 
 class Logaddexp2(Op):
-    """log2(2**a + 2**b), as PyTorch's kernel: max + log1p(2**-|a - b|) / log(2), the product and
-    the sum rounded once (its compiled fma)."""
+    """log2(2**a + 2**b) without overflow (kernels.log_add_exp)."""
     name = "logaddexp2"
     names = ("logaddexp2",)
     node = "Logaddexp2Backward0"
@@ -269,16 +265,10 @@ class Logaddexp2(Op):
     saves = (0, 1)
 
     def forward(xp, a, b):
-        with numpy.errstate(all="ignore"):
-            m = xp.maximum(a, b)
-            out = multiply_add(xp.log1p(xp.exp2(-xp.abs(a - b))), _INV_LOG_2, m, m.dtype)
-            return xp.where(xp.isinf(a) & (a == b), a, out)
+        return kernels.log_add_exp(xp, a, b, base2=True)
 
     def backward(F, ctx, g, a, b):
-        return (g / (1 + 2 ** (b - a)) if ctx.needs[0] else None), (g / (1 + 2 ** (a - b)) if ctx.needs[1] else None)
-
-
-_INV_LOG_2 = 1.0 / math.log(2.0)
+        return (g / (1 + F.exp2(b - a)) if ctx.needs[0] else None), (g / (1 + F.exp2(a - b)) if ctx.needs[1] else None)
 
 
 class Xlogy(Op):
@@ -351,9 +341,7 @@ class PowScalar(Op):
     saves = (0,)
 
     def forward(xp, x, exponent):
-        if exponent == 2:
-            return x * x
-        return x ** exponent
+        return kernels.power(xp, x, exponent)
 
     def backward(F, ctx, g, x, exponent):
         # PyTorch's pow_backward: grad * (exponent * x ** (exponent - 1)), zeros for exponent 0.
@@ -388,11 +376,11 @@ class Pow(Op):
     saves = (0, 1, "out")
 
     def forward(xp, a, b):
-        return a ** b
+        return xp.power(a, b)
 
     def backward(F, ctx, g, a, b, out):
         # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch)
-        ga = F.where(b == 0, 0.0, g * (b * a ** (b - 1))) if ctx.needs[0] else None  # PyTorch's rounding
+        ga = F.where(b == 0, 0.0, g * (b * F.pow(a, b - 1))) if ctx.needs[0] else None
         gb = None
         if ctx.needs[1]:
             # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
@@ -410,14 +398,14 @@ class RpowScalar(Op):
     save_for = ((0,), (0,))
 
     def forward(xp, x, base):
-        return base ** x
+        return xp.power(base, x)
 
     def backward(F, ctx, g, x, out, base):
         # PyTorch's pow_backward_exponent: grad * (out * log(base)); for base 0, taken as 0 where the
         # exponent is >= 0 (0 ** -1 is inf, so its derivative there is -inf)
         if base == 0:
             return (g * F.where(x >= 0, 0.0, out * -math.inf),)
-        return (g * (out * math.log(base)),)
+        return (g * (out * _log_number(base)),)  # a negative base: NaN, as PyTorch's
 
 
 def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
@@ -478,7 +466,7 @@ class Where(Op):
 
 
 class Lerp(Op):
-    """input + weight * (end - input), computed as PyTorch does (from the nearer end)."""
+    """input + weight * (end - input), from the nearer end (kernels.lerp)."""
     name = "lerp"
     names = ("lerp",)
     method = inplace = elementwise = True
@@ -488,14 +476,9 @@ class Lerp(Op):
     save_for = ((2,), (2,), (0, 1))
 
     def forward(xp, a, b, w):
-        # PyTorch's kernel: from the nearer end, fma(w or w - 1, end - start, start or end),
-        # a number weight in the tensors' dtype
-        dtype = xp.result_type(a, b)
-        if w.__class__ in (float, int, bool):
-            w = dtype.type(w)
-        d = b - a
-        near = xp.abs(w) < 0.5
-        return multiply_add(xp.where(near, w, w - dtype.type(1)), d, xp.where(near, a, b), dtype)
+        if w.__class__ in (float, int, bool):  # a number weight in the tensors' dtype
+            w = xp.result_type(a, b).type(w)
+        return kernels.lerp(xp, a, b, w)
 
     def backward(F, ctx, g, a, b, w):
         ga = g * (1 - w) if ctx.needs[0] else None
@@ -505,7 +488,7 @@ class Lerp(Op):
 
 
 class Addcmul(Op):
-    """input + value * tensor1 * tensor2, rounded as PyTorch's kernel: (value * t1) * t2, then + input."""
+    """input + value * tensor1 * tensor2."""
     name = "addcmul"
     names = ("addcmul",)
     method = inplace = elementwise = True
@@ -522,7 +505,7 @@ class Addcmul(Op):
 
 
 class Addcdiv(Op):
-    """input + value * tensor1 / tensor2, rounded as PyTorch's kernel: (value * t1) / t2, then + input."""
+    """input + value * tensor1 / tensor2."""
     name = "addcdiv"
     names = ("addcdiv",)
     method = inplace = elementwise = True

@@ -6,9 +6,6 @@ as PyTorch's kernels do; the gradient comes back in the input's own shape.
 """
 import math
 
-import numpy
-
-from ..fma import multiply_add
 from .reductions import _open_grid
 from .table import Op, batch_key, call, scatter_add
 
@@ -63,20 +60,6 @@ def _scalar(alpha, dtype):
     return dtype.type(alpha)
 
 
-def _occurrences(index):
-    """Positions of a host index array grouped by occurrence: the first time each value appears,
-    the second time, ... -- each group with distinct values, the groups in order."""
-    order = numpy.argsort(index, kind="stable")
-    ranked = index[order]
-    n = index.size
-    starts = numpy.ones(n, dtype=bool)
-    starts[1:] = ranked[1:] != ranked[:-1]
-    first = numpy.maximum.accumulate(numpy.where(starts, numpy.arange(n), 0))
-    rank = numpy.empty(n, dtype=numpy.int64)
-    rank[order] = numpy.arange(n) - first
-    return [numpy.flatnonzero(rank == k) for k in range(int(rank.max()) + 1)] if n else []
-
-
 class IndexAdd(Op):
     """x with alpha * source added at `index` along `dim` (repeated indices add up, in order)."""
     name = "index_add"
@@ -91,16 +74,7 @@ class IndexAdd(Op):
         flat = _lift(out)
         target = xp.moveaxis(flat, dim, 0)
         values = xp.moveaxis(source.reshape(_with(flat.shape, dim, index.size)), dim, 0)
-        if alpha == 1:
-            scatter_add(xp, target, (index,), values)
-        elif out.ndim > 1 and out.dtype.kind == "f" and out.__class__ is numpy.ndarray:
-            # PyTorch adds slice by slice with its add kernel: alpha * source + x rounded once
-            a = _scalar(alpha, out.dtype)
-            for positions in _occurrences(index):
-                rows = index[positions]
-                target[rows] = multiply_add(values[positions], a, target[rows], out.dtype)
-        else:  # a 0-d or 1-d x: PyTorch's loop rounds the product, then the sum
-            scatter_add(xp, target, (index,), values * _scalar(alpha, out.dtype))
+        scatter_add(xp, target, (index,), values if alpha == 1 else values * _scalar(alpha, out.dtype))
         return out
 
     def backward(F, ctx, g, index, dim, alpha=1):

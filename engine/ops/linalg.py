@@ -2,7 +2,7 @@
 linalg.solve, det, vdot, addmv, addr and slogdet."""
 import numpy
 
-from ..lu import lu_det
+from .. import kernels
 from .table import Op, infix, call
 
 
@@ -400,9 +400,7 @@ class Det(Op):
     saves = (0, "out")
 
     def forward(xp, x):
-        out = lu_det(x)  # PyTorch's bits for up to 16 rows (numpy's exp(log|det|) rounds otherwise)
-        if out is None:
-            out = xp.linalg.det(x)
+        out = kernels.det(xp, x)
         nan = xp.isnan(x).any(axis=(-2, -1))
         if bool(nan.any()):  # numpy's det is 0 where LAPACK met a NaN pivot; PyTorch's is NaN
             out = xp.where(nan, xp.nan, out).astype(out.dtype)
@@ -446,7 +444,8 @@ def _det_cofactors(F, a, g):
     scale = F.unsqueeze(F.unsqueeze(g, dim=-1), dim=-1)
     if n == 1:
         return F.expand(scale, shape=a.shape)
-    others = xp.array([[j for j in range(n) if j != i] for i in range(n)])  # (n, n - 1)
+    j = xp.arange(n - 1)
+    others = j[None, :] + (j[None, :] >= xp.arange(n)[:, None])  # (n, n - 1): row i lists every index but i
     minors = F.getitem(a, key=(Ellipsis, others[:, None, :, None], others[None, :, None, :]))  # (..., n, n, n-1, n-1)
     ij = xp.arange(n)
     sign = (1 - 2 * ((ij[:, None] + ij[None, :]) % 2)).astype(a.array.dtype)  # a Tensor here (create_graph)

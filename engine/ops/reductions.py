@@ -5,9 +5,8 @@ import math
 
 import numpy
 
-from ..fma import multiply_add
-from ..summation import dim_sum, dim_variance, exact_sum, full_variance, lane_sum, norm_sum
-from .table import (Op, _keepdim_shape, _normalize_dims, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
+from .. import kernels
+from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
 
@@ -25,15 +24,7 @@ class Sum(Op):
     node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
-        if dim is None:
-            total = exact_sum(x)  # PyTorch's order of additions, where it can be followed
-            if total is not None:
-                return xp.full((1,) * x.ndim, total) if keepdim else total
-        else:
-            total = _dims_sum(x, dim, keepdim)
-            if total is not None:
-                return total
-        return xp.sum(x, axis=dim, keepdims=keepdim)
+        return x.sum(axis=dim, keepdims=keepdim)  # (the method: kernels.py says why)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         return (F.expand(_unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
@@ -51,16 +42,7 @@ class Mean(Op):
     node = _reduction_name("Mean")
 
     def forward(xp, x, dim=None, keepdim=False):
-        if dim is None and x.size:
-            total = exact_sum(x)  # PyTorch's mean: its sum, divided by the count in the dtype
-            if total is not None:
-                mean = total / x.dtype.type(x.size)
-                return xp.full((1,) * x.ndim, mean) if keepdim else mean
-        elif dim is not None and x.size:
-            total = _dims_sum(x, dim, keepdim)
-            if total is not None:
-                return total / x.dtype.type(x.size // max(total.size, 1))
-        return xp.mean(x, axis=dim, keepdims=keepdim)
+        return x.mean(axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         n = _reduced_count(ctx.shapes[0], dim)
@@ -73,7 +55,7 @@ class Mean(Op):
 
 
 class Nansum(Op):
-    """nansum(x, dim): the sum with NaN taken as 0 (sum's order of additions); `dtype` casts the
+    """nansum(x, dim): the sum with NaN taken as 0; `dtype` casts the
     input first. The gradient is 0 where x was NaN."""
     name = "nansum"
     names = ("nansum",)
@@ -115,14 +97,6 @@ class SumTo(Op):
         return (F.expand(g, shape=(b,) + source),)
 
 
-def _dims_sum(x, dim, keepdim):
-    """A sum over dims in PyTorch's order (summation.dim_sum), or None (an array it does not follow)."""
-    total = dim_sum(x, dim)
-    if total is None or not keepdim:
-        return total
-    return numpy.expand_dims(total, _normalize_dims(dim, x.ndim))
-
-
 def sum_to_array(x, shape):
     """Sum the leading and the stretched axes of array `x` so it has `shape`."""
     if x.shape == shape:
@@ -131,12 +105,7 @@ def sum_to_array(x, shape):
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and x.shape[i + lead] != 1)
     if axes:
-        if all(x.shape[i] == 1 for i in range(x.ndim) if i not in axes):
-            total = exact_sum(x)  # every element into one: in PyTorch's order where it can be followed
-            if total is not None:
-                return numpy.full(shape, total, x.dtype)
-        total = _dims_sum(x, axes, True)  # PyTorch's order of additions
-        x = total if total is not None else x.sum(axis=axes, keepdims=True)
+        x = x.sum(axis=axes, keepdims=True)
     return x.reshape(shape) if lead else x
 
 
@@ -563,8 +532,7 @@ class Var(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        var = _exact_variance(x, dim, correction, keepdim, take_sqrt=False)
-        return var if var is not None else _variance(xp, x, dim, correction, keepdim)
+        return kernels.variance(xp, x, dim, correction, keepdim, _reduced_count(x.shape, dim))
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
         return (_var_grad(F, ctx, g, x, dim, correction, keepdim),)
@@ -583,8 +551,7 @@ class Std(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        std = _exact_variance(x, dim, correction, keepdim, take_sqrt=True)
-        return std if std is not None else xp.sqrt(_variance(xp, x, dim, correction, keepdim))
+        return xp.sqrt(kernels.variance(xp, x, dim, correction, keepdim, _reduced_count(x.shape, dim)))
 
     def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         # PyTorch's std_backward: var's gradient of g / (2 std), 0 where std is 0
@@ -594,33 +561,6 @@ class Std(Op):
     def batched_backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         gv = F.where(out == 0, 0.0, g / (out * 2))
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
-
-
-def _exact_variance(x, dim, correction, keepdim, take_sqrt):
-    """var (std with `take_sqrt`) as PyTorch's CPU kernels compute it: its two-pass over every
-    element, or Welford's along some dims (summation.py), in double -- the square root too --
-    then rounded to x's dtype; None where those are not followed."""
-    dims = _normalize_dims(dim, x.ndim)
-    if len(dims) == x.ndim:
-        var = full_variance(x, correction)
-        if var is not None and keepdim:
-            var = numpy.full((1,) * x.ndim, var)
-    else:
-        var = dim_variance(x, dims, correction)
-        if var is not None and keepdim:
-            var = numpy.expand_dims(var, dims)
-    if var is None:
-        return None
-    if take_sqrt:
-        var = numpy.sqrt(var)
-    return var.astype(x.dtype) if var.__class__ is numpy.ndarray else x.dtype.type(var)
-
-
-def _variance(xp, x, dim, correction, keepdim):
-    n = _reduced_count(x.shape, dim)
-    with numpy.errstate(divide="ignore", invalid="ignore"):
-        d = x - xp.sum(x, axis=dim, keepdims=True) / n
-        return xp.sum(d * d, axis=dim, keepdims=keepdim) / max(0, n - correction)
 
 
 def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
@@ -792,20 +732,14 @@ class Norm(Op):
     saves = (0, "out")
 
     def forward(xp, x, p=2, dim=None, keepdim=False):
-        a = xp.abs(x)
-        if p not in (0, math.inf, -math.inf) and p > 0:
-            total = norm_sum(a, p, dim)  # PyTorch's order of additions
-            if total is not None:
-                if keepdim:
-                    total = total.reshape(_keepdim_shape(a.shape, dim))
-                return xp.sqrt(total) if p == 2 else total if p == 1 else total ** (1.0 / p)
         if p == 2:
-            return xp.sqrt(xp.sum(a * a, axis=dim, keepdims=keepdim))
+            return xp.sqrt((x * x).sum(axis=dim, keepdims=keepdim))
+        a = xp.abs(x)
         if p == 1:
-            return xp.sum(a, axis=dim, keepdims=keepdim)
+            return a.sum(axis=dim, keepdims=keepdim)
         if p == math.inf:
-            return xp.max(a, axis=dim, keepdims=keepdim)
-        return xp.sum(a ** p, axis=dim, keepdims=keepdim) ** (1.0 / p)
+            return a.max(axis=dim, keepdims=keepdim)
+        return kernels.power(xp, kernels.power(xp, a, p).sum(axis=dim, keepdims=keepdim), 1.0 / p)
 
     def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
         return Norm._grad(F, ctx, _unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
@@ -864,12 +798,7 @@ class Logsumexp(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim, keepdim=False):
-        m = xp.max(x, axis=dim, keepdims=True)
-        m = xp.where(xp.isfinite(m), m, 0)
-        e = xp.exp(x - m)
-        total = _dims_sum(e, dim, True)  # PyTorch's at::sum: its order of additions
-        out = xp.log(total if total is not None else xp.sum(e, axis=dim, keepdims=True)) + m
-        return out if keepdim else xp.squeeze(out, axis=dim)
+        return kernels.logsumexp(xp, x, dim, keepdim)
 
     def backward(F, ctx, g, x, out, dim, keepdim=False):
         g = _unreduce(F, ctx, g, dim, keepdim)
@@ -882,11 +811,6 @@ class Logsumexp(Op):
         return (g * F.exp(x - out),)
 
 
-def _last_dim_sum(e, dim):
-    """softmax's denominator in PyTorch's order where its last-dim kernel runs (summation.lane_sum)."""
-    return lane_sum(e) if e.ndim and dim % e.ndim == e.ndim - 1 else None
-
-
 class Softmax(Op):
     name = "softmax"
     names = ("softmax",)
@@ -896,18 +820,11 @@ class Softmax(Op):
     saves = ("out",)
 
     def forward(xp, x, dim):
-        e = xp.exp(x - xp.max(x, axis=dim, keepdims=True))
-        total = _last_dim_sum(e, dim)
-        if total is not None:  # PyTorch's last-dim kernel: its vector sum, then times the reciprocal
-            return e * (1 / total)
-        return e / xp.sum(e, axis=dim, keepdims=True)
+        return kernels.softmax(xp, x, dim)
 
     def backward(F, ctx, g, out, dim):
-        # PyTorch's softmax_backward_data: (g - sum(g * y)) * y, the sum in its kernel's order
-        total = None if F.graph else _last_dim_sum(g * out, dim)
-        if total is None:
-            total = F.sum(g * out, dim=dim, keepdim=True)
-        return ((g - total) * out,)
+        # PyTorch's softmax_backward_data: (g - sum(g * y)) * y
+        return ((g - F.sum(g * out, dim=dim, keepdim=True)) * out,)
 
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
@@ -923,17 +840,10 @@ class LogSoftmax(Op):
     saves = ("out",)
 
     def forward(xp, x, dim):
-        s = x - xp.max(x, axis=dim, keepdims=True)
-        e = xp.exp(s)
-        total = _last_dim_sum(e, dim)
-        return s - xp.log(total if total is not None else xp.sum(e, axis=dim, keepdims=True))
+        return kernels.log_softmax(xp, x, dim)
 
     def backward(F, ctx, g, out, dim):
-        # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g), fused in its last-dim kernel
-        total = None if F.graph else _last_dim_sum(g, dim)
-        if total is not None:
-            dtype = F.xp.result_type(g, out)
-            return (multiply_add(-F.xp.exp(out), total, g, dtype),)
+        # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g)
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
 
     def batched_backward(F, ctx, g, out, dim):

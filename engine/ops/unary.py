@@ -4,9 +4,7 @@ import math
 
 import numpy
 
-from ..backend import special
-from ..fma import multiply_add
-from ..libm import libm_forward
+from .. import kernels
 from .table import Elementwise, MaskedGradient, Op, call, custom
 
 
@@ -40,7 +38,8 @@ class Exp(Elementwise):
     node = "ExpBackward0"
     saves = ("out",)
 
-    forward = libm_forward("exp")
+    def forward(xp, x):
+        return xp.exp(x)
 
     def backward(F, ctx, g, out):
         return (g * out,)
@@ -52,7 +51,8 @@ class Log(Elementwise):
     node = "LogBackward0"
     saves = (0,)
 
-    forward = libm_forward("log")
+    def forward(xp, x):
+        return xp.log(x)
 
     def backward(F, ctx, g, x):
         return (g / x,)
@@ -64,7 +64,8 @@ class Sqrt(Elementwise):
     node = "SqrtBackward0"
     saves = ("out",)
 
-    forward = libm_forward("sqrt")
+    def forward(xp, x):
+        return xp.sqrt(x)
 
     def backward(F, ctx, g, out):
         return (g / (out * 2),)
@@ -72,7 +73,7 @@ class Sqrt(Elementwise):
 
 class Rsqrt(Elementwise):
     to_float = True
-    """1 / sqrt(x), both steps rounded as PyTorch's kernel rounds them."""
+    """1 / sqrt(x), both steps rounded (no reciprocal square root approximation)."""
     name = "rsqrt"
     node = "RsqrtBackward0"
     saves = ("out",)
@@ -90,7 +91,8 @@ class Sin(Elementwise):
     node = "SinBackward0"
     saves = (0,)
 
-    forward = libm_forward("sin")
+    def forward(xp, x):
+        return xp.sin(x)
 
     def backward(F, ctx, g, x):
         return (g * F.cos(x),)
@@ -102,7 +104,8 @@ class Cos(Elementwise):
     node = "CosBackward0"
     saves = (0,)
 
-    forward = libm_forward("cos")
+    def forward(xp, x):
+        return xp.cos(x)
 
     def backward(F, ctx, g, x):
         return (-(g * F.sin(x)),)
@@ -140,9 +143,8 @@ class Tanh(Elementwise):
 
 
 class TanhBackward(Op):
-    """tanh's gradient g * (1 - y * y) as a row of its own, PyTorch's tanh_backward: its kernel is
-    compiled with 1 - y * y as one fused multiply-add (one rounding), and its own derivative
-    makes the second order PyTorch's too."""
+    """tanh's gradient g * (1 - y * y) as a row of its own, PyTorch's tanh_backward, whose own
+    derivative gives the second order PyTorch's node (TanhBackwardBackward0)."""
     name = "tanh_backward"
     node = "TanhBackwardBackward0"
     elementwise = True
@@ -150,8 +152,7 @@ class TanhBackward(Op):
     formula = custom("activation_gradient")
 
     def forward(xp, g, y):
-        dtype = xp.result_type(g, y)
-        return g * multiply_add(-y, y, dtype.type(1), dtype)
+        return g * (1 - y * y)
 
     def backward(F, ctx, gg, g, y):
         return (F.tanh_backward(gg, y) if ctx.needs[0] else None,
@@ -317,7 +318,7 @@ class Erf(Elementwise):
     saves = (0,)
 
     def forward(xp, x):
-        return special(xp, "erf")(x)
+        return kernels.erf(xp, x)
 
     def backward(F, ctx, g, x):
         return ((2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * g,)  # derivatives.yaml's order
@@ -411,14 +412,14 @@ class Erfc(Elementwise):
     saves = (0,)
 
     def forward(xp, x):
-        return special(xp, "erfc")(x)
+        return kernels.erfc(xp, x)
 
     def backward(F, ctx, g, x):
         return ((-2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * g,)
 
 
 class Sinc(Elementwise):
-    """sin(pi x) / (pi x), 1 at 0 (PyTorch's kernel: the product rounded once, then divided)."""
+    """sin(pi x) / (pi x), 1 at 0."""
     name = "sinc"
     to_float = True
     node = "SincBackward0"

@@ -1,12 +1,11 @@
-"""Regenerate tests/golden/gradient_bits.json: PyTorch 2.13's first derivatives of everyday
-elementwise ops, bit for bit, where the order of a formula's roundings (or a fused
-multiply-add in PyTorch's compiled kernel) decides the last bit, and where the sign of a
-zero gradient shows when printed -- so tests/test_gradient_bits.py can check the op table's
-backward formulas without PyTorch.
+"""Regenerate tests/golden/gradients.json: PyTorch 2.13's values and first derivatives of everyday
+elementwise ops, activations and losses, and the sign of zero gradients (which shows when
+printed) -- so tests/test_gradients_golden.py can check the op table's backward formulas
+without PyTorch.
 
 Run with a Python that has torch (not needed by the test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_gradient_bits.py
+    python tests/golden/gen_gradients.py
 
 Each case's inputs are drawn here with numpy's generator (fixed seed) and stored as hex;
 the weights w make the gradient of (f(x) * w).sum() differ element by element."""
@@ -130,7 +129,7 @@ def main():
         (y * w if y.dim() else y).sum().backward()
         out["losses"][name] = {"y": _hex(y.reshape(-1).tolist()), "grad_x": _hex(x.grad.tolist()),
                                "grad_t": _hex(t.grad.tolist())}
-    path = pathlib.Path(__file__).with_name("gradient_bits.json")
+    path = pathlib.Path(__file__).with_name("gradients.json")
     path.write_text(json.dumps(out, separators=(",", ":")) + "\n")
     print(f"wrote {path}")
 

@@ -1,23 +1,21 @@
-"""Regenerate tests/golden/fused.json: what PyTorch's CPU kernels give, bit for bit, where the
-order or fusion of their arithmetic matters -- add and sub with alpha, lerp (number and tensor
-weights, both ends), whole-tensor sums and means, uniform draws and a new Linear layer's
-weights after manual_seed, and 40 steps of SGD and Adam in their
-variants, fed the same gradients -- so tests/test_fused.py can check the engine's
-(engine/fma.py, engine/summation.py) without PyTorch.
+"""Regenerate tests/golden/kernel_runs.json: what PyTorch gives for add and sub with alpha, lerp
+(number and tensor weights, both ends), whole-tensor sums and means of many lengths, uniform draws
+and a new Linear layer's weights after manual_seed, and 40 steps of SGD and Adam in their
+variants fed the same gradients -- so tests/test_kernel_runs.py can check the engine's within
+tolerance without PyTorch.
 
 Run with a Python that has torch (not needed by the test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_fused.py
+    python tests/golden/gen_kernel_runs.py
 
 The inputs come from numpy's generator with fixed seeds; the test imports `inputs` and
 `gradients` from here (torch is imported only to write the file)."""
-import hashlib
 import json
 import pathlib
 
 import numpy
 
-N = 1003  # whole vector blocks and a one-by-one tail
+N = 1003  # lengths that are and are not multiples of a vector
 
 OPTIMISERS = [("SGD", dict(lr=0.1)), ("SGD", dict(lr=0.05, momentum=0.9)),
               ("SGD", dict(lr=0.05, momentum=0.9, nesterov=True)),
@@ -37,8 +35,9 @@ def gradients():
     return numpy.random.default_rng(0).standard_normal((STEPS, 7))
 
 
-def digest(arr):
-    return hashlib.sha256(numpy.ascontiguousarray(arr).tobytes()).hexdigest()
+def values(arr):
+    """An array's values as a flat list of floats (exact: JSON keeps a double's shortest repr)."""
+    return [float(v) for v in numpy.asarray(arr, dtype=numpy.float64).reshape(-1)]
 
 
 def kernels(lib, dtype):
@@ -50,7 +49,6 @@ def kernels(lib, dtype):
         "sub alpha 0.3": lib.sub(a, b, alpha=0.3), "lerp 0.1": lib.lerp(a, b, 0.1),
         "lerp 0.7": lib.lerp(a, b, 0.7), "lerp -2.5": lib.lerp(a, b, -2.5),
         "lerp tensor": lib.lerp(a, b, w),
-        # whole-tensor sums and means: PyTorch's order of additions (engine/summation.py)
         **{f"sum {n}": a[:n].sum() for n in (1, 5, 7, 8, 13, 100, 257, 1003)},
         **{f"mean {n}": b[:n].mean() for n in (3, 6, 31, 1003)},
         "sum of a transpose": a[:999].reshape(27, 37).t().sum(),
@@ -87,13 +85,14 @@ def main():
     cases = []
     for dtype in ("float32", "float64"):
         for name, t in kernels(torch, dtype).items():
-            cases.append({"kind": "kernel", "name": name, "dtype": dtype, "sha256": digest(t.numpy())})
+            cases.append({"kind": "kernel", "name": name, "dtype": dtype, "values": values(t.numpy())})
         for name, settings in OPTIMISERS:
             cases.append({"kind": "optimiser", "name": name, "settings": settings, "dtype": dtype,
-                          "sha256": digest(train(torch, torch.optim, dtype, name, settings))})
-    path = pathlib.Path(__file__).with_name("fused.json")
-    path.write_text(json.dumps({"torch": torch.__version__, "n": N, "steps": STEPS, "cases": cases}, indent=1)
-                    + "\n", encoding="utf-8")
+                          "values": values(train(torch, torch.optim, dtype, name, settings))})
+    path = pathlib.Path(__file__).with_name("kernel_runs.json")
+    lines = ",\n".join(json.dumps(case) for case in cases)  # one case a line
+    path.write_text(f'{{"torch": {json.dumps(torch.__version__)}, "n": {N}, "steps": {STEPS}, "cases": [\n{lines}\n]}}\n',
+                    encoding="utf-8")
     print(f"wrote {len(cases)} cases to {path}")
 
 

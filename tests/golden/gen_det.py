@@ -1,9 +1,9 @@
-"""Regenerate tests/golden/det_bits.json: PyTorch 2.13's determinants, bit for bit, of batches of
-1x1 to 16x16 matrices (engine/lu.py reproduces its LU; numpy's det rounds differently), plus
+"""Regenerate tests/golden/det.json: PyTorch 2.13's determinants of batches of
+1x1 to 16x16 matrices, plus
 two sizes past 16 recorded for the record. The matrices come from Python's own generator (its
 stream is fixed across versions), so the JSON holds only PyTorch's answers.
 
-    /work/torchenv/bin/python tests/golden/gen_det_bits.py
+    /work/torchenv/bin/python tests/golden/gen_det.py
 """
 import json
 import pathlib
@@ -29,7 +29,7 @@ def main():
             for n in SIZES:
                 det = torch.linalg.det(torch.tensor(matrices(n, kind), dtype=getattr(torch, dtype)))
                 out[f"{dtype}/{kind}/{n}"] = [float(v).hex() for v in det.tolist()]
-    path = pathlib.Path(__file__).with_name("det_bits.json")
+    path = pathlib.Path(__file__).with_name("det.json")
     path.write_text(json.dumps({"torch": torch.__version__, "det": out}, indent=0) + "\n")
     print(f"wrote {path}")
 

@@ -1,31 +1,29 @@
-"""Regenerate tests/golden/sum_bits.json: PyTorch 2.13's sums and means over dims, bit for bit
-(engine/summation.py's dim_sum follows its reduction kernel; numpy's pairwise sum adds in
-another order), and gradients summed back over broadcast dims. The inputs come from Python's
-own generator (its stream is fixed across versions), so the JSON holds only PyTorch's answers.
+"""Regenerate tests/golden/reductions.json: PyTorch 2.13's sums and means over dims, var and std,
+logsumexp, vector norms, and gradients summed back over broadcast dims. The inputs come from
+Python's own generator (its stream is fixed across versions), so the JSON holds only PyTorch's
+answers.
 
-    /work/torchenv/bin/python tests/golden/gen_sum_bits.py
+    python tests/golden/gen_reductions.py
 """
 import json
 import pathlib
 import random
 
-# (shape, dims): inner reductions, outer ones (fewer columns than a vector, blocks of four
-# vectors and the rest), several dims, size-1 dims, a 1-d tensor
+# (shape, dims): inner reductions, outer ones, several dims, size-1 dims, a 1-d tensor
 CASES = [((100,), 0), ((7, 300), 1), ((300, 7), 0), ((50, 60), 1), ((50, 60), 0), ((4, 5, 6), 1), ((3, 4097), 1),
          ((33, 17), 1), ((33, 17), 0), ((2, 3), 1), ((3, 2), 0), ((5, 40, 21), 1), ((9, 35, 17), 2), ((9, 35, 17), 0),
          ((257, 33), 0), ((6, 2, 70), 1), ((30, 1, 40), 0), ((3, 40, 7), (0, 2)), ((4, 5, 6, 7), (0, 2, 3)),
          ((2, 3, 4, 5), (1, 3)), ((6, 7, 8), (0, 1)), ((2, 3, 4, 5, 6), (0, 2, 4))]
-# var and std (PyTorch's two-pass in double over every element, Welford along dims): shape, dtype, keyword arguments
+# var and std: shape, dtype, keyword arguments
 SPREADS = [((100,), "float64", {}), ((1000,), "float64", {}), ((50, 60), "float64", {}), ((3, 4), "float32", {}),
            ((2, 3, 4), "float64", {"unbiased": False}), ((200, 3), "float32", {"correction": 0}), ((7,), "float64", {}),
-           # along dims (Welford's running mean, one element after another)
+           # along dims
            ((7, 30), "float64", {"dim": 1}), ((30, 7), "float64", {"dim": 0}), ((4, 5, 6), "float32", {"dim": 1}),
            ((3, 40, 7), "float64", {"dim": (0, 2), "keepdim": True}), ((64, 10), "float32", {"dim": 0, "unbiased": False}),
            ((5, 1, 9), "float64", {"dim": 1}), ((6, 8), "float64", {"dim": -1, "correction": 2})]
-# logsumexp (PyTorch's: amax, then at::sum of exp(x - max) in its order, log, plus the max)
+# logsumexp
 LOGSUMEXP = [((30, 100), 1), ((100, 30), 0), ((5, 7, 9), (0, 2))]
-# vector norms: (shape, dtype, p, dim) -- the 2-norm over trailing dims by PyTorch's vectorised kernel,
-# the rest one term after another
+# vector norms: (shape, dtype, p, dim)
 NORMS = [((100,), "float64", 2, None), ((30, 100), "float64", 2, 1), ((100, 30), "float64", 2, 0),
          ((5, 7, 9), "float32", 2, (1, 2)), ((5, 7, 9), "float64", 2, 1), ((50,), "float64", 1, None),
          ((2, 300), "float32", 3, -1), ((20, 20), "float64", 0.5, None)]
@@ -70,7 +68,7 @@ def main():
         ((a + b) * w).sum().backward()
         out["broadcasts"].append({"shape": list(shape), "bshape": list(bshape),
                                   "grad": [float(v).hex() for v in b.grad.reshape(-1).tolist()]})
-    path = pathlib.Path(__file__).with_name("sum_bits.json")
+    path = pathlib.Path(__file__).with_name("reductions.json")
     path.write_text(json.dumps({"torch": torch.__version__, **out}) + "\n")
     print(f"wrote {path}")
 

@@ -1,0 +1,214 @@
+"""Every path of ours gives the same bits for the same job on one machine (the README's contract):
+generated batch jobs -- number bindings and formulas the lean lane takes, tensor bindings it does not,
+every elementwise function and operator -- give byte-identical JSON through
+
+- the lean lane and the full pipeline (the lane switched off),
+- a batch and each line on its own (`autodiff eval LINE`),
+- one process, `--jobs 2` and `--dask` (a local cluster of two worker processes),
+- `eval`, `autodiff run` printing the same numbers, and the Python API,
+- a 0-d variable and a one-element one (`x=0.3` and `x=[0.3]`),
+- and a second run of the same batch.
+
+CI runs this file under numpy's AVX-512 code and again with it switched off
+(NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
+tolerances hold (tests/tolerance.py)."""
+import json
+import math
+import random
+import re
+
+import pytest
+
+import autodiff.engine as ad
+from autodiff.grammar import lean_lane
+from conftest import console, invoke
+
+FUNCTIONS = ["sin", "cos", "exp", "log", "tanh", "sqrt", "sigmoid", "atan", "asinh", "expm1", "log1p", "erf",
+             "abs", "relu", "softplus", "cosh", "sinh", "exp2", "log2", "rsqrt", "erfc"]
+POSITIVE = {"log", "sqrt", "log1p", "log2", "rsqrt"}  # applied to (...)**2 + 0.5 so the job has a value
+OPERATORS = ["+", "-", "*", "/"]
+EXPONENTS = ["2", "3", "0.5", "-1", "-2", "1.5", "2.7", "-0.5"]
+
+
+def _formula(r, names, depth):
+    """A random formula over `names`, built without recursion (a stack of open slots)."""
+    def leaf():
+        return r.choice(names) if r.random() < 0.7 else f"{r.uniform(0.1, 3):.{r.randint(1, 6)}g}"
+
+    parts = [leaf()]
+    for _ in range(depth):
+        kind = r.random()
+        inner = parts.pop()
+        if kind < 0.35:
+            f = r.choice(FUNCTIONS)
+            parts.append(f"{f}(({inner})**2 + 0.5)" if f in POSITIVE else f"{f}({inner})")
+        elif kind < 0.55:
+            parts.append(f"({inner})**{r.choice(EXPONENTS)}" if "**" not in inner else f"({inner})**2")
+        elif kind < 0.6:
+            parts.append(f"{r.choice(['2', '0.5', '3.1'])}**({inner})")
+        else:
+            op = r.choice(OPERATORS)
+            other = leaf()
+            parts.append(f"({inner} {op} {other})" if r.random() < 0.5 else f"({other} {op} {inner})")
+    return parts[0]
+
+
+def scalar_job(r):
+    """A one-line job of number bindings and a formula: the lean lane's kind."""
+    names = ["x", "y", "z"][:r.randint(1, 3)]
+    bindings = [f"{n} = {r.choice(['', '-'])}{r.uniform(0.2, 2.5):.{r.randint(1, 8)}g}" for n in names]
+    expr = _formula(r, names, r.randint(1, 5))
+    if not any(re.search(rf"\b{n}\b", expr) for n in names):
+        expr = f"({expr}) * {names[0]}"
+    return "; ".join(bindings + [expr])
+
+
+def tensor_job(r):
+    """A job over tensor bindings (the full pipeline's kind): reduced to a number with sum()."""
+    n = r.randint(1, 4)
+    names = ["x", "y"][:r.randint(1, 2)]
+    bindings = [f"{v} = [{', '.join(f'{r.uniform(-2, 2):.5g}' for _ in range(n))}]" for v in names]
+    expr = _formula(r, names, r.randint(1, 4))
+    if not any(re.search(rf"\b{v}\b", expr) for v in names):
+        expr = f"({expr}) * {names[0]}"
+    return "; ".join(bindings + [f"({expr}).sum()"])
+
+
+def _jobs(seed, n_scalar, n_tensor):
+    r = random.Random(seed)
+    return [scalar_job(r) for _ in range(n_scalar)] + [tensor_job(r) for _ in range(n_tensor)]
+
+
+JOBS = _jobs(2026, 260, 60)
+BATCH = "\n".join(JOBS) + "\n"
+
+
+def _objects(stdout):
+    """The batch's JSON objects, each without its line number (a line alone is line 1)."""
+    out = []
+    for text in stdout.splitlines():
+        obj = json.loads(text)
+        obj.pop("line")
+        out.append(obj)
+    return out
+
+
+@pytest.fixture(scope="module")
+def batch_output():
+    result = invoke("eval", "-", "--json", input=BATCH)
+    assert result.exit_code in (0, 1)
+    objects = _objects(result.stdout)
+    assert len(objects) == len(JOBS)
+    valued = [o for o in objects if "value" in o]
+    assert len(valued) >= 0.9 * len(JOBS), [o for o in objects if "error" in o][:3]  # the jobs really run
+    return result.stdout
+
+
+def test_the_lean_lane_takes_most_scalar_jobs(monkeypatch):
+    taken = []
+    real = lean_lane.run
+    monkeypatch.setattr(lean_lane, "run", lambda *a: taken.append(r) or r if (r := real(*a)) is not None else None)
+    invoke("eval", "-", "--json", input=BATCH)
+    assert len(taken) >= 200  # (the rest call functions the lane has no row for: abs, softplus)
+
+
+def test_lean_lane_and_full_pipeline(batch_output, monkeypatch):
+    monkeypatch.setattr(lean_lane, "run", lambda *a: None)
+    assert invoke("eval", "-", "--json", input=BATCH).stdout == batch_output
+
+
+def test_a_batch_line_and_the_same_line_alone(batch_output):
+    objects = _objects(batch_output)
+    for k in range(0, len(JOBS), 7):
+        alone = invoke("eval", JOBS[k], "--json")
+        assert _objects(alone.stdout) == [objects[k]], JOBS[k]
+
+
+def test_one_process_and_worker_processes(batch_output):
+    assert invoke("eval", "-", "--json", "--jobs", "2", input=BATCH).stdout == batch_output
+
+
+def test_the_console_script_and_a_second_run(batch_output):
+    # a process of its own, as a shell runs it: the same bytes as in this process, twice
+    first = console("eval", "-", "--json", input=BATCH)
+    second = console("eval", "-", "--json", input=BATCH)
+    assert first.stdout == second.stdout == batch_output
+
+
+def test_dask_workers(batch_output):
+    distributed = pytest.importorskip("distributed")
+    import logging
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as cluster:
+        got = invoke("eval", "-", "--json", "--dask", cluster.scheduler_address, input=BATCH)
+    assert got.stdout == batch_output
+
+
+def _engine_namespace(variables):
+    names = {f: getattr(ad, f) for f in FUNCTIONS if hasattr(ad, f)}
+    names.update(softplus=ad.nn.functional.softplus, relu=ad.relu, abs=ad.abs)
+    names.update(variables)
+    return names
+
+
+def _split(job):
+    *bindings, expr = [part.strip() for part in job.split(";")]
+    return [tuple(b.split(" = ")) for b in bindings], expr
+
+
+def _same(number, json_value):
+    """A float and eval's JSON for it (a number, or "nan"/"inf"/"-inf" as text): the same bits."""
+    if isinstance(json_value, str):
+        return repr(float(number)) == json_value or (math.isnan(number) and json_value == "nan")
+    return float(number) == json_value and math.copysign(1, float(number)) == math.copysign(1, json_value)
+
+
+def test_the_python_api_and_autodiff_run(batch_output):
+    """The Python API and `autodiff run --dtype float64` compute the same numbers as eval's JSON
+    (JSON writes each float as Python's repr, which reads back to the same bits)."""
+    objects = _objects(batch_output)
+    script = []
+    checked = []
+    for k in range(0, 260, 5):  # scalar jobs
+        if "value" not in objects[k]:
+            continue
+        bindings, expr = _split(JOBS[k])
+        leaves = {name: ad.tensor(float(value), dtype=ad.float64, requires_grad=True) for name, value in bindings}
+        f = eval(expr, {"__builtins__": {}}, _engine_namespace(leaves))  # the test's own formula text
+        grads = ad.autograd.grad(f, list(leaves.values()), allow_unused=True)
+        want = objects[k]
+        assert _same(f.item(), want["value"]), JOBS[k]
+        for (name, leaf), g in zip(leaves.items(), grads):
+            if name in want["grad"]:
+                assert _same(g.item(), want["grad"][name]), JOBS[k]
+        script.append("; ".join(f"{n} = torch.tensor({float(v)!r}, requires_grad=True)" for n, v in bindings))
+        script.append(f"f = {expr}; gs = torch.autograd.grad(f, [{', '.join(n for n, _ in bindings)}], allow_unused=True)")
+        script.append("print(repr(f.item()), [None if g is None else repr(g.item()) for g in gs])")
+        checked.append(k)
+    assert len(checked) >= 40
+    run = invoke("run", "--dtype", "float64", "-c", "\n".join(script))
+    assert run.exit_code == 0, run.stderr
+    for line, k in zip(run.stdout.splitlines(), checked):
+        value, grads = line.split(" ", 1)
+        want = objects[k]
+        assert _same(float(value), want["value"]), JOBS[k]
+        names = [n for n, _ in _split(JOBS[k])[0]]
+        for name, g in zip(names, eval(grads)):
+            if name in want["grad"]:
+                assert _same(float(g), want["grad"][name]), JOBS[k]
+
+
+def test_a_0d_variable_and_a_one_element_one(batch_output):
+    """x=0.3 (0-d: the lean lane) and x=[0.3] (one element: the full pipeline) give the same bits."""
+    objects = _objects(batch_output)
+    compared = 0
+    for k in range(0, 260, 3):
+        if "value" not in objects[k]:
+            continue
+        bindings, expr = _split(JOBS[k])
+        listed = "; ".join([f"{n} = [{v}]" for n, v in bindings] + [f"({expr}).sum()"])
+        one = _objects(invoke("eval", listed, "--json").stdout)[0]
+        assert one["value"] == objects[k]["value"], JOBS[k]
+        assert {n: g[0] for n, g in one["grad"].items()} == objects[k]["grad"], JOBS[k]
+        compared += 1
+    assert compared >= 60
