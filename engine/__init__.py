@@ -13,15 +13,15 @@ _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autodiff\.e
 from .backend import Device, device, cuda_is_available, DeviceError, get_default_device, set_default_device
 from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
                      get_default_dtype, set_default_dtype)
-from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
-                        is_inference_mode_enabled, is_inference)
-from .graph import Node, AccumulateGrad, RemovableHandle, source_span
-from .tensor import (Tensor, Size, Variable, FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor,
-                     ShortTensor, CharTensor, ByteTensor, BoolTensor)
+from .core import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
+                   is_inference_mode_enabled, Node, AccumulateGrad, RemovableHandle, source_span, Size, backward, grad,
+                   InplaceModifiedError)
+from .core.grad_mode import is_inference
+from .tensor import (Tensor, Variable, FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
+                     CharTensor, ByteTensor, BoolTensor)
 from .functions import *  # noqa: F401,F403  (the public functions)
 from .functions import __all__ as _function_names
-from .autograd import backward, grad, InplaceModifiedError
-from . import autograd as _autograd_module
+from . import autograd  # noqa: F401  (torch.autograd)
 from .functional import jacobian, hessian
 from .custom_function import Function, FunctionCtx, once_differentiable
 from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.utils.data)
@@ -37,12 +37,6 @@ half, float, double, long, int, short, bool = float16, float32, float64, int64, 
 # torch.e, torch.pi, torch.inf, torch.nan
 import math as _math  # noqa: E402
 e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
-# torch.autograd.Variable (legacy: a tensor) -- reached as autodiff.engine.autograd.Variable too
-_autograd_module.Variable = Variable
-# torch.autograd.Function, and torch.autograd.function (the module: FunctionCtx, once_differentiable)
-from . import custom_function as _custom_function  # noqa: E402
-_autograd_module.Function = Function
-_autograd_module.function = _custom_function
 
 __all__ = sorted(set(_function_names) | {
     "Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",

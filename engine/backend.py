@@ -8,7 +8,7 @@ imports numpy or cupy for tensor data, so a stand-in module registered under
 import numpy
 
 __all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available", "device_of_array",
-           "get_default_device", "set_default_device", "special"]
+           "get_default_device", "set_default_device"]
 
 
 class DeviceError(RuntimeError):
@@ -159,8 +159,6 @@ def register_backend(device_type, loader):
     for dev in Device._interned.values():
         if dev.type == device_type:
             dev.backend = None
-    from .mathspace import forget_device
-    forget_device(device_type)
     return previous
 
 

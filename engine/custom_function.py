@@ -43,13 +43,13 @@ import weakref
 
 import numpy
 
-from .autograd import _modified_error, retains_graph, DETACHED_MESSAGE
-from .grad_mode import no_grad, is_grad_enabled
-from .graph import Node, FREED_MESSAGE, _next_seq, _tracing
-from .inplace import _rebase_view
+from .core.autograd import modified_error, retains_graph, DETACHED_MESSAGE
+from .core.grad_mode import no_grad, is_grad_enabled
+from .core.graph import Node, FREED_MESSAGE, next_sequence, tracing
+from .core.inplace import rebase_view
 from .ops.table import Op, custom
-from .tensor import (Tensor, _make, _refresh, _edge_of_leaf, _move_retain, _xp, VIEW_IN_CUSTOM_FUNCTION,
-                     VIEW_MULTI_OUTPUT)
+from .core.tensor import make_tensor, refresh_view, edge_of_leaf, move_retain, array_module, VIEW_IN_CUSTOM_FUNCTION, VIEW_MULTI_OUTPUT
+from .tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 
@@ -110,12 +110,12 @@ class FunctionCtx:
                 node = self._node()
                 holder = _output_node(node, k)
                 if vc[0] != version:
-                    raise _modified_error(node, array, holder, vc[0], version)
-                out.append(_make(array, node.device, True, holder, vc))
+                    raise modified_error(node, array, holder, vc[0], version)
+                out.append(make_tensor(array, node.device, True, holder, vc))
             else:
                 tensor, version = entry.tensor, entry.version
                 if tensor._vc[0] != version:
-                    raise _modified_error(self._node(), tensor.array, tensor.grad_fn, tensor._vc[0], version)
+                    raise modified_error(self._node(), tensor.array, tensor.grad_fn, tensor._vc[0], version)
                 if entry.producer is not None and tensor._fn is None and not tensor._rg:
                     raise RuntimeError(DETACHED_MESSAGE)
                 out.append(tensor)
@@ -218,7 +218,7 @@ class _OutputRow(Op):
         batch = g.shape[:1] if node.out_shape != g.shape else ()
         token = xp.zeros(batch + (n,), dtype="float64")
         token[..., slot] = 1.0
-        return (_make(token, node.device) if F.graph else token,)
+        return (make_tensor(token, node.device) if F.graph else token,)
 
 
 _OutputRow.name = "function_output"
@@ -251,10 +251,10 @@ def _grad_outputs(F, node, g, pending, b):
     for k, (gk, info) in enumerate(zip(grads, outputs)):
         if gk is not None:
             if not F.graph:
-                grads[k] = _make(gk, device)
+                grads[k] = make_tensor(gk, device)
         elif info is not None and ctx._materialize_grads:
             shape, dtype = info
-            grads[k] = _make(_xp(device).zeros(shape, dtype), device)
+            grads[k] = make_tensor(array_module(device).zeros(shape, dtype), device)
     return grads
 
 
@@ -414,8 +414,8 @@ def _apply(cls, args, new_style):
     executable = is_grad_enabled() and any(requires)
     edges = [_edge(t) for t in tensors] if executable else None
     metas = [(tuple(t.array.shape), t.array.dtype) for t in tensors]
-    seq = _next_seq()
-    tracing = _tracing[0]
+    seq = next_sequence()
+    traced = tracing[0]
     with no_grad():
         if new_style:
             output = cls.forward(*args)
@@ -426,7 +426,7 @@ def _apply(cls, args, new_style):
     raw = (output,) if single else output
     outputs = _wrap_outputs(cls, ctx, tensors, raw, executable, edges, metas, requires, seq, new_style)
     _save(ctx, outputs, executable)
-    if tracing and executable:  # a formula of the graph reads the call back (trace_inputs)
+    if traced and executable:  # a formula of the graph reads the call back (trace_inputs)
         _trace(ctx._node(), args, outputs)
     return outputs[0] if single else outputs
 
@@ -436,8 +436,8 @@ def _edge(t):
     if not t.requires_grad:
         return None
     if t._base is not None:
-        _refresh(t)
-    return t._fn if t._fn is not None else _edge_of_leaf(t)
+        refresh_view(t)
+    return t._fn if t._fn is not None else edge_of_leaf(t)
 
 
 def _tensor_set(values, what):
@@ -544,7 +544,7 @@ def _new_output_node(node, k, info):
     out.dtypes = (_FLOAT64,)
     out.needs = (True,)
     out.saved = None
-    out.seq = _next_seq()
+    out.seq = next_sequence()
     out.out_shape, out.out_dtype = shape, dtype
     out.device = node.device
     out.output_nr = k
@@ -562,7 +562,7 @@ def _trace(node, args, outputs):
         fn = v._fn if isinstance(v, Tensor) else None
         if fn is not None and fn.op is _OutputRow:
             if function_value is None:
-                function_value = _make(_xp(node.device).zeros(len(node._slots)), node.device, True, node)
+                function_value = make_tensor(array_module(node.device).zeros(len(node._slots)), node.device, True, node)
             fn.args = (function_value,)
 
 
@@ -586,11 +586,11 @@ def _rebase_dirty(v, is_input, node, n_outputs):
         v._fn = node
         v._rg = True
         if v._retains:
-            _move_retain(v, old, node)
+            move_retain(v, old, node)
         return
     if v._base._fn is None and v._base._rg:
         raise RuntimeError(_VIEW_OF_LEAF_DIRTY)
-    _rebase_view(v, _make(v.array, v.device, True, node))
+    rebase_view(v, make_tensor(v.array, v.device, True, node))
 
 
 def _save(ctx, outputs, executable):

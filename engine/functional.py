@@ -15,10 +15,11 @@ rounding. The Hessian is the Jacobian of the gradient made with
 create_graph=True, so one batched pass over that gradient's graph gives all
 of it, every block of a tuple of inputs at once.
 """
-from .autograd import grad
-from .grad_mode import enable_grad
-from .graph import AccumulateGrad
-from .tensor import Tensor, _make, _xp
+from .core.autograd import grad
+from .core.grad_mode import enable_grad
+from .core.graph import AccumulateGrad
+from .core.tensor import make_tensor, array_module
+from .tensor import Tensor
 
 __all__ = ["jacobian", "hessian"]
 
@@ -75,7 +76,7 @@ def _leaves(inputs, create_graph):
         if create_graph and t.requires_grad:
             out.append(t.view_as(t))
         else:
-            out.append(_make(t.array, t.device).requires_grad_(True))
+            out.append(make_tensor(t.array, t.device).requires_grad_(True))
     return tuple(out)
 
 
@@ -128,7 +129,7 @@ def _vectorized(vectorize, strict):
 # ------------------------------------------------------------------ blocks
 
 def _zeros(shape, like):
-    return _make(_xp(like.device).zeros(shape, dtype=like.array.dtype), like.device)
+    return make_tensor(array_module(like.device).zeros(shape, dtype=like.array.dtype), like.device)
 
 
 def _shape(t):
@@ -190,9 +191,9 @@ def _jacobian_batched(outputs, xs, create_graph, retain_graph):
                 continue
             out = outputs[i]
             # rows start..stop of the identity over all outputs' elements, this output's columns
-            basis = _xp(out.device).eye(rows, n, k=start - lo, dtype=out.array.dtype)
+            basis = array_module(out.device).eye(rows, n, k=start - lo, dtype=out.array.dtype)
             outs.append(out)
-            weights.append(_make(basis.reshape((rows,) + _shape(out)), out.device))
+            weights.append(make_tensor(basis.reshape((rows,) + _shape(out)), out.device))
         last = stop == total
         grads = grad(outs, xs, weights, retain_graph=retain_graph or create_graph or not last,
                       create_graph=create_graph, allow_unused=True, is_grads_batched=True)
@@ -206,19 +207,19 @@ def _jacobian_batched(outputs, xs, create_graph, retain_graph):
         elif create_graph:
             whole = cat(parts)
         else:
-            whole = _make(_xp(x.device).concatenate([p.array for p in parts]), x.device)
+            whole = make_tensor(array_module(x.device).concatenate([p.array for p in parts]), x.device)
         offset = 0
         for i, n in zip(live, sizes):
             rows = whole if n == total else whole[offset:offset + n]
             offset += n
             shape = _shape(outputs[i]) + _shape(x)
-            blocks[i][j] = reshape(rows, shape) if create_graph else _make(rows.array.reshape(shape), x.device)
+            blocks[i][j] = reshape(rows, shape) if create_graph else make_tensor(rows.array.reshape(shape), x.device)
     return blocks
 
 
 def _jacobian_rows(y, xs, create_graph, strict=False, index=0):
     """J[j] for each x_j: shape y.shape + x_j.shape, one backward per element of y."""
-    xp = _xp(y.device)
+    xp = array_module(y.device)
     n = y.array.size
     rows = [[] for _ in xs]
     if not y.requires_grad:
@@ -226,7 +227,7 @@ def _jacobian_rows(y, xs, create_graph, strict=False, index=0):
     for i in range(n):
         onehot = xp.zeros(n, dtype=y.array.dtype)
         onehot[i] = 1
-        weights = _make(onehot.reshape(y.array.shape), y.device)
+        weights = make_tensor(onehot.reshape(y.array.shape), y.device)
         grads = grad(y, xs, grad_outputs=weights, retain_graph=True, create_graph=create_graph,
                      allow_unused=True)
         for k, (x, g) in enumerate(zip(xs, grads)):

@@ -14,18 +14,25 @@ from . import backend as _backend
 from . import dtypes as _dt
 from . import ranges as _ranges
 from .generator import Mersenne
-from .grad_mode import is_grad_enabled
 from .ops import TABLE
-from .tensor import Tensor, Size as _Size, apply, run_op, _make, _NO_PARAMS, _xp, _dim, _broadcast_check, _storage
-from .inplace import inplace
+from .core.tensor import (TensorBase, Size as _Size, apply, run_op, make_tensor, NO_PARAMS, array_module, wrap_dim,
+                          check_broadcastable, storage_of, when_tensor_class_made)
+from .core.inplace import inplace
 from .ops import is_basic_key as _is_basic_key
+from .host_data import host_array_of, is_number
 
 _op = TABLE
-_number_types = (int, float, bool, numpy.number, numpy.bool_)
+_is_number = is_number
+_host_array = host_array_of
+Tensor = TensorBase  # for isinstance; the public class itself once engine/tensor.py has made it (fast `is` tests)
 
 
-def _is_number(x):
-    return isinstance(x, _number_types)
+def _know_tensor_class(cls):
+    global Tensor
+    Tensor = cls
+
+
+when_tensor_class_made(_know_tensor_class)
 
 
 # ------------------------------------------------------------------ creation
@@ -79,86 +86,10 @@ def _creation_dtype(dtype, default=None):
 
 
 def _finish(array, device, requires_grad):
-    t = _make(array, device)
+    t = make_tensor(array, device)
     if requires_grad:
         t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
     return t
-
-
-def _ragged_error(data):
-    """PyTorch's message for a list whose rows differ in length, found without recursion."""
-    level = [data]
-    dim = 0
-    while level:
-        lengths = [len(x) if isinstance(x, (list, tuple)) else None for x in level]
-        first = lengths[0]
-        for n in lengths:
-            if n != first:
-                return ValueError(f"expected sequence of length {first} at dim {dim} (got {n})")
-        if first is None:
-            break
-        level = [y for x in level for y in x]
-        dim += 1
-    return ValueError("could not build a tensor from this data")
-
-
-def _host_array(data):
-    """Nested lists / numbers / numpy arrays to a numpy array (float lists to float64)."""
-    if isinstance(data, numpy.ndarray):
-        return data
-    if isinstance(data, Tensor):
-        return numpy.asarray(data)
-    if isinstance(data, (list, tuple)):
-        try:
-            arr = numpy.array(data)
-        except (ValueError, OverflowError):
-            if _has_huge_int(data):
-                raise ValueError(_INT_OVERFLOW) from None
-            raise _ragged_error(data) from None
-        if arr.dtype == object or arr.dtype == numpy.uint64 or (
-                arr.dtype.kind == "f" and arr.size and numpy.abs(arr).max() >= 2.0 ** 63):
-            # whole numbers only, one beyond int64: PyTorch's overflow (numpy would wrap or round it)
-            if _has_huge_int(data) and not _has_float(data):
-                raise ValueError(_INT_OVERFLOW)
-            if arr.dtype == object:
-                raise _ragged_error(data)
-    elif _is_number(data):
-        if isinstance(data, int) and not -2 ** 63 <= data < 2 ** 63:
-            raise ValueError(_INT_OVERFLOW)
-        arr = numpy.array(data)
-    else:
-        raise TypeError(f"can't make a tensor from {type(data).__name__}; use numbers or nested lists of numbers")
-    if arr.dtype.kind not in "biuf":
-        what = {"U": "strings", "S": "bytes", "c": "complex numbers", "M": "dates", "m": "time spans"}.get(
-            arr.dtype.kind, "these values")
-        raise TypeError(f"can't make a tensor from {what}: only numbers and booleans")
-    return arr
-
-
-_INT_OVERFLOW = "Overflow when unpacking long long"  # PyTorch's words for a whole number beyond int64
-
-
-def _has_float(data):
-    stack = [data]
-    while stack:
-        for x in stack.pop():
-            if isinstance(x, (list, tuple)):
-                stack.append(x)
-            elif isinstance(x, float):
-                return True
-    return False
-
-
-def _has_huge_int(data):
-    """Whether nested lists hold a Python int outside int64 (walked with a stack)."""
-    stack = [data]
-    while stack:
-        for x in stack.pop():
-            if isinstance(x, (list, tuple)):
-                stack.append(x)
-            elif isinstance(x, int) and not isinstance(x, bool) and not -2 ** 63 <= x < 2 ** 63:
-                return True
-    return False
 
 
 def tensor(data, dtype=None, device=None, requires_grad=False):
@@ -188,7 +119,7 @@ def _from_device_array(data, source, dtype, device, requires_grad):
     dev = _backend.device(device) if device is not None else source
     target = _dt.as_dtype(dtype) if dtype is not None else _dt.as_dtype(data.dtype)
     if dev is source:
-        out = _xp(dev).array(data, dtype=target.np, copy=True)
+        out = array_module(dev).array(data, dtype=target.np, copy=True)
     else:
         host = _backend.backend_for(source).to_host(data)
         out = _backend.backend_for(dev).from_host(numpy.array(host, dtype=target.np, copy=True))
@@ -204,7 +135,7 @@ def as_tensor(data, dtype=None, device=None):
 def from_numpy(array):
     if not isinstance(array, numpy.ndarray):
         raise TypeError(f"expected a numpy array, got {type(array).__name__}")
-    return _make(array, _backend.CPU)
+    return make_tensor(array, _backend.CPU)
 
 
 def _filled(size, value, dtype, device, requires_grad, default=None):
@@ -212,7 +143,7 @@ def _filled(size, value, dtype, device, requires_grad, default=None):
     dt = _creation_dtype(dtype, default)
     _check_allocation(shape, dt.np)
     dev = _backend.device(device)
-    xp = _xp(dev)
+    xp = array_module(dev)
     return _finish(xp.full(shape, value, dtype=dt.np), dev, requires_grad)
 
 
@@ -263,7 +194,7 @@ def eye(n, m=None, dtype=None, device=None, requires_grad=False):
     dt = _creation_dtype(dtype)
     _check_allocation((shape[0], shape[-1]), dt.np)
     dev = _backend.device(device)
-    return _finish(_xp(dev).eye(shape[0], shape[-1], dtype=dt.np), dev, requires_grad)
+    return _finish(array_module(dev).eye(shape[0], shape[-1], dtype=dt.np), dev, requires_grad)
 
 
 def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
@@ -396,7 +327,7 @@ def bernoulli_(input, p=0.5, generator=None):
     input = _tensor_in(input)
     if isinstance(p, Tensor):
         probs, name = p.array, "BernoulliBackward1"
-        _broadcast_check(input.array.shape, probs.shape)
+        check_broadcastable(input.array.shape, probs.shape)
     else:
         if not 0 <= p <= 1:
             raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
@@ -466,12 +397,12 @@ def _dims(dim, ndim):
     if isinstance(dim, (list, tuple)):
         if len(dim) == 0:
             return None
-        axes = tuple(_dim(int(d), ndim) for d in dim)
+        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
         for i, a in enumerate(axes):
             if a in axes[:i]:  # PyTorch names the first dim seen twice
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         return axes
-    return _dim(int(dim), ndim)
+    return wrap_dim(int(dim), ndim)
 
 
 def _binary(op, a, b):
@@ -668,8 +599,8 @@ def _extreme(kind, input, dim, keepdim, other):
         raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
     if dim is None:
         return apply(_op[f"{kind}_all"], input)
-    d = _dim(int(dim), input.array.ndim)
-    xp = _xp(input.device)
+    d = wrap_dim(int(dim), input.array.ndim)
+    xp = array_module(input.device)
     arg = xp.argmax if kind == "max" else xp.argmin
     if input.array.ndim == 0:  # its own (only) value, at index 0
         indices = xp.zeros((), dtype=numpy.int64)
@@ -677,7 +608,7 @@ def _extreme(kind, input, dim, keepdim, other):
         indices = arg(input.array, axis=d, keepdims=bool(keepdim))
     values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
                    name="MaxBackward0" if kind == "max" else "MinBackward0")
-    return (MaxResult if kind == "max" else MinResult)(values, _make(indices.astype(numpy.int64), input.device))
+    return (MaxResult if kind == "max" else MinResult)(values, make_tensor(indices.astype(numpy.int64), input.device))
 
 
 def max(input, dim=None, keepdim=False, other=None):
@@ -727,7 +658,7 @@ def dist(input, other, p=2):
         p = p.item()
     if not _is_number(p) or isinstance(p, (bool, numpy.bool_)):
         raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
-    _broadcast_check(input.array.shape, other.array.shape)
+    check_broadcastable(input.array.shape, other.array.shape)
     for t in (input, other):
         if t.array.dtype.kind != "f":
             raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
@@ -740,7 +671,7 @@ def _dim_op(name, input, dim, **kw):
         raise TypeError(f"{name}() needs dim= (the axis to work along)")
     if input.array.dtype.kind != "f":
         raise RuntimeError(f"{name}(): expected a floating point tensor, got {input.dtype.name}")
-    return apply(_op[name], input, dim=_dim(int(dim), input.array.ndim), **kw)
+    return apply(_op[name], input, dim=wrap_dim(int(dim), input.array.ndim), **kw)
 
 
 def softmax(input, dim=None):
@@ -766,13 +697,13 @@ def _nondiff(name, input, *args, **kw):
 
 def argmax(input, dim=None, keepdim=False):
     input = _tensor_in(input)
-    return _nondiff("argmax", input, dim=None if dim is None else _dim(int(dim), input.array.ndim),
+    return _nondiff("argmax", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
                     keepdim=bool(keepdim))
 
 
 def argmin(input, dim=None, keepdim=False):
     input = _tensor_in(input)
-    return _nondiff("argmin", input, dim=None if dim is None else _dim(int(dim), input.array.ndim),
+    return _nondiff("argmin", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
                     keepdim=bool(keepdim))
 
 
@@ -794,12 +725,12 @@ def equal(input, other):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _tensor_in(input), _tensor_in(other)
-    return bool(_xp(a.device).allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
+    return bool(array_module(a.device).allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = _tensor_in(input), _tensor_in(other)
-    return _make(_xp(a.device).isclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
+    return make_tensor(array_module(a.device).isclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
 
 
 # ------------------------------------------------------------ linear algebra
@@ -822,7 +753,7 @@ def matmul(input, other):
         raise RuntimeError(f"size mismatch: got {list(a.shape)} @ {list(b.shape)} "
                            f"({inner_a} != {inner_b} in the contracted dimension)")
     if a.array.ndim > 2 or b.array.ndim > 2:
-        _broadcast_check(a.array.shape[:-2], b.array.shape[:-2] if b.array.ndim > 1 else ())
+        check_broadcastable(a.array.shape[:-2], b.array.shape[:-2] if b.array.ndim > 1 else ())
     return apply(_op["matmul"], a, b)
 
 
@@ -870,7 +801,7 @@ def linear(input, weight, bias=None):
     if bias is None:
         return apply(_op["linear"], x, w)
     b = _as_tensor_like(bias, input)
-    _broadcast_check(x.array.shape[:-1] + (w.array.shape[0],), b.array.shape)
+    check_broadcastable(x.array.shape[:-1] + (w.array.shape[0],), b.array.shape)
     return apply(_op["linear"], x, w, b)
 
 
@@ -914,9 +845,9 @@ def view(input, *shape):
     """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
     input = _tensor_in(input)
     shape = _infer_shape(_shape_args(shape), input.array.size)
-    array = _storage(input)
+    array = storage_of(input)
     # reshape copies exactly when no view can be made (numpy 2.5 deprecates setting .shape to ask)
-    if array.size and not _xp(input.device).may_share_memory(array.reshape(shape), array):
+    if array.size and not array_module(input.device).may_share_memory(array.reshape(shape), array):
         raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
                            "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
     return apply(_op["reshape"], input, shape=shape)
@@ -927,7 +858,7 @@ def flatten(input, start_dim=0, end_dim=-1):
     nd = input.array.ndim
     if nd == 0:
         return reshape(input, (1,))
-    s, e = _dim(start_dim, nd), _dim(end_dim, nd)
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = input.array.shape
@@ -938,7 +869,7 @@ def _squeeze_dims(dim, ndim):
     """squeeze's dim: None (all), one axis, or a tuple of axes (which may be empty)."""
     if isinstance(dim, (list, tuple)):
         return _dims(dim, ndim) if len(dim) else ()
-    return None if dim is None else _dim(int(dim), ndim)
+    return None if dim is None else wrap_dim(int(dim), ndim)
 
 
 def squeeze(input, dim=None):
@@ -949,13 +880,13 @@ def squeeze(input, dim=None):
 def unsqueeze(input, dim):
     input = _tensor_in(input)
     nd = input.array.ndim + 1
-    return apply(_op["unsqueeze"], input, dim=_dim(int(dim), nd))
+    return apply(_op["unsqueeze"], input, dim=wrap_dim(int(dim), nd))
 
 
 def transpose(input, dim0, dim1):
     input = _tensor_in(input)
     nd = input.array.ndim
-    return apply(_op["transpose"], input, dim0=_dim(int(dim0), nd), dim1=_dim(int(dim1), nd))
+    return apply(_op["transpose"], input, dim0=wrap_dim(int(dim0), nd), dim1=wrap_dim(int(dim1), nd))
 
 
 swapdims = transpose
@@ -986,7 +917,7 @@ def permute(input, *dims):
         raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
                            f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not "
                            f"equal to len(dims) = {len(dims)}".replace("(sparse_coo)", ""))
-    dims = tuple(_dim(d, nd) for d in dims)
+    dims = tuple(wrap_dim(d, nd) for d in dims)
     if len(set(dims)) != nd:
         raise RuntimeError("permute(): duplicate dims are not allowed.")
     return apply(_op["permute"], input, dims=dims)
@@ -1041,7 +972,7 @@ def cat(tensors, dim=0):
     nd = ts[0].array.ndim
     if nd == 0:
         raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = _dim(int(dim), nd)
+    d = wrap_dim(int(dim), nd)
     for i, x in enumerate(ts[1:], 1):
         if x.array.ndim != nd:
             raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {x.array.ndim}")
@@ -1062,7 +993,7 @@ def stack(tensors, dim=0):
         if x.array.shape != ts[0].array.shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at "
                                f"entry 0 and {list(x.shape)} at entry {i}")
-    d = _dim(int(dim), ts[0].array.ndim + 1)
+    d = wrap_dim(int(dim), ts[0].array.ndim + 1)
     return apply(_op["stack"], *ts, dim=d)
 
 
@@ -1072,7 +1003,7 @@ def _index_key(x, key):
     """A tuple key of ints, slices, None, Ellipsis and backend index arrays."""
     if not isinstance(key, tuple):
         key = (key,)
-    xp = _xp(x.device)
+    xp = array_module(x.device)
     out = []
     for k in key:
         if k is None or k is Ellipsis or isinstance(k, slice):
@@ -1155,7 +1086,7 @@ def setitem(input, key, value):
         except IndexError as e:
             raise IndexError(str(e).replace("array", "tensor")) from None
         if value.array.shape != region:
-            _broadcast_check(region, value.array.shape)
+            check_broadcastable(region, value.array.shape)
             if value.array.ndim > len(region):
                 raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
                                    f"broadcast to indexing result of shape {list(region)}")
@@ -1184,7 +1115,7 @@ def _fill(input, value, name="FillBackward2"):
 def _copy(input, src):
     src = src if isinstance(src, Tensor) or _is_number(src) else _as_tensor_like(src, input)
     if isinstance(src, Tensor) and src.array.shape != input.array.shape:
-        _broadcast_check(input.array.shape, src.array.shape)
+        check_broadcastable(input.array.shape, src.array.shape)
     return apply(_op["copy"], input, src)
 
 
@@ -1263,17 +1194,17 @@ def _unary_wrapper(op, name):
             x = input.array
             if x.__class__ is not _FLOAT64 and x.dtype.kind in "biu":
                 input = input.to(dtype=_dt.get_default_dtype())  # sin(int tensor): the default dtype, as PyTorch
-            return run_op(op, (input,), _NO_PARAMS)
+            return run_op(op, (input,), NO_PARAMS)
     else:
         def function(input):
-            return run_op(op, (input if input.__class__ is Tensor else _tensor_in(input),), _NO_PARAMS)
+            return run_op(op, (input if input.__class__ is Tensor else _tensor_in(input),), NO_PARAMS)
     function._row = op  # the one row it applies (the eval lean lane reads it)
     return _named(function, name, f"{name}(input): elementwise {name}, as torch.{name}.")
 
 
 def _binary_wrapper(op, name):
     def function(input, other):
-        return run_op(op, _operands(input, other), _NO_PARAMS)
+        return run_op(op, _operands(input, other), NO_PARAMS)
     return _named(function, name, f"{name}(input, other), as torch.{name} (tensors or numbers; they broadcast).")
 
 
@@ -1302,6 +1233,9 @@ from .functions_distances import *  # noqa: E402,F401,F403
 from .functions_indexing import *  # noqa: E402,F401,F403
 
 
+_METHODS = {}  # name -> function: the Tensor methods the rows give (engine/tensor.py defines them)
+
+
 def _install_surface(namespace):
     """Public functions, Tensor methods and in-place variants of every row."""
     for op in TABLE.values():
@@ -1314,15 +1248,19 @@ def _install_surface(namespace):
                     raise TypeError(f"op row {op.name!r}: functions.py must define {name}() (no wrapper)")
                 namespace[name] = function
             first = first or function
-            if op.method and name not in Tensor.__dict__:
-                setattr(Tensor, name, function)  # its first parameter is the tensor: x.name(...) is name(x, ...)
+            if op.method:
+                _METHODS[name] = function  # its first parameter is the tensor: x.name(...) is name(x, ...)
             if op.inplace:  # one written above (bernoulli_) serves as the method too
-                variant = namespace.setdefault(name + "_", _inplace_variant(function, name + "_"))
-                if name + "_" not in Tensor.__dict__:
-                    setattr(Tensor, name + "_", variant)
+                _METHODS[name + "_"] = namespace.setdefault(name + "_", _inplace_variant(function, name + "_"))
 
 
 _install_surface(globals())
+
+
+def tensor_methods():
+    """The methods Tensor takes from the op table: name -> function (a method written in the class
+    itself takes precedence over one of these)."""
+    return dict(_METHODS)
 
 
 def _numpy_aliases(namespace):
@@ -1339,8 +1277,8 @@ def _numpy_aliases(namespace):
             continue
         wrapper = _aliasing(f, renames)
         namespace[name] = wrapper
-        if Tensor.__dict__.get(name) is f:
-            setattr(Tensor, name, wrapper)
+        if _METHODS.get(name) is f:
+            _METHODS[name] = wrapper
 
 
 def _aliasing(f, renames):
@@ -1362,5 +1300,7 @@ _numpy_aliases(globals())
 
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
-    "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE",
+    "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE", "TensorBase", "run_op",
+    "make_tensor", "NO_PARAMS", "array_module", "wrap_dim", "check_broadcastable", "storage_of", "inplace",
+    "host_array_of", "is_number", "tensor_methods", "when_tensor_class_made",
     "Tensor", "MaxResult", "MinResult")]

@@ -4,12 +4,12 @@ diag_embed. Only rot90 and diag_embed are rows of their own (engine/ops/shapes.p
 import numpy
 
 from . import functions as _functions  # (clone, logical_xor: made from their rows once this module is loaded)
-from .functions import (_tensor_in, _as_tensor_like, _dim, _shape_args, _xp, _broadcast_check, _infer_shape, apply,
+from .functions import (_tensor_in, _as_tensor_like, wrap_dim, _shape_args, array_module, check_broadcastable, _infer_shape, apply,
                         reshape, view, flatten, unsqueeze, expand, cat, sub, zeros_like, copy_, tensor, getitem)
 from .functions_shapes import narrow, flip, repeat, gather, index_select, _along
-from .inplace import _type_word
+from .core.inplace import type_word
 from .ops import TABLE
-from .tensor import Tensor
+from .core.tensor import TensorBase as Tensor
 
 __all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "rot90", "unflatten", "tensor_split", "repeat_interleave",
            "take_along_dim", "diag_embed"]
@@ -45,7 +45,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    d = _dim(int(dim), nd)
+    d = wrap_dim(int(dim), nd)
     joined = [input]
     for name, other in (("prepend", prepend), ("append", append)):
         if other is None:
@@ -95,7 +95,7 @@ def rot90(input, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if nd < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
-    d0, d1 = _dim(dims[0], nd), _dim(dims[1], nd)
+    d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
     if d0 == d1:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
     return apply(TABLE["rot90"], input, k=k % 4, dims=(d0, d1))
@@ -108,7 +108,7 @@ def unflatten(input, dim, sizes):
     if not shape:
         raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
                            f"dimensions")  # (PyTorch's message goes on with its C++ stack)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     sizes = _shape_args((sizes,))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
@@ -133,12 +133,12 @@ def tensor_split(input, indices_or_sections, dim=0):
     if isinstance(split, Tensor):
         if split.array.dtype != numpy.int64:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
-                               f"{_type_word(split.dtype)}")
+                               f"{type_word(split.dtype)}")
         if split.array.ndim > 1:
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                                f"one-dimensional tensor, but got a tensor with {split.array.ndim} dims")
         split = split.item() if split.array.ndim == 0 else split.tolist()
-    d = _dim(int(dim), nd)
+    d = wrap_dim(int(dim), nd)
     if isinstance(split, (list, tuple)):
         bounds = [0] + [int(i) for i in split] + [None]
     else:
@@ -167,7 +167,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         counts = _counts(repeats)
         if counts.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-        d = _dim(int(dim), input.array.ndim)
+        d = wrap_dim(int(dim), input.array.ndim)
         n = input.array.shape[d]
         if counts.size == 1:
             counts = numpy.full(n, counts.reshape(-1)[0])
@@ -183,7 +183,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         raise TypeError(f"repeat_interleave(): argument 'repeats' must be int or Tensor, not {type(repeats).__name__}")
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     expanded = unsqueeze(input, d + 1)
     shape = input.array.shape
     _check_output_size(output_size, shape[d] * repeats)
@@ -194,7 +194,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
 def _counts(repeats):
     """The counts of a repeats tensor as a host array (whole numbers only, as PyTorch's kernel)."""
     if repeats.array.dtype.kind not in "iu":
-        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{_type_word(repeats.dtype)}'")
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{type_word(repeats.dtype)}'")
     return numpy.asarray(repeats.tolist(), dtype=numpy.int64)
 
 
@@ -210,26 +210,26 @@ def take_along_dim(input, indices, dim=None):
     indices = indices if isinstance(indices, Tensor) else _as_tensor_like(indices, input)
     if indices.array.dtype != numpy.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
-                           f"{_type_word(indices.dtype)}")
+                           f"{type_word(indices.dtype)}")
     if dim is None:
         return gather(view(input, -1), 0, reshape(indices, -1))
     nd = input.array.ndim
     if indices.array.ndim != nd:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {nd} dimensions for input, and {indices.array.ndim} dimensions for indices")
-    d = _dim(int(dim), nd)
+    d = wrap_dim(int(dim), nd)
     shape, ishape = input.array.shape, indices.array.shape
-    _broadcast_check(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
+    check_broadcastable(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     index_shape = numpy.broadcast_shapes(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     input_shape = numpy.broadcast_shapes(ishape[:d] + (shape[d],) + ishape[d + 1:], shape)
-    index = _xp(indices.device).broadcast_to(indices.array, index_shape)
+    index = array_module(indices.device).broadcast_to(indices.array, index_shape)
     return gather(expand(input, input_shape), d, _as_tensor_like(index, input))
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
     input = _tensor_in(input)
     nd = input.array.ndim + 1
-    d1, d2 = _dim(int(dim1), nd), _dim(int(dim2), nd)
+    d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return apply(TABLE["diag_embed"], input, offset=int(offset), dim1=d1, dim2=d2)

@@ -9,7 +9,7 @@ import math
 
 from . import dtypes as _dt
 from .ops import TABLE as _op
-from .tensor import Tensor, apply, _broadcast_shapes
+from .core.tensor import TensorBase as Tensor, apply, broadcast_shapes
 from .functions import _tensor_in, _as_tensor_like, expand as _expand, reshape as _reshape, sub as _sub, to as _to
 from .functions_linalg import _same_dtype, _scalar_name
 
@@ -43,7 +43,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     p = _p(p)
     if not p >= 0:
         raise RuntimeError("cdist only supports non-negative p values")
-    batch = _broadcast_shapes((x1.array.shape[:-2], x2.array.shape[:-2]))
+    batch = broadcast_shapes((x1.array.shape[:-2], x2.array.shape[:-2]))
     _same_dtype(x1, x2)
     r1, r2 = x1.array.shape[-2], x2.array.shape[-2]
     if x1.array.size and x2.array.size and p == 2 and (mode == 1 or (mode == 0 and (r1 > 25 or r2 > 25))):

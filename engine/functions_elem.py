@@ -7,9 +7,9 @@ import numpy
 
 from . import dtypes as _dt
 from .ops import TABLE as _op
-from .tensor import Tensor, apply
+from .core.tensor import TensorBase as Tensor, apply
 from .functions import _tensor_in, _is_number, _result_dtype, pow as _pow
-from .inplace import inplace as _inplace
+from .core.inplace import inplace as _inplace
 
 __all__ = ["addcmul", "addcdiv", "logaddexp", "logaddexp2", "copysign", "fmod", "float_power", "float_power_",
            "nan_to_num", "logit", "heaviside", "positive", "hardshrink"]

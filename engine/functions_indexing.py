@@ -11,9 +11,9 @@ import numpy
 
 from . import backend as _backend
 from .functions import _is_number
-from .inplace import inplace, _type_word
+from .core.inplace import inplace, type_word
 from .ops import TABLE
-from .tensor import Tensor, apply, _broadcast_shapes, _dim, _host, _storage, _xp
+from .core.tensor import TensorBase as Tensor, apply, broadcast_shapes, wrap_dim, host_array, storage_of, array_module
 
 __all__ = ["index_add", "index_copy", "index_fill", "scatter_add", "masked_scatter", "index_add_", "index_copy_",
            "scatter_add_", "masked_scatter_"]
@@ -37,7 +37,7 @@ def _need_int(value, fn, name, position):
 
 
 def _word(t):
-    return _type_word(t.array.dtype)
+    return type_word(t.array.dtype)
 
 
 def _on_device(host, like):
@@ -77,7 +77,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     _need_tensor(index, "index_add", "index", 3)
     _need_tensor(source, "index_add", "source", 4)
     x, idx, src = input.array, index.array, source.array
-    d = _dim(dim, x.ndim)
+    d = wrap_dim(dim, x.ndim)
     if idx.ndim > 1:
         raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
                          f"{_word(index)} and size: {list(idx.shape)}")
@@ -97,7 +97,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     if (_without(x.shape, d) if both else list(x.shape)) != (_without(src.shape, d) if both else list(src.shape)):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
                            f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
-    host = _host(index).reshape(-1)
+    host = host_array(index).reshape(-1)
     size = x.shape[d] if x.ndim else 1
     bad = _first_outside(host, size)
     if bad is not None:
@@ -123,7 +123,7 @@ def index_copy(input, dim, index, source):
     _need_tensor(index, "index_copy", "index", 3)
     _need_tensor(source, "index_copy", "source", 4)
     x, idx, src = input.array, index.array, source.array
-    d = _dim(dim, x.ndim)
+    d = wrap_dim(dim, x.ndim)
     if idx.ndim >= 2:
         raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {idx.ndim})")
     n = idx.size
@@ -146,7 +146,7 @@ def index_copy(input, dim, index, source):
     if src.ndim and n != src.shape[d]:
         raise IndexError(f"index_copy_(): Number of indices ({n}) should be equal to source.size(dim) "
                          f"({src.shape[d]})")
-    host = _host(index).reshape(-1)
+    host = host_array(index).reshape(-1)
     size = x.shape[d] if x.ndim else 1
     bad = _first_outside(host, size)
     if bad is not None:
@@ -170,10 +170,10 @@ def index_fill(input, dim, index, value):
         raise IndexError("index_fill_(): Expected dtype int64 for index.")
     if isinstance(value, complex) and x.dtype.kind != "c":
         raise RuntimeError("index_fill_(): Converting complex Scalar to non-complex type is not supported")
-    d = _dim(dim, x.ndim)
+    d = wrap_dim(dim, x.ndim)
     if idx.ndim > 1:
         raise RuntimeError("Index has to be a vector/scalar")
-    host = _host(index).reshape(-1)
+    host = host_array(index).reshape(-1)
     size = x.shape[d] if x.ndim else 1
     bad = _first_outside(host, size, negative_ok=True)
     if bad is not None:
@@ -209,7 +209,7 @@ def scatter_add(input, dim, index, src):
     dim = _need_int(dim, "scatter_add", "dim", 2)
     _need_tensor(index, "scatter_add", "index", 3)
     _need_tensor(src, "scatter_add", "src", 4)
-    d = _dim(dim, input.array.ndim)
+    d = wrap_dim(dim, input.array.ndim)
     host = checked_index("scatter", input, d, index, src)
     index = index.array if host is None else _on_device(host, input)
     return apply(TABLE["scatter_add"], input, src, index=index, dim=d)
@@ -230,7 +230,7 @@ def checked_index(fn, input, d, index, src=None):
         _gather_shape_check(x.shape, d, idx.shape)
     else:
         _scatter_shape_check(x.shape, d, idx.shape, None if src is None else src.array.shape)
-    host = _host(index)
+    host = host_array(index)
     size = x.shape[d] if x.ndim else 1
     bad = _first_outside(host.reshape(-1), size)  # the first in C order, as PyTorch reports it
     if bad is not None:
@@ -282,11 +282,11 @@ def _written_alone(function, name):
     judged, as PyTorch does, only between dense (contiguous) tensors, by their memory ranges."""
     def compute(target, dim, index, source, **kwargs):
         result = function(target, dim, index, source, **kwargs)
-        written = _storage(target)
+        written = storage_of(target)
         for t in (index, source):
-            read = _storage(t)
+            read = storage_of(t)
             if t.device is target.device and read.size and _dense(read) and _dense(written) \
-                    and _xp(target.device).may_share_memory(read, written):
+                    and array_module(target.device).may_share_memory(read, written):
                 raise RuntimeError(OVERLAP_MESSAGE)
         return result
 
@@ -312,7 +312,7 @@ def masked_scatter(input, mask, source):
     _need_tensor(input, "masked_scatter", "input", 1)
     _need_tensor(mask, "masked_scatter", "mask", 2)
     _need_tensor(source, "masked_scatter", "source", 3)
-    shape = _broadcast_shapes((mask.array.shape, input.array.shape))
+    shape = broadcast_shapes((mask.array.shape, input.array.shape))
     return _masked_scatter(input, mask, source, shape)
 
 
@@ -347,7 +347,7 @@ def _masked_scatter(input, mask, source, shape):
     _check_source_dtype(input, source)
     if mask.array.dtype != numpy.bool_:
         raise RuntimeError(f"masked_scatter_ only supports boolean masks, but got mask with dtype {_word(mask)}")
-    m = _host(mask)
+    m = host_array(mask)
     if m.shape != shape:
         m = numpy.broadcast_to(m, shape)
     count = int(numpy.count_nonzero(m))

@@ -21,11 +21,11 @@ import numpy
 from . import dtypes as _dt
 from .ops import TABLE as _op
 from .ops.linalg import einsum_node_name as _einsum_node_name
-from .tensor import Tensor, apply, _dim, _broadcast_check
+from .core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
 from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
 from .functions import mm as _mm, permute as _permute, sum as _sum
 from .functions import matmul as _matmul, dot as _dot, where as _where, eye as _eye
-from .inplace import inplace as _inplace
+from .core.inplace import inplace as _inplace
 
 __all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",
            "vdot", "inner", "addmv", "addmv_", "addr", "addr_", "matrix_power", "logdet", "slogdet"]
@@ -135,7 +135,7 @@ def _solve(A, B, left=True):
     if (rows if left else cols) != n:
         raise RuntimeError(f"linalg.solve: Incompatible shapes of A and B for the equation "
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
-    _broadcast_check(sb[:-1] if vector else sb[:-2], sa[:-2])
+    check_broadcastable(sb[:-1] if vector else sb[:-2], sa[:-2])
     params = {"vector": vector} if left else {"vector": vector, "left": False}
     try:
         return apply(_op["linalg_solve"], A, B, **params)
@@ -150,11 +150,11 @@ def _cross(a, b, dim):
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if a.array.ndim == 0:
         raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    d = _dim(int(dim), a.array.ndim)
+    d = wrap_dim(int(dim), a.array.ndim)
     if a.array.shape[d] != 3 or b.array.shape[d] != 3:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.array.shape[d]} and "
                            f"{b.array.shape[d]}")
-    _broadcast_check(a.array.shape, b.array.shape)
+    check_broadcastable(a.array.shape, b.array.shape)
     _same_dtype(a, b)
     _not_bool("cross", a)
     return apply(_op["cross"], a, b, dim=d)
@@ -284,7 +284,7 @@ def tensordot(a, b, dims=2, out=None):
         raise RuntimeError("both inputs should have same dtype")
     t1, t2, csize = a, b, 1
     for da, db in zip(dims_a, dims_b):
-        s1, s2 = a.array.shape[_dim(da, a.array.ndim)], b.array.shape[_dim(db, b.array.ndim)]
+        s1, s2 = a.array.shape[wrap_dim(da, a.array.ndim)], b.array.shape[wrap_dim(db, b.array.ndim)]
         if s2 == 1:
             t1 = _sum(t1, da, keepdim=True)
         elif s1 == 1:
@@ -332,7 +332,7 @@ def _free_dims(contracted, nd):
     """The dims of an nd-dim operand that tensordot keeps, in order (each contracted one named once)."""
     seen = set()
     for d in contracted:
-        d = _dim(d, nd)
+        d = wrap_dim(d, nd)
         if d in seen:
             raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
         seen.add(d)
@@ -753,7 +753,3 @@ def _einsum_one(x, letters, out):
     if summed:
         x = apply(_op["sum"], x, dim=tuple(range(len(out), len(letters))), keepdim=False)
     return x
-
-
-# the torch.linalg namespace (engine/linalg.py): importing it makes it autodiff.engine.linalg
-from . import linalg as _linalg  # noqa: E402,F401

@@ -10,10 +10,10 @@ import math
 
 import numpy
 
-from .functions import _tensor_in, _as_tensor_like, _dim, _is_number, _index_key, _xp, apply, expand, permute
+from .functions import _tensor_in, _as_tensor_like, wrap_dim, _is_number, _index_key, array_module, apply, expand, permute
 from .ops import TABLE
 from .functions_indexing import checked_index
-from .tensor import Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
+from .core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 
 __all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
            "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]
@@ -29,7 +29,7 @@ def _along(dim, step):
 
 def narrow(input, dim, start, length):
     input = _tensor_in(input)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
     start, length = int(start), int(length)
     if not -size <= start <= size:
@@ -43,7 +43,7 @@ def narrow(input, dim, start, length):
 
 def select(input, dim, index):
     input = _tensor_in(input)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
     index = int(index)
     if not -size <= index < size:
@@ -68,13 +68,13 @@ def _multi_views(input, d, steps, name):
 
 def unbind(input, dim=0):
     input = _tensor_in(input)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     return _multi_views(input, d, range(input.array.shape[d]), "UnbindBackward0")
 
 
 def split(tensor, split_size_or_sections, dim=0):
     input = _tensor_in(tensor, "tensor")
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     n = input.array.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
         sizes = [int(s) for s in split_size_or_sections]
@@ -97,14 +97,14 @@ def chunk(input, chunks, dim=0):
     chunks = int(chunks)
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     n = input.array.shape[d]
     return split(input, max(math.ceil(n / chunks), 1) if n else 0, d)
 
 
 def index_select(input, dim, index):
     input = _tensor_in(input)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
     if index.array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -122,14 +122,14 @@ def masked_select(input, mask):
     shape = numpy.broadcast_shapes(input.array.shape, mask.array.shape)
     if input.array.shape != shape:
         input = expand(input, shape)
-    m = mask.array if mask.array.shape == shape else _xp(mask.device).broadcast_to(mask.array, shape)
+    m = mask.array if mask.array.shape == shape else array_module(mask.device).broadcast_to(mask.array, shape)
     return apply(_GETITEM, input, key=(m,), name="MaskedSelectBackward0")
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
     input = _tensor_in(input)
     nd = input.array.ndim
-    d1, d2 = _dim(int(dim1), nd), _dim(int(dim2), nd)
+    d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
     if d1 == d2:
         raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
     return apply(TABLE["diagonal"], input, offset=int(offset), dim1=d1, dim2=d2)
@@ -155,8 +155,8 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the "
                            f"same number of dims as destination ({dst} dims)")
-    src = [_dim(int(s), nd) for s in src]
-    dst = [_dim(int(t), nd) for t in dst]
+    src = [wrap_dim(int(s), nd) for s in src]
+    dst = [wrap_dim(int(t), nd) for t in dst]
     order = [None] * nd
     for s, t in zip(src, dst):
         order[t] = s
@@ -185,7 +185,7 @@ def repeat(input, *sizes):
 def flip(input, dims):
     input = _tensor_in(input)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    return apply(TABLE["flip"], input, dims=tuple(_dim(int(d), input.array.ndim) for d in dims))
+    return apply(TABLE["flip"], input, dims=tuple(wrap_dim(int(d), input.array.ndim) for d in dims))
 
 
 def roll(input, shifts, dims=None):
@@ -196,7 +196,7 @@ def roll(input, shifts, dims=None):
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    dims = tuple(_dim(int(d), input.array.ndim) for d in dims)
+    dims = tuple(wrap_dim(int(d), input.array.ndim) for d in dims)
     return apply(TABLE["roll"], input, shifts=tuple(int(s) for s in shifts), dims=dims)
 
 
@@ -217,7 +217,7 @@ def triu(input, diagonal=0):
 
 def gather(input, dim, index):
     input = _tensor_in(input)
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
     checked_index("gather", input, d, index)  # PyTorch's checks (functions_indexing)
     return apply(TABLE["take_along"], input, indices=index.array, dim=d)
@@ -227,7 +227,7 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     input = _tensor_in(input)
     if reduce is not None:
         raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")
-    d = _dim(int(dim), input.array.ndim)
+    d = wrap_dim(int(dim), input.array.ndim)
     index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
     if src is None:
         src = value
@@ -249,5 +249,5 @@ def masked_fill(input, mask, value):
                            f"{value.array.ndim} dimension(s).")
     m = mask.array
     if m.shape != input.array.shape:
-        m = _xp(mask.device).broadcast_to(m, numpy.broadcast_shapes(input.array.shape, m.shape))
+        m = array_module(mask.device).broadcast_to(m, numpy.broadcast_shapes(input.array.shape, m.shape))
     return apply(TABLE["masked_fill"], input, value, mask=m)

@@ -18,7 +18,7 @@ from . import dtypes as _dt
 from .ops import TABLE as _op
 from .ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
 from .ops.reductions import running_extreme_indices as _running_extreme_indices
-from .tensor import Tensor, apply, _make, _xp, _dim
+from .core.tensor import TensorBase as Tensor, apply, make_tensor, array_module, wrap_dim
 from .functions import _tensor_in, _dims, _ValuesIndices, _is_number, div, sum as _sum
 
 __all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round", "argsort", "nonzero",
@@ -69,7 +69,7 @@ class AminmaxResult(namedtuple("_Aminmax", ["min", "max"])):
 
 
 def _indices_tensor(indices, device):
-    return _make(indices.astype(numpy.int64, copy=False), device)
+    return make_tensor(indices.astype(numpy.int64, copy=False), device)
 
 
 def _int_arg(name, what, value, position):
@@ -91,7 +91,7 @@ def _no_bool(name, input):
 
 def _scan(name, input, dim, dtype):
     input = _tensor_in(input)
-    d = _dim(_int_arg(name, "dim", dim, 1), input.array.ndim)
+    d = wrap_dim(_int_arg(name, "dim", dim, 1), input.array.ndim)
     if dtype is not None:
         target = _dt.as_dtype(dtype).np
     elif input.array.dtype.kind in "biu":
@@ -126,8 +126,8 @@ def median(input, dim=None, keepdim=False):
         return apply(_op["median_all"], input)
     arr = input.array
     nd = arr.ndim
-    d = _dim(_int_arg("median", "dim", dim, 2), nd)
-    xp = _xp(input.device)
+    d = wrap_dim(_int_arg("median", "dim", dim, 2), nd)
+    xp = array_module(input.device)
     if nd == 0:
         indices = xp.zeros((), dtype=numpy.int64)
     else:
@@ -148,11 +148,11 @@ def kthvalue(input, k, dim=-1, keepdim=False):
     k = _int_arg("kthvalue", "k", k, 2)
     arr = input.array
     nd = arr.ndim
-    d = _dim(_int_arg("kthvalue", "dim", dim, 3), nd)
+    d = wrap_dim(_int_arg("kthvalue", "dim", dim, 3), nd)
     size = arr.shape[d] if nd else 1
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {d}")
-    xp = _xp(input.device)
+    xp = array_module(input.device)
     if nd == 0:
         indices = xp.zeros((), dtype=numpy.int64)
     else:
@@ -169,8 +169,8 @@ def sort(input, dim=-1, descending=False, stable=False):
     input = _tensor_in(input)
     arr = input.array
     nd = arr.ndim
-    d = _dim(_int_arg("sort", "dim", dim, 2), nd)
-    xp = _xp(input.device)
+    d = wrap_dim(_int_arg("sort", "dim", dim, 2), nd)
+    xp = array_module(input.device)
     indices = xp.zeros((), dtype=numpy.int64) if nd == 0 else _sort_indices(xp, arr, d, bool(descending))
     values = apply(_op["sort"], input, indices=indices, dim=d, descending=True if descending else None)
     return SortResult(values, _indices_tensor(indices, input.device))
@@ -183,11 +183,11 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
     k = _int_arg("topk", "k", k, 2)
     arr = input.array
     nd = arr.ndim
-    d = _dim(_int_arg("topk", "dim", dim, 3), nd)
+    d = wrap_dim(_int_arg("topk", "dim", dim, 3), nd)
     size = arr.shape[d] if nd else 1
     if not 0 <= k <= size:
         raise RuntimeError("selected index k out of range")
-    xp = _xp(input.device)
+    xp = array_module(input.device)
     if nd == 0:
         indices = xp.zeros((), dtype=numpy.int64)
     else:
@@ -268,8 +268,8 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
     equal values in their order (the stable order always, as PyTorch's CPU sort gives it)."""
     input = _tensor_in(input)
     arr = input.array
-    d = _dim(_int_arg("argsort", "dim", dim, 2), arr.ndim)
-    xp = _xp(input.device)
+    d = wrap_dim(_int_arg("argsort", "dim", dim, 2), arr.ndim)
+    xp = array_module(input.device)
     indices = xp.zeros((), dtype=numpy.int64) if arr.ndim == 0 else _sort_indices(xp, arr, d, bool(descending))
     return _indices_tensor(indices, input.device)
 
@@ -279,7 +279,7 @@ def nonzero(input, *, as_tuple=False):
     tensor per dim; a 0-d input counts as one element."""
     input = _tensor_in(input)
     arr = input.array
-    xp = _xp(input.device)
+    xp = array_module(input.device)
     if as_tuple:
         return tuple(_indices_tensor(i, input.device) for i in xp.nonzero(arr.reshape(1) if arr.ndim == 0 else arr))
     if arr.ndim == 0:
@@ -294,14 +294,14 @@ def count_nonzero(input, dim=None):
     axes = None
     if dim is not None:
         dims = dim if isinstance(dim, (list, tuple)) else (dim,)
-        axes = tuple(_dim(_int_arg("count_nonzero", "dim", d, 2), arr.ndim) for d in dims)
+        axes = tuple(wrap_dim(_int_arg("count_nonzero", "dim", d, 2), arr.ndim) for d in dims)
         for i, a in enumerate(axes):
             if a in axes[:i]:
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         axes = axes or None
         if arr.ndim == 0:
             axes = None
-    xp = _xp(input.device)
+    xp = array_module(input.device)
     return _indices_tensor(xp.asarray(xp.sum(arr != 0, axis=axes)), input.device)
 
 
@@ -339,7 +339,7 @@ def aminmax(input, *, dim=None, keepdim=False):
                                "identity.")
         axes = None
     else:
-        axes = _dim(_int_arg("aminmax", "dim", dim, 2), arr.ndim)
+        axes = wrap_dim(_int_arg("aminmax", "dim", dim, 2), arr.ndim)
         if arr.ndim == 0:
             axes = None
         elif arr.shape[axes] == 0:
@@ -364,8 +364,8 @@ def _running_extreme(name, input, dim):
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     input = _tensor_in(input)
     arr = input.array
-    d = _dim(_int_arg(name, "dim", dim, 2), arr.ndim)
-    xp = _xp(input.device)
+    d = wrap_dim(_int_arg(name, "dim", dim, 2), arr.ndim)
+    xp = array_module(input.device)
     if arr.ndim == 0 or arr.size == 0:
         indices = xp.zeros(arr.shape, dtype=numpy.int64)
     else:
@@ -382,7 +382,7 @@ def logcumsumexp(input, dim=None):
     if input.array.dtype.kind != "f":
         raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for "
                                   f"'{_scalar_type_name(input)}'")
-    return apply(_op["logcumsumexp"], input, dim=_dim(_int_arg("logcumsumexp", "dim", dim, 2), input.array.ndim))
+    return apply(_op["logcumsumexp"], input, dim=wrap_dim(_int_arg("logcumsumexp", "dim", dim, 2), input.array.ndim))
 
 
 Tensor.argsort = argsort  # methods too (no rows of their own: the indices are computed here)

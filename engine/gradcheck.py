@@ -32,10 +32,11 @@ import warnings
 import numpy
 
 from . import dtypes as _dt
-from .autograd import grad
+from .core.autograd import grad
 from .backend import CPU
-from .grad_mode import enable_grad
-from .tensor import Tensor, Size, _make, _xp, _storage, _host as _tensor_host
+from .core.grad_mode import enable_grad
+from .core.tensor import Size, make_tensor, array_module, storage_of, host_array
+from .tensor import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
 
@@ -125,12 +126,12 @@ def _differentiable_outputs(out):
 
 def _snapshot(t):
     """A host copy of a tensor's values, taken now (the next evaluation may reuse its memory)."""
-    return numpy.array(_tensor_host(t), copy=True)
+    return numpy.array(host_array(t), copy=True)
 
 
 def _host_array(t):
     """A tensor's values as a host array (maybe shared: read it, do not keep it)."""
-    return numpy.asarray(_tensor_host(t))
+    return numpy.asarray(host_array(t))
 
 
 def _evaluate(fn, inputs):
@@ -157,7 +158,7 @@ def _difference(minus, plus, eps, index):
 
 def _shown(array):
     """A host array as PyTorch prints a tensor in gradcheck's messages."""
-    return repr(_make(array, CPU))
+    return repr(make_tensor(array, CPU))
 
 
 def _allclose(a, b, rtol, atol):
@@ -178,7 +179,7 @@ def _numerical(fn, inputs, diff, eps, func_out):
     differences, one input element at a time; None for outputs that are not floating point."""
     jacobians = []
     for _, x in diff:
-        arr = _storage(x)  # written in place: the function sees the perturbed values
+        arr = storage_of(x)  # written in place: the function sees the perturbed values
         n = arr.size
         jac = [numpy.zeros((n, o.numel()), dtype=o.array.dtype) if _is_float(o.array) else None
                for o in func_out]
@@ -203,8 +204,8 @@ def _numerical(fn, inputs, diff, eps, func_out):
 
 def _directional(fn, inputs, x, u, eps):
     """(f(x + eps u) - f(x - eps u)) / 2 eps for every output of fn, flattened: J u."""
-    arr = _storage(x)
-    xp = _xp(x.device)
+    arr = storage_of(x)
+    xp = array_module(x.device)
     orig = arr.copy()
     delta = xp.asarray(u.reshape(arr.shape)) * eps
     try:
@@ -224,11 +225,11 @@ def _vjps(output, diff_tensors, weights, count, check_grad_dtypes):
     output's shape, read before the next is made): per input requiring grad, a host array
     (count, input numel) in the input's dtype. Gradients of the wrong size or (when asked)
     dtype raise PyTorch's GradcheckError."""
-    xp = _xp(output.device)
+    xp = array_module(output.device)
     rows = [numpy.zeros((count, t.numel()), dtype=t.array.dtype) for t in diff_tensors]
     sizes_ok = types_ok = True
     for r, w in enumerate(weights):
-        g_out = _make(xp.asarray(w), output.device)
+        g_out = make_tensor(xp.asarray(w), output.device)
         grads = grad(output, diff_tensors, grad_outputs=g_out, retain_graph=True, allow_unused=True)
         for k, (g, t) in enumerate(zip(grads, diff_tensors)):
             if g is None:
@@ -409,7 +410,7 @@ def _slow_mode_report(func, inputs, func_out, outputs, diff, i, j, position, rto
 
 
 def _zeros_like(t):
-    return _make(_xp(t.device).zeros(t.array.shape, dtype=t.array.dtype), t.device)
+    return make_tensor(array_module(t.device).zeros(t.array.shape, dtype=t.array.dtype), t.device)
 
 
 def _test_backward_mul_by_grad_output(outputs, inputs, masked):
@@ -517,14 +518,14 @@ def _random_grad_output(rng, out, noncontiguous):
     """PyTorch's make_tensor(low=-1, high=1, requires_grad=True) of the output's shape and
     dtype, made non-contiguous (every other element of a buffer twice as long in the
     last dimension) if asked."""
-    xp = _xp(out.device)
+    xp = array_module(out.device)
     shape = out.array.shape
     dtype = out.array.dtype if _is_float(out.array) else numpy.float64
     values = xp.asarray(rng.uniform(-1, 1, shape).astype(dtype))
     if noncontiguous and values.size > 1:
         buf = xp.repeat(values, 2, axis=-1)
         values = buf[..., ::2]
-    return _make(values, out.device, True)
+    return make_tensor(values, out.device, True)
 
 
 def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=1e-3,
@@ -593,7 +594,7 @@ def numerical_jacobian(fn, inputs, eps=1e-6, max_elements=None):
         for j, x in enumerate(inputs):
             if not x.requires_grad:
                 continue
-            flat = _storage(x).reshape(-1)  # a view: writes go into x
+            flat = storage_of(x).reshape(-1)  # a view: writes go into x
             count = flat.size if max_elements is None else min(flat.size, max_elements)
             for k in range(count):
                 orig = flat[k].item()
@@ -618,11 +619,11 @@ def analytical_jacobian(fn, inputs):
     for i, o in enumerate(outs):
         if not o.requires_grad:
             continue
-        xp = _xp(o.device)
+        xp = array_module(o.device)
         for r in range(o.numel()):
             w = xp.zeros(o.numel(), dtype=o.array.dtype)
             w[r] = 1
-            grads = grad(o, diff, grad_outputs=_make(w.reshape(o.array.shape), o.device),
+            grads = grad(o, diff, grad_outputs=make_tensor(w.reshape(o.array.shape), o.device),
                          retain_graph=True, allow_unused=True)
             for j, g in zip(index, grads):
                 if g is not None:

@@ -7,11 +7,11 @@ bumped, and the view's own node on top of the tensor's history under its in-plac
 view of its base with the step added to its chain; a base logs the step that undoes it, so
 the views made of it before still select the same elements (tensor.view_chain).
 """
-from .functions import _dim, _squeeze_dims, _t_dims
-from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
-from .inplace import _check, INFERENCE_INPLACE_MESSAGE
+from .functions import wrap_dim, _squeeze_dims, _t_dims
+from .core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
+from .core.inplace import check_inplace, INFERENCE_INPLACE_MESSAGE
 from .ops import TABLE
-from .tensor import _make, _refresh, apply, view_chain
+from .core.tensor import make_tensor, refresh_view, apply, view_chain
 
 __all__ = ["t_", "transpose_", "swapdims_", "squeeze_", "unsqueeze_"]
 
@@ -24,7 +24,7 @@ def t_(input):
 
 def transpose_(input, dim0, dim1):
     nd = input.array.ndim
-    params = {"dim0": _dim(int(dim0), nd), "dim1": _dim(int(dim1), nd), "name": "TransposeBackward1"}
+    params = {"dim0": wrap_dim(int(dim0), nd), "dim1": wrap_dim(int(dim1), nd), "name": "TransposeBackward1"}
     return _reshape_in_place(input, _TRANSPOSE, None, params)
 
 
@@ -38,17 +38,17 @@ def squeeze_(input, dim=None):
 
 
 def unsqueeze_(input, dim):
-    params = {"dim": _dim(int(dim), input.array.ndim + 1), "name": "UnsqueezeBackward1"}
+    params = {"dim": wrap_dim(int(dim), input.array.ndim + 1), "name": "UnsqueezeBackward1"}
     return _reshape_in_place(input, _UNSQUEEZE, (_RESHAPE, {"shape": input.array.shape}), params)
 
 
 def _reshape_in_place(target, op, undo, params):
     """target <- op(target, **params), a view of itself; `undo` is the step back (None: the step itself)."""
-    _check(target, ())
+    check_inplace(target, ())
     if target._base is not None:
-        _refresh(target)  # its node, current before the step goes on top
+        refresh_view(target)  # its node, current before the step goes on top
     recording = target.requires_grad and is_grad_enabled() and not (inference_used[0] and is_inference_mode_enabled())
-    old = _make(target.array, target.device, recording, target._fn if recording else None, [target._vc[0]])
+    old = make_tensor(target.array, target.device, recording, target._fn if recording else None, [target._vc[0]])
     result = apply(op, old, **params)
     step = (op, params)
     if target._base is not None:

@@ -12,7 +12,8 @@ from . import functions_linalg as _la
 from .functions import _tensor_in, norm as _norm, amax as _amax, amin as _amin, to as _to
 from .functions_linalg import LinAlgError
 from .ops import TABLE as _op
-from .tensor import Tensor, apply, _dim
+from .core.tensor import apply, wrap_dim
+from .tensor import Tensor
 
 __all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError"]
 FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
@@ -88,7 +89,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     A = _float_input(A, "linalg.matrix_norm")
     if isinstance(dim, int) or len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
-    d0, d1 = _dim(int(dim[0]), nd), _dim(int(dim[1]), nd)
+    d0, d1 = wrap_dim(int(dim[0]), nd), wrap_dim(int(dim[1]), nd)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     if ord == "fro":

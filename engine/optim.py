@@ -4,61 +4,14 @@ and Adadelta in optim_rms.py; the base class (groups, state, state_dict) in opti
 Each update is PyTorch 2.13's single-tensor (for-loop) implementation, the one it runs on CPU
 by default, operation for operation, so a run follows PyTorch's within the dtype's tolerance.
 """
-from .optimizer import (Optimizer, add, addcdiv, addcmul, assign, bump_step, like, lerp, scalar_tensor,
-                        state_tensor, write, xp_of)
+from .optimizer import (Optimizer, SingleTensor, add, addcdiv, addcmul, assign, bump_step, check, check_betas,
+                        check_lr, like, lerp, scalar_tensor, state_tensor, write, xp_of)
 from .tensor import Tensor
 from . import lr_scheduler  # noqa: F401  (torch.optim.lr_scheduler)
+from .optim_rms import RMSprop, Adagrad, Adadelta
 
 __all__ = ["Optimizer", "SGD", "Adam", "AdamW", "Adamax", "NAdam", "RAdam", "RMSprop", "Adagrad", "Adadelta",
            "sgd", "adam", "lr_scheduler"]
-
-
-def check(ok, message):
-    if not ok:
-        raise ValueError(message)
-
-
-def check_lr(lr):
-    if isinstance(lr, Tensor):
-        check(lr.numel() == 1, "Tensor lr must be 1-element")
-        raise TypeError("a Tensor lr is not supported here: give the learning rate as a number")
-    check(0.0 <= lr, f"Invalid learning rate: {lr}")
-
-
-def check_betas(betas):
-    check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
-    check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
-
-
-class SingleTensor(Optimizer):
-    """An optimiser with only PyTorch's single-tensor implementation: foreach=True runs it too (the
-    same update); fused, capturable and differentiable runs are
-    other implementations, refused with PyTorch's own messages where it has them."""
-
-    _capturable_what = "params and state_steps"
-    _capturable_xla = True
-
-    def __init__(self, params, defaults):
-        super().__init__(params, defaults)
-        if defaults.get("fused"):
-            if defaults.get("differentiable"):
-                raise RuntimeError("`fused` does not support `differentiable`")
-            if defaults.get("foreach"):
-                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
-            raise RuntimeError("fused=True is not supported here: only PyTorch's single-tensor implementation "
-                               "is (leave fused unset)")
-        if defaults.get("differentiable"):
-            raise RuntimeError("differentiable=True is not supported here: steps update the parameters "
-                               "outside the graph")
-
-    def _check_group(self, group):
-        if group.get("capturable"):
-            devices = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if self._capturable_xla else [])
-            if any(p._grad is not None and p.device.type == "cpu" for p in group["params"]):
-                raise AssertionError(f"If capturable=True, {self._capturable_what} must be on supported "
-                                     f"devices: {devices}.")
-            raise RuntimeError("capturable=True is not supported here: only PyTorch's single-tensor "
-                               "implementation is")
 
 
 class SGD(SingleTensor):
@@ -315,4 +268,3 @@ class RAdam(SingleTensor):
 sgd = SGD
 adam = Adam
 
-from .optim_rms import RMSprop, Adagrad, Adadelta  # noqa: E402

@@ -1,7 +1,7 @@
 """torch.optim's optimisers that divide by a running root of squared gradients: RMSprop, Adagrad,
 Adadelta -- PyTorch 2.13's single-tensor updates, operation for operation (see optim.py)."""
-from .optimizer import add, addcdiv, addcmul, assign, bump_step, like, lerp, scalar_tensor, state_tensor, write, xp_of
-from .optim import SingleTensor, check, check_lr
+from .optimizer import (SingleTensor, add, addcdiv, addcmul, assign, bump_step, check, check_lr, like, lerp,
+                        scalar_tensor, state_tensor, write, xp_of)
 
 __all__ = ["RMSprop", "Adagrad", "Adadelta"]
 

@@ -13,9 +13,10 @@ import warnings
 import numpy
 
 from . import dtypes as _dt
-from .grad_mode import enable_grad
+from .core.grad_mode import enable_grad
 from .ops import TABLE
-from .tensor import Tensor, _xp, _storage, _make
+from .core.tensor import array_module, storage_of, make_tensor
+from .tensor import Tensor
 from .backend import device as _device
 
 __all__ = ["Optimizer"]
@@ -122,7 +123,7 @@ class Optimizer:
                         g.detach_()
                     else:
                         g.requires_grad_(False)
-                    _storage(g)[...] = 0
+                    storage_of(g)[...] = 0
                     g._vc[0] += 1
 
     # ------------------------------------------------------------ state_dict
@@ -220,29 +221,29 @@ def scalar_dtype():
 
 def scalar_tensor(value):
     """A 0-d tensor of scalar_dtype() on the CPU, as PyTorch keeps 'step' (wherever the parameter is)."""
-    return _make(numpy.array(value, dtype=scalar_dtype().np), _CPU)
+    return make_tensor(numpy.array(value, dtype=scalar_dtype().np), _CPU)
 
 
 def state_tensor(array, device):
     """A state tensor (exp_avg, sum, ...) over `array`, on the parameter's device."""
-    return _make(array, device)
+    return make_tensor(array, device)
 
 
 def write(t, array):
     """t's values replaced in place (its memory, so a state_dict holding t sees them)."""
-    _storage(t)[...] = array
+    storage_of(t)[...] = array
 
 
 def bump_step(state):
     """state['step'] += 1, in the step tensor's dtype; the new count as a Python float."""
-    arr = _storage(state["step"])
+    arr = storage_of(state["step"])
     arr[...] = arr + 1
     return float(arr)
 
 
 def assign(p, array):
     """One in-place op on a parameter: its memory takes `array`, its version goes up by one."""
-    _storage(p)[...] = array
+    storage_of(p)[...] = array
     p._vc[0] += 1
 
 
@@ -276,4 +277,54 @@ def addcdiv(a, t1, t2, value=1):
 
 
 def xp_of(p):
-    return _xp(p.device)
+    return array_module(p.device)
+
+
+# ------------------------------------------------------------------ the concrete optimisers' base
+
+def check(ok, message):
+    if not ok:
+        raise ValueError(message)
+
+
+def check_lr(lr):
+    if isinstance(lr, Tensor):
+        check(lr.numel() == 1, "Tensor lr must be 1-element")
+        raise TypeError("a Tensor lr is not supported here: give the learning rate as a number")
+    check(0.0 <= lr, f"Invalid learning rate: {lr}")
+
+
+def check_betas(betas):
+    check(0.0 <= betas[0] < 1.0, f"Invalid beta parameter at index 0: {betas[0]}")
+    check(0.0 <= betas[1] < 1.0, f"Invalid beta parameter at index 1: {betas[1]}")
+
+
+class SingleTensor(Optimizer):
+    """An optimiser with only PyTorch's single-tensor implementation: foreach=True runs it too (the
+    same update); fused, capturable and differentiable runs are
+    other implementations, refused with PyTorch's own messages where it has them."""
+
+    _capturable_what = "params and state_steps"
+    _capturable_xla = True
+
+    def __init__(self, params, defaults):
+        super().__init__(params, defaults)
+        if defaults.get("fused"):
+            if defaults.get("differentiable"):
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if defaults.get("foreach"):
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+            raise RuntimeError("fused=True is not supported here: only PyTorch's single-tensor implementation "
+                               "is (leave fused unset)")
+        if defaults.get("differentiable"):
+            raise RuntimeError("differentiable=True is not supported here: steps update the parameters "
+                               "outside the graph")
+
+    def _check_group(self, group):
+        if group.get("capturable"):
+            devices = ["cuda", "xpu", "hpu", "privateuseone"] + (["xla"] if self._capturable_xla else [])
+            if any(p._grad is not None and p.device.type == "cpu" for p in group["params"]):
+                raise AssertionError(f"If capturable=True, {self._capturable_what} must be on supported "
+                                     f"devices: {devices}.")
+            raise RuntimeError("capturable=True is not supported here: only PyTorch's single-tensor "
+                               "implementation is")

@@ -16,7 +16,7 @@ import numpy
 from .. import engine as E
 from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
-from ..engine.autograd import InplaceModifiedError
+from ..engine.core import InplaceModifiedError
 from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message, format_size
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from . import lean_lane

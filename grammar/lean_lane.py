@@ -42,7 +42,7 @@ import sys
 
 import numpy
 
-from ..engine.autograd import quiet_numpy, _ALREADY_QUIET
+from ..engine.core.autograd import quiet_numpy, ALREADY_QUIET
 
 __all__ = ["run", "forget_programs"]
 
@@ -116,7 +116,7 @@ class _Lane:
     def __init__(self):
         from .. import engine as E
         from ..engine.ops import TABLE
-        from ..engine.mathspace import array_math
+        from ..engine.core.mathspace import array_math
         from ..engine.backend import CPU
         from .names import BUILTINS
         from .vm import binary, unary
@@ -167,7 +167,7 @@ _CTX_READS = frozenset(_Ctx.__slots__)
 def _node_reads(function):
     """What a backward formula may read of its node: each name its code reads that a node has
     (read of anything: the check errs on the safe side)."""
-    from ..engine.graph import Node
+    from ..engine.core.graph import Node
     of_node = set(Node.__slots__) | {name for name in vars(Node) if not name.startswith("__")}
     return set(function.__code__.co_names) & of_node
 
@@ -553,7 +553,7 @@ def _result(lane, source, program, registers):
     grads = [None] * len(registers)
     grads[f] = _ROOT_GRAD
     quiet = quiet_numpy()  # inf and nan come out silently, as in the engine's backward
-    if quiet is _ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
+    if quiet is ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
         _backward(F, backward, registers, grads)
     else:
         with quiet:

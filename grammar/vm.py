@@ -18,7 +18,7 @@ from _string import formatter_field_name_split as _formatter_field_name_split
 import numpy as _np
 
 from .. import engine as E
-from ..engine.autograd import InplaceModifiedError
+from ..engine.core import InplaceModifiedError
 from ..engine.graph import current_span, use_spans
 from . import compiler as C
 from .errors import ScriptError, LanguageError, SyntaxProblem

@@ -15,12 +15,6 @@ import numpy
 
 from autodiff.engine import backend as ad_backend
 
-try:  # cached per-device math (ArrayMath/TensorMath) must be dropped with the backend
-    from autodiff.engine import mathspace as _mathspace
-except ImportError:  # pragma: no cover
-    _mathspace = None
-
-
 class HostArrayError(TypeError):
     """A host (numpy) array was mixed into an operation on fake-device arrays."""
 
@@ -176,18 +170,10 @@ def loader():
     return ad_backend.Backend("fakecupy", FakeCupy(), to_host, from_host)
 
 
-def _forget():
-    if _mathspace is not None and hasattr(_mathspace, "forget_device"):
-        _mathspace.forget_device("cuda")
-
-
 def install():
     """Put the fake backend behind 'cuda'; returns the loader it replaced."""
-    previous = ad_backend.register_backend("cuda", loader)
-    _forget()
-    return previous
+    return ad_backend.register_backend("cuda", loader)
 
 
 def uninstall(previous):
     ad_backend.register_backend("cuda", previous)
-    _forget()

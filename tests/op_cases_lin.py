@@ -6,7 +6,7 @@ where), with PyTorch's node names."""
 import numpy as np
 
 import autodiff.engine as ad
-from autodiff.engine.tensor import apply
+from autodiff.engine.core import apply
 from op_cases import C, INF, NAME, away, gen_all, gen_each, normal
 from op_cases_linalg import well_conditioned
 

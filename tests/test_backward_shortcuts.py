@@ -7,7 +7,7 @@ import numpy
 import pytest
 
 import autodiff.engine as E
-from autodiff.engine import autograd
+from autodiff.engine.core import autograd
 
 N = autograd.UNIFORM_CHECK + 7
 

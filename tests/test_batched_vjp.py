@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import autodiff.engine as ad
-from autodiff.engine import autograd as engine_autograd
+from autodiff.engine.core import autograd as engine_autograd
 from autodiff.engine import functional as engine_functional
 
 HERE = pathlib.Path(__file__).resolve().parent

@@ -13,7 +13,7 @@ import numpy
 import pytest
 
 import autodiff.engine as E
-from autodiff.engine import elision
+from autodiff.engine.core import elision
 
 N = elision.MIN_BYTES // 8 * 4  # float64 elements: four times the smallest array elision takes
 

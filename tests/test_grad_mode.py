@@ -136,7 +136,7 @@ def test_set_grad_enabled_wants_a_bool():
                                         r"bool, not int$"):
         ad.set_grad_enabled(1)
     assert ad.is_grad_enabled()
-    assert repr(ad.set_grad_enabled(True)) == "autodiff.engine.grad_mode.set_grad_enabled(mode=True)"
+    assert repr(ad.set_grad_enabled(True)) == "autodiff.engine.core.grad_mode.set_grad_enabled(mode=True)"
 
 
 def test_decorated_results_do_or_do_not_record():

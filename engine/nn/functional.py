@@ -18,10 +18,16 @@ from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..functions import exp as _exp, xlogy as _xlogy
 from ..functions import hardshrink  # torch.hardshrink is F.hardshrink
-from ..grad_mode import is_grad_enabled, no_grad as _no_grad
-from ..inplace import inplace as _inplace
+from ..core.grad_mode import is_grad_enabled, no_grad as _no_grad
+from ..core.inplace import inplace as _inplace
 from ..ops import TABLE as _op
-from ..tensor import Tensor, apply, _broadcast_shapes, _xp, _make, _dim
+from ..core.tensor import apply, broadcast_shapes, array_module, make_tensor, wrap_dim
+from ..tensor import Tensor
+from ..functions_distances import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
+from .functional_layers import layer_norm, embedding  # noqa: F401
+from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401
+                              dropout2d, check_dropout_p)
+from .functional_padding import pad  # noqa: F401
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -97,7 +103,7 @@ def _elementwise_loss_inputs(input, target, size_average, reduce, reduction):
 
 def _broadcast_pair(a, b):
     """torch.broadcast_tensors for two: a tensor already of the common shape is itself."""
-    shape = _broadcast_shapes([a.array.shape, b.array.shape])
+    shape = broadcast_shapes([a.array.shape, b.array.shape])
     return (a if a.array.shape == shape else expand(a, shape)), (b if b.array.shape == shape else expand(b, shape))
 
 
@@ -265,7 +271,7 @@ def glu(input, dim=-1):
     nd = input.array.ndim
     if nd == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
-    d = _dim(dim, nd)
+    d = wrap_dim(dim, nd)
     size = input.array.shape[d]
     if size % 2:
         raise RuntimeError(f"Halving dimension must be even, but dimension {d} is size {size}")
@@ -439,7 +445,7 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     w = None
     if weight is not None:
         weight = _tensor_in(weight, "weight")
-        weight = expand(weight, _broadcast_shapes([target.array.shape, weight.array.shape]))
+        weight = expand(weight, broadcast_shapes([target.array.shape, weight.array.shape]))
         _not_differentiable(weight, "binary_cross_entropy", "weight")
         w = weight.array
     _floating(input, "binary_cross_entropy")
@@ -463,7 +469,7 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
         if value is not None:
             value = _tensor_in(value, name)
             _not_differentiable(value, "binary_cross_entropy_with_logits", name)
-            _broadcast_shapes([input.array.shape, value.array.shape])
+            broadcast_shapes([input.array.shape, value.array.shape])
             arrays[name] = value.array
     _floating(input, "binary_cross_entropy_with_logits")
     return apply(_op["binary_cross_entropy_with_logits"], input, target, weight=arrays.get("weight"),
@@ -506,7 +512,7 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
         weight = _tensor_in(weight, "weight")
         _not_differentiable(weight, "nll_loss_forward", "weight")
     dim, classes = _nll_checks(input, target, weight)
-    xp = _xp(input.device)
+    xp = array_module(input.device)
     t = target.array.astype(xp.int64)
     ignored = t == ignore_index
     bad = (~ignored) & ((t < 0) | (t >= classes))
@@ -613,12 +619,6 @@ def dropout(input, p=0.5, training=True, inplace=False):
     return input.mul_(mask) if inplace else input * mask
 
 
-def check_dropout_p(p):
-    """PyTorch's refusal of a dropout probability outside [0, 1] (F.dropout's and nn.Dropout's)."""
-    if p < 0.0 or p > 1.0:
-        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-
-
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     """input divided by its p-norm along dim, the norm held at eps or more: PyTorch's composition
     (norm, clamp_min, expand_as, div), so the same nodes and the same gradient."""
@@ -664,33 +664,12 @@ def one_hot(tensor, num_classes=-1):
         num_classes = int(values.max()) + 1 if values.size else 0
     elif values.size and int(values.max()) >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    xp = _xp(tensor.device)
-    return _make((values[..., None] == xp.arange(num_classes)).astype(numpy.int64), tensor.device)
-
-
-def pad(input, pad, mode="constant", value=None):
-    """input widened by `pad` -- (before, after) amounts for the last dim, then the one before it,
-    ... -- filled with value (0 by default); a negative amount narrows instead. Constant mode only."""
-    input = _tensor_in(input)
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not available here; only 'constant' (the default)")
-    pad = tuple(int(p) for p in pad)
-    nd = input.array.ndim
-    if len(pad) % 2:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) > 2 * nd:
-        raise RuntimeError(f"Padding length should be less than or equal to two times the input dimension but "
-                           f"got padding length {len(pad)} and input of dimension {nd}")
-    for i in range(len(pad) // 2):
-        if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
-            raise RuntimeError("narrow(): length must be non-negative.")
-    return apply(_op["constant_pad_nd"], input, pad=pad, value=0 if value is None else value)
+    xp = array_module(tensor.device)
+    return make_tensor((values[..., None] == xp.arange(num_classes)).astype(numpy.int64), tensor.device)
 
 
 # the functions kept in modules of their own (torch.pdist and torch.pairwise_distance are these too)
-from ..functions_distances import pairwise_distance, pdist  # noqa: E402
-from .functional_layers import layer_norm, embedding  # noqa: E402
-from .functional_conv import conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm, dropout2d  # noqa: E402
+
 
 __all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
             "adaptive_avg_pool2d", "batch_norm", "dropout2d"]

@@ -6,11 +6,12 @@ import warnings
 
 from .. import dtypes as _dt
 from ..functions import _tensor_in, mean as _mean, empty, bernoulli_
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
-from ..tensor import Tensor, apply, _xp, _make
-from .functional import pad, check_dropout_p  # functional imports this module at its end
+from ..core.tensor import apply, array_module, make_tensor
+from ..tensor import Tensor
+from .functional_padding import pad
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 
@@ -191,10 +192,10 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     size = tuple(x.shape[-2:])
     out = tuple(_pool_out(n, k, p, s, d, ceil_mode) for n, k, p, s, d in zip(size, kernel, padding, stride, dilation))
     _pool_shape_check(x, kernel, stride, padding, dilation, out)
-    indices = _max_indices(_xp(x.device), x.array, kernel, stride, _window_padding(size, kernel, stride, padding,
+    indices = _max_indices(array_module(x.device), x.array, kernel, stride, _window_padding(size, kernel, stride, padding,
                                                                                       dilation, out), dilation)
     y = apply(_op["max_pool"], x, indices=indices)
-    return (y, _make(indices, x.device)) if return_indices else y
+    return (y, make_tensor(indices, x.device)) if return_indices else y
 
 
 def _max_indices(xp, a, kernel, stride, padding, dilation):
@@ -235,7 +236,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     size = tuple(x.shape[-2:])
     out = tuple(_pool_out(n, k, p, s, 1, ceil_mode) for n, k, p, s in zip(size, kernel, padding, stride))
     _pool_shape_check(x, kernel, stride, padding, (1, 1), out)
-    xp = _xp(x.device)
+    xp = array_module(x.device)
     counts = []
     for n, k, p, s, o in zip(size, kernel, padding, stride, out):
         start = xp.arange(o) * s - p
@@ -267,7 +268,7 @@ def adaptive_avg_pool2d(input, output_size):
     if all(n % o == 0 for n, o in zip(size, out)):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
-                     divisor=_xp(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
+                     divisor=array_module(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
     raise NotImplementedError("adaptive_avg_pool2d: output sizes that do not divide the input's are not "
                               "available here")
 
@@ -298,7 +299,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
     params = dict(training=bool(training), eps=float(eps))
     if training:
-        xp = _xp(x.device)
+        xp = array_module(x.device)
         mean, squares, count = batch_stats(xp, x.array)
         with no_grad():
             if running_mean is not None:
@@ -313,7 +314,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
 def _blend(running, batch, momentum):
     """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's update)."""
     new = momentum * batch + (1 - momentum) * running.array
-    running.copy_(_make(new.astype(running.array.dtype, copy=False), running.device))
+    running.copy_(make_tensor(new.astype(running.array.dtype, copy=False), running.device))
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):
@@ -338,3 +339,9 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     keep = bernoulli_(empty(*(tuple(x.shape[:2]) + (1,) * (x.dim() - 2)), dtype=x.dtype, device=x.device), 1.0 - p)
     mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
     return x.mul_(mask) if inplace else x * mask
+
+
+def check_dropout_p(p):
+    """PyTorch's refusal of a dropout probability outside [0, 1] (F.dropout's and nn.Dropout's)."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")

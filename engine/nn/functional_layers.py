@@ -4,9 +4,10 @@ import numpy
 
 from .. import dtypes as _dt
 from ..functions import _tensor_in
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
-from ..tensor import Tensor, apply, _xp
+from ..core.tensor import apply, array_module
+from ..tensor import Tensor
 
 __all__ = ["layer_norm", "embedding"]
 
@@ -79,7 +80,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
 def _renorm_rows(weight, indices, max_norm, norm_type):
     """PyTorch's embedding_renorm_: each row used whose norm exceeds max_norm is scaled by
     max_norm / (norm + 1e-7), in place, recording nothing."""
-    rows = _xp(weight.device).unique(indices.reshape(-1))
+    rows = array_module(weight.device).unique(indices.reshape(-1))
     with no_grad():
         norms = weight[rows].norm(norm_type, 1)
         over = norms.array > max_norm

@@ -3,7 +3,7 @@ uniform ones draw PyTorch's numbers for the same manual_seed (generator.py); the
 draw from numpy's generator, so they are not PyTorch's numbers."""
 import math
 
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "ones_", "zeros_", "xavier_uniform_",
            "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]

@@ -8,7 +8,7 @@ from .. import dtypes as _dt
 from .. import functions as _fn
 from . import functional as F
 from . import init
-from .modules import Module, Parameter
+from .module import Module, Parameter
 
 __all__ = ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d",
            "Dropout2d"]

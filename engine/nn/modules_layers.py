@@ -4,11 +4,11 @@ import numbers
 from collections.abc import Iterable, Mapping
 
 from .. import functions as _fn
-from ..grad_mode import no_grad
+from ..core.grad_mode import no_grad
 from ..tensor import Tensor
 from . import functional as F
 from . import init
-from .modules import Module, Parameter
+from .module import Module, Parameter
 
 __all__ = ["LayerNorm", "Embedding", "PairwiseDistance", "ModuleDict", "ParameterList"]
 

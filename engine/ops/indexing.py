@@ -6,7 +6,7 @@ as PyTorch's kernels do; the gradient comes back in the input's own shape.
 """
 import math
 
-from .reductions import _open_grid
+from .reductions import open_grid
 from .table import Op, batch_key, call, scatter_add
 
 _ALL = slice(None)
@@ -17,7 +17,7 @@ def _along(dim, index):
     return (_ALL,) * dim + (index,)
 
 
-def _lift(a):
+def lift_0d(a):
     """An array of shape (1,) for a 0-d one (a view: writes reach `a`)."""
     return a.reshape(1) if a.ndim == 0 else a
 
@@ -43,10 +43,10 @@ def _shaped(F, g, shape):
     return g if tuple(g.shape) == tuple(shape) else F.reshape(g, shape=tuple(shape))
 
 
-def _grid_key(xp, index, dim):
+def grid_key(xp, index, dim):
     """The advanced key that reads or writes, for each element of `index`, the element at
     its own position but `index`'s value along `dim` (gather's and scatter's addressing)."""
-    where = _open_grid(xp, index.shape)
+    where = open_grid(xp, index.shape)
     where[dim] = index
     return tuple(where)
 
@@ -71,7 +71,7 @@ class IndexAdd(Op):
 
     def forward(xp, x, source, index, dim, alpha=1):
         out = xp.array(x, copy=True)
-        flat = _lift(out)
+        flat = lift_0d(out)
         target = xp.moveaxis(flat, dim, 0)
         values = xp.moveaxis(source.reshape(_with(flat.shape, dim, index.size)), dim, 0)
         scatter_add(xp, target, (index,), values if alpha == 1 else values * _scalar(alpha, out.dtype))
@@ -110,7 +110,7 @@ class IndexCopy(Op):
 
     def forward(xp, x, source, index, dim):
         out = xp.array(x, copy=True)
-        flat = _lift(out)
+        flat = lift_0d(out)
         values = source.reshape(_with(flat.shape, dim, index.size))
         xp.moveaxis(flat, dim, 0)[index] = xp.moveaxis(values, dim, 0)
         return out
@@ -143,7 +143,7 @@ class IndexFill(Op):
 
     def forward(xp, x, value, index, dim):
         out = xp.array(x, copy=True)
-        xp.moveaxis(_lift(out), dim, 0)[index] = value
+        xp.moveaxis(lift_0d(out), dim, 0)[index] = value
         return out
 
     def backward(F, ctx, g, index, dim):
@@ -181,14 +181,14 @@ class ScatterAdd(Op):
     def forward(xp, x, src, index, dim):
         out = xp.array(x, copy=True)
         if index.size:
-            index = _lift(index)
-            part = _lift(src)[tuple(slice(0, n) for n in index.shape)]
-            scatter_add(xp, _lift(out), _grid_key(xp, index, dim), part)  # in order, as PyTorch's loop
+            index = lift_0d(index)
+            part = lift_0d(src)[tuple(slice(0, n) for n in index.shape)]
+            scatter_add(xp, lift_0d(out), grid_key(xp, index, dim), part)  # in order, as PyTorch's loop
         return out
 
     def backward(F, ctx, g, index, dim):
         gx = g if ctx.needs[0] else None
-        return gx, (_gather_back(F, g, ctx.shapes, index, dim) if ctx.needs[1] else None)
+        return gx, (gather_back(F, g, ctx.shapes, index, dim) if ctx.needs[1] else None)
 
     def batched_backward(F, ctx, g, index, dim):
         shape, src = ctx.shapes[0], ctx.shapes[1]
@@ -196,22 +196,22 @@ class ScatterAdd(Op):
             return NotImplemented
         gs = None
         if ctx.needs[1]:
-            gs = F.getitem(g, key=batch_key(_grid_key(F.xp, index, dim)))
+            gs = F.getitem(g, key=batch_key(grid_key(F.xp, index, dim)))
             if tuple(index.shape) != tuple(src):
                 gs = F.index_grad(gs, key=(_ALL,) + tuple(slice(0, n) for n in index.shape),
                                   shape=(g.shape[0],) + tuple(src))
         return (g if ctx.needs[0] else None), gs
 
 
-def _gather_back(F, g, shapes, index, dim):
+def gather_back(F, g, shapes, index, dim):
     """src's gradient: g gathered at `index` (PyTorch's grad.gather(dim, index)), with zeros
     where src is larger than index (where PyTorch's backward stops with a shape error)."""
     src = shapes[1]
     if not index.size:
         return F.expand(F.zeros_like(F.sum(g)), shape=tuple(src))
-    index = _lift(index)
+    index = lift_0d(index)
     g = F.reshape(g, shape=(1,)) if not len(shapes[0]) else g
-    gs = F.getitem(g, key=_grid_key(F.xp, index, dim))
+    gs = F.getitem(g, key=grid_key(F.xp, index, dim))
     if tuple(index.shape) != _lifted(src):
         gs = F.index_grad(gs, key=tuple(slice(0, n) for n in index.shape), shape=_lifted(src))
     return _shaped(F, gs, src)

@@ -6,7 +6,7 @@ import math
 import numpy
 
 from .. import kernels
-from .table import (Op, _keepdim_shape, _reduced_count, _unreduce, _unreduce_batched, batch_dim, call, custom,
+from .table import (Op, keepdim_shape, reduced_count, unreduce, unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
 
@@ -27,10 +27,10 @@ class Sum(Op):
         return x.sum(axis=dim, keepdims=keepdim)  # (the method: kernels.py says why)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
-        return (F.expand(_unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
+        return (F.expand(unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
 
     def batched_backward(F, ctx, g, dim=None, keepdim=False):
-        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        g = unreduce_batched(F, ctx, g, dim, keepdim)
         return (F.expand(g, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
 
 
@@ -45,12 +45,12 @@ class Mean(Op):
         return x.mean(axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
-        n = _reduced_count(ctx.shapes[0], dim)
-        return (F.expand(_unreduce(F, ctx, g, dim, keepdim) / n, shape=ctx.shapes[0]),)
+        n = reduced_count(ctx.shapes[0], dim)
+        return (F.expand(unreduce(F, ctx, g, dim, keepdim) / n, shape=ctx.shapes[0]),)
 
     def batched_backward(F, ctx, g, dim=None, keepdim=False):
-        n = _reduced_count(ctx.shapes[0], dim)
-        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        n = reduced_count(ctx.shapes[0], dim)
+        g = unreduce_batched(F, ctx, g, dim, keepdim)
         return (F.expand(g / n, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
 
 
@@ -73,7 +73,7 @@ class Nansum(Op):
 
     def backward(F, ctx, g, x, dim=None, keepdim=False, dtype=None):
         # PyTorch's nansum_backward: the gradient, unsqueezed, times isnan(x).logical_not()
-        return (_unreduce(F, ctx, g, dim, keepdim) * F.logical_not(F.isnan(x)),)
+        return (unreduce(F, ctx, g, dim, keepdim) * F.logical_not(F.isnan(x)),)
 
 
 class SumTo(Op):
@@ -121,11 +121,11 @@ class Prod(Op):
         return xp.prod(x, axis=dim, keepdims=keepdim)
 
     def backward(F, ctx, g, x, dim=None, keepdim=False):
-        g = _unreduce(F, ctx, g, dim, keepdim)
+        g = unreduce(F, ctx, g, dim, keepdim)
         return (g * F.prod_others(x, dim=dim),)
 
     def batched_backward(F, ctx, g, x, dim=None, keepdim=False):
-        g = _unreduce_batched(F, ctx, g, dim, keepdim)
+        g = unreduce_batched(F, ctx, g, dim, keepdim)
         return (g * F.prod_others(x, dim=dim),)
 
 
@@ -223,8 +223,8 @@ class Amin(Op):
 
 def _share_among_ties(F, ctx, g, x, out, dim, keepdim, batched=False):
     """The gradient of a largest (smallest) value, shared evenly among the elements tied for it."""
-    g = (_unreduce_batched if batched else _unreduce)(F, ctx, g, dim, keepdim)
-    out = _unreduce(F, ctx, out, dim, keepdim)
+    g = (unreduce_batched if batched else unreduce)(F, ctx, g, dim, keepdim)
+    out = unreduce(F, ctx, out, dim, keepdim)
     mask = x == out
     return g * mask / F.sum(mask * 1.0, dim=dim, keepdim=True)
 
@@ -353,7 +353,7 @@ class ExtremeDim(Op):
             return (g,)  # a 0-d input is its own (only) value
         if not keepdim:
             g = F.unsqueeze(g, dim=dim)
-            indices = indices.reshape(_keepdim_shape(ctx.shapes[0], dim))
+            indices = indices.reshape(keepdim_shape(ctx.shapes[0], dim))
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
     def batched_backward(F, ctx, g, dim, keepdim, indices, name=None):
@@ -363,7 +363,7 @@ class ExtremeDim(Op):
         d = batch_dim(dim, len(shape))
         if not keepdim:
             g = F.unsqueeze(g, dim=d)
-            indices = indices.reshape(_keepdim_shape(shape, dim))
+            indices = indices.reshape(keepdim_shape(shape, dim))
         return (_put_along_batched(F, g, indices, d, shape),)
 
 
@@ -483,7 +483,7 @@ def running_extreme_indices(xp, x, dim, largest):
     return xp.maximum.accumulate(xp.where(takes, position, 0), axis=dim)
 
 
-def _open_grid(xp, shape):
+def open_grid(xp, shape):
     """numpy.indices(shape, sparse=True) as a list, on any array module (CuPy's has no `sparse`):
     along each axis an arange, shaped to broadcast against the others."""
     ndim = len(shape)
@@ -498,7 +498,7 @@ class PutAlong(Op):
 
     def forward(xp, g, indices, dim, shape):
         out = xp.zeros(shape, dtype=g.dtype)
-        where = _open_grid(xp, indices.shape)
+        where = open_grid(xp, indices.shape)
         where[dim] = indices
         scatter_add(xp, out, tuple(where), g)  # repeated indices add up
         return out
@@ -532,7 +532,7 @@ class Var(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        return kernels.variance(xp, x, dim, correction, keepdim, _reduced_count(x.shape, dim))
+        return kernels.variance(xp, x, dim, correction, keepdim, reduced_count(x.shape, dim))
 
     def backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
         return (_var_grad(F, ctx, g, x, dim, correction, keepdim),)
@@ -551,7 +551,7 @@ class Std(Op):
     saves = (0, "out")
 
     def forward(xp, x, dim=None, correction=1, keepdim=False):
-        return xp.sqrt(kernels.variance(xp, x, dim, correction, keepdim, _reduced_count(x.shape, dim)))
+        return xp.sqrt(kernels.variance(xp, x, dim, correction, keepdim, reduced_count(x.shape, dim)))
 
     def backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         # PyTorch's std_backward: var's gradient of g / (2 std), 0 where std is 0
@@ -567,16 +567,16 @@ def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
     """PyTorch's var_backward (`batched`: g has a leading batch dim)."""
     shape = ctx.shapes[0]
     if batched:
-        g = _unreduce_batched(F, ctx, g, None if not shape else dim, keepdim)
+        g = unreduce_batched(F, ctx, g, None if not shape else dim, keepdim)
     if not shape or dim is None:
-        dof = _reduced_count(shape, None) - correction
+        dof = reduced_count(shape, None) - correction
         centered = x - F.mean(x)
         if dof <= 0:  # 2 / dof is infinite: NaN where x is the mean (inf * 0), inf elsewhere
             return F.where(centered == 0, g * math.nan, g * math.inf)
         return g * centered * (2.0 / dof)
     if not batched:
-        g = _unreduce(F, ctx, g, dim, keepdim)
-    n = _reduced_count(shape, dim)
+        g = unreduce(F, ctx, g, dim, keepdim)
+    n = reduced_count(shape, dim)
     scale = 2.0 / (n - correction) if n != correction else math.inf
     return g * (x - F.mean(x, dim=dim, keepdim=True)) * scale
 
@@ -628,7 +628,7 @@ class Cumprod(Op):
     def backward(F, ctx, g, x, out, dim, dtype=None):
         # PyTorch's cumprod_backward: d out_j / d x_k = prod_{i <= j, i != k} x_i for j >= k
         shape = ctx.shapes[0]
-        if not shape or shape[dim] == 1 or _reduced_count(shape, None) <= 1:
+        if not shape or shape[dim] == 1 or reduced_count(shape, None) <= 1:
             return (g,)
         values = x.array if F.graph else x
         if not bool((values == 0).any()):
@@ -640,7 +640,7 @@ class Cumprod(Op):
 
     def batched_backward(F, ctx, g, x, out, dim, dtype=None):
         shape = ctx.shapes[0]
-        if not shape or shape[dim] == 1 or _reduced_count(shape, None) <= 1:
+        if not shape or shape[dim] == 1 or reduced_count(shape, None) <= 1:
             return (g,)
         values = x.array if F.graph else x
         if bool((values == 0).any()):
@@ -742,14 +742,14 @@ class Norm(Op):
         return kernels.power(xp, kernels.power(xp, a, p).sum(axis=dim, keepdims=keepdim), 1.0 / p)
 
     def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
-        return Norm._grad(F, ctx, _unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
+        return Norm._grad(F, ctx, unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
 
     def batched_backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
-        return Norm._grad(F, ctx, _unreduce_batched(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
+        return Norm._grad(F, ctx, unreduce_batched(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
 
     @staticmethod
     def _grad(F, ctx, g, x, out, p, dim, keepdim):
-        out = _unreduce(F, ctx, out, dim, keepdim)
+        out = unreduce(F, ctx, out, dim, keepdim)
         if p == 1:
             return (g * F.sign(x),)
         if abs(p) == math.inf:  # the largest |x| (the smallest for -inf, dist's): shared among ties
@@ -801,13 +801,13 @@ class Logsumexp(Op):
         return kernels.logsumexp(xp, x, dim, keepdim)
 
     def backward(F, ctx, g, x, out, dim, keepdim=False):
-        g = _unreduce(F, ctx, g, dim, keepdim)
-        out = _unreduce(F, ctx, out, dim, keepdim)
+        g = unreduce(F, ctx, g, dim, keepdim)
+        out = unreduce(F, ctx, out, dim, keepdim)
         return (g * F.exp(x - out),)
 
     def batched_backward(F, ctx, g, x, out, dim, keepdim=False):
-        g = _unreduce_batched(F, ctx, g, dim, keepdim)
-        out = _unreduce(F, ctx, out, dim, keepdim)
+        g = unreduce_batched(F, ctx, g, dim, keepdim)
+        out = unreduce(F, ctx, out, dim, keepdim)
         return (g * F.exp(x - out),)
 
 

@@ -1,6 +1,6 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
 from .table import Op, batch_dim, batch_key, call, custom, is_basic_key, scatter_add
-from .indexing import ScatterAdd, _gather_back, _grid_key, _lift
+from .indexing import ScatterAdd, gather_back, grid_key, lift_0d
 
 
 def _reshape_back(F, ctx, g, *args, **params):
@@ -472,15 +472,15 @@ class Scatter(Op):
     def forward(xp, x, src, index, dim):
         out = xp.array(x, copy=True)
         if index.size:
-            index = _lift(index)
+            index = lift_0d(index)
             if not isinstance(src, (int, float)):
-                src = _lift(src)[tuple(slice(0, n) for n in index.shape)]  # the part of src that index covers
-            _lift(out)[_grid_key(xp, index, dim)] = src  # in order: the last of repeated indices stays
+                src = lift_0d(src)[tuple(slice(0, n) for n in index.shape)]  # the part of src that index covers
+            lift_0d(out)[grid_key(xp, index, dim)] = src  # in order: the last of repeated indices stays
         return out
 
     def backward(F, ctx, g, index, dim):
         gx = F.scatter(g, 0.0, index=index, dim=dim) if ctx.needs[0] else None
-        return gx, (_gather_back(F, g, ctx.shapes, index, dim) if ctx.needs[1] else None)
+        return gx, (gather_back(F, g, ctx.shapes, index, dim) if ctx.needs[1] else None)
 
     def batched_backward(F, ctx, g, index, dim):
         shape = ctx.shapes[0]

@@ -120,25 +120,25 @@ def _normalize_dims(dim, ndim):
     return tuple(sorted(d % ndim if ndim else 0 for d in dim))
 
 
-def _keepdim_shape(shape, dim):
+def keepdim_shape(shape, dim):
     """`shape` with the reduced axes kept as 1."""
     axes = _normalize_dims(dim, len(shape))
     return tuple(1 if i in axes else s for i, s in enumerate(shape))
 
 
-def _unreduce(F, ctx, g, dim, keepdim):
+def unreduce(F, ctx, g, dim, keepdim):
     """A reduction's gradient reshaped so it broadcasts against the input."""
     if dim is not None and not keepdim:
-        g = F.reshape(g, shape=_keepdim_shape(ctx.shapes[0], dim))
+        g = F.reshape(g, shape=keepdim_shape(ctx.shapes[0], dim))
     return g
 
 
-def _unreduce_batched(F, ctx, g, dim, keepdim):
-    """_unreduce for a batched `g`, (B,) + the reduced shape: (B,) + the keepdim shape."""
+def unreduce_batched(F, ctx, g, dim, keepdim):
+    """unreduce for a batched `g`, (B,) + the reduced shape: (B,) + the keepdim shape."""
     shape = ctx.shapes[0]
     if keepdim:
         return g
-    kept = _keepdim_shape(shape, dim) if dim is not None else (1,) * len(shape)
+    kept = keepdim_shape(shape, dim) if dim is not None else (1,) * len(shape)
     if tuple(g.shape[1:]) == kept:
         return g
     return F.reshape(g, shape=(g.shape[0],) + kept)
@@ -167,7 +167,7 @@ def batch_key(key):
 _ALL = slice(None)
 
 
-def _reduced_count(shape, dim):
+def reduced_count(shape, dim):
     n = 1
     for a in _normalize_dims(dim, len(shape)):
         n *= shape[a]

@@ -19,10 +19,10 @@ history; neither may a leaf that requires grad, nor a view of one.
 """
 from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
-from .ops import TABLE
-from .tensor import (Tensor, _make, _storage, _record, _refresh, _move_retain, saved_entries, VIEW_DEFAULT,
-                     VIEW_NO_GRAD, VIEW_INFERENCE, SAVED_TENSOR, SAVED_OUTPUT, multi_output_message, short_name,
-                     view_chain)
+from ..ops import TABLE
+from .saving import SAVED_TENSOR, SAVED_OUTPUT, saved_entries
+from .tensor import (TensorBase, make_tensor, storage_of, record_node, refresh_view, move_retain, VIEW_DEFAULT,
+                     VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name, view_chain)
 
 __all__ = ["inplace"]
 
@@ -57,11 +57,11 @@ def _no_grad_view_message(view):
                                                                         .index(" Given that"):])
 
 
-def _check(target, args):
+def check_inplace(target, args):
     """PyTorch's check_inplace: refuse in-place ops that autograd could not record correctly."""
     if not is_grad_enabled() or (inference_used[0] and is_inference_mode_enabled()):
         return  # nothing is recorded
-    if not (target.requires_grad or any(a.__class__ is Tensor and a.requires_grad for a in args)):
+    if not (target.requires_grad or any(isinstance(a, TensorBase) and a.requires_grad for a in args)):
         return
     if target._base is not None:
         meta = target._view.meta
@@ -79,16 +79,16 @@ def _check(target, args):
 
 def inplace(target, compute, *args, **kwargs):
     """`target` <- compute(target, *args, **kwargs), in place, with its history rebased."""
-    _check(target, args)
+    check_inplace(target, args)
     if not _writable(target):
         raise RuntimeError(OVERLAP_MESSAGE)
     # the old value as a tensor of its own: same memory, same place in the graph, its own version counter
-    old = _make(target.array, target.device, target.requires_grad, target.grad_fn, [target._vc[0]])
+    old = make_tensor(target.array, target.device, target.requires_grad, target.grad_fn, [target._vc[0]])
     base = target._base
     if base is not None and base._rg and is_grad_enabled():
         # as PyTorch's CopySlices: the gradient of a view's old value goes straight into the base's
         # old graph (the view's own old node, and hooks on it, are not on that path)
-        old._fn = _record(_AS_STRIDED, (base,), {"chain": view_chain(target)}, old)
+        old._fn = record_node(_AS_STRIDED, (base,), {"chain": view_chain(target)}, old)
         old._rg = True
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
@@ -97,10 +97,10 @@ def inplace(target, compute, *args, **kwargs):
                            f"{list(result.shape)}")
     _check_cast(result, target)
     if result.array is target.array:
-        result = _make(result.array.copy(), result.device, result._rg, result._fn)
+        result = make_tensor(result.array.copy(), result.device, result._rg, result._fn)
     if _saved_by_new_nodes(old, result._fn, mark):
         old.array = old.array.copy()  # the op's backward needs the value from before the write
-    _storage(target)[...] = result.array
+    storage_of(target)[...] = result.array
     vc = target._vc
     if vc.__class__ is not list and not is_inference_mode_enabled():
         # PyTorch's check is in bumping the version counter, after the write
@@ -109,14 +109,14 @@ def inplace(target, compute, *args, **kwargs):
     node = result._fn
     if node is not None:
         if target._base is not None:
-            _rebase_view(target, result)
+            rebase_view(target, result)
         else:
             _rebase(target, node)
     return target
 
 
 def _writable(t):
-    arr = _storage(t)
+    arr = storage_of(t)
     flags = getattr(arr, "flags", None)
     if flags is not None and not getattr(flags, "writeable", True):
         return False
@@ -128,11 +128,11 @@ def _check_cast(result, target):
     kind_t, kind_r = target.array.dtype.kind, result.array.dtype.kind
     order = "biuf"
     if order.index(kind_r) > order.index(kind_t):
-        raise RuntimeError(f"result type {_type_word(result.dtype)} can't be cast to the desired output type "
-                           f"{_type_word(target.dtype)}")
+        raise RuntimeError(f"result type {type_word(result.dtype)} can't be cast to the desired output type "
+                           f"{type_word(target.dtype)}")
 
 
-def _type_word(d):
+def type_word(d):
     return {"float32": "Float", "float64": "Double", "float16": "Half", "int64": "Long", "int32": "Int",
             "int16": "Short", "int8": "Char", "uint8": "Byte", "bool": "Bool"}[d.name]
 
@@ -163,15 +163,15 @@ def _rebase(target, node):
     target._fn = node
     target._rg = True
     if target._retains:
-        _move_retain(target, old, node)
+        move_retain(target, old, node)
 
 
-def _rebase_view(view, result):
+def rebase_view(view, result):
     """An in-place op on a view: the base's history becomes CopySlices (the base
     with the view's elements replaced by `result`); the view re-derives its own."""
     base = view._base
-    before = _make(base.array, base.device, base._rg, base._fn, [base._vc[0]])
-    node = _record(_COPY_SLICES, (before, result), {"chain": view_chain(view)}, base)
+    before = make_tensor(base.array, base.device, base._rg, base._fn, [base._vc[0]])
+    node = record_node(_COPY_SLICES, (before, result), {"chain": view_chain(view)}, base)
     _rebase(base, node)
     view._rg = True
-    _refresh(view)
+    refresh_view(view)

@@ -8,8 +8,9 @@ from the same table, so a formula is written once.
 """
 from functools import partial
 
-from .backend import backend_for
-from .ops import TABLE
+from ..backend import backend_for
+from ..ops import TABLE
+from .tensor import apply, make_tensor
 
 __all__ = ["array_math", "tensor_math"]
 
@@ -46,9 +47,8 @@ class TensorMath:
     graph = True
 
     def __init__(self, device):
-        from .tensor import apply, _make
         self.device = device
-        self._make = _make
+        self.make_tensor = make_tensor
         self.xp = backend_for(device).xp
         for name, op in TABLE.items():
             if name != "where":
@@ -61,11 +61,11 @@ class TensorMath:
         return self._where(a, b, cond=cond)
 
     def eye_mask(self, n):
-        return self._make(self.xp.eye(n, dtype=bool), self.device)
+        return self.make_tensor(self.xp.eye(n, dtype=bool), self.device)
 
     def zeros_like(self, a):
         """Zeros of a's shape and dtype that require no grad (PyTorch's zeros_like(grad) in a formula)."""
-        return self._make(self.xp.zeros_like(a.array), self.device)
+        return self.make_tensor(self.xp.zeros_like(a.array), self.device)
 
 
 def _bind_apply(apply, op):
@@ -77,21 +77,17 @@ _tensor_math = {}
 
 
 def array_math(device):
-    m = _array_math.get(device)
+    """The raw-array F of a device's backend (made once per backend: one registered anew is another)."""
+    b = device.backend or backend_for(device)
+    m = _array_math.get((device, b))
     if m is None:
-        m = _array_math[device] = ArrayMath(device)
+        m = _array_math[(device, b)] = ArrayMath(device)
     return m
 
 
 def tensor_math(device):
-    m = _tensor_math.get(device)
+    b = device.backend or backend_for(device)
+    m = _tensor_math.get((device, b))
     if m is None:
-        m = _tensor_math[device] = TensorMath(device)
+        m = _tensor_math[(device, b)] = TensorMath(device)
     return m
-
-
-def forget_device(device_type):
-    """Drop cached math for a device type (its backend was replaced)."""
-    for cache in (_array_math, _tensor_math):
-        for dev in [d for d in cache if d.type == device_type]:
-            del cache[dev]

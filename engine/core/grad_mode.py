@@ -29,10 +29,10 @@ import warnings
 __all__ = ["is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
            "is_inference_mode_enabled", "is_inference"]
 
-_enabled = contextvars.ContextVar("autodiff_grad_enabled", default=True)
+grad_enabled_var = contextvars.ContextVar("autodiff_grad_enabled", default=True)
 _inference = contextvars.ContextVar("autodiff_inference_mode", default=False)
 
-is_grad_enabled = _enabled.get
+is_grad_enabled = grad_enabled_var.get
 is_inference_mode_enabled = _inference.get
 
 # Whether inference mode was ever turned on in this process. While it is False
@@ -148,12 +148,12 @@ class _SwitchGrad(_NoParamDecoratorContextManager):
         self._prev = []  # a stack: one instance may be entered again while inside
 
     def __enter__(self):
-        self._prev.append(_enabled.get())
-        _enabled.set(self.mode)
+        self._prev.append(grad_enabled_var.get())
+        grad_enabled_var.set(self.mode)
         return None
 
     def __exit__(self, *exc):
-        _enabled.set(self._prev.pop())
+        grad_enabled_var.set(self._prev.pop())
         return False
 
 
@@ -183,20 +183,20 @@ class set_grad_enabled(_DecoratorContextManager):
 
     def __init__(self, mode):
         _check_bool(mode, "set_grad_enabled")
-        self.prev = _enabled.get()
+        self.prev = grad_enabled_var.get()
         self.mode = mode
-        _enabled.set(mode)
+        grad_enabled_var.set(mode)
 
     def __call__(self, fn):
-        _enabled.set(self.prev)  # making the decorator changes nothing
+        grad_enabled_var.set(self.prev)  # making the decorator changes nothing
         return super().__call__(fn)
 
     def __enter__(self):
-        _enabled.set(self.mode)
+        grad_enabled_var.set(self.mode)
         return None
 
     def __exit__(self, *exc):
-        _enabled.set(self.prev)
+        grad_enabled_var.set(self.prev)
         return False
 
     def __repr__(self):
@@ -227,17 +227,17 @@ class inference_mode(_DecoratorContextManager):
 
     def __enter__(self):
         mode = self.mode
-        self._prev.append((_enabled.get(), _inference.get()))
+        self._prev.append((grad_enabled_var.get(), _inference.get()))
         if mode:
             inference_used[0] = True
         _inference.set(mode)
-        _enabled.set(not mode)
+        grad_enabled_var.set(not mode)
         return None
 
     def __exit__(self, *exc):
         grad, inference = self._prev.pop()
         _inference.set(inference)
-        _enabled.set(grad)
+        grad_enabled_var.set(grad)
         return False
 
     def clone(self):

@@ -23,6 +23,9 @@ import sys
 
 import numpy
 
+from ..backend import CPU
+from .saving import save_plan_of
+
 MIN_BYTES = 1 << 18  # numpy's own threshold: below it a new array costs less than the checks
 
 _BINARY_OPCODES = frozenset(dis.opmap[name] for name in
@@ -30,11 +33,17 @@ _BINARY_OPCODES = frozenset(dis.opmap[name] for name in
                             if name in dis.opmap)
 _ndarray = numpy.ndarray
 
-OPERATORS = set()  # the code of Tensor's operator methods, filled in by tensor.py
+OPERATORS = set()  # the code of Tensor's operator methods, filled in by engine/tensor.py
 # Per entry ("pair": two tensors; "one": a tensor and a number) and operand position, the
 # (tensor count, array count) a temporary shows there. None: not measured yet; False: off.
 _counts = [None]
 _probe = [None]    # a list while calibrating: the entries record what they see there
+_maker = [None]    # make_tensor(array, device): core/tensor.py hands it over (use_maker), as it imports this module
+
+
+def use_maker(make_tensor):
+    """How the calibration makes its tensors (core/tensor.py's make_tensor)."""
+    _maker[0] = make_tensor
 _WEAK_NUMBERS = int(numpy.__version__.split(".")[0]) >= 2  # numpy 2: a Python number never widens an array
 
 
@@ -116,20 +125,18 @@ def _kept_inputs(op, args):
     """The positions of the inputs a node of `op` over `args` would keep for backward."""
     if not op.saves:
         return ()
-    from .tensor import _plan_of  # (tensor imports this module)
-    return _plan_of(op, tuple(getattr(a, "_rg", False) is True for a in args))  # a number wants none
+    return save_plan_of(op, tuple(getattr(a, "_rg", False) is True for a in args))  # a number wants none
 
 
 def _calibrate():
     """Measure, through the real operators, what each entry sees for temporaries, for
     variables, and for an array held elsewhere too; elision is on only where a
     temporary is told apart from both at every operand position."""
-    from .tensor import _make  # (tensor imports this module)
-    from .backend import CPU
+    make_tensor = _maker[0]
     seen = _probe[0] = []
     try:
         def fresh(array=None):  # as large as an operand worth reusing: run_op asks only about those
-            return _make(numpy.zeros(MIN_BYTES // 8) if array is None else array, CPU)
+            return make_tensor(numpy.zeros(MIN_BYTES // 8) if array is None else array, CPU)
         shared = numpy.zeros(MIN_BYTES // 8)
         u, v = fresh(), fresh()
         fresh() + fresh()                   # pair: two temporaries,
