@@ -21,7 +21,7 @@ from .. import dtypes as _dt
 from .grad_mode import grad_enabled_var, no_grad
 from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED
 from .mathspace import array_math, tensor_math
-from ..ops import TABLE, is_basic_key
+from .op import TABLE, is_basic_key
 from ..backend import backend_for
 from ..host_data import host_array_of
 from .saving import SAVED_VALUE, SAVED_TENSOR, saved_entries
@@ -501,8 +501,8 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             params = node.params
             if op.batched:
                 grads = op.backward(F, node, g, *saved, **params)
-            elif op is _GETITEM and not create_graph and _add_into_buffer(node, g, params["key"], buffers,
-                                                                          borrowed, needed):
+            elif op.name == "getitem" and not create_graph and _add_into_buffer(node, g, params["key"],
+                                                                                 buffers, borrowed, needed):
                 grads = (None,)  # added where it belongs in the input's gradient: nothing more to pass on
             else:
                 grads = NotImplemented
@@ -533,9 +533,6 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
             deps[child] = d
             if d == 0:
                 push(heap, (-child.seq, child))
-
-
-_GETITEM = TABLE["getitem"]
 
 
 def _add_into_buffer(node, g, key, buffers, borrowed, needed):

@@ -19,15 +19,13 @@ history; neither may a leaf that requires grad, nor a view of one.
 """
 from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
-from ..ops import TABLE
+from .op import TABLE
 from .saving import SAVED_TENSOR, SAVED_OUTPUT, saved_entries
 from .tensor import (TensorBase, make_tensor, storage_of, record_node, refresh_view, move_retain, VIEW_DEFAULT,
                      VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name, view_chain)
 
 __all__ = ["inplace"]
 
-_COPY_SLICES = TABLE["copy_slices"]
-_AS_STRIDED = TABLE["as_strided"]
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_MESSAGE = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -88,7 +86,7 @@ def inplace(target, compute, *args, **kwargs):
     if base is not None and base._rg and is_grad_enabled():
         # as PyTorch's CopySlices: the gradient of a view's old value goes straight into the base's
         # old graph (the view's own old node, and hooks on it, are not on that path)
-        old._fn = record_node(_AS_STRIDED, (base,), {"chain": view_chain(target)}, old)
+        old._fn = record_node(TABLE["as_strided"], (base,), {"chain": view_chain(target)}, old)
         old._rg = True
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
@@ -171,7 +169,7 @@ def rebase_view(view, result):
     with the view's elements replaced by `result`); the view re-derives its own."""
     base = view._base
     before = make_tensor(base.array, base.device, base._rg, base._fn, [base._vc[0]])
-    node = record_node(_COPY_SLICES, (before, result), {"chain": view_chain(view)}, base)
+    node = record_node(TABLE["copy_slices"], (before, result), {"chain": view_chain(view)}, base)
     _rebase(base, node)
     view._rg = True
     refresh_view(view)

@@ -9,7 +9,7 @@ from the same table, so a formula is written once.
 from functools import partial
 
 from ..backend import backend_for
-from ..ops import TABLE
+from .op import TABLE
 from .tensor import apply, make_tensor
 
 __all__ = ["array_math", "tensor_math"]

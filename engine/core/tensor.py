@@ -26,7 +26,7 @@ from . import elision as _elision
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
 from .graph import Node, named, accumulator_of, RemovableHandle, tracing, next_sequence, get_span, spans_used
 from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, NOT_KEPT, OUT, ValuesPlan, save_plan_of
-from ..ops import TABLE
+from .op import TABLE
 
 __all__ = ["TensorBase", "Size", "apply", "run_op"]
 
@@ -408,7 +408,7 @@ def refresh_view(t):
     if info.meta == VIEW_MULTI_OUTPUT or info.meta == VIEW_IN_CUSTOM_FUNCTION:
         raise RuntimeError(multi_output_message(t, "its base or another view of its base has been"))
     old = t._fn
-    t._fn = record_node(_AS_STRIDED, (base,), {"chain": view_chain(t)}, t)
+    t._fn = record_node(TABLE["as_strided"], (base,), {"chain": view_chain(t)}, t)
     t._rg = True
     if t._retains:
         move_retain(t, old, t._fn)
@@ -919,7 +919,6 @@ _ENGINE_ATTRIBUTES = frozenset(("_grad", "_accum", "_hooks", "_retains", "_view"
 DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the "
                      "moment.  If you were attempting to deepcopy a module, this may be because of a "
                      "torch.nn.utils.weight_norm usage, see https://github.com/pytorch/pytorch/pull/103001")
-_AS_STRIDED = TABLE["as_strided"]
 
 
 def _bind(cls):

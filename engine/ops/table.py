@@ -1,8 +1,8 @@
-"""The base of the op table: `TABLE`, the `Op` row class, how formulas print
-rows, and the helpers several families of rows share. The specification of a
-row is the docstring of the `ops` package."""
-
-TABLE = {}
+"""What the rows of the op table share: how formulas print them, the row families' base classes
+(Elementwise, MaskedGradient), and the helpers several families use. The table itself and the
+`Op` base class are the core's (engine/core/op.py); the specification of a row is the docstring
+of the `ops` package."""
+from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the rows' base, for every family)
 
 
 # ------------------------------------------------------- how formulas print ops
@@ -29,58 +29,6 @@ def custom(kind):
 
 
 SAME = ("same",)
-
-
-class Op:
-    name = None
-    node = None
-    saves = ()
-    save_for = None
-    differentiable = True
-    moves_device = False  # the result lives on params["device"], not on the inputs' device
-    elementwise = False   # the result has the inputs' broadcast shape, and so does each gradient formula
-    is_view = False       # the result may share memory (and so a version counter) with input 0
-    # check(arrays): tensors of mixed dtypes are cast to a common one before forward; a row whose
-    # PyTorch check looks at the dtypes as given (sub refuses a bool tensor) makes it here first
-    check_mixed = None
-    view_overlaps = False  # a view whose elements repeat the input's (expand)
-    # A number on the left (`2 * b`) is PyTorch's reflected call (b.__rmul__(2)): "swap" lists b's
-    # edge first in next_functions; "drop" lists b's alone (rsub has no edge for the number)
-    number_left = None
-    # A number in the last place that PyTorch takes as a parameter of a Scalar overload
-    # (masked_fill(mask, 0.0)): "drop" leaves its empty edge out of next_functions
-    number_right = None
-    # The second input is the node of an in-place op that PyTorch keeps inside this one (CopySlices):
-    # next_functions lists that node's edges after its first (the view's old value) instead of it
-    holds_op_node = False
-    saves_params = False  # True (or a test of the params) when params hold index data backward needs:
-    #                       freed after a backward like saved tensors (a second backward is an error)
-    # A batched backward (grad(..., is_grads_batched=True)) hands `g` with a leading batch dim B:
-    # (B,) + the result's shape. `batched = True`: `backward` is right as it is then (it returns
-    # gradients with that leading dim, broadcasting against (B,) + the input's shape after it) --
-    # the default of elementwise rows. Else `batched_backward` (the same signature as `backward`)
-    # is the row's batch rule, and may return NotImplemented for arguments it does not handle;
-    # without a rule the engine calls `backward` once per batch element and stacks the results.
-    batched = False
-    batched_backward = None
-    # the public surface
-    names = ()
-    wrapper = None
-    method = False
-    inplace = False
-    formula = PARAMS_ELIDED
-    to_float = False  # the unary wrapper takes an integral or bool input in the default dtype (PyTorch's floating ops)
-    ufunc = None  # the xp ufunc that forward is, for two tensors: a temporary's memory may take the result
-
-    def __init_subclass__(cls, **kw):
-        super().__init_subclass__(**kw)
-        cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (tensor.py)
-        if "batched" not in cls.__dict__ and cls.elementwise:
-            cls.batched = True  # g (B,) + out broadcasts against the saved inputs as it is
-        cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
-        cls.straight = not cls.special and cls.differentiable  # run_op's straight line may take it
-        if cls.name is not None:
-            TABLE[cls.name] = cls
 
 
 class Elementwise(Op):
@@ -172,10 +120,6 @@ def reduced_count(shape, dim):
     for a in _normalize_dims(dim, len(shape)):
         n *= shape[a]
     return n
-
-
-def is_basic_key(key):
-    return all(k is None or k is Ellipsis or isinstance(k, (int, slice)) for k in key)
 
 
 def scatter_add(xp, target, key, values):
