@@ -16,6 +16,7 @@ create_graph=True, so one batched pass over that gradient's graph gives all
 of it, every block of a tuple of inputs at once.
 """
 from .core.autograd import grad
+from .functions import cat, reshape, stack
 from .core.grad_mode import enable_grad
 from .core.graph import AccumulateGrad
 from .core.tensor import make_tensor, array_module
@@ -199,7 +200,6 @@ def _jacobian_batched(outputs, xs, create_graph, retain_graph):
                       create_graph=create_graph, allow_unused=True, is_grads_batched=True)
         for j, (x, g) in enumerate(zip(xs, grads)):
             pieces[j].append(g if g is not None else _zeros((rows,) + _shape(x), x))
-    from .functions import cat, reshape
     for j, x in enumerate(xs):
         parts = pieces[j]
         if len(parts) == 1:
@@ -240,7 +240,6 @@ def _jacobian_rows(y, xs, create_graph, strict=False, index=0):
                 raise RuntimeError(f"The jacobian of the user-provided function is independent of input {index}. "
                                    "This is not allowed in strict mode when create_graph=True.")
             rows[k].append(g)
-    from .functions import stack, reshape
     return [reshape(stack(r), _shape(y) + _shape(x)) for r, x in zip(rows, xs)]
 
 

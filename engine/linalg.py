@@ -8,9 +8,10 @@ import math
 import numpy
 
 from . import dtypes as _dt
-from . import functions_linalg as _la
-from .functions import _tensor_in, norm as _norm, amax as _amax, amin as _amin, to as _to
-from .functions_linalg import LinAlgError
+from .functions import linalg as _la
+from .functions.arguments import tensor_in
+from .functions import norm as _norm, amax as _amax, amin as _amin, to as _to
+from .functions.linalg import LinAlgError
 from .ops import TABLE as _op
 from .core.tensor import apply, wrap_dim
 from .tensor import Tensor
@@ -52,7 +53,7 @@ def cross(input, other, *, dim=-1):
 
 
 def _float_input(x, fname):
-    x = _tensor_in(x)
+    x = tensor_in(x)
     if x.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got "
                            f"{_la._scalar_name(x)}")
@@ -82,7 +83,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     """A matrix norm over the two dims `dim`: 'fro', 1, -1, inf or -inf (the singular-value
     norms 'nuc', 2 and -2 are not available)."""
-    A = _tensor_in(A)
+    A = tensor_in(A)
     nd = A.array.ndim
     if nd < 2:
         raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
@@ -109,7 +110,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
 
 def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     """A vector norm, or a matrix norm when ord is given for a 2-D A or dim names two dims."""
-    A = _tensor_in(A)
+    A = tensor_in(A)
     if isinstance(dim, int):
         dim = (dim,)
     if dim is not None:

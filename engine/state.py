@@ -10,7 +10,8 @@ engine state.
 """
 import contextvars
 
-from . import backend, dtypes, functions, printing
+from . import backend, dtypes, printing
+from .functions import creation
 
 __all__ = ["Settings", "isolated"]
 
@@ -18,22 +19,24 @@ __all__ = ["Settings", "isolated"]
 class Settings:
     """The module-level settings, as they are now (`capture`) and back (`restore`)."""
 
-    __slots__ = ("dtype", "device", "print_options", "rng", "allocation_limit")
+    __slots__ = ("dtype", "device", "print_options", "rng", "uniform_rng", "allocation_limit")
 
     def __init__(self):
         self.dtype = dtypes.get_default_dtype()
         self.device = backend.get_default_device()
         self.print_options = printing.get_printoptions()
-        self.rng = functions._rng[0]
-        self.allocation_limit = functions._allocation_limit[0]
+        self.rng = creation.numpy_generator[0]
+        self.uniform_rng = creation.uniform_generator[0]
+        self.allocation_limit = creation.allocation_limit[0]
 
     def restore(self):
         dtypes.set_default_dtype(self.dtype)
         backend.set_default_device(self.device)
         for key, value in self.print_options.items():
             setattr(printing.PRINT_OPTS, key, value)
-        functions._rng[0] = self.rng
-        functions._allocation_limit[0] = self.allocation_limit
+        creation.numpy_generator[0] = self.rng
+        creation.uniform_generator[0] = self.uniform_rng
+        creation.allocation_limit[0] = self.allocation_limit
 
 
 def isolated(fn, *args, **kwargs):

@@ -9,7 +9,7 @@ import numpy as _np
 
 from . import dtypes as _dt
 from . import functions as _fn
-from . import inplace_views as _views
+from .functions import inplace_views as _views, creation as _creation, basic as _basic
 from .backend import backend_for as _load_backend
 from .core import elision as _elision
 from .core.autograd import backward as _backward
@@ -329,15 +329,15 @@ class Tensor(TensorBase, metaclass=_TensorType):
                                       f"'{_SCALAR_TYPE_NAMES.get(self.array.dtype.name, self.array.dtype.name)}'")
         if a > b:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        draws = _load_backend(self.device).from_host(_fn._uniform_draws(self.array.shape, a, b, self.array.dtype))
-        return _fn._refill(self, draws, "UniformBackward0")
+        draws = _load_backend(self.device).from_host(_creation.uniform_draws(self.array.shape, a, b, self.array.dtype))
+        return _basic.refill(self, draws, "UniformBackward0")
 
     def normal_(self, mean=0.0, std=1.0):
         """Fill with normal draws of the given mean and std (not PyTorch's numbers for a seed)."""
         if std < 0:
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         draws = _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean
-        return _fn._refill(self, draws.array, "NormalBackward0")
+        return _basic.refill(self, draws.array, "NormalBackward0")
 
 
 _FAST = frozenset((Tensor, float, int))

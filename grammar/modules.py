@@ -24,6 +24,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine import functions as _functions
+from ..engine.functions.creation import check_allocation as _check_allocation
 from .limits import MAX_INT_BITS, bounded_list, TooLarge
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS
@@ -149,7 +150,7 @@ def _count(shape):
 def _allocating(shape, dtype):
     """Refuse (as the engine refuses a tensor) an array past the allocation limit."""
     shape, _ = _count(shape)
-    _functions._check_allocation(shape, _np.dtype(dtype if dtype is not None else _np.float64))
+    _check_allocation(shape, _np.dtype(dtype if dtype is not None else _np.float64))
     return shape
 
 

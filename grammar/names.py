@@ -16,8 +16,8 @@ from ..engine.custom_function import FunctionCtx as _FunctionCtx, FunctionNode a
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.lr_scheduler import LRScheduler as _LRScheduler
 from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
-from ..engine.functions_stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
-from ..engine.functions_linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
+from ..engine.functions.stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
+from ..engine.functions.linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
 from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
 from ..engine.tensor import Size as _Size

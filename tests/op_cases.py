@@ -23,7 +23,7 @@ gives:
 
 Rows that are only reached inside other ops' derivatives (index_grad,
 put_along, take_along, prod_others, sum_to, to_device) are also called
-directly through ``ad.functions.apply`` so their own derivatives are checked.
+directly through ``ad.core.apply`` so their own derivatives are checked.
 `tests/test_ops.py` runs every case (forward, gradcheck, gradgradcheck, node
 name) and fails when a row of the table has no case.
 
@@ -61,7 +61,7 @@ class Case:
         # {"forward"|"grad"|"gradgrad"|"node"|"runs": reason}: known engine bugs, marked
         # xfail(strict=True) until fixed (see KNOWN_BUGS at the end)
         self.xfail = dict(xfail or {})
-        # built with ad.functions.apply on an internal row: no PyTorch expression to compare with
+        # built with ad.core.apply on an internal row: no PyTorch expression to compare with
         self.internal = internal
 
     @property
@@ -278,7 +278,7 @@ def np_on_copy(f):
 
 def apply(name, *args, **params):
     """An internal row, applied directly."""
-    return ad.functions.apply(ad.OPS[name], *args, **params)
+    return ad.core.apply(ad.OPS[name], *args, **params)
 
 
 CPU = ad.device("cpu")

@@ -127,7 +127,7 @@ C("leaky_relu", "slope", lambda x: F.leaky_relu(x, 0.2), [(3, 3)], lambda x: np.
 C("leaky_relu", "inplace", on_copy(lambda y: F.leaky_relu_(y, 0.3)), [(2, 3)],
   lambda x: np.where(x > 0, x, 0.3 * x), "LeakyReluBackward1", gen=gen_each(kinked))
 C("leaky_relu_backward", "direct",
-  lambda g, x: ad.functions.apply(ad.OPS["leaky_relu_backward"], g, x, negative_slope=0.2), [(2, 3), (2, 3)],
+  lambda g, x: ad.core.apply(ad.OPS["leaky_relu_backward"], g, x, negative_slope=0.2), [(2, 3), (2, 3)],
   lambda g, x: np.where(x > 0, g, 0.2 * g), "LeakyReluBackwardBackward0", gen=gen_each(kinked, kinked))
 C("leaky_relu_backward", "grad",
   lambda x, w: ad.autograd.grad((F.leaky_relu(x, 0.1) * w).sum(), x, create_graph=True)[0], [(3, 2), (3, 2)],
@@ -143,7 +143,7 @@ C("hardtanh", "inplace", on_copy(lambda y: F.hardtanh_(y, -0.5, 0.5)), [(2, 3)],
 C("hardtanh", "scalar", lambda x: F.hardtanh(x), [()], lambda x: np.clip(x, -1.0, 1.0), "HardtanhBackward0",
   gen=gen_each(hard_kinked))
 C("hardtanh_backward", "direct",
-  lambda g, x: ad.functions.apply(ad.OPS["hardtanh_backward"], g, x, min_val=-1.0, max_val=1.0), [(2, 3), (2, 3)],
+  lambda g, x: ad.core.apply(ad.OPS["hardtanh_backward"], g, x, min_val=-1.0, max_val=1.0), [(2, 3), (2, 3)],
   lambda g, x: np.where((x <= -1.0) | (x >= 1.0), 0.0, g), "HardtanhBackwardBackward0",
   gen=gen_each(hard_kinked, hard_kinked))
 C("hardtanh_backward", "grad",
@@ -162,7 +162,7 @@ C("elu", "celu", lambda x: F.celu(x, alpha=0.5), [(2, 3)], lambda x: np_elu(x, 0
   gen=gen_each(kinked))
 # ---- the activations' gradient rows (softplus_backward ...): called directly, and reached as the
 # gradient of the activation under create_graph (PyTorch's node for each is its *BackwardBackward0)
-_apply = ad.functions.apply
+_apply = ad.core.apply
 _CELU_S = 1 / float(np.float32(1.7))  # PyTorch's celu gradient takes 1/alpha with alpha rounded to float32
 _grad_of = lambda f: (lambda x, w: ad.autograd.grad((f(x) * w).sum(), x, create_graph=True)[0])  # noqa: E731
 C("softplus_backward", "direct", lambda g, x: _apply(ad.OPS["softplus_backward"], g, x, beta=2.0, threshold=3.0),
@@ -211,7 +211,7 @@ C("hardswish", "fn", lambda x: F.hardswish(x), [(3, 4)], lambda x: x * np_hardsi
 C("hardswish", "inplace", on_copy(lambda y: F.hardswish(y, inplace=True)), [(2, 3)],
   lambda x: x * np_hardsigmoid(x), "HardswishBackward0", gen=gen_each(hard_edges))
 C("hardswish_backward", "direct",
-  lambda g, x: ad.functions.apply(ad.OPS["hardswish_backward"], g, x), [(2, 4), (2, 4)],
+  lambda g, x: ad.core.apply(ad.OPS["hardswish_backward"], g, x), [(2, 4), (2, 4)],
   lambda g, x: np.where(x <= -3, 0.0, np.where(x < 3, g * (x / 3 + 0.5), g)), "HardswishBackwardBackward0",
   gen=gen_each(uniform(-2.0, 2.0), hard_edges))
 C("hardswish_backward", "grad",
@@ -254,7 +254,7 @@ for _r in ("mean", "sum", "none"):
 
     # mse_loss_backward (PyTorch's MseLossBackwardBackward0): g is the loss's gradient, 0-d when reduced
     C("mse_loss_backward", _r,
-      lambda g, x, t, r=_r: ad.functions.apply(ad.OPS["mse_loss_backward"], g, x, t, reduction=r),
+      lambda g, x, t, r=_r: ad.core.apply(ad.OPS["mse_loss_backward"], g, x, t, reduction=r),
       [(3, 4) if _r == "none" else (), (3, 4), (3, 4)],
       lambda g, x, t, r=_r: (2.0 / 12 if r == "mean" else 2.0) * (x - t) * g, "MseLossBackwardBackward0")
 C("mse_loss_backward", "grad", lambda x, t: ad.autograd.grad(F.mse_loss(x, t), [x, t], create_graph=True)[1],

@@ -21,17 +21,17 @@ ALLOWED = {
     ("autograd.py", "_run_hooks_batched"): "user hooks in a batched backward see one batch element each, as under "
                                            "PyTorch's vmap",
     ("custom_function.py", "batched_backward"): "a custom Function's own Python backward, once per batch element",
-    ("functions_linalg.py", "_singular"): "only to word an error: which batch element is singular",
-    ("functions_linalg.py", "_zero_pivot"): "only to word an error: LAPACK's index of the first zero pivot",
+    ("linalg.py", "_singular"): "only to word an error: which batch element is singular",
+    ("linalg.py", "_zero_pivot"): "only to word an error: LAPACK's index of the first zero pivot",
     ("functional.py", "_jacobian_rows"): "jacobian(vectorize=False): one backward per output element, as PyTorch's",
     ("gradcheck.py", "_unit_rows"): "the one-hot grad_outputs of the analytical Jacobian's rows, one per element",
     ("gradcheck.py", "numerical_jacobian"): "finite differences, one perturbed element at a time (the method)",
-    ("functions_shapes.py", "split"): "the pieces of a split (views), not its elements",
-    ("functions_linalg.py", "_tensordot_dims"): "tensordot's dims= given as a tensor: a few axis numbers",
+    ("shapes.py", "split"): "the pieces of a split (views), not its elements",
+    ("linalg.py", "_tensordot_dims"): "tensordot's dims= given as a tensor: a few axis numbers",
     ("printing.py", "_vector_str"): "formatting numbers as text, as numpy's own printing does",
     ("testing.py", "_argmax"): "the one index (a tuple) named in an assertion's message",
     ("tensor.py", "__iter__"): "iterating a tensor yields its sub-tensors, as Python's protocol asks",
-    ("functions_arrange.py", "diff"): "the n-th difference: n passes, each vectorised",
+    ("arrange.py", "diff"): "the n-th difference: n passes, each vectorised",
 }
 
 _ELEMENT_CALLS = {"ndindex", "nditer", "unravel_index", "tolist"}

@@ -12,7 +12,8 @@ import warnings
 import numpy
 
 from .. import dtypes as _dt
-from ..functions import _tensor_in, linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to, bernoulli_ as _bernoulli_
+from ..functions.arguments import tensor_in
+from ..functions import linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to, bernoulli_ as _bernoulli_
 from ..functions import empty_like as _empty_like
 from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
@@ -23,7 +24,7 @@ from ..core.inplace import inplace as _inplace
 from ..ops import TABLE as _op
 from ..core.tensor import apply, broadcast_shapes, array_module, make_tensor, wrap_dim
 from ..tensor import Tensor
-from ..functions_distances import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
+from ..functions.distances import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
 from .functional_layers import layer_norm, embedding  # noqa: F401
 from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401
                               dropout2d, check_dropout_p)
@@ -49,7 +50,7 @@ def _scalar_name(t):
 
 def _floating(x, kernel):
     """PyTorch's refusal of integer and bool inputs to a float kernel ("softplus_cpu" ...)."""
-    x = _tensor_in(x)
+    x = tensor_in(x)
     if x.array.dtype.kind != "f":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{_scalar_name(x)}\'')
     return x
@@ -90,7 +91,7 @@ def _not_differentiable(t, fname, argument):
 def _elementwise_loss_inputs(input, target, size_average, reduce, reduction):
     """(input, x, target, reduction) of an elementwise loss (mse, l1): tensors, PyTorch's size
     warning, the legacy size_average/reduce flags read, input and target broadcast together."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     if target.shape != input.shape:
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size "
                       f"({input.shape}). This will likely lead to incorrect results due to broadcasting. "
@@ -157,7 +158,7 @@ def hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False):
     min_val, max_val = _number(min_val, "min_val", "hardtanh"), _number(max_val, "max_val", "hardtanh")
     if min_val > max_val:
         raise ValueError("min_val cannot be greater than max_val")
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind == "b":
         raise RuntimeError("Bool inputs not supported for hardtanh")
     return _with_inplace(input, _op["hardtanh"], {"min_val": min_val, "max_val": max_val}, inplace)
@@ -226,7 +227,7 @@ def threshold(input, threshold, value, inplace=False):
     truncated, as PyTorch casts it)."""
     threshold = _number(threshold, "threshold", "threshold", 2)
     value = _number(value, "value", "threshold", 3)
-    input = _tensor_in(input)
+    input = tensor_in(input)
     kind = input.array.dtype.kind
     if kind == "b":
         raise NotImplementedError("\"threshold_cpu\" not implemented for 'Bool'")
@@ -245,7 +246,7 @@ def threshold_(input, threshold, value):
 
 def prelu(input, weight):
     """x where x > 0, weight * x elsewhere: one learnt slope for all, or one per channel (dim 1)."""
-    input, weight = _tensor_in(input), _tensor_in(weight, "weight")
+    input, weight = tensor_in(input), tensor_in(weight, "weight")
     if input.array.dtype != weight.array.dtype:
         raise RuntimeError(f"prelu: Type promoting not supported. Got {_scalar_name(input)} and "
                            f"{_scalar_name(weight)}")
@@ -267,7 +268,7 @@ def prelu(input, weight):
 
 def glu(input, dim=-1):
     """a * sigmoid(b), a and b the first and second halves of input along dim (a gated linear unit)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim
     if nd == 0:
         raise RuntimeError("glu does not support scalars because halving size must be even")
@@ -280,7 +281,7 @@ def glu(input, dim=-1):
 
 def _along_dim(name, op, input, dim, dtype):
     """softmax-like `op(input, dim)`: no dim is PyTorch's implicit choice, with its warning."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if dim is None:
         warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include "
                       f"dim=X as an argument.", stacklevel=3)
@@ -311,13 +312,13 @@ def _softmax_of_negative(input, dim):
 
 def tanhshrink(input):
     """x - tanh(x), as PyTorch composes it."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     return input - tanh(input)
 
 
 def softshrink(input, lambd=0.5):
     """x - lambd above lambd, x + lambd below -lambd, 0 between (lambd >= 0); floating tensors only."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind != "f":
         raise NotImplementedError(f"\"softshrink_check\" not implemented for '{_scalar_name(input)}'")
     lambd = _number(lambd, "lambd", "softshrink", 2)
@@ -330,7 +331,7 @@ def softshrink(input, lambd=0.5):
 
 def softsign(input):
     """x / (|x| + 1), as PyTorch composes it (DivBackward0 over AddBackward0)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     with numpy.errstate(invalid="ignore"):  # inf / inf: NaN, silently as in PyTorch
         return input / (_abs(input) + 1)
 
@@ -349,7 +350,7 @@ def _weighted_mean(loss, weight, reduction):
 
 def _check_loss_weight(weight, input):
     if weight is not None:
-        weight = _tensor_in(weight, "weight")
+        weight = tensor_in(weight, "weight")
         if weight.shape != input.shape:
             raise ValueError("Weights and input must have the same size.")
     return weight
@@ -407,7 +408,7 @@ def kl_div(input, target, size_average=None, reduce=None, reduction="mean", log_
     """The pointwise KL divergence target * (log(target) - input), input being log-probabilities
     (target too with log_target=True), reduced; 'batchmean' sums and divides by the batch size.
     Composed as PyTorch composes it (xlogy, or exp with log_target)."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     if size_average is not None or reduce is not None:
         enum = _reduction(reduction, size_average, reduce)
     else:
@@ -437,14 +438,14 @@ def _target_dtype(input, target):
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
     """-(t log x + (1 - t) log(1 - x)), x in [0, 1] (each log clamped at -100), times weight."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     reduction = _reduction(reduction, size_average, reduce)
     if target.shape != input.shape:
         raise ValueError(f"Using a target size ({target.shape}) that is different to the input size "
                          f"({input.shape}) is deprecated. Please ensure they have the same size.")
     w = None
     if weight is not None:
-        weight = _tensor_in(weight, "weight")
+        weight = tensor_in(weight, "weight")
         weight = expand(weight, broadcast_shapes([target.array.shape, weight.array.shape]))
         _not_differentiable(weight, "binary_cross_entropy", "weight")
         w = weight.array
@@ -460,14 +461,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                                      reduction="mean", pos_weight=None):
     """binary_cross_entropy(sigmoid(x), t) computed from the logits x without overflow; pos_weight
     weighs the positive term (broadcast along the last, class dim)."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     reduction = _reduction(reduction, size_average, reduce)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size ({input.shape})")
     arrays = {}
     for name, value in (("weight", weight), ("pos_weight", pos_weight)):
         if value is not None:
-            value = _tensor_in(value, name)
+            value = tensor_in(value, name)
             _not_differentiable(value, "binary_cross_entropy_with_logits", name)
             broadcast_shapes([input.array.shape, value.array.shape])
             arrays[name] = value.array
@@ -506,10 +507,10 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     """-weight[t] * input[n, t] for each target class t (input holds log-probabilities along dim 1,
     or dim 0 for one sample); 'mean' divides by the total weight of the targets. Targets equal to
     ignore_index count for nothing."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     reduction = _reduction(reduction, size_average, reduce)
     if weight is not None:
-        weight = _tensor_in(weight, "weight")
+        weight = tensor_in(weight, "weight")
         _not_differentiable(weight, "nll_loss_forward", "weight")
     dim, classes = _nll_checks(input, target, weight)
     xp = array_module(input.device)
@@ -548,10 +549,10 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
     """nll_loss(log_softmax(input, class dim), target) for class-index targets; for class
     probabilities (target of input's shape) -(log_softmax(input) * target * weight) summed over
     classes; label_smoothing mixes in the uniform distribution, as PyTorch does."""
-    input, target = _tensor_in(input), _tensor_in(target, "target")
+    input, target = tensor_in(input), tensor_in(target, "target")
     reduction = _reduction(reduction, size_average, reduce)
     if weight is not None:
-        weight = _tensor_in(weight, "weight")
+        weight = tensor_in(weight, "weight")
     label_smoothing = float(label_smoothing)
     nd = input.array.ndim
     class_dim = 0 if nd == 1 else 1
@@ -611,7 +612,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     no gradient to the mask); otherwise, or with p 0, the input itself. The draws are not PyTorch's
     numbers for a seed."""
     check_dropout_p(p)
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if not training or p == 0 or input.numel() == 0:
         return input
     keep = _bernoulli_(_empty_like(input, requires_grad=False), 1.0 - p)  # 1 where an element stays
@@ -624,7 +625,7 @@ def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
     (norm, clamp_min, expand_as, div), so the same nodes and the same gradient."""
     if out is not None:
         raise TypeError("normalize(): out= is not supported here; assign the result instead")
-    input = _tensor_in(input)
+    input = tensor_in(input)
     denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
     return input / denom
 
@@ -634,7 +635,7 @@ def cosine_similarity(x1, x2, dim=1, eps=1e-8):
     their norms (each held at eps or more), x1 and x2 broadcast together.
     PyTorch's composition: each divided by its norm first (so the result stays in [-1, 1]), the
     norms clamped at eps under no_grad -- the gradient flows as if they were not clamped."""
-    x1, x2 = _tensor_in(x1, "x1"), _tensor_in(x2, "x2")
+    x1, x2 = tensor_in(x1, "x1"), tensor_in(x2, "x2")
     common = _dt.promote(_dt.dtype_of(x1.array), x1.array.ndim, _dt.dtype_of(x2.array), x2.array.ndim)
     if not common.is_floating_point:
         raise RuntimeError(f"expected common dtype to be floating point, yet common dtype is {_dt.scalar_name(common)}")
@@ -654,7 +655,7 @@ def _over_clamped_norm(x, dim, eps):
 def one_hot(tensor, num_classes=-1):
     """int64 rows of zeros with a 1 at each class index (num_classes -1: one more than the largest);
     PyTorch's messages for other dtypes and for indices out of range."""
-    tensor = _tensor_in(tensor)
+    tensor = tensor_in(tensor)
     values = tensor.array
     if values.dtype != numpy.int64:
         raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")

@@ -5,7 +5,8 @@ PyTorch does for convolutions (SqueezeBackward1 on top)."""
 import warnings
 
 from .. import dtypes as _dt
-from ..functions import _tensor_in, mean as _mean, empty, bernoulli_
+from ..functions.arguments import tensor_in
+from ..functions import mean as _mean, empty, bernoulli_
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
@@ -30,7 +31,7 @@ def _expand(value, k, name):
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, k, fname):
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.dim() not in (k + 1, k + 2):
         raise RuntimeError(f"Expected {k + 1}D (unbatched) or {k + 2}D (batched) input to {fname}, but got input "
                            f"of size: {list(x.shape)}")
@@ -184,7 +185,7 @@ def _window_padding(size, kernel, stride, padding, dilation, out):
 def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False, return_indices=False):
     """The maximum of each kernel_size window (stride apart, dilated, padded with -inf); with
     return_indices also where each was (flat positions in each input plane)."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     kernel, stride, padding, dilation = _pool_args(x, kernel_size, stride, padding, dilation, ceil_mode,
                                                    "max_pool2d")
     if x.dim() not in (3, 4):
@@ -228,7 +229,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
                divisor_override=None):
     """The mean of each kernel_size window (stride apart, zero-padded): divided by the window's size
     with its padding (count_include_pad), or by its input elements only, or by divisor_override."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     kernel, stride, padding, _ = _pool_args(x, kernel_size, stride, padding, 1, ceil_mode, "avg_pool2d")
     if divisor_override is not None and divisor_override == 0:
         raise RuntimeError("divisor must be not zero")
@@ -257,7 +258,7 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
 def adaptive_avg_pool2d(input, output_size):
     """The mean of output_size windows over each plane, window i of n over a dim of size S
     spanning [floor(i S / n), ceil((i + 1) S / n)); output_size 1 is a mean over the last two dims."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.dim() not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
     sizes = [output_size] * 2 if isinstance(output_size, int) or output_size is None else list(output_size)
@@ -279,7 +280,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     """input normalized per channel (dim 1): while training by the batch's mean and biased variance
     (running_mean and running_var, when given, move toward the batch's mean and unbiased variance
     by momentum, in place), else by running_mean and running_var; then times weight, plus bias."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if training:
         size = x.shape
         n = size[0]
@@ -321,7 +322,7 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     """While training, each channel (a whole plane) zeroed with probability p and the rest scaled
     by 1/(1-p). The draws are not PyTorch's numbers for a seed."""
     check_dropout_p(p)
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.dim() not in (3, 4):
         warnings.warn(f"dropout2d: Received a {x.dim()}-D input to dropout2d, which is deprecated and will result "
                       f"in an error in a future release. To retain the behavior and silence this warning, please "

@@ -3,7 +3,7 @@ rows of engine/ops/normalization.py (re-exported by nn/functional.py)."""
 import numpy
 
 from .. import dtypes as _dt
-from ..functions import _tensor_in
+from ..functions.arguments import tensor_in
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..core.tensor import apply, array_module
@@ -15,7 +15,7 @@ __all__ = ["layer_norm", "embedding"]
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """input normalized over its last dims (normalized_shape): mean 0 and variance 1 there (the
     biased variance, eps added), then times weight and plus bias when given."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
         raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
                         f"{type(normalized_shape).__name__}")
@@ -43,7 +43,7 @@ def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, sca
     """The rows of weight (num_embeddings, dim) at the indices `input` (of any shape):
     input.shape + (dim,). No gradient reaches the row padding_idx; max_norm renormalizes the rows
     used, in place, to that norm at most (as PyTorch, under no_grad)."""
-    indices = _tensor_in(input)
+    indices = tensor_in(input)
     if not isinstance(weight, Tensor):
         raise TypeError(f"embedding(): argument 'weight' (position 2) must be Tensor, not {type(weight).__name__}")
     if padding_idx is not None:

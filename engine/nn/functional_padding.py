@@ -1,5 +1,5 @@
 """F.pad: widening a tensor by amounts on each side of its last dims (constant mode)."""
-from ..functions import _tensor_in
+from ..functions.arguments import tensor_in
 from ..ops import TABLE as _op
 from ..core.tensor import apply
 
@@ -9,7 +9,7 @@ __all__ = ["pad"]
 def pad(input, pad, mode="constant", value=None):
     """input widened by `pad` -- (before, after) amounts for the last dim, then the one before it,
     ... -- filled with value (0 by default); a negative amount narrows instead. Constant mode only."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if mode != "constant":
         raise NotImplementedError(f"pad: mode {mode!r} is not available here; only 'constant' (the default)")
     pad = tuple(int(p) for p in pad)

@@ -7,11 +7,12 @@ bumped, and the view's own node on top of the tensor's history under its in-plac
 view of its base with the step added to its chain; a base logs the step that undoes it, so
 the views made of it before still select the same elements (tensor.view_chain).
 """
-from .functions import wrap_dim, _squeeze_dims, _t_dims
-from .core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
-from .core.inplace import check_inplace, INFERENCE_INPLACE_MESSAGE
-from .ops import TABLE
-from .core.tensor import make_tensor, refresh_view, apply, view_chain
+from .arguments import squeeze_dims, t_dims
+from ..core.tensor import wrap_dim
+from ..core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
+from ..core.inplace import check_inplace, INFERENCE_INPLACE_MESSAGE
+from ..ops import TABLE
+from ..core.tensor import make_tensor, refresh_view, apply, view_chain
 
 __all__ = ["t_", "transpose_", "swapdims_", "squeeze_", "unsqueeze_"]
 
@@ -19,7 +20,7 @@ _TRANSPOSE, _SQUEEZE, _UNSQUEEZE, _RESHAPE = TABLE["transpose"], TABLE["squeeze"
 
 
 def t_(input):
-    return _reshape_in_place(input, _TRANSPOSE, None, dict(_t_dims(input, "t_"), name="TBackward1"))
+    return _reshape_in_place(input, _TRANSPOSE, None, dict(t_dims(input, "t_"), name="TBackward1"))
 
 
 def transpose_(input, dim0, dim1):
@@ -32,7 +33,7 @@ swapdims_ = swapaxes_ = transpose_
 
 
 def squeeze_(input, dim=None):
-    dim = _squeeze_dims(dim, input.array.ndim)
+    dim = squeeze_dims(dim, input.array.ndim)
     name = "SqueezeBackward3" if dim is None else "SqueezeBackward5" if isinstance(dim, tuple) else "SqueezeBackward4"
     return _reshape_in_place(input, _SQUEEZE, (_RESHAPE, {"shape": input.array.shape}), {"dim": dim, "name": name})
 

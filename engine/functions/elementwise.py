@@ -5,11 +5,13 @@ which dtypes a kernel refuses, and what integers are promoted to.
 """
 import numpy
 
-from . import dtypes as _dt
-from .ops import TABLE as _op
-from .core.tensor import TensorBase as Tensor, apply
-from .functions import _tensor_in, _is_number, _result_dtype, pow as _pow
-from .core.inplace import inplace as _inplace
+from .. import dtypes as _dt
+from ..ops import TABLE as _op
+from ..core.tensor import TensorBase as Tensor, apply
+from .arguments import tensor_in, result_dtype
+from .basic import pow as _pow
+from ..host_data import is_number as _is_number
+from ..core.inplace import inplace as _inplace
 
 __all__ = ["addcmul", "addcdiv", "logaddexp", "logaddexp2", "copysign", "fmod", "float_power", "float_power_",
            "nan_to_num", "logit", "heaviside", "positive", "hardshrink"]
@@ -91,7 +93,7 @@ _ADDCDIV_INTEGERS = (
 
 
 def _addc(name, input, tensor1, tensor2, value):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     t1 = _tensor_arg(name, "tensor1", tensor1, 2)
     t2 = _tensor_arg(name, "tensor2", tensor2, 3)
     value = _number_arg(name, "value", value)
@@ -116,9 +118,9 @@ def logaddexp2(input, other):
 
 
 def _logaddexp(name, input, other):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     other = _tensor_arg(name, "other", other, 2)
-    dtype = _result_dtype(input, other)
+    dtype = result_dtype(input, other)
     if dtype.kind != "f":
         _refuse(f"{name}_{input.device.type}", dtype)
     return apply(_op[name], input, other)
@@ -133,7 +135,7 @@ def copysign(input, other):
 def fmod(input, other):
     """The remainder of input / other truncated toward zero: its sign is input's (remainder's is other's)."""
     input, other = _binary_in("fmod", input, other)
-    dtype = _result_dtype(input, other)
+    dtype = result_dtype(input, other)
     if dtype.kind == "b":
         _refuse(f"fmod_{input.device.type}", dtype)
     if dtype.kind == "f" and input.array.dtype.kind in "iu" and not isinstance(other, Tensor):
@@ -172,7 +174,7 @@ def float_power_(input, exponent):
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
     """NaN -> nan, +inf -> posinf, -inf -> neginf (by default the dtype's largest and lowest)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     params = {}
     for what, v in (("nan", nan), ("posinf", posinf), ("neginf", neginf)):
         if v is not None:
@@ -182,7 +184,7 @@ def nan_to_num(input, nan=0.0, posinf=None, neginf=None):
 
 def logit(input, eps=None):
     """log(p / (1 - p)), with p clamped to [eps, 1 - eps] when eps is given; integers give the default float."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     (input,) = _to_default_float(input)
     if eps is None:
         return apply(_op["logit"], input)
@@ -192,7 +194,7 @@ def logit(input, eps=None):
 def heaviside(input, values):
     """0 where input < 0, values where it is 0, 1 where it is > 0 (NaN gives 0): input and values of
     one dtype. PyTorch has no derivative for it: a result that requires grad fails in backward."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     values = _tensor_arg("heaviside", "values", values, 2)
     if input.array.dtype != values.array.dtype:
         raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
@@ -201,7 +203,7 @@ def heaviside(input, values):
 
 def hardshrink(input, lambd=0.5):
     """input where |input| > lambd, 0 elsewhere (torch.hardshrink, F.hardshrink); floating tensors only."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind != "f":
         _refuse(f"hardshrink_{input.device.type}", input.array.dtype)
     if isinstance(lambd, Tensor) and lambd.array.ndim == 0:
@@ -213,7 +215,7 @@ def hardshrink(input, lambd=0.5):
 
 def positive(input):
     """input itself (torch.positive is +input, which returns its argument); bools are refused."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind == "b":
         raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
     return input

@@ -10,10 +10,14 @@ import math
 
 import numpy
 
-from .functions import _tensor_in, _as_tensor_like, wrap_dim, _is_number, _index_key, array_module, apply, expand, permute
-from .ops import TABLE
-from .functions_indexing import checked_index
-from .core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
+from ..core.tensor import array_module, apply
+from .arguments import tensor_in, as_tensor_like, index_key
+from .basic import expand, permute
+from ..core.tensor import wrap_dim
+from ..host_data import is_number as _is_number
+from ..ops import TABLE
+from .indexing import checked_index
+from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 
 __all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
            "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]
@@ -28,7 +32,7 @@ def _along(dim, step):
 
 
 def narrow(input, dim, start, length):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
     start, length = int(start), int(length)
@@ -42,7 +46,7 @@ def narrow(input, dim, start, length):
 
 
 def select(input, dim, index):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
     index = int(index)
@@ -67,13 +71,13 @@ def _multi_views(input, d, steps, name):
 
 
 def unbind(input, dim=0):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     return _multi_views(input, d, range(input.array.shape[d]), "UnbindBackward0")
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    input = _tensor_in(tensor, "tensor")
+    input = tensor_in(tensor, "tensor")
     d = wrap_dim(int(dim), input.array.ndim)
     n = input.array.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -93,7 +97,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     chunks = int(chunks)
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
@@ -103,20 +107,20 @@ def chunk(input, chunks, dim=0):
 
 
 def index_select(input, dim, index):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
-    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     if index.array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.array.dtype.kind not in "iu":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
-    key = _index_key(input, _along(d, index.reshape(-1)))
+    key = index_key(input, _along(d, index.reshape(-1)))
     return apply(_GETITEM, input, key=key, name="IndexSelectBackward0")
 
 
 def masked_select(input, mask):
-    input = _tensor_in(input)
-    mask = mask if isinstance(mask, Tensor) else _as_tensor_like(mask, input)
+    input = tensor_in(input)
+    mask = mask if isinstance(mask, Tensor) else as_tensor_like(mask, input)
     if mask.array.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     shape = numpy.broadcast_shapes(input.array.shape, mask.array.shape)
@@ -127,7 +131,7 @@ def masked_select(input, mask):
 
 
 def diagonal(input, offset=0, dim1=0, dim2=1):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim
     d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
     if d1 == d2:
@@ -138,7 +142,7 @@ def diagonal(input, offset=0, dim1=0, dim2=1):
 def diag(input, diagonal=0):
     """torch.diag: of a vector, the square matrix with it on diagonal `diagonal` (0 the main one, >0
     above, <0 below); of a matrix, that diagonal as a vector of its own (a copy, unlike diagonal())."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim
     if nd == 1:
         return apply(TABLE["diag_matrix"], input, offset=int(diagonal))
@@ -148,7 +152,7 @@ def diag(input, diagonal=0):
 
 
 def movedim(input, source, destination):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
@@ -168,7 +172,7 @@ moveaxis = movedim
 
 
 def repeat(input, *sizes):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
         sizes = tuple(sizes[0])
     sizes = tuple(int(s) for s in sizes)
@@ -183,13 +187,13 @@ def repeat(input, *sizes):
 
 
 def flip(input, dims):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     return apply(TABLE["flip"], input, dims=tuple(wrap_dim(int(d), input.array.ndim) for d in dims))
 
 
 def roll(input, shifts, dims=None):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if dims is None:
         return apply(TABLE["roll"], input, shifts=int(shifts if _is_number(shifts) else shifts[0]), dims=None)
     shifts = (shifts,) if _is_number(shifts) else tuple(shifts)
@@ -201,7 +205,7 @@ def roll(input, shifts, dims=None):
 
 
 def _triangle(name, input, diagonal):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
     return apply(TABLE[name], input, diagonal=int(diagonal))
@@ -216,32 +220,32 @@ def triu(input, diagonal=0):
 
 
 def gather(input, dim, index):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
-    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     checked_index("gather", input, d, index)  # PyTorch's checks (functions_indexing)
     return apply(TABLE["take_along"], input, indices=index.array, dim=d)
 
 
 def scatter(input, dim, index, src=None, value=None, reduce=None):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if reduce is not None:
         raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")
     d = wrap_dim(int(dim), input.array.ndim)
-    index = index if isinstance(index, Tensor) else _as_tensor_like(index, input)
+    index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     if src is None:
         src = value
     if src is None:
         raise TypeError("scatter() needs src (a tensor) or value (a number)")
     if not _is_number(src):
-        src = _as_tensor_like(src, input)
+        src = as_tensor_like(src, input)
     checked_index("scatter", input, d, index, None if _is_number(src) else src)
     return apply(TABLE["scatter"], input, src, index=index.array, dim=d)
 
 
 def masked_fill(input, mask, value):
-    input = _tensor_in(input)
-    mask = mask if isinstance(mask, Tensor) else _as_tensor_like(mask, input)
+    input = tensor_in(input)
+    mask = mask if isinstance(mask, Tensor) else as_tensor_like(mask, input)
     if mask.array.dtype.kind != "b":
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
     if isinstance(value, Tensor) and value.array.ndim != 0:

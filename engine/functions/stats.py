@@ -14,12 +14,14 @@ from collections import namedtuple
 
 import numpy
 
-from . import dtypes as _dt
-from .ops import TABLE as _op
-from .ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
-from .ops.reductions import running_extreme_indices as _running_extreme_indices
-from .core.tensor import TensorBase as Tensor, apply, make_tensor, array_module, wrap_dim
-from .functions import _tensor_in, _dims, _ValuesIndices, _is_number, div, sum as _sum
+from .. import dtypes as _dt
+from ..ops import TABLE as _op
+from ..ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
+from ..ops.reductions import running_extreme_indices as _running_extreme_indices
+from ..core.tensor import TensorBase as Tensor, apply, make_tensor, array_module, wrap_dim
+from .arguments import tensor_in, reduction_dims
+from .basic import _ValuesIndices, div, sum as _sum
+from ..host_data import is_number as _is_number
 
 __all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round", "argsort", "nonzero",
            "count_nonzero", "nansum", "nanmean", "aminmax", "cummax", "cummin", "logcumsumexp"]
@@ -90,7 +92,7 @@ def _no_bool(name, input):
 # ------------------------------------------------------------------- scans
 
 def _scan(name, input, dim, dtype):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     d = wrap_dim(_int_arg(name, "dim", dim, 1), input.array.ndim)
     if dtype is not None:
         target = _dt.as_dtype(dtype).np
@@ -118,7 +120,7 @@ def cumprod(input, dim, *, dtype=None):
 def median(input, dim=None, keepdim=False):
     """median(x): the lower median of all elements (NaN if any is NaN); median(x, dim):
     (values, indices) of the lower median of each slice (the first NaN where one is)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     _no_bool("median", input)
     if dim is None:
         if keepdim:
@@ -143,7 +145,7 @@ def median(input, dim=None, keepdim=False):
 
 def kthvalue(input, k, dim=-1, keepdim=False):
     """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     _no_bool("kthvalue", input)
     k = _int_arg("kthvalue", "k", k, 2)
     arr = input.array
@@ -166,7 +168,7 @@ def kthvalue(input, k, dim=-1, keepdim=False):
 def sort(input, dim=-1, descending=False, stable=False):
     """(values, indices) sorted along dim, NaN last (first when descending); the order of
     equal values is always the stable one, so `stable` changes nothing."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     nd = arr.ndim
     d = wrap_dim(_int_arg("sort", "dim", dim, 2), nd)
@@ -179,7 +181,7 @@ def sort(input, dim=-1, descending=False, stable=False):
 def topk(input, k, dim=-1, largest=True, sorted=True):
     """(values, indices) of the k largest (smallest) elements along dim, largest
     (smallest) first; with sorted=False too (PyTorch leaves that order unspecified)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     k = _int_arg("topk", "k", k, 2)
     arr = input.array
     nd = arr.ndim
@@ -202,7 +204,7 @@ def topk(input, k, dim=-1, largest=True, sorted=True):
 def _spread(name, input, dim, unbiased, keepdim, correction):
     """var/std arguments as PyTorch 2.x takes them: (input, dim=None, *, correction=1,
     keepdim=False), or the older (input, dim, unbiased, keepdim) and (input, unbiased)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     if isinstance(dim, (bool, numpy.bool_)):
@@ -221,7 +223,7 @@ def _spread(name, input, dim, unbiased, keepdim, correction):
             raise TypeError(f"{name}(): argument 'correction' must be Number, not {type(correction).__name__}")
         correction = int(correction) if float(correction).is_integer() else float(correction)
     arr = input.array
-    dims = None if arr.ndim == 0 else _dims(dim, arr.ndim)
+    dims = None if arr.ndim == 0 else reduction_dims(dim, arr.ndim)
     reduced = arr.size
     if dims is not None:
         reduced = 1
@@ -247,7 +249,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def round(input, *, decimals=None):
     """To the nearest integer, halves to even; decimals=d rounds to multiples of 10**-d."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if decimals is not None:
         decimals = _int_arg("round", "decimals", decimals, 2)
         if input.array.dtype.kind in "biu":
@@ -266,7 +268,7 @@ def _scalar_type_name(t):
 def argsort(input, dim=-1, descending=False, *, stable=False):
     """The indices that sort input along dim (sort's indices): NaN last (first when descending),
     equal values in their order (the stable order always, as PyTorch's CPU sort gives it)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     d = wrap_dim(_int_arg("argsort", "dim", dim, 2), arr.ndim)
     xp = array_module(input.device)
@@ -277,7 +279,7 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
 def nonzero(input, *, as_tuple=False):
     """The indices of the nonzero elements (NaN counts), one row per element, or (as_tuple) one
     tensor per dim; a 0-d input counts as one element."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     xp = array_module(input.device)
     if as_tuple:
@@ -289,7 +291,7 @@ def nonzero(input, *, as_tuple=False):
 
 def count_nonzero(input, dim=None):
     """How many elements are nonzero (NaN counts), in all or along dim (an int or several), as int64."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     axes = None
     if dim is not None:
@@ -307,20 +309,20 @@ def count_nonzero(input, dim=None):
 
 def nansum(input, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN taken as 0 (integers and booleans sum as int64, or as `dtype`)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if dtype is not None:
         target = _dt.as_dtype(dtype).np
     elif input.array.dtype.kind in "biu":
         target = numpy.dtype(numpy.int64)
     else:
         target = None
-    return apply(_op["nansum"], input, dim=_dims(dim, input.array.ndim), keepdim=bool(keepdim), dtype=target)
+    return apply(_op["nansum"], input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim), dtype=target)
 
 
 def nanmean(input, dim=None, keepdim=False, *, dtype=None):
     """The mean of the elements that are not NaN, as PyTorch composes it: nansum(x) divided by the
     count of non-NaN elements (DivBackward0 over NansumBackward0); NaN where all are NaN."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind != "f":
         raise RuntimeError(f"nanmean(): expected input to have floating point or complex dtype but got "
                            f"{_scalar_type_name(input)}")
@@ -331,7 +333,7 @@ def nanmean(input, dim=None, keepdim=False, *, dtype=None):
 
 def aminmax(input, *, dim=None, keepdim=False):
     """(min, max) of all elements or along dim: amin and amax, whose ties share the gradient."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     if dim is None:
         if arr.size == 0:
@@ -362,7 +364,7 @@ def cummin(input, dim=None):
 def _running_extreme(name, input, dim):
     if dim is None:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
-    input = _tensor_in(input)
+    input = tensor_in(input)
     arr = input.array
     d = wrap_dim(_int_arg(name, "dim", dim, 2), arr.ndim)
     xp = array_module(input.device)
@@ -378,7 +380,7 @@ def logcumsumexp(input, dim=None):
     """log(cumsum(exp(input), dim)) computed without overflow; floating tensors only."""
     if dim is None:
         raise TypeError('logcumsumexp() missing 1 required positional arguments: "dim"')
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.dtype.kind != "f":
         raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for "
                                   f"'{_scalar_type_name(input)}'")

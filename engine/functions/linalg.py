@@ -18,14 +18,16 @@ from collections import namedtuple
 
 import numpy
 
-from . import dtypes as _dt
-from .ops import TABLE as _op
-from .ops.linalg import einsum_node_name as _einsum_node_name
-from .core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
-from .functions import _tensor_in, _as_tensor_like, _dims_text, expand as _expand, reshape as _reshape
-from .functions import mm as _mm, permute as _permute, sum as _sum
-from .functions import matmul as _matmul, dot as _dot, where as _where, eye as _eye
-from .core.inplace import inplace as _inplace
+from .. import dtypes as _dt
+from ..ops import TABLE as _op
+from ..ops.linalg import einsum_node_name as _einsum_node_name
+from ..core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
+from .arguments import tensor_in, as_tensor_like, dims_text
+from .basic import expand as _expand, reshape as _reshape
+from .basic import mm as _mm, permute as _permute, sum as _sum
+from .creation import eye as _eye
+from .basic import matmul as _matmul, dot as _dot, where as _where
+from ..core.inplace import inplace as _inplace
 
 __all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",
            "vdot", "inner", "addmv", "addmv_", "addr", "addr_", "matrix_power", "logdet", "slogdet"]
@@ -67,7 +69,7 @@ def _square_matrices(A, fname, lu=True, floating=True):
     """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...);
     `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes); `floating`:
     refuse other dtypes (matrix_power takes integers)."""
-    A = _tensor_in(A)
+    A = tensor_in(A)
     shape = A.array.shape
     if len(shape) < 2:
         raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
@@ -120,7 +122,7 @@ def _inverse(A):
 
 def _solve(A, B, left=True):
     A = _square_matrices(A, "linalg.solve", lu=False)
-    B = _as_tensor_like(B, A)
+    B = as_tensor_like(B, A)
     if B.array.ndim == 0:
         raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     if B.array.dtype != A.array.dtype:
@@ -145,7 +147,7 @@ def _solve(A, B, left=True):
 
 
 def _cross(a, b, dim):
-    a, b = _tensor_in(a), _as_tensor_like(b, a)
+    a, b = tensor_in(a), as_tensor_like(b, a)
     if a.array.ndim != b.array.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     if a.array.ndim == 0:
@@ -164,13 +166,13 @@ def _cross(a, b, dim):
 
 def addmm(input, mat1, mat2, *, beta=1, alpha=1):
     """beta * input + alpha * (mat1 @ mat2); input broadcasts to the product's shape."""
-    x = _tensor_in(input)
-    a, b = _as_tensor_like(mat1, x), _as_tensor_like(mat2, x)
+    x = tensor_in(input)
+    a, b = as_tensor_like(mat1, x), as_tensor_like(mat2, x)
     for name, m in (("mat1", a), ("mat2", b)):
         if m.array.ndim != 2:
             raise RuntimeError(f"{name} must be a matrix, got {m.array.ndim}-D tensor")
     if a.array.shape[1] != b.array.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({_dims_text(a)} and {_dims_text(b)})")
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({dims_text(a)} and {dims_text(b)})")
     for name, m in (("mat1", a), ("self", x)):
         if m.array.dtype != b.array.dtype:
             raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_scalar_name(m)} and "
@@ -208,8 +210,8 @@ def _number(v):
 
 def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
     """In-place addmm: input must have the product's shape (it does not broadcast in place)."""
-    x = _tensor_in(input)
-    a, b = _as_tensor_like(mat1, x), _as_tensor_like(mat2, x)
+    x = tensor_in(input)
+    a, b = as_tensor_like(mat1, x), as_tensor_like(mat2, x)
     if a.array.ndim == 2 and b.array.ndim == 2:
         target = [a.array.shape[0], b.array.shape[1]]
         if list(x.array.shape) != target and a.array.shape[1] == b.array.shape[0]:
@@ -223,7 +225,7 @@ Tensor.addmm_ = addmm_  # PyTorch's own message for a shape that would broadcast
 
 def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
-    a, b = _tensor_in(input), _as_tensor_like(mat2, input)
+    a, b = tensor_in(input), as_tensor_like(mat2, input)
     _check_batches(a, b)
     _same_dtype(a, b)
     _not_bool("bmm", a)
@@ -245,8 +247,8 @@ def _check_batches(a, b):
 def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     """beta * input + alpha * (batch1 @ batch2) for batches of matrices (b, n, m) @ (b, m, p); input
     broadcasts to (b, n, p), and with beta 0 it is ignored (its NaNs too)."""
-    x = _tensor_in(input)
-    a, b = _as_tensor_like(batch1, x), _as_tensor_like(batch2, x)
+    x = tensor_in(input)
+    a, b = as_tensor_like(batch1, x), as_tensor_like(batch2, x)
     _check_batches(a, b)
     _check_expands(x, (a.array.shape[0], a.array.shape[1], b.array.shape[2]))
     if x.array.dtype != a.array.dtype:
@@ -259,8 +261,8 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
 
 def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
     """In-place baddbmm: input must have the product's shape (it does not broadcast in place)."""
-    x = _tensor_in(input)
-    a, b = _as_tensor_like(batch1, x), _as_tensor_like(batch2, x)
+    x = tensor_in(input)
+    a, b = as_tensor_like(batch1, x), as_tensor_like(batch2, x)
     if a.array.ndim == 3 and b.array.ndim == 3:
         target = [a.array.shape[0], a.array.shape[1], b.array.shape[2]]
         if list(x.array.shape) != target:
@@ -276,7 +278,7 @@ def tensordot(a, b, dims=2, out=None):
     on one side is summed on the other first)."""
     if out is not None:
         raise TypeError("tensordot(): out= is not supported here; assign the result instead")
-    a, b = _tensor_in(a), _tensor_in(b)
+    a, b = tensor_in(a), tensor_in(b)
     dims_a, dims_b = _tensordot_dims(a, b, dims)
     if len(dims_a) != len(dims_b):
         raise RuntimeError("both dimension lists should have same length")
@@ -340,7 +342,7 @@ def _free_dims(contracted, nd):
 
 def trace(input):
     """The sum of a matrix's main diagonal (rectangular matrices too)."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.array.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.array.ndim}")
     _not_bool("trace", x)
@@ -359,7 +361,7 @@ def inverse(input):
 
 def cross(input, other, dim=None):
     """The cross product along `dim`; without it, along the first dim of size 3 (deprecated in PyTorch)."""
-    a = _tensor_in(input)
+    a = tensor_in(input)
     if dim is None:
         warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
                       "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
@@ -372,14 +374,14 @@ def cross(input, other, dim=None):
 
 def kron(input, other):
     """The Kronecker product (dims aligned on the right, as numpy.kron)."""
-    a = _tensor_in(input)
-    return apply(_op["kron"], a, _as_tensor_like(other, a))
+    a = tensor_in(input)
+    return apply(_op["kron"], a, as_tensor_like(other, a))
 
 
 def outer(input, vec2):
     """The outer product of two vectors: input reshaped to a column, times vec2 (PyTorch's MulBackward0)."""
-    a = _tensor_in(input)
-    b = _as_tensor_like(vec2, a)
+    a = tensor_in(input)
+    b = as_tensor_like(vec2, a)
     for name, v in (("self", a), ("vec2", b)):
         if v.array.ndim != 1:
             raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {v.array.ndim}-D")
@@ -399,8 +401,8 @@ Tensor.ger = ger
 
 def vdot(input, other):
     """The dot product of two vectors, the first conjugated (for real numbers, dot)."""
-    a = _tensor_in(input)
-    b = _as_tensor_like(other, a)
+    a = tensor_in(input)
+    b = as_tensor_like(other, a)
     if a.array.ndim != 1 or b.array.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
     n, m = a.array.shape[0], b.array.shape[0]
@@ -416,8 +418,8 @@ def vdot(input, other):
 def inner(input, other):
     """Sums of products over the last dims of the two (a number times a tensor where one is 0-d):
     PyTorch's composition, a tensordot over the last dims."""
-    a = _tensor_in(input)
-    b = _as_tensor_like(other, a)
+    a = tensor_in(input)
+    b = as_tensor_like(other, a)
     if a.array.ndim == 0 or b.array.ndim == 0:
         return a * b
     if a.array.shape[-1] != b.array.shape[-1]:
@@ -436,8 +438,8 @@ def _int_factors(x, beta, alpha):
 
 def addmv(input, mat, vec, *, beta=1, alpha=1):
     """beta * input + alpha * (mat @ vec); input (a vector, or one element) broadcasts to the product."""
-    x = _tensor_in(input)
-    m, v = _as_tensor_like(mat, x), _as_tensor_like(vec, x)
+    x = tensor_in(input)
+    m, v = as_tensor_like(mat, x), as_tensor_like(vec, x)
     if not (m.array.ndim == 2 and v.array.ndim == 1 and x.array.ndim <= 1):
         raise RuntimeError(f"vector + matrix @ vector expected, got {x.array.ndim}, {m.array.ndim}, {v.array.ndim}")
     rows, cols = m.array.shape
@@ -452,8 +454,8 @@ def addmv(input, mat, vec, *, beta=1, alpha=1):
 
 def addmv_(input, mat, vec, *, beta=1, alpha=1):
     """In-place addmv: input must have the product's shape (it does not broadcast in place)."""
-    x = _tensor_in(input)
-    m = _as_tensor_like(mat, x)
+    x = tensor_in(input)
+    m = as_tensor_like(mat, x)
     if m.array.ndim == 2 and x.array.ndim <= 1 and list(x.array.shape) != [m.array.shape[0]]:
         raise RuntimeError(f"Bad in-place call: input tensor size {list(x.array.shape)} and output tensor size "
                            f"{[m.array.shape[0]]} should match")
@@ -462,8 +464,8 @@ def addmv_(input, mat, vec, *, beta=1, alpha=1):
 
 def addr(input, vec1, vec2, *, beta=1, alpha=1):
     """beta * input + alpha * outer(vec1, vec2); input broadcasts to the outer product's shape."""
-    x = _tensor_in(input)
-    v1, v2 = _as_tensor_like(vec1, x), _as_tensor_like(vec2, x)
+    x = tensor_in(input)
+    v1, v2 = as_tensor_like(vec1, x), as_tensor_like(vec2, x)
     for name, v in (("vec1", v1), ("vec2", v2)):
         if v.array.ndim != 1:
             raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.array.ndim}-D")
@@ -475,7 +477,7 @@ def addr(input, vec1, vec2, *, beta=1, alpha=1):
 
 def addr_(input, vec1, vec2, *, beta=1, alpha=1):
     """In-place addr: input must be a matrix of the outer product's shape."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.array.ndim != 2:
         raise RuntimeError(f"2D tensor expected, got {x.array.ndim}D tensor for input")
     return _inplace(x, addr, vec1, vec2, beta=beta, alpha=alpha)

@@ -3,13 +3,17 @@ diff, fliplr, flipud, rot90, unflatten, tensor_split, repeat_interleave, take_al
 diag_embed. Only rot90 and diag_embed are rows of their own (engine/ops/shapes.py)."""
 import numpy
 
-from . import functions as _functions  # (clone, logical_xor: made from their rows once this module is loaded)
-from .functions import (_tensor_in, _as_tensor_like, wrap_dim, _shape_args, array_module, check_broadcastable, _infer_shape, apply,
-                        reshape, view, flatten, unsqueeze, expand, cat, sub, zeros_like, copy_, tensor, getitem)
-from .functions_shapes import narrow, flip, repeat, gather, index_select, _along
-from .core.inplace import type_word
-from .ops import TABLE
-from .core.tensor import TensorBase as Tensor
+from .surface import made
+from ..core.tensor import wrap_dim, array_module, check_broadcastable, apply
+from .arguments import tensor_in, as_tensor_like, shape_args, infer_shape
+from .creation import zeros_like, tensor
+from .basic import reshape, view, flatten, unsqueeze, expand, cat, sub, copy_, getitem
+from .shapes import narrow, flip, repeat, gather, index_select, _along
+from ..core.inplace import type_word
+from ..ops import TABLE
+from ..core.tensor import TensorBase as Tensor
+
+_clone, _logical_xor = made("clone"), made("logical_xor")  # (functions of rows with a wrapper)
 
 __all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "rot90", "unflatten", "tensor_split", "repeat_interleave",
            "take_along_dim", "diag_embed"]
@@ -22,22 +26,22 @@ def _contiguous(x):
 
 def ravel(input):
     """input.contiguous().view(-1), as PyTorch: a copy (CloneBackward0) first where it is not contiguous."""
-    input = _tensor_in(input)
-    return reshape(input if _contiguous(input) else _functions.clone(input), -1)
+    input = tensor_in(input)
+    return reshape(input if _contiguous(input) else _clone(input), -1)
 
 
 def tile(input, *sizes, dims=None):
     """repeat() with dims padded with leading 1s to the input's number of dims (x.tile(2, 1) as
     x.tile((2, 1)), as the method allows)."""
-    input = _tensor_in(input)
-    dims = _shape_args(sizes if dims is None else (dims,))
+    input = tensor_in(input)
+    dims = shape_args(sizes if dims is None else (dims,))
     return repeat(input, (1,) * (input.array.ndim - len(dims)) + dims)
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
     """The n-th forward difference along dim (prepend/append joined on first): narrow(1) - narrow(0)
     n times, logical_xor for bools; n = 0 is a copy (CopyBackwards), as PyTorch's."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"diff(): argument 'n' must be int, not {type(n).__name__}")
     nd = input.array.ndim
@@ -63,7 +67,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     result = cat(joined, d) if len(joined) > 1 else input
     if n == 0:
         return copy_(zeros_like(result), result)
-    step = _functions.logical_xor if result.array.dtype.kind == "b" else sub
+    step = _logical_xor if result.array.dtype.kind == "b" else sub
     length = result.array.shape[d] - 1
     for _ in range(min(n, result.array.shape[d])):
         result = step(narrow(result, d, 1, length), narrow(result, d, 0, length))
@@ -72,21 +76,21 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
 
 
 def fliplr(input):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
     return flip(input, (1,))
 
 
 def flipud(input):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if input.array.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
 
 
 def rot90(input, k=1, dims=(0, 1)):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if not isinstance(k, int) or isinstance(k, bool):
         raise TypeError(f"rot90(): argument 'k' (position 2) must be int, not {type(k).__name__}")
     dims = [int(d) for d in dims]
@@ -103,17 +107,17 @@ def rot90(input, k=1, dims=(0, 1)):
 
 def unflatten(input, dim, sizes):
     """Dim `dim` split into `sizes` (one may be -1): a view (ViewBackward0)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     shape = input.array.shape
     if not shape:
         raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
                            f"dimensions")  # (PyTorch's message goes on with its C++ stack)
     d = wrap_dim(int(dim), input.array.ndim)
-    sizes = _shape_args((sizes,))
+    sizes = shape_args((sizes,))
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     try:
-        sizes = _infer_shape(sizes, shape[d])
+        sizes = infer_shape(sizes, shape[d])
     except RuntimeError:
         if sizes.count(-1) > 1 or any(s < -1 for s in sizes):
             raise
@@ -125,7 +129,7 @@ def unflatten(input, dim, sizes):
 def tensor_split(input, indices_or_sections, dim=0):
     """Views along dim: `sections` pieces (the first size % sections one longer), or the pieces
     between `indices` (as Python slices: clamped, and empty where they cross)."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim
     if nd == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
@@ -155,12 +159,12 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     """Each element (or slice along dim) repeated: an int count as unsqueeze, expand, clone and
     view; a tensor of counts as index_select; with only a tensor of counts, the indices so
     repeated. Without dim the input is flattened first."""
-    input = _tensor_in(input)
+    input = tensor_in(input)
     if repeats is None:  # torch.repeat_interleave(repeats)
         counts = _counts(input)
         if counts.ndim != 1:
             raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        return _as_tensor_like(numpy.repeat(numpy.arange(counts.size), counts), input)
+        return as_tensor_like(numpy.repeat(numpy.arange(counts.size), counts), input)
     if dim is None:
         input, dim = flatten(input), 0
     if isinstance(repeats, Tensor):
@@ -187,7 +191,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
     expanded = unsqueeze(input, d + 1)
     shape = input.array.shape
     _check_output_size(output_size, shape[d] * repeats)
-    expanded = _functions.clone(expand(expanded, shape[:d + 1] + (repeats,) + shape[d + 1:]))
+    expanded = _clone(expand(expanded, shape[:d + 1] + (repeats,) + shape[d + 1:]))
     return reshape(expanded, shape[:d] + (shape[d] * repeats,) + shape[d + 1:])
 
 
@@ -206,8 +210,8 @@ def _check_output_size(output_size, size):
 def take_along_dim(input, indices, dim=None):
     """gather() after broadcasting input and indices against each other except along dim (the
     input through expand, as PyTorch); without dim, of the flattened input (a view of it)."""
-    input = _tensor_in(input)
-    indices = indices if isinstance(indices, Tensor) else _as_tensor_like(indices, input)
+    input = tensor_in(input)
+    indices = indices if isinstance(indices, Tensor) else as_tensor_like(indices, input)
     if indices.array.dtype != numpy.int64:
         raise RuntimeError(f"torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{type_word(indices.dtype)}")
@@ -223,11 +227,11 @@ def take_along_dim(input, indices, dim=None):
     index_shape = numpy.broadcast_shapes(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     input_shape = numpy.broadcast_shapes(ishape[:d] + (shape[d],) + ishape[d + 1:], shape)
     index = array_module(indices.device).broadcast_to(indices.array, index_shape)
-    return gather(expand(input, input_shape), d, _as_tensor_like(index, input))
+    return gather(expand(input, input_shape), d, as_tensor_like(index, input))
 
 
 def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    input = _tensor_in(input)
+    input = tensor_in(input)
     nd = input.array.ndim + 1
     d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
     if d1 == d2:

@@ -9,11 +9,11 @@ gather and scatter (functions_shapes.py) share scatter_add's index checks (`chec
 """
 import numpy
 
-from . import backend as _backend
-from .functions import _is_number
-from .core.inplace import inplace, type_word
-from .ops import TABLE
-from .core.tensor import TensorBase as Tensor, apply, broadcast_shapes, wrap_dim, host_array, storage_of, array_module
+from .. import backend as _backend
+from ..host_data import is_number as _is_number
+from ..core.inplace import inplace, type_word
+from ..ops import TABLE
+from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes, wrap_dim, host_array, storage_of, array_module
 
 __all__ = ["index_add", "index_copy", "index_fill", "scatter_add", "masked_scatter", "index_add_", "index_copy_",
            "scatter_add_", "masked_scatter_"]
@@ -48,7 +48,7 @@ def _on_device(host, like):
     return _backend.backend_for(like.device).from_host(host)
 
 
-def _size(shape, d):
+def size_arg(shape, d):
     """shape[d], with PyTorch's error where the tensor has no such dim."""
     n = len(shape)
     if n == 0:
@@ -92,7 +92,7 @@ def index_add(input, dim, index, source, *, alpha=1):
     n = idx.size
     if n != (1 if src.ndim == 0 else src.shape[d]):
         raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): "
-                           f"({_size(src.shape, d)}), for dim: {d}")
+                           f"({size_arg(src.shape, d)}), for dim: {d}")
     both = src.ndim and x.ndim
     if (_without(x.shape, d) if both else list(x.shape)) != (_without(src.shape, d) if both else list(src.shape)):
         raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
@@ -240,7 +240,7 @@ def checked_index(fn, input, d, index, src=None):
 
 def _nonempty_size(shape, k):
     """PyTorch's ensure_nonempty_size: a 0-d tensor has size 1 in dim 0."""
-    return 1 if not len(shape) else _size(shape, k)
+    return 1 if not len(shape) else size_arg(shape, k)
 
 
 def _gather_shape_check(self_shape, d, index_shape):

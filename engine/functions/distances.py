@@ -7,11 +7,12 @@ has more than 25 rows (or compute_mode='use_mm_for_euclid_dist') the matrix-prod
 pairwise_distance is PyTorch's composition: norm(x1 - x2 + eps, p, last dim)."""
 import math
 
-from . import dtypes as _dt
-from .ops import TABLE as _op
-from .core.tensor import TensorBase as Tensor, apply, broadcast_shapes
-from .functions import _tensor_in, _as_tensor_like, expand as _expand, reshape as _reshape, sub as _sub, to as _to
-from .functions_linalg import _same_dtype, _scalar_name
+from .. import dtypes as _dt
+from ..ops import TABLE as _op
+from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
+from .arguments import tensor_in, as_tensor_like
+from .basic import expand as _expand, reshape as _reshape, sub as _sub, to as _to
+from .linalg import _same_dtype, _scalar_name
 
 __all__ = ["cdist", "pdist", "pairwise_distance"]
 
@@ -26,8 +27,8 @@ def _p(p):
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of x1 (..., r1, c) and each row of x2 (..., r2, c):
     (..., r1, r2), batch dims broadcast."""
-    x1 = _tensor_in(x1, "x1")
-    x2 = _as_tensor_like(x2, x1)
+    x1 = tensor_in(x1, "x1")
+    x2 = as_tensor_like(x2, x1)
     if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     mode = _COMPUTE_MODES[compute_mode]
@@ -58,7 +59,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
 def pdist(input, p=2):
     """The p-norm distance between each pair of rows i < j of a matrix (n, c), in row-major
     order: a vector of n (n - 1) / 2."""
-    x = _tensor_in(input)
+    x = tensor_in(input)
     if x.array.ndim != 2:
         raise RuntimeError(f"pdist only supports 2D tensors, got: {x.array.ndim}D")
     if x.array.dtype.kind != "f":
@@ -72,8 +73,8 @@ def pdist(input, p=2):
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     """The p-norm of x1 - x2 + eps along the last dim (x1 and x2 broadcast), as PyTorch's
     norm(x1 - x2 + eps, p, -1, keepdim)."""
-    x1 = _tensor_in(x1, "x1")
-    x2 = _as_tensor_like(x2, x1)
+    x1 = tensor_in(x1, "x1")
+    x2 = as_tensor_like(x2, x1)
     nd = max(x1.array.ndim, x2.array.ndim)
     d = _sub(x1, x2)
     if d.array.dtype.kind != "f":  # an integer difference plus a float eps: the default dtype

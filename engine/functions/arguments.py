@@ -1,0 +1,190 @@
+"""The argument handling the public functions share: operands as tensors (numbers and lists made
+tensors where PyTorch takes them), dims and shapes checked with PyTorch's messages, index keys.
+"""
+import builtins
+
+import numpy
+
+from .. import backend as _backend
+from ..core.tensor import TensorBase as Tensor, array_module, wrap_dim
+from ..host_data import is_number as _is_number
+from .creation import tensor
+
+
+def as_tensor_like(x, like):
+    """A Tensor for `x` (lists, arrays, numbers) on the device of `like`."""
+    if isinstance(x, Tensor):
+        return x
+    return tensor(x, device=like.device if isinstance(like, Tensor) else None)
+
+
+def operands(a, b):
+    """Binary-op operands: tensors stay, Python numbers stay (weakly typed), the rest become tensors."""
+    if isinstance(a, Tensor):
+        if isinstance(b, Tensor) or _is_number(b):
+            return a, b
+        return a, tensor(b, device=a.device)
+    if isinstance(b, Tensor):
+        if _is_number(a):
+            return a, b
+        return tensor(a, device=b.device), b
+    a = as_tensor_like(a, None)
+    return a, (b if _is_number(b) else as_tensor_like(b, a))
+
+
+def tensor_in(x, name="input"):
+    if isinstance(x, Tensor):
+        return x
+    if _is_number(x) or isinstance(x, (list, tuple, numpy.ndarray)):
+        return tensor(x)
+    raise TypeError(f"{name} must be a tensor, not {type(x).__name__}")
+
+
+def reduction_dims(dim, ndim):
+    """Validated reduction axes: None, or a tuple of non-negative axes."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        for i, a in enumerate(axes):
+            if a in axes[:i]:  # PyTorch names the first dim seen twice
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        return axes
+    return wrap_dim(int(dim), ndim)
+
+
+def result_dtype(a, b):
+    """The numpy dtype of a binary op's result on a and b (tensors or numbers)."""
+    return numpy.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
+
+
+def both_tensors(a, b):
+    if not isinstance(a, Tensor):
+        a = as_tensor_like(a, b)
+    if not isinstance(b, Tensor):
+        b = as_tensor_like(b, a)
+    return a, b
+
+
+def dims_text(t):
+    return "x".join(str(s) for s in t.array.shape)
+
+
+def shape_args(shape):
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return tuple(int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape)
+
+
+def infer_shape(shape, numel):
+    """Resolve one -1 in `shape`; PyTorch's error when the sizes don't fit."""
+    known = 1
+    unknown = None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if unknown is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            unknown = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if unknown is not None:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[:unknown] + (numel // known,) + shape[unknown + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+def squeeze_dims(dim, ndim):
+    """squeeze's dim: None (all), one axis, or a tuple of axes (which may be empty)."""
+    if isinstance(dim, (list, tuple)):
+        return reduction_dims(dim, ndim) if len(dim) else ()
+    return None if dim is None else wrap_dim(int(dim), ndim)
+
+
+def t_dims(input, name):
+    """t()'s dims: 0 and 1 of a matrix, nothing to swap in a vector or a number (still a new view)."""
+    nd = input.array.ndim
+    if nd > 2:
+        raise RuntimeError(f"{name}() expects a tensor with <= 2 dimensions, but self is {nd}D")
+    return {"dim0": 0, "dim1": 1 if nd == 2 else 0}
+
+
+def tensor_list(tensors, name):
+    if isinstance(tensors, Tensor):
+        tensors = list(tensors)
+    if not isinstance(tensors, (list, tuple)) or len(tensors) == 0:
+        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
+    first = next((x for x in tensors if isinstance(x, Tensor)), None)
+    return [as_tensor_like(x, first) for x in tensors]
+
+
+def index_key(x, key):
+    """A tuple key of ints, slices, None, Ellipsis and backend index arrays."""
+    if not isinstance(key, tuple):
+        key = (key,)
+    xp = array_module(x.device)
+    out = []
+    for k in key:
+        if k is None or k is Ellipsis or isinstance(k, slice):
+            if isinstance(k, slice):
+                k = slice(*(None if v is None else index_int(v) for v in (k.start, k.stop, k.step)))
+                if k.step is not None and k.step <= 0:
+                    raise ValueError("step must be greater than zero")
+            out.append(k)
+        elif isinstance(k, (bool, numpy.bool_)):
+            out.append(xp.asarray(bool(k)))
+        elif isinstance(k, (int, numpy.integer)):
+            out.append(int(k))
+        elif isinstance(k, Tensor):
+            if k.array.dtype.kind not in "iub":
+                raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
+            if k.device is not x.device:
+                raise RuntimeError(f"indices should be on the same device as the indexed tensor ({x.device}), "
+                                   f"got {k.device}")
+            out.append(int(k.array) if k.array.ndim == 0 and k.array.dtype.kind in "iu" else k.array)
+        elif isinstance(k, (list, numpy.ndarray)):
+            arr = numpy.asarray(k)
+            if arr.dtype.kind not in "iub":
+                raise IndexError("only integers, slices, None, ..., and integer or boolean lists/tensors "
+                                 "are valid indices")
+            out.append(_backend.backend_for(x.device).from_host(arr))
+        else:
+            raise IndexError(f"only integers, slices (`:`), ellipsis (`...`), None and integer or boolean "
+                             f"tensors are valid indices (got {type(k).__name__})")
+    return tuple(out)
+
+
+def index_int(v):
+    if isinstance(v, Tensor):
+        return int(v.item())
+    if isinstance(v, (bool, numpy.bool_)) or not isinstance(v, (int, numpy.integer)):
+        raise TypeError(f"slice indices must be whole numbers, got {v!r}")
+    return int(v)
+
+
+def checked_index(x, key):
+    """Run numpy's indexing once to raise PyTorch-style errors before recording anything."""
+    nd = x.array.ndim
+    used = 0
+    for k in key:
+        if isinstance(k, int):
+            if used >= nd:
+                raise IndexError(f"too many indices for tensor of dimension {nd}")
+            size = x.array.shape[used]
+            if not -size <= k < size:
+                raise IndexError(f"index {k} is out of bounds for dimension {used} with size {size}")
+            used += 1
+        elif isinstance(k, slice):
+            used += 1
+        elif k is None or k is Ellipsis:
+            continue
+        else:
+            used += builtins.max(k.ndim, 1) if k.dtype.kind == "b" else 1
+    if used > nd:
+        raise IndexError(f"too many indices for tensor of dimension {nd}")

@@ -1,0 +1,728 @@
+"""The public functions of the op table's everyday rows that need their own argument handling:
+arithmetic (add with alpha, div, pow, clamp, where, lerp), reductions (sum, mean, max and min with
+their results, norm, softmax, logsumexp, argmax, all, any), matrix products, shapes and views
+(reshape, view, squeeze, transpose, permute, expand, cat, stack), indexing, filling and copying,
+and `to` -- PyTorch's checks and messages first, then the row.
+
+Errors are raised here, before any op runs, with PyTorch's wording where it has one, so a user
+sees a message about their call rather than numpy's.
+"""
+import math
+from collections import namedtuple
+
+import numpy
+
+from .. import backend as _backend
+from .. import dtypes as _dt
+from ..core.inplace import inplace
+from ..core.tensor import (TensorBase, apply, run_op, make_tensor, array_module, wrap_dim,
+                           check_broadcastable, storage_of)
+from ..host_data import is_number as _is_number
+from ..ops import TABLE as _op, is_basic_key as _is_basic_key
+from .arguments import (as_tensor_like, operands, tensor_in, reduction_dims, result_dtype, dims_text, shape_args,
+                        infer_shape, squeeze_dims, t_dims, index_key, checked_index, tensor_list,
+                        both_tensors)
+from .creation import tensor, check_allocation, _filled, numpy_generator
+from .surface import made
+
+__all__ = [
+    "MaxResult", "MinResult", "add", "all", "allclose", "amax", "amin", "any", "argmax", "argmin",
+    "bernoulli", "bernoulli_", "broadcast_to", "cat", "clamp", "clamp_max", "clamp_min", "clip", "concat",
+    "concatenate", "copy_", "detach", "dist", "div", "dot", "equal", "expand", "fill_", "flatten", "getitem",
+    "is_floating_point", "is_tensor", "isclose", "lerp", "linear", "log_softmax", "logsumexp", "matmul",
+    "max", "maximum", "mean", "min", "minimum", "mm", "mv", "norm", "numel", "outer", "permute", "pow",
+    "prod", "reshape", "setitem", "softmax", "square", "squeeze", "stack", "sub", "subtract", "sum",
+    "swapaxes", "swapdims", "t", "to", "transpose", "unsqueeze", "view", "where", "zero_"
+]
+
+mul, reciprocal, clone = made("mul"), made("reciprocal"), made("clone")  # (functions of rows with a wrapper)
+
+Tensor = TensorBase  # (every tensor is one: the public class derives from it)
+
+
+def bernoulli(input, p=None, generator=None):
+    """1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
+    input = tensor_in(input)
+    probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
+    out = apply(_op["bernoulli"], probs, draws=_uniform_like(input).astype(input.array.dtype))
+    return out if p is None else out.detach()
+
+
+def bernoulli_(input, p=0.5, generator=None):
+    """In place, PyTorch's Tensor.bernoulli_: each element 1 with probability p (0.5 unless given;
+    a number, or a tensor of them that broadcasts to input), else 0, in input's dtype. The old values'
+    history ends here: no gradient flows back through them (PyTorch's BernoulliBackward2; 1 for a
+    tensor p)."""
+    input = tensor_in(input)
+    if isinstance(p, Tensor):
+        probs, name = p.array, "BernoulliBackward1"
+        check_broadcastable(input.array.shape, probs.shape)
+    else:
+        if not 0 <= p <= 1:
+            raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p}")
+        probs, name = p, "BernoulliBackward2"
+    return refill(input, (_uniform_like(input) < probs).astype(input.array.dtype), name)
+
+
+def _uniform_like(input):
+    """Uniform draws in [0, 1) of input's shape on its device, from the engine's generator (bernoulli's)."""
+    if numpy_generator[0] is None:
+        numpy_generator[0] = numpy.random.default_rng()
+    return _backend.backend_for(input.device).from_host(numpy_generator[0].random(input.array.shape))
+
+
+def refill(input, values, name):
+    """input <- `values` (an array of input's shape, from a random draw), in place, with a node named
+    `name` that passes no gradient back: PyTorch's uniform_, normal_ and bernoulli_ (their new values
+    depend on nothing, and the old ones no longer matter)."""
+    return inplace(input, _fill, values, name=name)
+
+
+def _binary(op, a, b):
+    a, b = operands(a, b)
+    return apply(op, a, b)
+
+
+# ----------------------------------------------------------------- arithmetic
+
+def add(input, other, alpha=1):
+    """input + alpha * other, one node (AddBackward0) and one rounding, as PyTorch's."""
+    return _scaled_binary(_op["add"], input, other, alpha)
+
+
+def sub(input, other, alpha=1):
+    """input - alpha * other, one node (SubBackward0) and one rounding, as PyTorch's."""
+    return _scaled_binary(_op["sub"], input, other, alpha)
+
+
+def _scaled_binary(op, input, other, alpha):
+    a, b = operands(input, other)
+    if alpha.__class__ is not bool and alpha == 1:
+        return apply(op, a, b)
+    if isinstance(alpha, Tensor):
+        alpha = alpha.item()
+    dtype = result_dtype(a, b)
+    # PyTorch's alpha_check
+    if alpha.__class__ is bool and dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if dtype.kind != "c" and isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    return apply(op, a, b, alpha=alpha)
+
+
+subtract = sub
+
+
+def div(input, other):
+    if _is_number(input) and isinstance(other, Tensor):
+        # number / tensor is reciprocal(tensor) * number, as in PyTorch (same rounding, same graph)
+        return mul(reciprocal(other), input)
+    return _binary(_op["div"], input, other)
+
+
+def pow(input, exponent):
+    if isinstance(input, Tensor) and _is_number(exponent):
+        if input.array.dtype.kind in "iub" and exponent < 0 and isinstance(exponent, (int, numpy.integer)):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        return apply(_op["pow_scalar"], input, exponent=exponent)
+    if _is_number(input) and isinstance(exponent, Tensor):
+        return apply(_op["rpow_scalar"], exponent, base=input)
+    return _binary(_op["pow"], input, exponent)
+
+
+def square(input):
+    return pow(tensor_in(input), 2)
+
+
+def clamp(input, min=None, max=None):
+    input = tensor_in(input)
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        out = input
+        if min is not None:
+            out = maximum(out, as_tensor_like(min, input))
+        if max is not None:
+            out = minimum(out, as_tensor_like(max, input))
+        return out
+    return apply(_op["clamp"], input, min=min, max=max)
+
+
+clip = clamp
+
+
+def clamp_min(input, min):
+    if isinstance(min, Tensor):
+        return clamp(input, min=min)
+    return apply(_op["clamp"], tensor_in(input), min=min, name="ClampMinBackward0")
+
+
+def clamp_max(input, max):
+    if isinstance(max, Tensor):
+        return clamp(input, max=max)
+    return apply(_op["clamp"], tensor_in(input), max=max, name="ClampMaxBackward0")
+
+
+def maximum(input, other):
+    input, other = both_tensors(input, other)
+    return _binary(_op["maximum"], input, other)
+
+
+def minimum(input, other):
+    input, other = both_tensors(input, other)
+    return _binary(_op["minimum"], input, other)
+
+
+def lerp(input, end, weight):
+    """input + weight * (end - input); weight a number or a tensor (all broadcast together)."""
+    input = tensor_in(input)
+    end = as_tensor_like(end, input)
+    if not _is_number(weight):
+        weight = as_tensor_like(weight, input)
+    return apply(_op["lerp"], input, end, weight)
+
+
+def where(condition, input, other):
+    condition = tensor_in(condition, "condition")
+    if condition.array.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype.name}")
+    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
+        input = tensor(input, device=condition.device)
+        if input.array.dtype.kind in "iub" and isinstance(other, float):
+            input = input.to(dtype=_dt.get_default_dtype())
+    for x in (input, other):
+        if isinstance(x, Tensor) and x.device is not condition.device:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                               f"devices, {condition.device} and {x.device}!")
+    if not _is_number(input) and not isinstance(input, Tensor):
+        input = as_tensor_like(input, condition)
+    if not _is_number(other) and not isinstance(other, Tensor):
+        other = as_tensor_like(other, condition)
+    return apply(_op["where"], input, other, cond=condition.array)
+
+
+# ----------------------------------------------------------------- reductions
+
+def _reduction(name, input, dim, keepdim, float_only=False):
+    if not isinstance(input, Tensor):
+        input = tensor_in(input)
+    if float_only and input.array.dtype.kind != "f":
+        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating "
+                           f"point or complex dtype. Got: {input.dtype.name}")
+    return run_op(_op[name], (input,), {"dim": None if dim is None else reduction_dims(dim, input.array.ndim),
+                                         "keepdim": keepdim is True or bool(keepdim)})
+
+
+def sum(input, dim=None, keepdim=False):
+    return _reduction("sum", input, dim, keepdim)
+
+
+def mean(input, dim=None, keepdim=False):
+    return _reduction("mean", input, dim, keepdim, float_only=True)
+
+
+def prod(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    if isinstance(dim, (list, tuple)):
+        raise TypeError("prod takes one dim (a whole number), not a list")
+    return _reduction("prod", input, dim, keepdim)
+
+
+class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
+    __slots__ = ()
+    kind = "max"
+
+    def __repr__(self):
+        return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+class MaxResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "max"
+
+
+class MinResult(_ValuesIndices):
+    __slots__ = ()
+    kind = "min"
+
+
+def _extreme(kind, input, dim, keepdim, other):
+    if isinstance(dim, Tensor) and other is None:
+        dim, other = None, dim
+    if other is not None:
+        return (maximum if kind == "max" else minimum)(input, other)
+    input = tensor_in(input)
+    if input.array.size == 0:
+        raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is None:
+        return apply(_op[f"{kind}_all"], input)
+    d = wrap_dim(int(dim), input.array.ndim)
+    xp = array_module(input.device)
+    arg = xp.argmax if kind == "max" else xp.argmin
+    if input.array.ndim == 0:  # its own (only) value, at index 0
+        indices = xp.zeros((), dtype=numpy.int64)
+    else:
+        indices = arg(input.array, axis=d, keepdims=bool(keepdim))
+    values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
+                   name="MaxBackward0" if kind == "max" else "MinBackward0")
+    return (MaxResult if kind == "max" else MinResult)(values, make_tensor(indices.astype(numpy.int64), input.device))
+
+
+def max(input, dim=None, keepdim=False, other=None):
+    """max(x): the largest value; max(x, dim): (values, indices); max(x, y): elementwise."""
+    return _extreme("max", input, dim, keepdim, other)
+
+
+def min(input, dim=None, keepdim=False, other=None):
+    return _extreme("min", input, dim, keepdim, other)
+
+
+def amax(input, dim=None, keepdim=False):
+    """The largest values along dim(s); ties share the gradient evenly (unlike max(x, dim))."""
+    return _reduction("amax", input, dim, keepdim)
+
+
+def amin(input, dim=None, keepdim=False):
+    return _reduction("amin", input, dim, keepdim)
+
+
+def norm(input, p="fro", dim=None, keepdim=False):
+    input = tensor_in(input)
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"norm(): expected a floating point tensor, got {input.dtype.name}")
+    if p in ("fro", None):
+        p = 2
+    if isinstance(p, str):
+        if p in ("inf", "Inf"):
+            p = math.inf
+        else:
+            raise RuntimeError(f"norm: p={p!r} is not supported; use a number, 'fro' or inf")
+    p = float(p)
+    if not p > 0:
+        raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
+    if p != math.inf and p == int(p):
+        p = int(p)
+    return apply(_op["norm"], input, p=p, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def dist(input, other, p=2):
+    """The p-norm of input - other (they broadcast): p = 2 the Euclidean distance, 0 the number of
+    elements that differ, inf (-inf) the largest (smallest) difference."""
+    input = tensor_in(input)
+    if not isinstance(other, Tensor):
+        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+    if isinstance(p, Tensor):
+        p = p.item()
+    if not _is_number(p) or isinstance(p, (bool, numpy.bool_)):
+        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
+    check_broadcastable(input.array.shape, other.array.shape)
+    for t in (input, other):
+        if t.array.dtype.kind != "f":
+            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                               f"{_dt.scalar_name(_dt.dtype_of(t.array))} instead.")
+    return apply(_op["dist"], input, other, p=float(p))
+
+def _dim_op(name, input, dim, **kw):
+    input = tensor_in(input)
+    if dim is None:
+        raise TypeError(f"{name}() needs dim= (the axis to work along)")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{name}(): expected a floating point tensor, got {input.dtype.name}")
+    return apply(_op[name], input, dim=wrap_dim(int(dim), input.array.ndim), **kw)
+
+
+def softmax(input, dim=None):
+    return _dim_op("softmax", input, dim)
+
+
+def log_softmax(input, dim=None):
+    return _dim_op("log_softmax", input, dim)
+
+
+def logsumexp(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    if dim is None:
+        raise TypeError("logsumexp() needs dim= (the axis or axes to reduce)")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"logsumexp(): expected a floating point tensor, got {input.dtype.name}")
+    return apply(_op["logsumexp"], input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def _nondiff(name, input, *args, **kw):
+    return apply(_op[name], tensor_in(input), *args, **kw)
+
+
+def argmax(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    return _nondiff("argmax", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
+                    keepdim=bool(keepdim))
+
+
+def argmin(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    return _nondiff("argmin", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
+                    keepdim=bool(keepdim))
+
+
+def all(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    return _nondiff("all", input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def any(input, dim=None, keepdim=False):
+    input = tensor_in(input)
+    return _nondiff("any", input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
+
+
+def equal(input, other):
+    """True when both have the same shape and values."""
+    a, b = tensor_in(input), tensor_in(other)
+    return a.array.shape == b.array.shape and bool((a.array == b.array).all())
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_in(input), tensor_in(other)
+    return bool(array_module(a.device).allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    a, b = tensor_in(input), tensor_in(other)
+    return make_tensor(array_module(a.device).isclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
+
+
+# ------------------------------------------------------------ linear algebra
+
+
+def matmul(input, other):
+    a, b = tensor_in(input), as_tensor_like(other, input)
+    if a.array.ndim == 0 or b.array.ndim == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
+                           f"{a.array.ndim}D and {b.array.ndim}D")
+    inner_a = a.array.shape[-1]
+    inner_b = b.array.shape[0] if b.array.ndim == 1 else b.array.shape[-2]
+    if inner_a != inner_b:
+        if a.array.ndim <= 2 and b.array.ndim == 2:
+            lhs = dims_text(a) if a.array.ndim == 2 else f"1x{inner_a}"
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({lhs} and {dims_text(b)})")
+        raise RuntimeError(f"size mismatch: got {list(a.shape)} @ {list(b.shape)} "
+                           f"({inner_a} != {inner_b} in the contracted dimension)")
+    if a.array.ndim > 2 or b.array.ndim > 2:
+        check_broadcastable(a.array.shape[:-2], b.array.shape[:-2] if b.array.ndim > 1 else ())
+    return apply(_op["matmul"], a, b)
+
+
+def mm(input, mat2):
+    a, b = tensor_in(input), as_tensor_like(mat2, input)
+    if a.array.ndim != 2:
+        raise RuntimeError(f"self must be a matrix (mm needs 2-D tensors, got {a.array.ndim}-D)")
+    if b.array.ndim != 2:
+        raise RuntimeError(f"mat2 must be a matrix (mm needs 2-D tensors, got {b.array.ndim}-D)")
+    return matmul(a, b)
+
+
+def mv(input, vec):
+    a, b = tensor_in(input), as_tensor_like(vec, input)
+    if a.array.ndim != 2 or b.array.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {a.array.ndim}, {b.array.ndim}")
+    return matmul(a, b)
+
+
+def dot(input, other):
+    a, b = tensor_in(input), as_tensor_like(other, input)
+    if a.array.ndim != 1 or b.array.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+    if a.array.shape != b.array.shape:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.array.shape[0]}] and src "
+                           f"[{b.array.shape[0]}] to have the same number of elements, but got "
+                           f"{a.array.shape[0]} and {b.array.shape[0]} elements respectively")
+    return matmul(a, b)
+
+
+def outer(input, vec2):
+    a, b = tensor_in(input), as_tensor_like(vec2, input)
+    return mul(unsqueeze(a, 1), b)
+
+
+def linear(input, weight, bias=None):
+    """input @ weight.T + bias, as torch.nn.functional.linear."""
+    x, w = tensor_in(input), as_tensor_like(weight, input)
+    if w.array.ndim != 2:
+        raise RuntimeError(f"linear: weight must be 2-D (out_features x in_features), got {list(w.shape)}")
+    if x.array.ndim == 0 or x.array.shape[-1] != w.array.shape[1]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied "
+                           f"({dims_text(x) if x.array.ndim > 1 else '1x' + str(x.array.shape[-1] if x.array.ndim else 1)}"
+                           f" and {w.array.shape[1]}x{w.array.shape[0]})")
+    if bias is None:
+        return apply(_op["linear"], x, w)
+    b = as_tensor_like(bias, input)
+    check_broadcastable(x.array.shape[:-1] + (w.array.shape[0],), b.array.shape)
+    return apply(_op["linear"], x, w, b)
+
+
+# --------------------------------------------------------------------- shapes
+
+
+def reshape(input, *shape):
+    input = tensor_in(input)
+    shape = infer_shape(shape_args(shape), input.array.size)
+    return apply(_op["reshape"], input, shape=shape)
+
+
+def view(input, *shape):
+    """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
+    input = tensor_in(input)
+    shape = infer_shape(shape_args(shape), input.array.size)
+    array = storage_of(input)
+    # reshape copies exactly when no view can be made (numpy 2.5 deprecates setting .shape to ask)
+    if array.size and not array_module(input.device).may_share_memory(array.reshape(shape), array):
+        raise RuntimeError("view size is not compatible with input tensor's size and stride (at least one "
+                           "dimension spans across two contiguous subspaces). Use .reshape(...) instead.")
+    return apply(_op["reshape"], input, shape=shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    input = tensor_in(input)
+    nd = input.array.ndim
+    if nd == 0:
+        return reshape(input, (1,))
+    s, e = wrap_dim(start_dim, nd), wrap_dim(end_dim, nd)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    shape = input.array.shape
+    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+
+
+def squeeze(input, dim=None):
+    input = tensor_in(input)
+    return apply(_op["squeeze"], input, dim=squeeze_dims(dim, input.array.ndim))
+
+
+def unsqueeze(input, dim):
+    input = tensor_in(input)
+    nd = input.array.ndim + 1
+    return apply(_op["unsqueeze"], input, dim=wrap_dim(int(dim), nd))
+
+
+def transpose(input, dim0, dim1):
+    input = tensor_in(input)
+    nd = input.array.ndim
+    return apply(_op["transpose"], input, dim0=wrap_dim(int(dim0), nd), dim1=wrap_dim(int(dim1), nd))
+
+
+swapdims = transpose
+
+
+def swapaxes(input, axis0, axis1):
+    return transpose(input, axis0, axis1)
+
+
+def t(input):
+    input = tensor_in(input)
+    return apply(_op["transpose"], input, **t_dims(input, "t"), name="TBackward0")
+
+
+def permute(input, *dims):
+    input = tensor_in(input)
+    dims = shape_args(dims)
+    nd = input.array.ndim
+    if len(dims) != nd:
+        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
+                           f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not "
+                           f"equal to len(dims) = {len(dims)}".replace("(sparse_coo)", ""))
+    dims = tuple(wrap_dim(d, nd) for d in dims)
+    if len(set(dims)) != nd:
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return apply(_op["permute"], input, dims=dims)
+
+
+def expand(input, *sizes):
+    input = tensor_in(input)
+    sizes = shape_args(sizes)
+    old = input.array.shape
+    if len(sizes) < len(old):
+        raise RuntimeError(f"expand(torch.DoubleTensor{{{list(old)}}}, size={list(sizes)}): the number of "
+                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(old)})")
+    lead = len(sizes) - len(old)
+    shape = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            shape.append(s)
+            continue
+        o = old[i - lead]
+        if s == -1:
+            s = o
+        elif o != s and o != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({o}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(old)}")
+        shape.append(s)
+    shape = tuple(shape)
+    # a view allocates nothing, but every op on it would touch each element: the same limit applies
+    check_allocation(shape, input.array.dtype)
+    return apply(_op["expand"], input, shape=shape)
+
+
+def broadcast_to(input, size):
+    return expand(input, size)
+
+
+def cat(tensors, dim=0):
+    ts = tensor_list(tensors, "cat")
+    nd = ts[0].array.ndim
+    if nd == 0:
+        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+    d = wrap_dim(int(dim), nd)
+    for i, x in enumerate(ts[1:], 1):
+        if x.array.ndim != nd:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {x.array.ndim}")
+        for k in range(nd):
+            if k != d and x.array.shape[k] != ts[0].array.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ts[0].array.shape[k]} but got size {x.array.shape[k]} for tensor "
+                                   f"number {i} in the list.")
+    return apply(_op["cat"], *ts, dim=d)
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    ts = tensor_list(tensors, "stack")
+    for i, x in enumerate(ts[1:], 1):
+        if x.array.shape != ts[0].array.shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at "
+                               f"entry 0 and {list(x.shape)} at entry {i}")
+    d = wrap_dim(int(dim), ts[0].array.ndim + 1)
+    return apply(_op["stack"], *ts, dim=d)
+
+
+# ------------------------------------------------------------------- indexing
+
+
+def getitem(input, key):
+    key = index_key(input, key)
+    checked_index(input, key)
+    try:
+        return apply(_op["getitem"], input, key=key)
+    except IndexError as e:
+        raise IndexError(str(e).replace("array", "tensor")) from None
+
+
+def setitem(input, key, value):
+    """`input[key] = value`, in place: through a view of `input` for a basic key
+    (CopySlices on `input`), as index_put_ for a key with index arrays."""
+    key = index_key(input, key)
+    checked_index(input, key)
+    if not _is_number(value):
+        value = as_tensor_like(value, input)
+        try:
+            region = input.array[key].shape
+        except IndexError as e:
+            raise IndexError(str(e).replace("array", "tensor")) from None
+        if value.array.shape != region:
+            check_broadcastable(region, value.array.shape)
+            if value.array.ndim > len(region):
+                raise RuntimeError(f"shape mismatch: value tensor of shape {list(value.shape)} cannot be "
+                                   f"broadcast to indexing result of shape {list(region)}")
+    if _is_basic_key(key):
+        view = apply(_op["getitem"], input, key=key)
+        inplace(view, _fill if _is_number(value) else _copy, value)
+    else:
+        inplace(input, _index_put, value, key)
+
+
+def _index_put(input, value, key):
+    return apply(_op["index_put"], input, value, key=key)
+
+
+# ------------------------------------------------------- in place (see inplace.py)
+
+def _fill(input, value, name="FillBackward2"):
+    if isinstance(value, Tensor):
+        if value.array.size != 1:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with "
+                               f"{value.array.ndim} dimensions.")
+        return apply(_op["copy"], input, reshape(value, ()), name="FillBackward3")
+    return apply(_op["fill"], input, value=value, name=name)
+
+
+def _copy(input, src):
+    src = src if isinstance(src, Tensor) or _is_number(src) else as_tensor_like(src, input)
+    if isinstance(src, Tensor) and src.array.shape != input.array.shape:
+        check_broadcastable(input.array.shape, src.array.shape)
+    return apply(_op["copy"], input, src)
+
+
+def fill_(input, value):
+    return inplace(input, _fill, value)
+
+
+def zero_(input):
+    return inplace(input, _fill, 0, name="ZeroBackward0")
+
+
+def copy_(input, src):
+    return inplace(input, _copy, src)
+
+
+# ---------------------------------------------------------------- conversion
+
+def detach(input):
+    return tensor_in(input).detach()
+
+
+def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False):
+    """to(device), to(dtype), to(device, dtype), to(other_tensor)."""
+    for a in args:
+        if isinstance(a, Tensor):
+            device, dtype = a.device, a.dtype
+        elif isinstance(a, (_dt.DType, type)) or (isinstance(a, str) and _is_dtype_name(a)):
+            dtype = a
+        elif isinstance(a, (str, _backend.Device)):
+            device = a
+        elif a is not None:
+            raise TypeError(f"to() got an unexpected argument {a!r}")
+    out = input
+    if dtype is not None:
+        d = _dt.as_dtype(dtype)
+        if d.np != out.array.dtype:
+            out = apply(_op["to_dtype"], out, dtype=d.np)
+    if device is not None:
+        dev = _backend.device(device)
+        if dev is not out.device:
+            _backend.backend_for(dev)  # a clear error if the device cannot be used
+            out = apply(_op["to_device"], out, device=dev, source=out.device)
+    if copy and out is input:
+        out = clone(input)
+    return out
+
+
+def _is_dtype_name(s):
+    return (s[6:] if s.startswith("torch.") else s) in _dt.BY_NAME
+
+
+def numel(input):
+    return tensor_in(input).numel()
+
+
+def is_tensor(obj):
+    return isinstance(obj, Tensor)
+
+
+def is_floating_point(input):
+    return tensor_in(input).is_floating_point()
+
+
+# ---------------------------------------------------- generated from the op table
+# Each row names its public functions; those with a `wrapper` are made here,
+# the rest are written above. Every function's first parameter is the tensor
+# it works on, so it serves as the Tensor method of the same name as it is;
+# the in-place variants are made here too. An op with PyTorch's name needs
+# nothing but its row.

@@ -1,0 +1,313 @@
+"""Creating tensors: torch.tensor and as_tensor from data, zeros/ones/empty/full (and _like),
+eye, arange, linspace, logspace, and the random ones (rand, randn, randint, randperm,
+bernoulli), with the allocation budget every creation checks first.
+"""
+import builtins
+import math
+
+import numpy
+
+from .. import backend as _backend
+from .. import dtypes as _dt
+from .. import ranges as _ranges
+from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module
+from ..generator import Mersenne
+from ..host_data import host_array_of as _host_array
+
+__all__ = [
+    "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like", "linspace",
+    "logspace", "manual_seed", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
+    "randperm", "set_allocation_limit", "tensor", "zeros", "zeros_like"
+]
+
+
+allocation_limit = [1 << 34]  # bytes; an absurd request is an error, not a frozen machine
+
+
+def set_allocation_limit(nbytes):
+    """The largest tensor creation functions will make, in bytes."""
+    allocation_limit[0] = int(nbytes)
+
+
+def check_allocation(shape, dtype):
+    n = 1
+    for s in shape:
+        n *= s
+    nbytes = n * dtype.itemsize
+    if nbytes > allocation_limit[0]:
+        raise MemoryError(f"refusing to allocate {human_bytes(nbytes)} for a tensor of shape {list(shape)} "
+                          f"(limit {human_bytes(allocation_limit[0])})")
+
+
+def human_bytes(n):
+    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:.1f} {unit}" if unit != "B" else f"{n} B"
+        n /= 1024
+    return f"{n} B"
+
+
+def size_arg(size, what="size"):
+    """A shape from `f(2, 3)`, `f((2, 3))`, `f([2, 3])` or `f(Size)`."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = tuple(size[0])
+    shape = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = s.item()
+        if isinstance(s, bool) or not isinstance(s, (int, numpy.integer)):
+            raise TypeError(f"{what} must be whole numbers, got {s!r}")
+        if s < 0:
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {list(size)}")
+        shape.append(int(s))
+    return tuple(shape)
+
+
+def creation_dtype(dtype, default=None):
+    if dtype is None:
+        return default if default is not None else _dt.get_default_dtype()
+    return _dt.as_dtype(dtype)
+
+
+def finish(array, device, requires_grad):
+    t = make_tensor(array, device)
+    if requires_grad:
+        t._set_requires_grad(True, "Only Tensors of floating point and complex dtype can require gradients")
+    return t
+
+
+def tensor(data, dtype=None, device=None, requires_grad=False):
+    """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays, tensors)."""
+    source = _backend.device_of_array(data)
+    if source is not _backend.CPU:  # a device array (CuPy's), as PyTorch takes one: kept there by default
+        return _from_device_array(data, source, dtype, device, requires_grad)
+    dev = _backend.device(device) if device is not None else (
+        data.device if isinstance(data, Tensor) else _backend.get_default_device())
+    arr = _host_array(data)
+    if dtype is not None:
+        target = _dt.as_dtype(dtype)
+    elif arr.dtype.kind == "f" and not isinstance(data, (numpy.ndarray, Tensor)):
+        target = _dt.get_default_dtype()
+    elif arr.dtype.kind in "iu" and arr.dtype != numpy.uint8 and not isinstance(data, (numpy.ndarray, Tensor)):
+        target = _dt.int64
+    else:
+        target = _dt.as_dtype(arr.dtype)
+    check_allocation(arr.shape, target.np)
+    b = _backend.backend_for(dev)
+    out = b.from_host(numpy.array(arr, dtype=target.np, copy=True))
+    return finish(out, dev, requires_grad)
+
+
+def _from_device_array(data, source, dtype, device, requires_grad):
+    """tensor() of an array of a device's own array module: copied on that device, or moved."""
+    dev = _backend.device(device) if device is not None else source
+    target = _dt.as_dtype(dtype) if dtype is not None else _dt.as_dtype(data.dtype)
+    if dev is source:
+        out = array_module(dev).array(data, dtype=target.np, copy=True)
+    else:
+        host = _backend.backend_for(source).to_host(data)
+        out = _backend.backend_for(dev).from_host(numpy.array(host, dtype=target.np, copy=True))
+    return finish(out, dev, requires_grad)
+
+
+def as_tensor(data, dtype=None, device=None):
+    if isinstance(data, Tensor) and dtype is None and device is None:
+        return data
+    return tensor(data, dtype=dtype, device=device)
+
+
+def from_numpy(array):
+    if not isinstance(array, numpy.ndarray):
+        raise TypeError(f"expected a numpy array, got {type(array).__name__}")
+    return make_tensor(array, _backend.CPU)
+
+
+def _filled(size, value, dtype, device, requires_grad, default=None):
+    shape = size_arg(size)
+    dt = creation_dtype(dtype, default)
+    check_allocation(shape, dt.np)
+    dev = _backend.device(device)
+    xp = array_module(dev)
+    return finish(xp.full(shape, value, dtype=dt.np), dev, requires_grad)
+
+
+def zeros(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def ones(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 1, dtype, device, requires_grad)
+
+
+def empty(*size, dtype=None, device=None, requires_grad=False):
+    return _filled(size, 0, dtype, device, requires_grad)
+
+
+def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    if isinstance(fill_value, Tensor):
+        fill_value = fill_value.item()
+    default = (_dt.bool_ if isinstance(fill_value, (bool, numpy.bool_)) else
+               _dt.int64 if isinstance(fill_value, (int, numpy.integer)) else None)
+    return _filled((size,) if not isinstance(size, (tuple, list)) else (tuple(size),),
+                   fill_value, dtype, device, requires_grad, default)
+
+
+def _like(x, value, dtype, device, requires_grad):
+    return _filled((tuple(x.shape),), value, dtype if dtype is not None else x.dtype,
+                   device if device is not None else x.device, requires_grad)
+
+
+def zeros_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 0, dtype, device, requires_grad)
+
+
+def ones_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 1, dtype, device, requires_grad)
+
+
+def empty_like(input, dtype=None, device=None, requires_grad=False):
+    return _like(input, 0, dtype, device, requires_grad)
+
+
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
+    return _like(input, fill_value, dtype, device, requires_grad)
+
+
+def eye(n, m=None, dtype=None, device=None, requires_grad=False):
+    shape = size_arg((n,) if m is None else (n, m))
+    dt = creation_dtype(dtype)
+    check_allocation((shape[0], shape[-1]), dt.np)
+    dev = _backend.device(device)
+    return finish(array_module(dev).eye(shape[0], shape[-1], dtype=dt.np), dev, requires_grad)
+
+
+def arange(start, end=None, step=1, dtype=None, device=None, requires_grad=False):
+    if end is None:
+        start, end = 0, start
+    values = [v.item() if isinstance(v, Tensor) else v for v in (start, end, step)]
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    all_int = builtins.all(isinstance(v, (int, numpy.integer)) and not isinstance(v, bool) for v in values)
+    dt = creation_dtype(dtype, _dt.int64 if all_int else None)
+    n = builtins.max(0, math.ceil((values[1] - values[0]) / values[2]))
+    check_allocation((n,), dt.np)
+    dev = _backend.device(device)
+    if dt.np.kind == "f":  # each element from its index (ranges.py)
+        arr = _ranges.arange(values[0], values[2], n, dt.np)
+    else:
+        arr = numpy.arange(values[0], values[1], values[2], dtype=numpy.float64 if not all_int else numpy.int64)
+    return finish(_backend.backend_for(dev).from_host(arr.astype(dt.np)), dev, requires_grad)
+
+
+def linspace(start, end, steps, dtype=None, device=None, requires_grad=False):
+    return _spaced(_ranges.linspace, start, end, steps, (), dtype, device, requires_grad)
+
+
+def _spaced(kernel, start, end, steps, extra, dtype, device, requires_grad):
+    """linspace / logspace: `kernel` (ranges.py) made on the host, then moved."""
+    steps = int(steps)
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    dt = creation_dtype(dtype)
+    check_allocation((steps,), dt.np)
+    dev = _backend.device(device)
+    start, end = (v.item() if isinstance(v, Tensor) else v for v in (start, end))
+    arr = kernel(start, end, steps, *extra, dt.np)
+    return finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+
+
+def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_grad=False):
+    """steps values from base**start to base**end, their exponents evenly spaced."""
+    return _spaced(_ranges.logspace, start, end, steps, (float(base),), dtype, device, requires_grad)
+
+
+numpy_generator = [None]  # made on first use: importing numpy.random costs every start
+
+
+def manual_seed(seed):
+    """Seed the generators behind rand/randn/randint: rand's draws are PyTorch's for the same
+    seed (generator.py); randn, randint and the rest come from numpy's and differ.
+
+    As PyTorch: any whole number from -2**63 to 2**64-1; a negative seed is the
+    same as that seed plus 2**64 (so -1 and 2**64-1 give the same numbers)."""
+    seed = int(seed)
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    numpy_generator[0] = numpy.random.default_rng(seed % (1 << 64))
+    uniform_generator[0] = Mersenne(seed % (1 << 64))
+
+
+uniform_generator = [None]  # PyTorch's generator for uniform draws (generator.py); seeded at random until manual_seed
+
+
+def uniform_draws(shape, low, high, np_dtype):
+    """An array of `shape` drawn uniformly in [low, high) as PyTorch's uniform_ draws it (a
+    floating dtype), from the generator torch.manual_seed seeds."""
+    if uniform_generator[0] is None:
+        uniform_generator[0] = Mersenne(int(numpy.random.SeedSequence().entropy) % (1 << 64))
+    return uniform_generator[0].uniform(math.prod(shape), low, high, np_dtype).reshape(shape)
+
+
+def _random(size, draw, dtype, device, requires_grad):
+    shape = size_arg(size)
+    dt = creation_dtype(dtype)
+    check_allocation(shape, dt.np)
+    dev = _backend.device(device)
+    if numpy_generator[0] is None:
+        numpy_generator[0] = numpy.random.default_rng()
+    arr = draw(numpy_generator[0], shape).astype(dt.np, copy=False)  # drawn fresh: no copy needed
+    return finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
+
+
+def rand(*size, dtype=None, device=None, requires_grad=False):
+    """Uniform in [0, 1): PyTorch's numbers for the same manual_seed (generator.py)."""
+    np_dtype = creation_dtype(dtype).np
+    if np_dtype.kind != "f":
+        return _random(size, lambda g, s: g.random(s), dtype, device, requires_grad)
+    return _random(size, lambda g, s: uniform_draws(s, 0.0, 1.0, np_dtype), dtype, device, requires_grad)
+
+
+def randn(*size, dtype=None, device=None, requires_grad=False):
+    return _random(size, lambda g, s: g.standard_normal(s), dtype, device, requires_grad)
+
+
+def randperm(n, dtype=None, device=None, requires_grad=False):
+    """The whole numbers 0 .. n-1 in a random order (the engine's generator: not PyTorch's order)."""
+    n = int(n)
+    if n < 0:
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return _random((n,), lambda g, s: g.permutation(s[0]), dtype if dtype is not None else _dt.int64, device,
+                   requires_grad)
+
+
+def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=False):
+    """randint(high, size) or randint(low, high, size): whole numbers in [low, high), int64 unless dtype= says."""
+    if size is None and isinstance(high, (tuple, list, _Size)):
+        size, high = high, None  # randint(high, size)
+    if high is None:
+        low, high = 0, low
+    if size is None:
+        raise TypeError("randint() missing 1 required positional argument: 'size'")
+    low, high = int(low), int(high)
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    return _random((tuple(size),), lambda g, s: g.integers(low, high, s),
+                   dtype if dtype is not None else _dt.int64, device, requires_grad)
+
+
+
+
+
+
+
+
+
+
+def rand_like(input, dtype=None, device=None, requires_grad=False):
+    return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                requires_grad=requires_grad)
+
+
+def randn_like(input, dtype=None, device=None, requires_grad=False):
+    return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
+                 requires_grad=requires_grad)
