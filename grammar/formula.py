@@ -210,9 +210,15 @@ def _degree(mono):
     return 0.0
 
 
+def _one_tensor(row):
+    """Whether a row's public function takes one tensor and nothing else (exp(Tensor input))."""
+    parsed = getattr(row, "parsed", None)
+    return parsed is not None and [p.type for p in parsed.params] == ["Tensor"]
+
+
 def _fold_call(row, args, extra):
     """A unary elementwise call on a number, computed by the row's own forward."""
-    if row is None or row.wrapper != "unary" or not row.elementwise or extra or len(args) != 1 \
+    if row is None or not _one_tensor(row) or not row.elementwise or extra or len(args) != 1 \
             or args[0].kind != "num":
         return None
     with numpy.errstate(all="ignore"):

@@ -129,7 +129,8 @@ class _Lane:
         self.pow_scalar, self.rpow_scalar = t["pow_scalar"], t["rpow_scalar"]
         # the language's functions that are one elementwise row applied to a tensor
         self.functions = {name: fn._row for name, fn in BUILTINS.items()
-                          if getattr(fn, "_row", None) is not None and _lean_row(fn._row)}
+                          if getattr(fn, "_row", None) is not None and len(fn._row.parsed.params) == 1
+                          and _lean_row(fn._row)}
         rows = list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]
         for row in rows:
             if not _lean_row(row):

@@ -51,8 +51,8 @@ def surface_problems(op, cases=frozenset(c.op for c in CASES)):
         problems.append(f"no infix renderer for {spec[1]!r} in grammar/formula.py")
     elif spec[0] == "custom" and spec[1] not in formula._CUSTOM:
         problems.append(f"no custom renderer {spec[1]!r} in grammar/formula.py")
-    if op.wrapper not in (None, "unary", "binary"):
-        problems.append(f"unknown wrapper {op.wrapper!r}")
+    if op.signature is not None and op.parsed.name != op.names[0]:
+        problems.append(f"signature {op.signature!r} names another function than {op.names[0]!r}")
     if op.name not in cases:
         problems.append("no case in tests/op_cases.py")
     return problems
@@ -81,7 +81,8 @@ def test_a_row_missing_parts_is_reported():
 
 
 UNARY_CALLS = sorted(name for name, op in ad.OPS.items()
-                     if op.wrapper == "unary" and op.differentiable and op.formula[0] == "call")
+                     if op.signature is not None and [p.type for p in op.parsed.params] == ["Tensor"]
+                     and op.differentiable and op.formula[0] == "call")
 
 
 @pytest.mark.parametrize("name", UNARY_CALLS)

@@ -7,6 +7,8 @@ needs them -- so the core imports no row, and the rows import the core. The full
 of a row is the docstring of the `ops` package.
 """
 
+from ..signature import Signature
+
 __all__ = ["TABLE", "Op", "is_basic_key"]
 
 TABLE = {}
@@ -45,8 +47,10 @@ class Op:
     batched = False
     batched_backward = None
     # the public surface
+    signature = None  # "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor": its public function
+    call = None       # call(*arguments): the function's work after the signature's checks, where it is more than
+    #                   applying this row to the tensors with the rest as parameters
     names = ()
-    wrapper = None
     method = False
     inplace = False
     formula = ("call", None)  # ops/table.py's PARAMS_ELIDED: `name(args, k=..., ...)`
@@ -60,6 +64,10 @@ class Op:
             cls.batched = True  # g (B,) + out broadcasts against the saved inputs as it is
         cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
         cls.straight = not cls.special and cls.differentiable  # run_op's straight line may take it
+        if isinstance(cls.__dict__.get("signature"), str):
+            cls.parsed = Signature.parse(cls.signature)
+            if "names" not in cls.__dict__:
+                cls.names = (cls.parsed.name,)
         if cls.name is not None:
             TABLE[cls.name] = cls
 

@@ -1,64 +1,45 @@
-"""The public functions made from the op table's rows (a row with a `wrapper`), and their in-place
-variants: engine/functions/__init__.py gathers them with the hand-written ones."""
+"""The public functions the op table's rows give by themselves: each row with a `signature` gets
+the function written from it (engine/signature.py's make_function) under each of its names, and
+each in-place row its in-place variant. engine/functions/__init__.py gathers them with the
+hand-written ones, which take precedence where a name has both."""
 import numpy
 
 from .. import dtypes as _dt
 from ..core.inplace import inplace
 from ..core.op import TABLE
-from ..core.tensor import TensorBase, run_op, NO_PARAMS
-from .arguments import tensor_in, operands
+from ..core.tensor import TensorBase, run_op, wrap_dim, NO_PARAMS
+from ..signature import make_function
+from .arguments import as_tensor_like, operands, reduction_dims, tensor_in, tensor_list
 
-Tensor = TensorBase  # (every tensor is one: the public class derives from it)
-
-
-def _unary_wrapper(op, name):
-    if op.to_float:
-        def function(input):
-            if not isinstance(input, Tensor):
-                input = tensor_in(input)
-            x = input.array
-            if x.__class__ is not _FLOAT64 and x.dtype.kind in "biu":
-                input = input.to(dtype=_dt.get_default_dtype())  # sin(int tensor): the default dtype, as PyTorch
-            return run_op(op, (input,), NO_PARAMS)
-    else:
-        def function(input):
-            return run_op(op, (input if isinstance(input, Tensor) else tensor_in(input),), NO_PARAMS)
-    function._row = op  # the one row it applies (the eval lean lane reads it)
-    return _named(function, name, f"{name}(input): elementwise {name}, as torch.{name}.")
+__all__ = ["made", "inplace_variant"]
 
 
-def _binary_wrapper(op, name):
-    def function(input, other):
-        return run_op(op, operands(input, other), NO_PARAMS)
-    return _named(function, name, f"{name}(input, other), as torch.{name} (tensors or numbers; they broadcast).")
+def _as_np_dtype(dtype):
+    return _dt.as_dtype(dtype).np
 
 
-def _inplace_variant(function, name):
-    def variant(input, *args, **kwargs):
-        return inplace(input, function, *args, **kwargs)
-    return _named(variant, name, f"In-place {function.__name__}: the result is written into input.")
+# the names the functions make_function writes use
+_HELPERS = {"Tensor": TensorBase, "tensor_in": tensor_in, "operands": operands, "as_tensor_like": as_tensor_like,
+            "tensor_list": tensor_list, "wrap_dim": wrap_dim, "reduction_dims": reduction_dims,
+            "as_np_dtype": _as_np_dtype, "run_op": run_op, "NO_PARAMS": NO_PARAMS,
+            "default_dtype": _dt.get_default_dtype, "float64": numpy.float64,
+            "__name__": "autodiff.engine.functions"}  # (the module the functions say they are of)
 
-
-def _named(f, name, doc):
-    f.__name__ = f.__qualname__ = name
-    f.__doc__ = doc
-    return f
-
-
-_FLOAT64 = numpy.float64
-_WRAPPERS = {"unary": _unary_wrapper, "binary": _binary_wrapper}
 _made = {}  # public name -> the function made for it (one object, whoever asks)
 
 
 def made(name):
-    """The function a row with a wrapper gives under public `name`, made once (None where the row
-    has none: a hand-written one stands for it)."""
+    """The function the row with public `name` gives, made once (None where the row has no
+    signature: a hand-written function stands for it). A row's other names share its function."""
     function = _made.get(name)
     if function is None:
         op = _rows_by_name().get(name)
-        if op is None or op.wrapper is None:
+        if op is None or getattr(op, "parsed", None) is None:
             return None
-        function = _made[name] = _WRAPPERS[op.wrapper](op, name)
+        first = op.names[0]
+        function = _made.get(first) or make_function(op, first, op.parsed, _HELPERS)
+        function._row = op  # the one row it applies (the eval lean lane reads it)
+        _made[first] = _made[name] = function
     return function
 
 
@@ -68,4 +49,8 @@ def _rows_by_name():
 
 def inplace_variant(function, name):
     """`name` (an in-place variant, x.exp_()): the out-of-place `function` written back into its input."""
-    return _inplace_variant(function, name)
+    def variant(input, *args, **kwargs):
+        return inplace(input, function, *args, **kwargs)
+    variant.__name__ = variant.__qualname__ = name
+    variant.__doc__ = f"In-place {function.__name__}: the result is written into input."
+    return variant

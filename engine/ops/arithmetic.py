@@ -79,9 +79,9 @@ def _is_bool(v):
 
 class Mul(Op):
     name = "mul"
+    signature = "mul(Tensor input, Tensor other) -> Tensor"
     number_left = "swap"
     names = ("mul", "multiply")
-    wrapper = "binary"
     method = inplace = True
     formula = infix("*")
     elementwise = True
@@ -144,8 +144,8 @@ class Div(Op):
 class Remainder(Op):
     """a % b (Python's sign convention, as torch.remainder)."""
     name = "remainder"
+    signature = "remainder(Tensor input, Tensor other) -> Tensor"
     names = ("remainder",)
-    wrapper = "binary"
     method = inplace = True
     elementwise = True
     node = staticmethod(lambda ctx: "RemainderBackward0" if ctx.shapes[1] is None else "RemainderBackward1")
@@ -187,9 +187,9 @@ class Fmod(Op):
 
 class Atan2(Op):
     name = "atan2"
+    signature = "atan2(Tensor input, Tensor other) -> Tensor"
     names = ("atan2", "arctan2")
     node = "Atan2Backward0"
-    wrapper = "binary"
     method = inplace = elementwise = True
     saves = (0, 1)
 
@@ -204,9 +204,9 @@ class Atan2(Op):
 
 class Hypot(Op):
     name = "hypot"
+    signature = "hypot(Tensor input, Tensor other) -> Tensor"
     names = ("hypot",)
     node = "HypotBackward0"
-    wrapper = "binary"
     method = inplace = elementwise = True
     saves = (0, 1, "out")
 
@@ -274,12 +274,12 @@ class Logaddexp2(Op):
 class Xlogy(Op):
     """x log(y), 0 where x is 0 (NaN where y is); kl_div's xlogy(target, target)."""
     name = "xlogy"
+    signature = "xlogy(Tensor input, Tensor other) -> Tensor"
     names = ("xlogy",)
     # PyTorch's Scalar overloads: XlogyBackward1 for a number x, XlogyBackward2 for a number y, one edge
     node = staticmethod(lambda ctx: "XlogyBackward1" if ctx.shapes[0] is None else
                         "XlogyBackward2" if ctx.shapes[1] is None else "XlogyBackward0")
     number_left = number_right = "drop"
-    wrapper = "binary"
     method = inplace = elementwise = True
     saves = (0, 1)
 

@@ -7,12 +7,12 @@ from .table import Op
 class Compare(Op):
     """Comparisons and other ops whose results never require grad: no backward."""
     differentiable = False
-    wrapper = "binary"
     method = True
 
 
 class Lt(Compare):
     name = "lt"
+    signature = "lt(Tensor input, Tensor other) -> Tensor"
     names = ("lt", "less")
     def forward(xp, a, b):
         return a < b
@@ -20,6 +20,7 @@ class Lt(Compare):
 
 class Le(Compare):
     name = "le"
+    signature = "le(Tensor input, Tensor other) -> Tensor"
     names = ("le", "less_equal")
     def forward(xp, a, b):
         return a <= b
@@ -27,6 +28,7 @@ class Le(Compare):
 
 class Gt(Compare):
     name = "gt"
+    signature = "gt(Tensor input, Tensor other) -> Tensor"
     names = ("gt", "greater")
     def forward(xp, a, b):
         return a > b
@@ -34,6 +36,7 @@ class Gt(Compare):
 
 class Ge(Compare):
     name = "ge"
+    signature = "ge(Tensor input, Tensor other) -> Tensor"
     names = ("ge", "greater_equal")
     def forward(xp, a, b):
         return a >= b
@@ -41,6 +44,7 @@ class Ge(Compare):
 
 class Eq(Compare):
     name = "eq"
+    signature = "eq(Tensor input, Tensor other) -> Tensor"
     names = ("eq",)
     def forward(xp, a, b):
         return a == b
@@ -48,6 +52,7 @@ class Eq(Compare):
 
 class Ne(Compare):
     name = "ne"
+    signature = "ne(Tensor input, Tensor other) -> Tensor"
     names = ("ne", "not_equal")
     def forward(xp, a, b):
         return a != b
@@ -55,6 +60,7 @@ class Ne(Compare):
 
 class LogicalAnd(Compare):
     name = "logical_and"
+    signature = "logical_and(Tensor input, Tensor other) -> Tensor"
     names = ("logical_and",)
     def forward(xp, a, b):
         return xp.logical_and(a, b)
@@ -62,6 +68,7 @@ class LogicalAnd(Compare):
 
 class LogicalOr(Compare):
     name = "logical_or"
+    signature = "logical_or(Tensor input, Tensor other) -> Tensor"
     names = ("logical_or",)
     def forward(xp, a, b):
         return xp.logical_or(a, b)
@@ -69,6 +76,7 @@ class LogicalOr(Compare):
 
 class LogicalXor(Compare):
     name = "logical_xor"
+    signature = "logical_xor(Tensor input, Tensor other) -> Tensor"
     names = ("logical_xor",)
     def forward(xp, a, b):
         return xp.logical_xor(a, b)
@@ -76,8 +84,8 @@ class LogicalXor(Compare):
 
 class LogicalNot(Compare):
     name = "logical_not"
+    signature = "logical_not(Tensor input) -> Tensor"
     names = ("logical_not",)
-    wrapper = "unary"
     def forward(xp, x):
         return xp.logical_not(x)
 
@@ -116,38 +124,44 @@ def _bitwise_forward(ufunc, kernel):
 
 class BitwiseAnd(_Bitwise):
     name = "bitwise_and"
+    signature = "bitwise_and(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_and", "bitwise_and")
 
 
 class BitwiseOr(_Bitwise):
     name = "bitwise_or"
+    signature = "bitwise_or(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_or", "bitwise_or")
 
 
 class BitwiseXor(_Bitwise):
     name = "bitwise_xor"
+    signature = "bitwise_xor(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_xor", "bitwise_xor")
 
 
 class BitwiseNot(_Bitwise):
     name = "bitwise_not"
-    wrapper = "unary"
+    signature = "bitwise_not(Tensor input) -> Tensor"
     forward = _bitwise_forward("invert", "bitwise_not")
 
 
 class BitwiseLeftShift(_Bitwise):
     name = "bitwise_left_shift"
+    signature = "bitwise_left_shift(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("left_shift", "lshift")
 
 
 class BitwiseRightShift(_Bitwise):
     name = "bitwise_right_shift"
+    signature = "bitwise_right_shift(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("right_shift", "rshift")
 
 
 class FloorDivide(Compare):
     """a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
     name = "floor_divide"
+    signature = "floor_divide(Tensor input, Tensor other) -> Tensor"
     names = ("floor_divide",)
 
     def forward(xp, a, b):
@@ -156,15 +170,14 @@ class FloorDivide(Compare):
 
 class Isfinite(Compare):
     name = "isfinite"
+    signature = "isfinite(Tensor input) -> Tensor"
     names = ("isfinite",)
-    wrapper = "unary"
     def forward(xp, x):
         return xp.isfinite(x)
 
 
 class _Predicate(Compare):
     """A test of each element (isnan, isinf, ...): a bool tensor of the input's shape, every dtype."""
-    wrapper = "unary"
 
     def __init_subclass__(cls, **kw):
         cls.names = (cls.name,)
@@ -173,24 +186,28 @@ class _Predicate(Compare):
 
 class Isnan(_Predicate):
     name = "isnan"
+    signature = "isnan(Tensor input) -> Tensor"
     def forward(xp, x):
         return xp.isnan(x)
 
 
 class Isinf(_Predicate):
     name = "isinf"
+    signature = "isinf(Tensor input) -> Tensor"
     def forward(xp, x):
         return xp.isinf(x)
 
 
 class Isposinf(_Predicate):
     name = "isposinf"
+    signature = "isposinf(Tensor input) -> Tensor"
     def forward(xp, x):
         return xp.isinf(x) & (x > 0)
 
 
 class Isneginf(_Predicate):
     name = "isneginf"
+    signature = "isneginf(Tensor input) -> Tensor"
     def forward(xp, x):
         return xp.isinf(x) & (x < 0)
 
@@ -198,6 +215,7 @@ class Isneginf(_Predicate):
 class Signbit(_Predicate):
     """True where the sign bit is set: -0.0 and a NaN with its sign bit too; False for bools."""
     name = "signbit"
+    signature = "signbit(Tensor input) -> Tensor"
     def forward(xp, x):
         if x.dtype.kind == "b":
             return xp.zeros(x.shape, dtype=bool)
@@ -207,7 +225,6 @@ class Signbit(_Predicate):
 class Argmax(Compare):
     name = "argmax"
     names = ("argmax",)
-    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmax(x)
@@ -217,7 +234,6 @@ class Argmax(Compare):
 class Argmin(Compare):
     name = "argmin"
     names = ("argmin",)
-    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmin(x)
@@ -227,7 +243,6 @@ class Argmin(Compare):
 class All(Compare):
     name = "all"
     names = ("all",)
-    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         return xp.all(x, axis=dim, keepdims=keepdim)
 
@@ -235,6 +250,5 @@ class All(Compare):
 class Any(Compare):
     name = "any"
     names = ("any",)
-    wrapper = None
     def forward(xp, x, dim=None, keepdim=False):
         return xp.any(x, axis=dim, keepdims=keepdim)

@@ -132,7 +132,6 @@ class AddScalar(Elementwise):
     Python's `x + 1.0` is AddBackward0)."""
     name = "add_scalar"
     names = ()
-    wrapper = None
     method = inplace = False
     formula = call("value")
     node = "AddBackward1"

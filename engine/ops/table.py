@@ -35,13 +35,14 @@ class Elementwise(Op):
     """A unary elementwise op with PyTorch's name: function, method and in-place variant from the row."""
     elementwise = True
     formula = call()
-    wrapper = "unary"
     method = True
     inplace = True
 
     def __init_subclass__(cls, **kw):
         if cls.name is not None and "names" not in cls.__dict__:
             cls.names = (cls.name,)
+        if cls.names and "signature" not in cls.__dict__:
+            cls.signature = f"{cls.names[0]}(Tensor input) -> Tensor"  # the family's, unless the row gives one
         super().__init_subclass__(**kw)
 
 

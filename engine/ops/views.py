@@ -91,8 +91,8 @@ class CopySlices(Op):
 
 class Clone(Op):
     name = "clone"
+    signature = "clone(Tensor input) -> Tensor"
     names = ("clone",)
-    wrapper = "unary"
     method = True
     formula = SAME
     elementwise = True

@@ -1,0 +1,240 @@
+"""A row's signature, as PyTorch's native_functions.yaml writes one, and the public function made
+from it.
+
+    sum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor
+    sort(Tensor input, int dim=-1, bool descending=False) -> (Tensor values, Tensor indices)
+
+Types: Tensor, Tensor? (may be None), Tensor[] (a list of them), Scalar (a number), int, int[]
+(int[N]: a bare int is taken too), float, bool, str, ScalarType (a dtype), Device, Any; a `?`
+after a type lets it be None. Parameters after `*` are keyword-only. A default is a Python
+literal. What follows `->` is the result: one type, or a parenthesised list of named results,
+which makes the result a named tuple (torch.return_types.<name>).
+
+`make_function` writes the function as Python source from the signature and compiles it once:
+Python itself then binds the arguments, with its own messages for a missing, an unexpected or a
+doubled one (PyTorch's words for those are the same), at the cost of an ordinary call. In front of
+the row it takes numbers and lists where tensors go (the first tensor from them, as torch.tensor
+makes one; with two tensor operands, a number stays a number: PyTorch's wrapped scalars),
+checks and wraps `dim` against the first tensor's dims with PyTorch's message, takes numpy's
+`axis` and `keepdims` for `dim` and `keepdim`, and turns a dtype into the array module's.
+"""
+import ast
+import re
+from collections import namedtuple
+
+__all__ = ["Signature", "Param", "make_function", "result_type"]
+
+_TYPES = {"Tensor", "Tensor[]", "Scalar", "int", "int[]", "float", "float[]", "bool", "str", "ScalarType", "Device",
+          "Any"}
+_HEAD = re.compile(r"^\s*(\w+)\((.*)\)\s*->\s*(.+?)\s*$", re.S)
+_PARAM = re.compile(r"^(\w+)(\[(\d*)\])?(\?)?\s+(\w+)(?:\s*=\s*(.+))?$", re.S)
+_REQUIRED = object()
+
+
+class Param:
+    """One parameter: its name, its type (with [] for lists), whether None is allowed, its default
+    (_REQUIRED when it has none), whether it is keyword-only, and for int[N] the N."""
+
+    __slots__ = ("name", "type", "optional", "default", "keyword_only", "size")
+
+    def __init__(self, name, type_, optional, default, keyword_only, size=None):
+        self.name, self.type, self.optional = name, type_, optional
+        self.default, self.keyword_only, self.size = default, keyword_only, size
+
+    @property
+    def required(self):
+        return self.default is _REQUIRED
+
+    @property
+    def is_tensor(self):
+        return self.type == "Tensor"
+
+    def __repr__(self):
+        text = f"{self.type}{'?' if self.optional else ''} {self.name}"
+        return text if self.required else f"{text}={self.default!r}"
+
+
+class Signature:
+    """A parsed signature: name, params (in order), returns ((type, name) pairs; name None for one
+    unnamed result)."""
+
+    __slots__ = ("name", "params", "returns", "text")
+
+    def __init__(self, name, params, returns, text):
+        self.name, self.params, self.returns, self.text = name, params, returns, text
+
+    @classmethod
+    def parse(cls, text):
+        head = _HEAD.match(text)
+        if head is None:
+            raise ValueError(f"not a signature: {text!r}")
+        name, params_text, returns_text = head.groups()
+        params = []
+        keyword_only = False
+        for part in _split(params_text):
+            if part == "*":
+                keyword_only = True
+                continue
+            m = _PARAM.match(part)
+            if m is None:
+                raise ValueError(f"{name}: not a parameter: {part!r}")
+            base, brackets, size, optional, pname, default = m.groups()
+            type_ = base + ("[]" if brackets else "")
+            if type_ not in _TYPES:
+                raise ValueError(f"{name}: unknown type {type_!r}")
+            value = _REQUIRED if default is None else ast.literal_eval(default.strip())
+            params.append(Param(pname, type_, bool(optional), value, keyword_only, int(size) if size else None))
+        return cls(name, tuple(params), _returns(name, returns_text), text.strip())
+
+    @property
+    def tensors(self):
+        return [p for p in self.params if p.is_tensor]
+
+    def __repr__(self):
+        return f"Signature({self.text!r})"
+
+
+def _split(text):
+    """The comma-separated parts of a parameter list, commas inside brackets left alone."""
+    parts, depth, current = [], 0, []
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    last = "".join(current).strip()
+    return parts + [last] if last else parts
+
+
+def _returns(name, text):
+    if text.startswith("("):
+        out = []
+        for part in _split(text[1:-1]):
+            type_, _, rname = part.partition(" ")
+            if not rname:
+                raise ValueError(f"{name}: a result in a list needs a name: {part!r}")
+            out.append((type_, rname.strip()))
+        return tuple(out)
+    return ((text, None),)
+
+
+_result_types = {}
+
+
+def result_type(name, fields):
+    """The named tuple a function of several named results returns: torch.return_types.<name>,
+    printed as PyTorch prints one; one class per function name."""
+    key = (name, tuple(fields))
+    cls = _result_types.get(key)
+    if cls is None:
+        base = namedtuple(name, fields)
+
+        def __repr__(self):
+            items = ",\n".join(f"{field}={value!r}" for field, value in zip(self._fields, self))
+            return f"torch.return_types.{name}(\n{items})"
+
+        cls = _result_types[key] = type(name, (base,), {"__slots__": (), "__repr__": __repr__,
+                                                        "__module__": "torch.return_types"})
+    return cls
+
+
+# ----------------------------------------------------------------------------- making the function
+
+_UNSET = object()  # what the numpy aliases default to
+
+
+def make_function(row, name, signature, helpers):
+    """The public function `name` of op-table row `row` from its `signature` (a Signature).
+    `helpers` are the names the generated source uses: Tensor (the class to test for),
+    tensor_in, operands, as_tensor_like, tensor_list, wrap_dim, reduction_dims, as_np_dtype,
+    run_op, NO_PARAMS, default_dtype, float64."""
+    params = signature.params
+    tensors = [p for p in params if p.is_tensor and not p.optional]
+    first = tensors[0].name if tensors else None
+    lines = []
+    emit = lines.append
+    # --- the parameter list (numpy's axis / keepdims as keyword-only aliases)
+    names = {p.name for p in params}
+    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in names]
+    positional = [p for p in params if not p.keyword_only]
+    keyword = [p for p in params if p.keyword_only]
+    parts = [_param_source(p) for p in positional]
+    if keyword or aliases:
+        parts.append("*")
+        parts += [_param_source(p) for p in keyword]
+        parts += [f"{alias}=_UNSET" for alias, _ in aliases]
+    emit(f"def {name}({', '.join(parts)}):")
+    emit(f"    {_docstring(row, signature)!r}")
+    for alias, own in aliases:
+        default = next(p.default for p in params if p.name == own)
+        emit(f"    if {alias} is not _UNSET:")
+        emit(f"        if {own} is not {default!r} and {own} != {default!r}:")
+        emit(f"            raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
+        emit(f"        {own} = {alias}")
+    # --- tensors: numbers and lists made tensors where PyTorch takes them
+    if len(tensors) == 2:
+        a, b = tensors[0].name, tensors[1].name
+        emit(f"    {a}, {b} = operands({a}, {b})")
+    elif tensors:
+        emit(f"    if not isinstance({first}, Tensor):")
+        emit(f"        {first} = tensor_in({first}, {first!r})")
+        for p in tensors[1:]:
+            emit(f"    if not isinstance({p.name}, Tensor):")
+            emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
+    if row.to_float and len(tensors) == 1:  # an integral input: the default dtype (a float64 scalar needs no look)
+        emit(f"    _x = {first}.array")
+        emit("    if _x.__class__ is not float64 and _x.dtype.kind in 'biu':")
+        emit(f"        {first} = {first}.to(dtype=default_dtype())")
+    for p in params:
+        if p.is_tensor and p.optional:
+            emit(f"    if {p.name} is not None and not isinstance({p.name}, Tensor):")
+            emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
+        elif p.type == "Tensor[]":
+            emit(f"    {p.name} = tensor_list({p.name}, {name!r})")
+    # --- dims against the first tensor; dtypes as the array module's
+    for p in params:
+        if p.name == "dim" and first is not None and p.type in ("int", "int[]"):
+            wrap = "reduction_dims" if p.type == "int[]" else "wrap_dim"
+            test = f"{p.name} is not None" if p.optional else None
+            call = f"{wrap}({p.name}, {first}.array.ndim)"
+            emit(f"    if {test}:\n        {p.name} = {call}" if test else f"    {p.name} = {call}")
+        elif p.type == "ScalarType":
+            emit(f"    if {p.name} is not None:\n        {p.name} = as_np_dtype({p.name})")
+        elif p.type == "bool" and not p.optional:
+            emit(f"    {p.name} = {p.name} is True or bool({p.name})")
+    # --- the call: the row's own `call`, or the row applied to the tensors with the rest as parameters
+    inputs = [p.name for p in params if p.is_tensor]
+    settings = [p.name for p in params if not p.is_tensor and p.type != "Tensor[]"]
+    if row.call is not None:
+        result = f"_row.call({', '.join(p.name for p in params)})"
+    else:
+        mapping = "{" + ", ".join(f"{s!r}: {s}" for s in settings) + "}" if settings else "NO_PARAMS"
+        result = f"run_op(_row, ({', '.join(inputs)}{',' if len(inputs) == 1 else ''}), {mapping})"
+    if len(signature.returns) > 1:
+        emit(f"    return _result(*{result})")
+    else:
+        emit(f"    return {result}")
+    source = "\n".join(lines) + "\n"
+    namespace = dict(helpers, _row=row, _UNSET=_UNSET, __name__=helpers.get("__name__", "signature"))
+    if len(signature.returns) > 1:
+        namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
+    exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
+    function = namespace[name]
+    function.__source__ = source      # what make_function wrote (for reading and debugging)
+    function.__signature_text__ = signature.text
+    return function
+
+
+def _param_source(p):
+    return p.name if p.required else f"{p.name}={p.default!r}"
+
+
+def _docstring(row, signature):
+    """The function's docstring: its signature, then the row's summary (its docstring's first line)."""
+    summary = (row.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    return f"{signature.text}\n\n{summary}" if summary else signature.text
