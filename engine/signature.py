@@ -152,7 +152,7 @@ def make_function(row, name, signature, helpers):
     """The public function `name` of op-table row `row` from its `signature` (a Signature).
     `helpers` are the names the generated source uses: Tensor (the class to test for),
     tensor_in, operands, as_tensor_like, tensor_list, wrap_dim, reduction_dims, as_np_dtype,
-    run_op, NO_PARAMS, default_dtype, float64."""
+    run_op, NO_PARAMS, default_dtype, float64, checked."""
     params = signature.params
     tensors = [p for p in params if p.is_tensor and not p.optional]
     first = tensors[0].name if tensors else None
@@ -163,8 +163,12 @@ def make_function(row, name, signature, helpers):
     aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in names]
     positional = [p for p in params if not p.keyword_only]
     keyword = [p for p in params if p.keyword_only]
-    parts = [_param_source(p) for p in positional]
-    if keyword or aliases:
+    # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
+    # several ints (x.view(2, 3)) or as one sequence (x.view((2, 3)))
+    varargs = positional[-1] if positional and positional[-1].type == "int[]" and positional[-1].required \
+        and len(positional) > 1 else None
+    parts = [_param_source(p) for p in positional if p is not varargs] + ([f"*{varargs.name}"] if varargs else [])
+    if (keyword or aliases) and not varargs:
         parts.append("*")
         parts += [_param_source(p) for p in keyword]
         parts += [f"{alias}=_UNSET" for alias, _ in aliases]
@@ -176,16 +180,18 @@ def make_function(row, name, signature, helpers):
         emit(f"        if {own} is not {default!r} and {own} != {default!r}:")
         emit(f"            raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
         emit(f"        {own} = {alias}")
-    # --- tensors: numbers and lists made tensors where PyTorch takes them
-    if len(tensors) == 2:
-        a, b = tensors[0].name, tensors[1].name
-        emit(f"    {a}, {b} = operands({a}, {b})")
+    if varargs:
+        v = varargs.name
+        emit(f"    if len({v}) == 1 and {v}[0].__class__ is not int:")
+        emit(f"        {v} = {v}[0]")
+    # --- tensors: numbers and lists made tensors where PyTorch takes them; with several tensor
+    # operands a number stays a number (PyTorch's wrapped scalar), as long as one of them is a tensor
+    if len(tensors) >= 2:
+        names_ = ", ".join(p.name for p in tensors)
+        emit(f"    {names_}, = operands({names_})")
     elif tensors:
         emit(f"    if not isinstance({first}, Tensor):")
         emit(f"        {first} = tensor_in({first}, {first!r})")
-        for p in tensors[1:]:
-            emit(f"    if not isinstance({p.name}, Tensor):")
-            emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
     if row.to_float and len(tensors) == 1:  # an integral input: the default dtype (a float64 scalar needs no look)
         emit(f"    _x = {first}.array")
         emit("    if _x.__class__ is not float64 and _x.dtype.kind in 'biu':")
@@ -196,6 +202,15 @@ def make_function(row, name, signature, helpers):
             emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
         elif p.type == "Tensor[]":
             emit(f"    {p.name} = tensor_list({p.name}, {name!r})")
+    # --- the types PyTorch's argument parser checks, with its message
+    for p in params:
+        check = _CHECKS.get(p.type)
+        if check is not None:
+            test, what = check
+            value = p.name
+            guard = f"{value} is not None and " if p.optional else ""
+            emit(f"    if {guard}{test.format(value)}:")
+            emit(f"        {value} = checked({value}, {what!r}, {name!r}, {value!r})")
     # --- dims against the first tensor; dtypes as the array module's
     for p in params:
         if p.name == "dim" and first is not None and p.type in ("int", "int[]"):
@@ -228,6 +243,14 @@ def make_function(row, name, signature, helpers):
     function.__source__ = source      # what make_function wrote (for reading and debugging)
     function.__signature_text__ = signature.text
     return function
+
+
+# type -> (a test that is true where the value needs a look, how PyTorch names the type): the cheap
+# test lets the common case through at once; `checked` (a helper) converts or refuses the rest
+_CHECKS = {"int": ("{0}.__class__ is not int", "int"),
+           "int[]": ("{0}.__class__ is not int and {0}.__class__ is not tuple", "tuple of ints"),
+           "float": ("{0}.__class__ is not float", "float"),
+           "str": ("{0}.__class__ is not str", "str")}
 
 
 def _param_source(p):

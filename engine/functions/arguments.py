@@ -18,18 +18,20 @@ def as_tensor_like(x, like):
     return tensor(x, device=like.device if isinstance(like, Tensor) else None)
 
 
-def operands(a, b):
-    """Binary-op operands: tensors stay, Python numbers stay (weakly typed), the rest become tensors."""
-    if isinstance(a, Tensor):
-        if isinstance(b, Tensor) or _is_number(b):
-            return a, b
-        return a, tensor(b, device=a.device)
-    if isinstance(b, Tensor):
-        if _is_number(a):
-            return a, b
-        return tensor(a, device=b.device), b
-    a = as_tensor_like(a, None)
-    return a, (b if _is_number(b) else as_tensor_like(b, a))
+def operands(*values):
+    """Several operands of one op: tensors stay, Python numbers stay (weakly typed, PyTorch's wrapped
+    scalars) where one of them is a tensor, None stays (an optional one left out), the rest -- lists,
+    arrays -- become tensors on the first tensor's device (the first value itself when none is one)."""
+    like = None
+    for v in values:
+        if isinstance(v, Tensor):
+            like = v
+            break
+    if like is None:
+        like = as_tensor_like(values[0], None)
+        values = (like,) + values[1:]
+    return tuple(v if v is None or isinstance(v, Tensor) or _is_number(v) else tensor(v, device=like.device)
+                 for v in values)
 
 
 def tensor_in(x, name="input"):
@@ -188,3 +190,25 @@ def checked_index(x, key):
             used += builtins.max(k.ndim, 1) if k.dtype.kind == "b" else 1
     if used > nd:
         raise IndexError(f"too many indices for tensor of dimension {nd}")
+
+
+def checked(value, what, fname, name):
+    """An argument of PyTorch type `what` ("int", "tuple of ints", "float", "str") as the function
+    takes it -- a whole number of another kind (numpy's, an integer tensor of one element) as an int,
+    a list as a tuple, an int as a float -- or PyTorch's TypeError."""
+    if what == "int" or what == "tuple of ints":
+        if what == "tuple of ints" and isinstance(value, (list, tuple)):
+            items = [checked(v, "int", fname, name) if v.__class__ is not int else v for v in value]
+            return tuple(items)
+        if not isinstance(value, bool) and isinstance(value, (int, numpy.integer)):
+            return int(value)
+        if isinstance(value, Tensor) and value.array.dtype.kind in "iu" and value.array.size == 1:
+            return int(value.item())
+    elif what == "float":
+        if not isinstance(value, bool) and isinstance(value, (int, float, numpy.integer, numpy.floating)):
+            return float(value)
+        if isinstance(value, Tensor) and value.array.size == 1:
+            return float(value.item())
+    elif what == "str" and isinstance(value, str):
+        return value
+    raise TypeError(f"{fname}(): argument '{name}' must be {what}, not {type(value).__name__}")

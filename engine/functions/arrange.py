@@ -7,13 +7,13 @@ from .surface import made
 from ..core.tensor import wrap_dim, array_module, check_broadcastable, apply
 from .arguments import tensor_in, as_tensor_like, shape_args, infer_shape
 from .creation import zeros_like, tensor
-from .basic import reshape, view, flatten, unsqueeze, expand, cat, sub, copy_, getitem
+from .basic import reshape, view, flatten, unsqueeze, expand, cat, copy_, getitem
 from .shapes import narrow, flip, repeat, gather, index_select, _along
 from ..core.inplace import type_word
 from ..ops import TABLE
 from ..core.tensor import TensorBase as Tensor
 
-_clone, _logical_xor = made("clone"), made("logical_xor")  # (functions of rows with a wrapper)
+_clone, _logical_xor, sub = made("clone"), made("logical_xor"), made("sub")  # (functions the rows give)
 
 __all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "rot90", "unflatten", "tensor_split", "repeat_interleave",
            "take_along_dim", "diag_embed"]

@@ -7,7 +7,6 @@ and `to` -- PyTorch's checks and messages first, then the row.
 Errors are raised here, before any op runs, with PyTorch's wording where it has one, so a user
 sees a message about their call rather than numpy's.
 """
-import math
 from collections import namedtuple
 
 import numpy
@@ -15,27 +14,26 @@ import numpy
 from .. import backend as _backend
 from .. import dtypes as _dt
 from ..core.inplace import inplace
-from ..core.tensor import (TensorBase, apply, run_op, make_tensor, array_module, wrap_dim,
+from ..core.tensor import (TensorBase, apply, make_tensor, array_module, wrap_dim,
                            check_broadcastable, storage_of)
 from ..host_data import is_number as _is_number
 from ..ops import TABLE as _op, is_basic_key as _is_basic_key
-from .arguments import (as_tensor_like, operands, tensor_in, reduction_dims, result_dtype, dims_text, shape_args,
-                        infer_shape, squeeze_dims, t_dims, index_key, checked_index, tensor_list,
-                        both_tensors)
-from .creation import tensor, check_allocation, _filled, numpy_generator
+from .arguments import (as_tensor_like, operands, tensor_in, dims_text, shape_args, infer_shape, squeeze_dims, t_dims, index_key, checked_index, tensor_list)
+from .creation import check_allocation, _filled, numpy_generator
 from .surface import made
 
 __all__ = [
-    "MaxResult", "MinResult", "add", "all", "allclose", "amax", "amin", "any", "argmax", "argmin",
+    "MaxResult", "MinResult", "allclose", 
     "bernoulli", "bernoulli_", "broadcast_to", "cat", "clamp", "clamp_max", "clamp_min", "clip", "concat",
-    "concatenate", "copy_", "detach", "dist", "div", "dot", "equal", "expand", "fill_", "flatten", "getitem",
-    "is_floating_point", "is_tensor", "isclose", "lerp", "linear", "log_softmax", "logsumexp", "matmul",
-    "max", "maximum", "mean", "min", "minimum", "mm", "mv", "norm", "numel", "outer", "permute", "pow",
-    "prod", "reshape", "setitem", "softmax", "square", "squeeze", "stack", "sub", "subtract", "sum",
-    "swapaxes", "swapdims", "t", "to", "transpose", "unsqueeze", "view", "where", "zero_"
+    "concatenate", "copy_", "detach", "dot", "equal", "expand", "fill_", "flatten", "getitem",
+    "is_floating_point", "is_tensor", "isclose", "linear", "matmul",
+    "max", "min", "mm", "mv", "numel", "outer", "permute", "pow",
+    "reshape", "setitem", "square", "squeeze", "stack", 
+    "swapaxes", "swapdims", "t", "to", "transpose", "unsqueeze", "view", "zero_"
 ]
 
-mul, reciprocal, clone = made("mul"), made("reciprocal"), made("clone")  # (functions of rows with a wrapper)
+# functions the rows give by themselves (surface.py), which these build on
+mul, reciprocal, clone, maximum, minimum = (made(n) for n in ("mul", "reciprocal", "clone", "maximum", "minimum"))
 
 Tensor = TensorBase  # (every tensor is one: the public class derives from it)
 
@@ -85,43 +83,6 @@ def _binary(op, a, b):
 
 # ----------------------------------------------------------------- arithmetic
 
-def add(input, other, alpha=1):
-    """input + alpha * other, one node (AddBackward0) and one rounding, as PyTorch's."""
-    return _scaled_binary(_op["add"], input, other, alpha)
-
-
-def sub(input, other, alpha=1):
-    """input - alpha * other, one node (SubBackward0) and one rounding, as PyTorch's."""
-    return _scaled_binary(_op["sub"], input, other, alpha)
-
-
-def _scaled_binary(op, input, other, alpha):
-    a, b = operands(input, other)
-    if alpha.__class__ is not bool and alpha == 1:
-        return apply(op, a, b)
-    if isinstance(alpha, Tensor):
-        alpha = alpha.item()
-    dtype = result_dtype(a, b)
-    # PyTorch's alpha_check
-    if alpha.__class__ is bool and dtype.kind != "b":
-        raise RuntimeError("Boolean alpha only supported for Boolean results.")
-    if dtype.kind not in "fc" and isinstance(alpha, float):
-        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
-    if dtype.kind != "c" and isinstance(alpha, complex):
-        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
-    return apply(op, a, b, alpha=alpha)
-
-
-subtract = sub
-
-
-def div(input, other):
-    if _is_number(input) and isinstance(other, Tensor):
-        # number / tensor is reciprocal(tensor) * number, as in PyTorch (same rounding, same graph)
-        return mul(reciprocal(other), input)
-    return _binary(_op["div"], input, other)
-
-
 def pow(input, exponent):
     if isinstance(input, Tensor) and _is_number(exponent):
         if input.array.dtype.kind in "iub" and exponent < 0 and isinstance(exponent, (int, numpy.integer)):
@@ -165,71 +126,7 @@ def clamp_max(input, max):
     return apply(_op["clamp"], tensor_in(input), max=max, name="ClampMaxBackward0")
 
 
-def maximum(input, other):
-    input, other = both_tensors(input, other)
-    return _binary(_op["maximum"], input, other)
-
-
-def minimum(input, other):
-    input, other = both_tensors(input, other)
-    return _binary(_op["minimum"], input, other)
-
-
-def lerp(input, end, weight):
-    """input + weight * (end - input); weight a number or a tensor (all broadcast together)."""
-    input = tensor_in(input)
-    end = as_tensor_like(end, input)
-    if not _is_number(weight):
-        weight = as_tensor_like(weight, input)
-    return apply(_op["lerp"], input, end, weight)
-
-
-def where(condition, input, other):
-    condition = tensor_in(condition, "condition")
-    if condition.array.dtype.kind != "b":
-        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
-                           f"{condition.dtype.name}")
-    if not isinstance(input, Tensor) and not isinstance(other, Tensor):
-        input = tensor(input, device=condition.device)
-        if input.array.dtype.kind in "iub" and isinstance(other, float):
-            input = input.to(dtype=_dt.get_default_dtype())
-    for x in (input, other):
-        if isinstance(x, Tensor) and x.device is not condition.device:
-            raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
-                               f"devices, {condition.device} and {x.device}!")
-    if not _is_number(input) and not isinstance(input, Tensor):
-        input = as_tensor_like(input, condition)
-    if not _is_number(other) and not isinstance(other, Tensor):
-        other = as_tensor_like(other, condition)
-    return apply(_op["where"], input, other, cond=condition.array)
-
-
 # ----------------------------------------------------------------- reductions
-
-def _reduction(name, input, dim, keepdim, float_only=False):
-    if not isinstance(input, Tensor):
-        input = tensor_in(input)
-    if float_only and input.array.dtype.kind != "f":
-        raise RuntimeError(f"{name}(): could not infer output dtype. Input dtype must be either a floating "
-                           f"point or complex dtype. Got: {input.dtype.name}")
-    return run_op(_op[name], (input,), {"dim": None if dim is None else reduction_dims(dim, input.array.ndim),
-                                         "keepdim": keepdim is True or bool(keepdim)})
-
-
-def sum(input, dim=None, keepdim=False):
-    return _reduction("sum", input, dim, keepdim)
-
-
-def mean(input, dim=None, keepdim=False):
-    return _reduction("mean", input, dim, keepdim, float_only=True)
-
-
-def prod(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    if isinstance(dim, (list, tuple)):
-        raise TypeError("prod takes one dim (a whole number), not a list")
-    return _reduction("prod", input, dim, keepdim)
-
 
 class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
     __slots__ = ()
@@ -278,103 +175,6 @@ def max(input, dim=None, keepdim=False, other=None):
 
 def min(input, dim=None, keepdim=False, other=None):
     return _extreme("min", input, dim, keepdim, other)
-
-
-def amax(input, dim=None, keepdim=False):
-    """The largest values along dim(s); ties share the gradient evenly (unlike max(x, dim))."""
-    return _reduction("amax", input, dim, keepdim)
-
-
-def amin(input, dim=None, keepdim=False):
-    return _reduction("amin", input, dim, keepdim)
-
-
-def norm(input, p="fro", dim=None, keepdim=False):
-    input = tensor_in(input)
-    if input.array.dtype.kind != "f":
-        raise RuntimeError(f"norm(): expected a floating point tensor, got {input.dtype.name}")
-    if p in ("fro", None):
-        p = 2
-    if isinstance(p, str):
-        if p in ("inf", "Inf"):
-            p = math.inf
-        else:
-            raise RuntimeError(f"norm: p={p!r} is not supported; use a number, 'fro' or inf")
-    p = float(p)
-    if not p > 0:
-        raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
-    if p != math.inf and p == int(p):
-        p = int(p)
-    return apply(_op["norm"], input, p=p, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
-
-
-def dist(input, other, p=2):
-    """The p-norm of input - other (they broadcast): p = 2 the Euclidean distance, 0 the number of
-    elements that differ, inf (-inf) the largest (smallest) difference."""
-    input = tensor_in(input)
-    if not isinstance(other, Tensor):
-        raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
-    if isinstance(p, Tensor):
-        p = p.item()
-    if not _is_number(p) or isinstance(p, (bool, numpy.bool_)):
-        raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
-    check_broadcastable(input.array.shape, other.array.shape)
-    for t in (input, other):
-        if t.array.dtype.kind != "f":
-            raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
-                               f"{_dt.scalar_name(_dt.dtype_of(t.array))} instead.")
-    return apply(_op["dist"], input, other, p=float(p))
-
-def _dim_op(name, input, dim, **kw):
-    input = tensor_in(input)
-    if dim is None:
-        raise TypeError(f"{name}() needs dim= (the axis to work along)")
-    if input.array.dtype.kind != "f":
-        raise RuntimeError(f"{name}(): expected a floating point tensor, got {input.dtype.name}")
-    return apply(_op[name], input, dim=wrap_dim(int(dim), input.array.ndim), **kw)
-
-
-def softmax(input, dim=None):
-    return _dim_op("softmax", input, dim)
-
-
-def log_softmax(input, dim=None):
-    return _dim_op("log_softmax", input, dim)
-
-
-def logsumexp(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    if dim is None:
-        raise TypeError("logsumexp() needs dim= (the axis or axes to reduce)")
-    if input.array.dtype.kind != "f":
-        raise RuntimeError(f"logsumexp(): expected a floating point tensor, got {input.dtype.name}")
-    return apply(_op["logsumexp"], input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
-
-
-def _nondiff(name, input, *args, **kw):
-    return apply(_op[name], tensor_in(input), *args, **kw)
-
-
-def argmax(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    return _nondiff("argmax", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
-                    keepdim=bool(keepdim))
-
-
-def argmin(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    return _nondiff("argmin", input, dim=None if dim is None else wrap_dim(int(dim), input.array.ndim),
-                    keepdim=bool(keepdim))
-
-
-def all(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    return _nondiff("all", input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
-
-
-def any(input, dim=None, keepdim=False):
-    input = tensor_in(input)
-    return _nondiff("any", input, dim=reduction_dims(dim, input.array.ndim), keepdim=bool(keepdim))
 
 
 def equal(input, other):

@@ -11,7 +11,9 @@ from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
 from .arguments import tensor_in, as_tensor_like
-from .basic import expand as _expand, reshape as _reshape, sub as _sub, to as _to
+from .basic import expand as _expand, reshape as _reshape, to as _to
+from .surface import made
+_sub = made('sub')
 from .linalg import _same_dtype, _scalar_name
 
 __all__ = ["cdist", "pdist", "pairwise_distance"]

@@ -24,9 +24,13 @@ from ..ops.linalg import einsum_node_name as _einsum_node_name
 from ..core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
 from .arguments import tensor_in, as_tensor_like, dims_text
 from .basic import expand as _expand, reshape as _reshape
-from .basic import mm as _mm, permute as _permute, sum as _sum
+from .basic import mm as _mm, permute as _permute
+from .surface import made
+_sum = made('sum')
 from .creation import eye as _eye
-from .basic import matmul as _matmul, dot as _dot, where as _where
+from .basic import matmul as _matmul, dot as _dot
+from .surface import made
+_where = made('where')
 from ..core.inplace import inplace as _inplace
 
 __all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",

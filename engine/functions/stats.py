@@ -20,7 +20,11 @@ from ..ops.reductions import sort_indices as _sort_indices, median_indices as _m
 from ..ops.reductions import running_extreme_indices as _running_extreme_indices
 from ..core.tensor import TensorBase as Tensor, apply, make_tensor, array_module, wrap_dim
 from .arguments import tensor_in, reduction_dims
-from .basic import _ValuesIndices, div, sum as _sum
+from .basic import _ValuesIndices
+from .surface import made
+div = made('div')
+from .surface import made
+_sum = made('sum')
 from ..host_data import is_number as _is_number
 
 __all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round", "argsort", "nonzero",

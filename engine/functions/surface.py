@@ -9,7 +9,7 @@ from ..core.inplace import inplace
 from ..core.op import TABLE
 from ..core.tensor import TensorBase, run_op, wrap_dim, NO_PARAMS
 from ..signature import make_function
-from .arguments import as_tensor_like, operands, reduction_dims, tensor_in, tensor_list
+from .arguments import as_tensor_like, checked, operands, reduction_dims, tensor_in, tensor_list
 
 __all__ = ["made", "inplace_variant"]
 
@@ -22,7 +22,7 @@ def _as_np_dtype(dtype):
 _HELPERS = {"Tensor": TensorBase, "tensor_in": tensor_in, "operands": operands, "as_tensor_like": as_tensor_like,
             "tensor_list": tensor_list, "wrap_dim": wrap_dim, "reduction_dims": reduction_dims,
             "as_np_dtype": _as_np_dtype, "run_op": run_op, "NO_PARAMS": NO_PARAMS,
-            "default_dtype": _dt.get_default_dtype, "float64": numpy.float64,
+            "default_dtype": _dt.get_default_dtype, "float64": numpy.float64, "checked": checked,
             "__name__": "autodiff.engine.functions"}  # (the module the functions say they are of)
 
 _made = {}  # public name -> the function made for it (one object, whoever asks)

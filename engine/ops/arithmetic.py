@@ -4,14 +4,19 @@ import math
 
 import numpy
 
+from .. import dtypes as _dt
 from .. import kernels
+from ..backend import backend_for, get_default_device
+from ..core.tensor import NO_PARAMS, TensorBase, make_tensor, run_op
+from ..host_data import is_number
 from .table import Elementwise, Op, custom, infix, prefix
 
 
 class Add(Op):
+    """input + alpha * other, one node (AddBackward0), alpha in the result's dtype."""
     name = "add"
+    signature = "add(Tensor input, Tensor other, *, Scalar alpha=1) -> Tensor"
     number_left = "swap"
-    names = ("add",)
     method = inplace = True
     formula = infix("+")
     elementwise = True
@@ -24,9 +29,14 @@ class Add(Op):
     def backward(F, ctx, g, alpha=1):
         return g, (g if alpha == 1 else g * alpha)
 
+    def call(input, other, alpha):
+        return _scaled(Add, input, other, alpha)
+
 
 class Sub(Op):
+    """input - alpha * other, one node (SubBackward0), alpha in the result's dtype."""
     name = "sub"
+    signature = "sub(Tensor input, Tensor other, *, Scalar alpha=1) -> Tensor"
     number_left = "drop"
     names = ("sub", "subtract")
     method = inplace = True
@@ -55,6 +65,25 @@ class Sub(Op):
         if not ctx.needs[1]:
             return g, None
         return g, (-g if alpha == 1 else -g * alpha)
+
+    def call(input, other, alpha):
+        return _scaled(Sub, input, other, alpha)
+
+
+def _scaled(row, a, b, alpha):
+    """add or sub with an alpha: PyTorch's alpha_check on the result's dtype, then one node."""
+    if alpha.__class__ is not bool and alpha == 1:
+        return run_op(row, (a, b), NO_PARAMS)
+    if isinstance(alpha, TensorBase):
+        alpha = alpha.item()
+    dtype = numpy.result_type(*(x.array if isinstance(x, TensorBase) else x for x in (a, b)))
+    if alpha.__class__ is bool and dtype.kind != "b":
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if dtype.kind not in "fc" and isinstance(alpha, float):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    if dtype.kind != "c" and isinstance(alpha, complex):
+        raise RuntimeError("For non-complex input tensors, argument alpha must not be a complex number.")
+    return run_op(row, (a, b), {"alpha": alpha})
 
 
 def _plus_scaled(xp, a, b, alpha):
@@ -122,7 +151,9 @@ def _is_one(v):
 
 
 class Div(Op):
+    """input / other, elementwise (they broadcast)."""
     name = "div"
+    signature = "div(Tensor input, Tensor other) -> Tensor"
     names = ("div", "divide", "true_divide")
     method = inplace = True
     formula = infix("/")
@@ -139,6 +170,12 @@ class Div(Op):
         ga = g / b if ctx.needs[0] else None
         gb = -g * ((a / b) / b) if ctx.needs[1] else None  # PyTorch's rounding
         return ga, gb
+
+    def call(input, other):
+        if is_number(input) and isinstance(other, TensorBase):
+            # number / tensor is reciprocal(tensor) * number, as in PyTorch (same rounding, same graph)
+            return run_op(Mul, (run_op(Reciprocal, (other,), NO_PARAMS), input), NO_PARAMS)
+        return run_op(Div, (input, other), NO_PARAMS)
 
 
 class Remainder(Op):
@@ -408,6 +445,26 @@ class RpowScalar(Op):
         return (g * (out * _log_number(base)),)  # a negative base: NaN, as PyTorch's
 
 
+def _both_tensors(a, b):
+    """maximum's and minimum's operands: both tensors (a number made a 0-d one on the other's device,
+    in the dtype torch.tensor gives it)."""
+    if not isinstance(a, TensorBase):
+        a = _number_tensor(a, b.device)
+    if not isinstance(b, TensorBase):
+        b = _number_tensor(b, a.device)
+    return a, b
+
+
+def _number_tensor(v, device, integral_stays=True):
+    """A 0-d tensor of number v on `device`, of the dtype torch.tensor gives it -- the default
+    floating dtype for a whole number too unless `integral_stays`."""
+    integral = integral_stays and (isinstance(v, (int, numpy.integer, numpy.bool_)))
+    np_dtype = numpy.bool_ if isinstance(v, (bool, numpy.bool_)) and integral_stays else \
+        numpy.int64 if integral else _dt.get_default_dtype().np
+    return make_tensor(backend_for(device).from_host(numpy.asarray(v, dtype=np_dtype)), device)
+
+
+
 def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
     """maximum's and minimum's gradients as PyTorch's: half of g each at a tie, g to the one picked,
     +0 to the other (a masked fill, not a product: no -0, and no NaN from an infinite g)."""
@@ -417,8 +474,9 @@ def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
 
 
 class Maximum(Op):
+    """The larger of input and other, elementwise; at a tie each gets half the gradient."""
     name = "maximum"
-    names = ("maximum",)
+    signature = "maximum(Tensor input, Tensor other) -> Tensor"
     method = True
     elementwise = True
     node = "MaximumBackward0"
@@ -430,10 +488,14 @@ class Maximum(Op):
     def backward(F, ctx, g, a, b):
         return _pick_gradients(F, ctx, g, a, b, a < b, a > b)
 
+    def call(input, other):
+        return run_op(Maximum, _both_tensors(input, other), NO_PARAMS)
+
 
 class Minimum(Op):
+    """The smaller of input and other, elementwise; at a tie each gets half the gradient."""
     name = "minimum"
-    names = ("minimum",)
+    signature = "minimum(Tensor input, Tensor other) -> Tensor"
     method = True
     elementwise = True
     node = "MinimumBackward0"
@@ -445,12 +507,15 @@ class Minimum(Op):
     def backward(F, ctx, g, a, b):
         return _pick_gradients(F, ctx, g, a, b, a > b, a < b)
 
+    def call(input, other):
+        return run_op(Minimum, _both_tensors(input, other), NO_PARAMS)
+
 
 class Where(Op):
     """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
     name = "where"
+    signature = "where(Tensor condition, Tensor input, Tensor other) -> Tensor"
     saves_params = True
-    names = ("where",)
     method = True  # Tensor.where(condition, other) puts self second: tensor.py writes that one by hand
     formula = custom("where")
     elementwise = True
@@ -464,11 +529,25 @@ class Where(Op):
         gb = F.where(cond, 0.0, g) if ctx.needs[1] else None
         return ga, gb
 
+    def call(condition, input, other):
+        if not isinstance(condition, TensorBase):
+            condition = _number_tensor(condition, get_default_device())
+        if condition.array.dtype.kind != "b":
+            raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                               f"{condition.dtype.name}")
+        if not isinstance(input, TensorBase) and not isinstance(other, TensorBase):
+            input = _number_tensor(input, condition.device, integral_stays=not isinstance(other, float))
+        for x in (input, other):
+            if isinstance(x, TensorBase) and x.device is not condition.device:
+                raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
+                                   f"devices, {condition.device} and {x.device}!")
+        return run_op(Where, (input, other), {"cond": condition.array})
+
 
 class Lerp(Op):
     """input + weight * (end - input), from the nearer end (kernels.lerp)."""
     name = "lerp"
-    names = ("lerp",)
+    signature = "lerp(Tensor input, Tensor end, Tensor weight) -> Tensor"
     method = inplace = elementwise = True
     node = staticmethod(lambda ctx: "LerpBackward0" if ctx.shapes[2] is None else "LerpBackward1")
     number_right = "drop"  # lerp(end, 0.3) is PyTorch's Scalar overload: two edges
@@ -485,6 +564,11 @@ class Lerp(Op):
         gb = g * w if ctx.needs[1] else None
         gw = g * (b - a) if ctx.needs[2] else None
         return ga, gb, gw
+
+    def call(input, end, weight):
+        if not isinstance(end, TensorBase):
+            end = _number_tensor(end, input.device)
+        return run_op(Lerp, (input, end, weight), NO_PARAMS)
 
 
 class Addcmul(Op):

@@ -223,8 +223,10 @@ class Signbit(_Predicate):
 
 
 class Argmax(Compare):
+    """The index of the largest element (of the flattened input, or along `dim`)."""
     name = "argmax"
-    names = ("argmax",)
+    signature = "argmax(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
+
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmax(x)
@@ -232,8 +234,10 @@ class Argmax(Compare):
 
 
 class Argmin(Compare):
+    """The index of the smallest element (of the flattened input, or along `dim`)."""
     name = "argmin"
-    names = ("argmin",)
+    signature = "argmin(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
+
     def forward(xp, x, dim=None, keepdim=False):
         if dim is None:
             return xp.argmin(x)
@@ -241,14 +245,18 @@ class Argmin(Compare):
 
 
 class All(Compare):
+    """Whether every element is true (nonzero), over every dim or along `dim`."""
     name = "all"
-    names = ("all",)
+    signature = "all(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
+
     def forward(xp, x, dim=None, keepdim=False):
         return xp.all(x, axis=dim, keepdims=keepdim)
 
 
 class Any(Compare):
+    """Whether any element is true (nonzero), over every dim or along `dim`."""
     name = "any"
-    names = ("any",)
+    signature = "any(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
+
     def forward(xp, x, dim=None, keepdim=False):
         return xp.any(x, axis=dim, keepdims=keepdim)

@@ -5,8 +5,11 @@ import math
 
 import numpy
 
+from .. import dtypes as _dt
 from .. import kernels
-from .table import (Op, keepdim_shape, reduced_count, unreduce, unreduce_batched, batch_dim, call, custom,
+from ..core.tensor import TensorBase, check_broadcastable, run_op
+from ..host_data import is_number
+from .table import (Op, require_floating, keepdim_shape, reduced_count, unreduce, unreduce_batched, batch_dim, call, custom,
                     scatter_add)
 
 
@@ -17,8 +20,9 @@ def _reduction_name(base):
 
 
 class Sum(Op):
+    """The sum of the elements, over every dim or over `dim`."""
     name = "sum"
-    names = ("sum",)
+    signature = "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = _reduction_name("Sum")
@@ -35,11 +39,16 @@ class Sum(Op):
 
 
 class Mean(Op):
+    """The mean of the elements, over every dim or over `dim` (a floating tensor's)."""
     name = "mean"
-    names = ("mean",)
+    signature = "mean(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = _reduction_name("Mean")
+
+    def call(input, dim, keepdim):
+        require_floating(input, "mean")
+        return run_op(Mean, (input,), {"dim": dim, "keepdim": keepdim})
 
     def forward(xp, x, dim=None, keepdim=False):
         return x.mean(axis=dim, keepdims=keepdim)
@@ -110,8 +119,9 @@ def sum_to_array(x, shape):
 
 
 class Prod(Op):
+    """The product of the elements, over every dim or along `dim`."""
     name = "prod"
-    names = ("prod",)
+    signature = "prod(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = staticmethod(lambda ctx: "ProdBackward0" if ctx.params.get("dim") is None else "ProdBackward1")
@@ -187,7 +197,7 @@ class ProdOthers(Op):
 class Amax(Op):
     """amax(x, dim): the largest values; tied elements share the gradient evenly."""
     name = "amax"
-    names = ("amax",)
+    signature = "amax(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "AmaxBackward0")  # aminmax's: AminmaxBackward0
@@ -204,8 +214,9 @@ class Amax(Op):
 
 
 class Amin(Op):
+    """The smallest values along dim(s); ties share the gradient evenly."""
     name = "amin"
-    names = ("amin",)
+    signature = "amin(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "AminBackward0")  # aminmax's: AminmaxBackward0
@@ -725,7 +736,7 @@ class Logcumsumexp(Op):
 class Norm(Op):
     """The p-norm over everything or over `dim`: p = 2 (default), 1, inf, or any p > 0."""
     name = "norm"
-    names = ("norm",)
+    signature = "norm(Tensor input, Any p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("norm")
     node = "LinalgVectorNormBackward0"
@@ -763,13 +774,29 @@ class Norm(Op):
         return (F.where(out == 0, 0.0, g * x * F.pow_scalar(a, exponent=p - 2) /
                         F.pow_scalar(out, exponent=p - 1)),)
 
+    def call(input, p, dim, keepdim):
+        if input.array.dtype.kind != "f":
+            raise RuntimeError(f"norm(): expected a floating point tensor, got {input.dtype.name}")
+        if p in ("fro", None):
+            p = 2
+        if isinstance(p, str):
+            if p not in ("inf", "Inf"):
+                raise RuntimeError(f"norm: p={p!r} is not supported; use a number, 'fro' or inf")
+            p = math.inf
+        p = float(p)
+        if not p > 0:
+            raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
+        if p != math.inf and p == int(p):
+            p = int(p)
+        return run_op(Norm, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
+
 
 class Dist(Op):
     """torch.dist: the p-norm of a - b over all their elements (they broadcast); p = 0 counts the
     elements that differ (no gradient), -inf is the smallest |a - b|. The gradient is norm's of
     a - b (PyTorch's norm_backward), and its negation for b."""
     name = "dist"
-    names = ("dist",)
+    signature = "dist(Tensor input, Tensor other, Any p=2) -> Tensor"
     method = True
     formula = call("p")
     node = "DistBackward0"
@@ -789,9 +816,25 @@ class Dist(Op):
         grad = F.zeros_like(d) if p == 0 else Norm._grad(F, ctx, g, d, out, p, None, False)[0]
         return (grad if ctx.needs[0] else None), (-grad if ctx.needs[1] else None)
 
+    def call(input, other, p):
+        if not isinstance(other, TensorBase):
+            raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        if isinstance(p, TensorBase):
+            p = p.item()
+        if not is_number(p) or isinstance(p, (bool, numpy.bool_)):
+            raise TypeError(f"dist(): argument 'p' (position 3) must be Number, not {type(p).__name__}")
+        check_broadcastable(input.array.shape, other.array.shape)
+        for t in (input, other):
+            if t.array.dtype.kind != "f":
+                raise RuntimeError(f"norm(): input dtype should be either floating point or complex. Got "
+                                   f"{_dt.scalar_name(_dt.dtype_of(t.array))} instead.")
+        return run_op(Dist, (input, other), {"p": float(p)})
+
+
 class Logsumexp(Op):
+    """log(sum(exp(x))) along `dim`, without overflow."""
     name = "logsumexp"
-    names = ("logsumexp",)
+    signature = "logsumexp(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
     node = "LogsumexpBackward0"
@@ -810,10 +853,23 @@ class Logsumexp(Op):
         out = unreduce(F, ctx, out, dim, keepdim)
         return (g * F.exp(x - out),)
 
+    def call(input, dim, keepdim):
+        _along_a_dim(input, dim, "logsumexp", "the axis or axes to reduce")
+        return run_op(Logsumexp, (input,), {"dim": dim, "keepdim": keepdim})
+
+
+def _along_a_dim(input, dim, fname, what):
+    """softmax's, log_softmax's and logsumexp's checks: a dim given, a floating input."""
+    if dim is None:
+        raise TypeError(f"{fname}() needs dim= ({what})")
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{fname}(): expected a floating point tensor, got {input.dtype.name}")
+
 
 class Softmax(Op):
+    """exp(x) / sum(exp(x)) along `dim`."""
     name = "softmax"
-    names = ("softmax",)
+    signature = "softmax(Tensor input, int? dim=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "SoftmaxBackward0"
@@ -830,10 +886,15 @@ class Softmax(Op):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else Softmax.backward(F, ctx, g, out, d)
 
+    def call(input, dim):
+        _along_a_dim(input, dim, "softmax", "the axis to work along")
+        return run_op(Softmax, (input,), {"dim": dim})
+
 
 class LogSoftmax(Op):
+    """log(softmax(x)) along `dim`, computed without its log(0)."""
     name = "log_softmax"
-    names = ("log_softmax",)
+    signature = "log_softmax(Tensor input, int? dim=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "LogSoftmaxBackward0"
@@ -849,3 +910,9 @@ class LogSoftmax(Op):
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else LogSoftmax.backward(F, ctx, g, out, d)
+
+    def call(input, dim):
+        _along_a_dim(input, dim, "log_softmax", "the axis to work along")
+        return run_op(LogSoftmax, (input,), {"dim": dim})
+
+

@@ -129,3 +129,11 @@ def scatter_add(xp, target, key, values):
     else:  # cupy
         import cupyx
         cupyx.scatter_add(target, key, values)
+
+
+def require_floating(input, fname):
+    """The refusal, for a reduction that cannot infer an integral result's dtype (mean), of an input
+    that is not floating point."""
+    if input.array.dtype.kind != "f":
+        raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a floating point "
+                           f"or complex dtype. Got: {input.dtype.name}")
