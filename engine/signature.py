@@ -159,8 +159,8 @@ def make_function(row, name, signature, helpers):
     lines = []
     emit = lines.append
     # --- the parameter list (numpy's axis / keepdims as keyword-only aliases)
-    names = {p.name for p in params}
-    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in names]
+    optional = {p.name for p in params if not p.required}
+    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
     positional = [p for p in params if not p.keyword_only]
     keyword = [p for p in params if p.keyword_only]
     # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
@@ -177,7 +177,8 @@ def make_function(row, name, signature, helpers):
     for alias, own in aliases:
         default = next(p.default for p in params if p.name == own)
         emit(f"    if {alias} is not _UNSET:")
-        emit(f"        if {own} is not {default!r} and {own} != {default!r}:")
+        given = f"{own} is not None" if default is None else f"{own} != {default!r}"
+        emit(f"        if {given}:")
         emit(f"            raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
         emit(f"        {own} = {alias}")
     if varargs:
@@ -213,7 +214,7 @@ def make_function(row, name, signature, helpers):
             emit(f"        {value} = checked({value}, {what!r}, {name!r}, {value!r})")
     # --- dims against the first tensor; dtypes as the array module's
     for p in params:
-        if p.name == "dim" and first is not None and p.type in ("int", "int[]"):
+        if p.name == "dim" and first is not None and p.type in ("int", "int[]") and row.wrap_dims:
             wrap = "reduction_dims" if p.type == "int[]" else "wrap_dim"
             test = f"{p.name} is not None" if p.optional else None
             call = f"{wrap}({p.name}, {first}.array.ndim)"
@@ -248,7 +249,8 @@ def make_function(row, name, signature, helpers):
 # type -> (a test that is true where the value needs a look, how PyTorch names the type): the cheap
 # test lets the common case through at once; `checked` (a helper) converts or refuses the rest
 _CHECKS = {"int": ("{0}.__class__ is not int", "int"),
-           "int[]": ("{0}.__class__ is not int and {0}.__class__ is not tuple", "tuple of ints"),
+           "int[]": ("{0}.__class__ is not int and ({0}.__class__ is not tuple or not all(v.__class__ is int for v in {0}))",
+                     "tuple of ints"),
            "float": ("{0}.__class__ is not float", "float"),
            "str": ("{0}.__class__ is not str", "str")}
 

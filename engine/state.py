@@ -11,6 +11,7 @@ engine state.
 import contextvars
 
 from . import backend, dtypes, printing
+from . import allocation
 from .functions import creation
 
 __all__ = ["Settings", "isolated"]
@@ -27,7 +28,7 @@ class Settings:
         self.print_options = printing.get_printoptions()
         self.rng = creation.numpy_generator[0]
         self.uniform_rng = creation.uniform_generator[0]
-        self.allocation_limit = creation.allocation_limit[0]
+        self.allocation_limit = allocation.allocation_limit[0]
 
     def restore(self):
         dtypes.set_default_dtype(self.dtype)
@@ -36,7 +37,7 @@ class Settings:
             setattr(printing.PRINT_OPTS, key, value)
         creation.numpy_generator[0] = self.rng
         creation.uniform_generator[0] = self.uniform_rng
-        creation.allocation_limit[0] = self.allocation_limit
+        allocation.allocation_limit[0] = self.allocation_limit
 
 
 def isolated(fn, *args, **kwargs):

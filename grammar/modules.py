@@ -24,7 +24,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine import functions as _functions
-from ..engine.functions.creation import check_allocation as _check_allocation
+from ..engine.allocation import check_allocation as _check_allocation
 from .limits import MAX_INT_BITS, bounded_list, TooLarge
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS

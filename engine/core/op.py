@@ -50,6 +50,7 @@ class Op:
     signature = None  # "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor": its public function
     call = None       # call(*arguments): the function's work after the signature's checks, where it is more than
     #                   applying this row to the tensors with the rest as parameters
+    wrap_dims = True  # the function wraps a `dim` (int or int[]) against its first tensor's dims before `call`
     names = ()
     method = False
     inplace = False

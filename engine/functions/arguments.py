@@ -80,35 +80,6 @@ def shape_args(shape):
     return tuple(int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape)
 
 
-def infer_shape(shape, numel):
-    """Resolve one -1 in `shape`; PyTorch's error when the sizes don't fit."""
-    known = 1
-    unknown = None
-    for i, s in enumerate(shape):
-        if s == -1:
-            if unknown is not None:
-                raise RuntimeError("only one dimension can be inferred")
-            unknown = i
-        elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
-        else:
-            known *= s
-    if unknown is not None:
-        if known == 0 or numel % known:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        shape = shape[:unknown] + (numel // known,) + shape[unknown + 1:]
-    elif known != numel:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-    return shape
-
-
-def squeeze_dims(dim, ndim):
-    """squeeze's dim: None (all), one axis, or a tuple of axes (which may be empty)."""
-    if isinstance(dim, (list, tuple)):
-        return reduction_dims(dim, ndim) if len(dim) else ()
-    return None if dim is None else wrap_dim(int(dim), ndim)
-
-
 def t_dims(input, name):
     """t()'s dims: 0 and 1 of a matrix, nothing to swap in a vector or a number (still a new view)."""
     nd = input.array.ndim

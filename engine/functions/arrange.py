@@ -3,15 +3,18 @@ diff, fliplr, flipud, rot90, unflatten, tensor_split, repeat_interleave, take_al
 diag_embed. Only rot90 and diag_embed are rows of their own (engine/ops/shapes.py)."""
 import numpy
 
-from .surface import made
 from ..core.tensor import wrap_dim, array_module, check_broadcastable, apply
-from .arguments import tensor_in, as_tensor_like, shape_args, infer_shape
+from .arguments import tensor_in, as_tensor_like, shape_args
+from ..ops.shapes import infer_shape
 from .creation import zeros_like, tensor
-from .basic import reshape, view, flatten, unsqueeze, expand, cat, copy_, getitem
+from .basic import view, flatten, copy_, getitem
+from .surface import made
 from .shapes import narrow, flip, repeat, gather, index_select, _along
 from ..core.inplace import type_word
 from ..ops import TABLE
 from ..core.tensor import TensorBase as Tensor
+
+reshape, unsqueeze, expand, cat = (made(n) for n in ('reshape', 'unsqueeze', 'expand', 'cat'))  # (functions the rows give)
 
 _clone, _logical_xor, sub = made("clone"), made("logical_xor"), made("sub")  # (functions the rows give)
 

@@ -18,22 +18,24 @@ from ..core.tensor import (TensorBase, apply, make_tensor, array_module, wrap_di
                            check_broadcastable, storage_of)
 from ..host_data import is_number as _is_number
 from ..ops import TABLE as _op, is_basic_key as _is_basic_key
-from .arguments import (as_tensor_like, operands, tensor_in, dims_text, shape_args, infer_shape, squeeze_dims, t_dims, index_key, checked_index, tensor_list)
-from .creation import check_allocation, _filled, numpy_generator
+from .arguments import as_tensor_like, operands, tensor_in, dims_text, shape_args, t_dims, index_key, checked_index
+from ..ops.shapes import infer_shape
+from .creation import _filled, numpy_generator
 from .surface import made
 
 __all__ = [
     "MaxResult", "MinResult", "allclose", 
-    "bernoulli", "bernoulli_", "broadcast_to", "cat", "clamp", "clamp_max", "clamp_min", "clip", "concat",
-    "concatenate", "copy_", "detach", "dot", "equal", "expand", "fill_", "flatten", "getitem",
+    "bernoulli", "bernoulli_", "broadcast_to", "clamp", "clamp_max", "clamp_min", "clip", 
+    "copy_", "detach", "dot", "equal", "fill_", "flatten", "getitem",
     "is_floating_point", "is_tensor", "isclose", "linear", "matmul",
-    "max", "min", "mm", "mv", "numel", "outer", "permute", "pow",
-    "reshape", "setitem", "square", "squeeze", "stack", 
-    "swapaxes", "swapdims", "t", "to", "transpose", "unsqueeze", "view", "zero_"
+    "max", "min", "mm", "mv", "numel", "outer", "pow",
+    "setitem", "square", 
+    "swapaxes", "t", "to", "view", "zero_"
 ]
 
 # functions the rows give by themselves (surface.py), which these build on
-mul, reciprocal, clone, maximum, minimum = (made(n) for n in ("mul", "reciprocal", "clone", "maximum", "minimum"))
+mul, reciprocal, clone, maximum, minimum, reshape, transpose, expand, cat, unsqueeze = (made(n) for n in (
+    "mul", "reciprocal", "clone", "maximum", "minimum", "reshape", "transpose", "expand", "cat", "unsqueeze"))
 
 Tensor = TensorBase  # (every tensor is one: the public class derives from it)
 
@@ -265,12 +267,6 @@ def linear(input, weight, bias=None):
 # --------------------------------------------------------------------- shapes
 
 
-def reshape(input, *shape):
-    input = tensor_in(input)
-    shape = infer_shape(shape_args(shape), input.array.size)
-    return apply(_op["reshape"], input, shape=shape)
-
-
 def view(input, *shape):
     """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
     input = tensor_in(input)
@@ -295,26 +291,6 @@ def flatten(input, start_dim=0, end_dim=-1):
     return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
 
 
-def squeeze(input, dim=None):
-    input = tensor_in(input)
-    return apply(_op["squeeze"], input, dim=squeeze_dims(dim, input.array.ndim))
-
-
-def unsqueeze(input, dim):
-    input = tensor_in(input)
-    nd = input.array.ndim + 1
-    return apply(_op["unsqueeze"], input, dim=wrap_dim(int(dim), nd))
-
-
-def transpose(input, dim0, dim1):
-    input = tensor_in(input)
-    nd = input.array.ndim
-    return apply(_op["transpose"], input, dim0=wrap_dim(int(dim0), nd), dim1=wrap_dim(int(dim1), nd))
-
-
-swapdims = transpose
-
-
 def swapaxes(input, axis0, axis1):
     return transpose(input, axis0, axis1)
 
@@ -324,83 +300,11 @@ def t(input):
     return apply(_op["transpose"], input, **t_dims(input, "t"), name="TBackward0")
 
 
-def permute(input, *dims):
-    input = tensor_in(input)
-    dims = shape_args(dims)
-    nd = input.array.ndim
-    if len(dims) != nd:
-        raise RuntimeError(f"permute(sparse_coo): number of dimensions in the tensor input does not match "
-                           f"the length of the desired ordering of dimensions i.e. input.dim() = {nd} is not "
-                           f"equal to len(dims) = {len(dims)}".replace("(sparse_coo)", ""))
-    dims = tuple(wrap_dim(d, nd) for d in dims)
-    if len(set(dims)) != nd:
-        raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return apply(_op["permute"], input, dims=dims)
-
-
-def expand(input, *sizes):
-    input = tensor_in(input)
-    sizes = shape_args(sizes)
-    old = input.array.shape
-    if len(sizes) < len(old):
-        raise RuntimeError(f"expand(torch.DoubleTensor{{{list(old)}}}, size={list(sizes)}): the number of "
-                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
-                           f"dimensions in the tensor ({len(old)})")
-    lead = len(sizes) - len(old)
-    shape = []
-    for i, s in enumerate(sizes):
-        if i < lead:
-            if s < 0:
-                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
-                                   f"non-existing dimension {i}")
-            shape.append(s)
-            continue
-        o = old[i - lead]
-        if s == -1:
-            s = o
-        elif o != s and o != 1:
-            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({o}) at "
-                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
-                               f"{list(old)}")
-        shape.append(s)
-    shape = tuple(shape)
-    # a view allocates nothing, but every op on it would touch each element: the same limit applies
-    check_allocation(shape, input.array.dtype)
-    return apply(_op["expand"], input, shape=shape)
-
-
 def broadcast_to(input, size):
     return expand(input, size)
 
 
-def cat(tensors, dim=0):
-    ts = tensor_list(tensors, "cat")
-    nd = ts[0].array.ndim
-    if nd == 0:
-        raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
-    d = wrap_dim(int(dim), nd)
-    for i, x in enumerate(ts[1:], 1):
-        if x.array.ndim != nd:
-            raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {x.array.ndim}")
-        for k in range(nd):
-            if k != d and x.array.shape[k] != ts[0].array.shape[k]:
-                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
-                                   f"{ts[0].array.shape[k]} but got size {x.array.shape[k]} for tensor "
-                                   f"number {i} in the list.")
-    return apply(_op["cat"], *ts, dim=d)
-
-
 concat = concatenate = cat
-
-
-def stack(tensors, dim=0):
-    ts = tensor_list(tensors, "stack")
-    for i, x in enumerate(ts[1:], 1):
-        if x.array.shape != ts[0].array.shape:
-            raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(ts[0].shape)} at "
-                               f"entry 0 and {list(x.shape)} at entry {i}")
-    d = wrap_dim(int(dim), ts[0].array.ndim + 1)
-    return apply(_op["stack"], *ts, dim=d)
 
 
 # ------------------------------------------------------------------- indexing

@@ -12,6 +12,7 @@ from .. import dtypes as _dt
 from .. import ranges as _ranges
 from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module
 from ..generator import Mersenne
+from ..allocation import check_allocation, set_allocation_limit
 from ..host_data import host_array_of as _host_array
 
 __all__ = [
@@ -19,32 +20,6 @@ __all__ = [
     "logspace", "manual_seed", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
     "randperm", "set_allocation_limit", "tensor", "zeros", "zeros_like"
 ]
-
-
-allocation_limit = [1 << 34]  # bytes; an absurd request is an error, not a frozen machine
-
-
-def set_allocation_limit(nbytes):
-    """The largest tensor creation functions will make, in bytes."""
-    allocation_limit[0] = int(nbytes)
-
-
-def check_allocation(shape, dtype):
-    n = 1
-    for s in shape:
-        n *= s
-    nbytes = n * dtype.itemsize
-    if nbytes > allocation_limit[0]:
-        raise MemoryError(f"refusing to allocate {human_bytes(nbytes)} for a tensor of shape {list(shape)} "
-                          f"(limit {human_bytes(allocation_limit[0])})")
-
-
-def human_bytes(n):
-    for unit in ("B", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if n < 1024 or unit == "PiB":
-            return f"{n:.1f} {unit}" if unit != "B" else f"{n} B"
-        n /= 1024
-    return f"{n} B"
 
 
 def size_arg(size, what="size"):

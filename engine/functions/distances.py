@@ -11,10 +11,11 @@ from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
 from .arguments import tensor_in, as_tensor_like
-from .basic import expand as _expand, reshape as _reshape, to as _to
+from .basic import to as _to
 from .surface import made
-_sub = made('sub')
 from .linalg import _same_dtype, _scalar_name
+
+_expand, _reshape, _sub = (made(n) for n in ('expand', 'reshape', 'sub'))  # (functions the rows give)
 
 __all__ = ["cdist", "pdist", "pairwise_distance"]
 

@@ -7,7 +7,8 @@ bumped, and the view's own node on top of the tensor's history under its in-plac
 view of its base with the step added to its chain; a base logs the step that undoes it, so
 the views made of it before still select the same elements (tensor.view_chain).
 """
-from .arguments import squeeze_dims, t_dims
+from .arguments import t_dims
+from ..ops.shapes import squeeze_dims
 from ..core.tensor import wrap_dim
 from ..core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from ..core.inplace import check_inplace, INFERENCE_INPLACE_MESSAGE

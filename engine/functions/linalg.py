@@ -23,15 +23,13 @@ from ..ops import TABLE as _op
 from ..ops.linalg import einsum_node_name as _einsum_node_name
 from ..core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
 from .arguments import tensor_in, as_tensor_like, dims_text
-from .basic import expand as _expand, reshape as _reshape
-from .basic import mm as _mm, permute as _permute
-from .surface import made
-_sum = made('sum')
+from .basic import mm as _mm
 from .creation import eye as _eye
 from .basic import matmul as _matmul, dot as _dot
 from .surface import made
-_where = made('where')
 from ..core.inplace import inplace as _inplace
+
+_expand, _reshape, _permute, _sum, _where = (made(n) for n in ('expand', 'reshape', 'permute', 'sum', 'where'))  # (functions the rows give)
 
 __all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",
            "vdot", "inner", "addmv", "addmv_", "addr", "addr_", "matrix_power", "logdet", "slogdet"]

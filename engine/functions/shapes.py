@@ -12,12 +12,14 @@ import numpy
 
 from ..core.tensor import array_module, apply
 from .arguments import tensor_in, as_tensor_like, index_key
-from .basic import expand, permute
+from .surface import made
 from ..core.tensor import wrap_dim
 from ..host_data import is_number as _is_number
 from ..ops import TABLE
 from .indexing import checked_index
 from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
+
+expand, permute = (made(n) for n in ('expand', 'permute'))  # (functions the rows give)
 
 __all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
            "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]

@@ -22,10 +22,9 @@ from ..core.tensor import TensorBase as Tensor, apply, make_tensor, array_module
 from .arguments import tensor_in, reduction_dims
 from .basic import _ValuesIndices
 from .surface import made
-div = made('div')
-from .surface import made
-_sum = made('sum')
 from ..host_data import is_number as _is_number
+
+div, _sum = (made(n) for n in ('div', 'sum'))  # (functions the rows give)
 
 __all__ = ["cumsum", "cumprod", "median", "kthvalue", "sort", "topk", "var", "std", "round", "argsort", "nonzero",
            "count_nonzero", "nansum", "nanmean", "aminmax", "cummax", "cummin", "logcumsumexp"]

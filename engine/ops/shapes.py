@@ -1,4 +1,6 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
+from ..allocation import check_allocation
+from ..core.tensor import run_op, wrap_dim
 from .table import Op, batch_dim, batch_key, call, custom, is_basic_key, scatter_add
 from .indexing import ScatterAdd, gather_back, grid_key, lift_0d
 
@@ -11,6 +13,7 @@ def _reshape_back(F, ctx, g, *args, **params):
 class Reshape(Op):
     batched_backward = _reshape_back
     name = "reshape"
+    signature = "reshape(Tensor input, int[] shape) -> Tensor"
     names = ("reshape", "view", "flatten", "ravel", "unflatten")
     method = True
     formula = custom("reshape")
@@ -26,11 +29,15 @@ class Reshape(Op):
     def backward(F, ctx, g, shape):
         return (F.reshape(g, shape=ctx.shapes[0]),)
 
+    def call(input, shape):
+        return run_op(Reshape, (input,), {"shape": infer_shape(shape, input.array.size)})
+
 
 class Unsqueeze(Op):
     batched_backward = _reshape_back
     name = "unsqueeze"
-    names = ("unsqueeze",)
+    signature = "unsqueeze(Tensor input, int dim) -> Tensor"
+    wrap_dims = False  # (against one dim more than the input has)
     method = True
     formula = custom("reshape")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "UnsqueezeBackward0")  # unsqueeze_: ...Backward1
@@ -41,6 +48,9 @@ class Unsqueeze(Op):
 
     def backward(F, ctx, g, dim, name=None):
         return (F.reshape(g, shape=ctx.shapes[0]),)
+
+    def call(input, dim):
+        return run_op(Unsqueeze, (input,), {"dim": wrap_dim(dim, input.array.ndim + 1)})
 
 
 def _squeeze_name(ctx):
@@ -53,7 +63,8 @@ def _squeeze_name(ctx):
 class Squeeze(Op):
     batched_backward = _reshape_back
     name = "squeeze"
-    names = ("squeeze",)
+    signature = "squeeze(Tensor input, int[1]? dim=None) -> Tensor"
+    wrap_dims = False  # (an empty list of dims squeezes nothing)
     method = True
     formula = custom("reshape")
     node = staticmethod(_squeeze_name)
@@ -69,9 +80,13 @@ class Squeeze(Op):
     def backward(F, ctx, g, dim=None, name=None):
         return (F.reshape(g, shape=ctx.shapes[0]),)
 
+    def call(input, dim):
+        return run_op(Squeeze, (input,), {"dim": squeeze_dims(dim, input.array.ndim)})
+
 
 class Transpose(Op):
     name = "transpose"
+    signature = "transpose(Tensor input, int dim0, int dim1) -> Tensor"
     names = ("transpose", "swapaxes", "swapdims", "t")
     method = True
     formula = custom("transpose")
@@ -90,9 +105,14 @@ class Transpose(Op):
             return (g,)
         return (F.transpose(g, dim0=batch_dim(dim0, nd), dim1=batch_dim(dim1, nd)),)
 
+    def call(input, dim0, dim1):
+        nd = input.array.ndim
+        return run_op(Transpose, (input,), {"dim0": wrap_dim(dim0, nd), "dim1": wrap_dim(dim1, nd)})
+
 
 class Permute(Op):
     name = "permute"
+    signature = "permute(Tensor input, int[] dims) -> Tensor"
     names = ("permute", "movedim", "moveaxis")
     method = True
     formula = custom("permute")
@@ -115,10 +135,22 @@ class Permute(Op):
             inverse[d % nd] = i
         return (F.permute(g, dims=(0,) + tuple(i + 1 for i in inverse)),)
 
+    def call(input, dims):
+        nd = input.array.ndim
+        if len(dims) != nd:
+            raise RuntimeError(f"permute(): number of dimensions in the tensor input does not match the length of "
+                               f"the desired ordering of dimensions i.e. input.dim() = {nd} is not equal to "
+                               f"len(dims) = {len(dims)}")
+        dims = tuple(wrap_dim(d, nd) for d in dims)
+        if len(set(dims)) != nd:
+            raise RuntimeError("permute(): duplicate dims are not allowed.")
+        return run_op(Permute, (input,), {"dims": dims})
+
 
 class Expand(Op):
     """Broadcast to `shape` (a read-only view); the core sums the gradient back."""
     name = "expand"
+    signature = "expand(Tensor input, int[] size) -> Tensor"
     names = ("expand", "broadcast_to")
     method = True
     formula = custom("reshape")
@@ -133,9 +165,15 @@ class Expand(Op):
     def backward(F, ctx, g, shape):
         return (g,)
 
+    def call(input, size):
+        shape = expanded_shape(input.array.shape, size)
+        check_allocation(shape, input.array.dtype)  # a view allocates nothing, but every op on it touches each element
+        return run_op(Expand, (input,), {"shape": shape})
+
 
 class Cat(Op):
     name = "cat"
+    signature = "cat(Tensor[] tensors, int dim=0) -> Tensor"
     names = ("cat", "concat", "concatenate")
     formula = custom("join")
     node = "CatBackward0"
@@ -162,10 +200,25 @@ class Cat(Op):
             start = stop
         return tuple(grads)
 
+    def call(tensors, dim):
+        nd = tensors[0].array.ndim
+        if nd == 0:
+            raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")
+        d = wrap_dim(dim, nd)
+        for i, x in enumerate(tensors[1:], 1):
+            if x.array.ndim != nd:
+                raise RuntimeError(f"Tensors must have same number of dimensions: got {nd} and {x.array.ndim}")
+            for k in range(nd):
+                if k != d and x.array.shape[k] != tensors[0].array.shape[k]:
+                    raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                       f"{tensors[0].array.shape[k]} but got size {x.array.shape[k]} for tensor "
+                                       f"number {i} in the list.")
+        return run_op(Cat, tuple(tensors), {"dim": d})
+
 
 class Stack(Op):
     name = "stack"
-    names = ("stack",)
+    signature = "stack(Tensor[] tensors, int dim=0) -> Tensor"
     formula = custom("join")
     node = "StackBackward0"
 
@@ -181,6 +234,13 @@ class Stack(Op):
         d = dim % (len(ctx.shapes[0]) + 1)
         return tuple(F.getitem(g, key=(slice(None),) * (d + 1) + (i,)) if need else None
                      for i, need in enumerate(ctx.needs))
+
+    def call(tensors, dim):
+        for i, x in enumerate(tensors[1:], 1):
+            if x.array.shape != tensors[0].array.shape:
+                raise RuntimeError(f"stack expects each tensor to be equal size, but got {list(tensors[0].shape)} at "
+                                   f"entry 0 and {list(x.shape)} at entry {i}")
+        return run_op(Stack, tuple(tensors), {"dim": wrap_dim(dim, tensors[0].array.ndim + 1)})
 
 
 _FULL_SLICE = slice(None)
@@ -561,3 +621,66 @@ class DiagEmbed(Op):
 
     def batched_backward(F, ctx, g, offset=0, dim1=-2, dim2=-1):
         return (F.diagonal(g, offset=offset, dim1=dim1 + 1, dim2=dim2 + 1),)
+
+
+# ------------------------------------------------------------------ shapes, as PyTorch checks them
+
+def infer_shape(shape, numel):
+    """Resolve one -1 in `shape`; PyTorch's error when the sizes don't fit."""
+    known = 1
+    unknown = None
+    for i, s in enumerate(shape):
+        if s == -1:
+            if unknown is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            unknown = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if unknown is not None:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = shape[:unknown] + (numel // known,) + shape[unknown + 1:]
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def squeeze_dims(dim, ndim):
+    """squeeze's dim: None (all), one axis, or a tuple of axes (which may be empty)."""
+    if isinstance(dim, (list, tuple)):
+        if not dim:
+            return ()
+        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        for i, a in enumerate(axes):
+            if a in axes[:i]:  # PyTorch names the first dim seen twice
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        return axes
+    return None if dim is None else wrap_dim(int(dim), ndim)
+
+
+def expanded_shape(old, sizes):
+    """The shape expand(sizes) gives a tensor of shape `old` (-1 keeps a size), with PyTorch's messages."""
+    if len(sizes) < len(old):
+        raise RuntimeError(f"expand(torch.DoubleTensor{{{list(old)}}}, size={list(sizes)}): the number of "
+                           f"sizes provided ({len(sizes)}) must be greater or equal to the number of "
+                           f"dimensions in the tensor ({len(old)})")
+    lead = len(sizes) - len(old)
+    shape = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            shape.append(s)
+            continue
+        o = old[i - lead]
+        if s == -1:
+            s = o
+        elif o != s and o != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({o}) at "
+                               f"non-singleton dimension {i}.  Target sizes: {list(sizes)}.  Tensor sizes: "
+                               f"{list(old)}")
+        shape.append(s)
+    return tuple(shape)
