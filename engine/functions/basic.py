@@ -25,17 +25,18 @@ from .surface import made
 
 __all__ = [
     "MaxResult", "MinResult", "allclose", 
-    "bernoulli", "bernoulli_", "broadcast_to", "clamp", "clamp_max", "clamp_min", "clip", 
+    "bernoulli", "bernoulli_", "broadcast_to", "clamp_max", "clamp_min", 
     "copy_", "detach", "dot", "equal", "fill_", "flatten", "getitem",
     "is_floating_point", "is_tensor", "isclose", "linear", "matmul",
-    "max", "min", "mm", "mv", "numel", "outer", "pow",
+    "max", "min", "mm", "mv", "numel", "outer", 
     "setitem", "square", 
     "swapaxes", "t", "to", "view", "zero_"
 ]
 
 # functions the rows give by themselves (surface.py), which these build on
-mul, reciprocal, clone, maximum, minimum, reshape, transpose, expand, cat, unsqueeze = (made(n) for n in (
-    "mul", "reciprocal", "clone", "maximum", "minimum", "reshape", "transpose", "expand", "cat", "unsqueeze"))
+mul, reciprocal, clone, maximum, minimum, reshape, transpose, expand, cat, unsqueeze, pow, clamp = (made(n) for n in (
+    "mul", "reciprocal", "clone", "maximum", "minimum", "reshape", "transpose", "expand", "cat", "unsqueeze", "pow",
+    "clamp"))
 
 Tensor = TensorBase  # (every tensor is one: the public class derives from it)
 
@@ -85,35 +86,8 @@ def _binary(op, a, b):
 
 # ----------------------------------------------------------------- arithmetic
 
-def pow(input, exponent):
-    if isinstance(input, Tensor) and _is_number(exponent):
-        if input.array.dtype.kind in "iub" and exponent < 0 and isinstance(exponent, (int, numpy.integer)):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        return apply(_op["pow_scalar"], input, exponent=exponent)
-    if _is_number(input) and isinstance(exponent, Tensor):
-        return apply(_op["rpow_scalar"], exponent, base=input)
-    return _binary(_op["pow"], input, exponent)
-
-
 def square(input):
     return pow(tensor_in(input), 2)
-
-
-def clamp(input, min=None, max=None):
-    input = tensor_in(input)
-    if min is None and max is None:
-        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
-    if isinstance(min, Tensor) or isinstance(max, Tensor):
-        out = input
-        if min is not None:
-            out = maximum(out, as_tensor_like(min, input))
-        if max is not None:
-            out = minimum(out, as_tensor_like(max, input))
-        return out
-    return apply(_op["clamp"], input, min=min, max=max)
-
-
-clip = clamp
 
 
 def clamp_min(input, min):
@@ -304,7 +278,6 @@ def broadcast_to(input, size):
     return expand(input, size)
 
 
-concat = concatenate = cat
 
 
 # ------------------------------------------------------------------- indexing

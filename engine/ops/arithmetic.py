@@ -4,12 +4,11 @@ import math
 
 import numpy
 
-from .. import dtypes as _dt
 from .. import kernels
-from ..backend import backend_for, get_default_device
-from ..core.tensor import NO_PARAMS, TensorBase, make_tensor, run_op
+from ..backend import get_default_device
+from ..core.tensor import NO_PARAMS, TensorBase, run_op
 from ..host_data import is_number
-from .table import Elementwise, Op, custom, infix, prefix
+from .table import Elementwise, Op, custom, infix, prefix, tensor_of
 
 
 class Add(Op):
@@ -403,8 +402,9 @@ class PowScalar(Op):
 
 
 class Pow(Op):
-    """tensor ** tensor"""
+    """input to the power exponent (tensors or numbers, broadcast together)."""
     name = "pow"
+    signature = "pow(Tensor input, Tensor exponent) -> Tensor"
     names = ("pow", "square")
     method = inplace = True
     formula = infix("**")
@@ -423,6 +423,16 @@ class Pow(Op):
             # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)
             gb = g * F.where((a == 0) & (b >= 0), 0.0, out * F.log(a))
         return ga, gb
+
+    def call(input, exponent):
+        # the row by what is a tensor: tensor ** number (PowBackward0), number ** tensor (PowBackward2)
+        if is_number(exponent):
+            if input.array.dtype.kind in "iub" and exponent < 0 and isinstance(exponent, (int, numpy.integer)):
+                raise RuntimeError("Integers to negative integer powers are not allowed.")
+            return run_op(PowScalar, (input,), {"exponent": exponent})
+        if is_number(input):
+            return run_op(RpowScalar, (exponent,), {"base": input})
+        return run_op(Pow, (input, exponent), NO_PARAMS)
 
 
 class RpowScalar(Op):
@@ -449,19 +459,10 @@ def _both_tensors(a, b):
     """maximum's and minimum's operands: both tensors (a number made a 0-d one on the other's device,
     in the dtype torch.tensor gives it)."""
     if not isinstance(a, TensorBase):
-        a = _number_tensor(a, b.device)
+        a = tensor_of(a, b.device)
     if not isinstance(b, TensorBase):
-        b = _number_tensor(b, a.device)
+        b = tensor_of(b, a.device)
     return a, b
-
-
-def _number_tensor(v, device, integral_stays=True):
-    """A 0-d tensor of number v on `device`, of the dtype torch.tensor gives it -- the default
-    floating dtype for a whole number too unless `integral_stays`."""
-    integral = integral_stays and (isinstance(v, (int, numpy.integer, numpy.bool_)))
-    np_dtype = numpy.bool_ if isinstance(v, (bool, numpy.bool_)) and integral_stays else \
-        numpy.int64 if integral else _dt.get_default_dtype().np
-    return make_tensor(backend_for(device).from_host(numpy.asarray(v, dtype=np_dtype)), device)
 
 
 
@@ -531,12 +532,14 @@ class Where(Op):
 
     def call(condition, input, other):
         if not isinstance(condition, TensorBase):
-            condition = _number_tensor(condition, get_default_device())
+            condition = tensor_of(condition, get_default_device())
         if condition.array.dtype.kind != "b":
             raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                                f"{condition.dtype.name}")
         if not isinstance(input, TensorBase) and not isinstance(other, TensorBase):
-            input = _number_tensor(input, condition.device, integral_stays=not isinstance(other, float))
+            input = tensor_of(input, condition.device)
+            if input.array.dtype.kind in "iub" and isinstance(other, float):  # the default dtype, as PyTorch
+                input = tensor_of(float(input.item()), condition.device)
         for x in (input, other):
             if isinstance(x, TensorBase) and x.device is not condition.device:
                 raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two "
@@ -567,7 +570,7 @@ class Lerp(Op):
 
     def call(input, end, weight):
         if not isinstance(end, TensorBase):
-            end = _number_tensor(end, input.device)
+            end = tensor_of(end, input.device)
         return run_op(Lerp, (input, end, weight), NO_PARAMS)
 
 

@@ -2,7 +2,13 @@
 (Elementwise, MaskedGradient), and the helpers several families use. The table itself and the
 `Op` base class are the core's (engine/core/op.py); the specification of a row is the docstring
 of the `ops` package."""
-from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the rows' base, for every family)
+import numpy
+
+from .. import dtypes as _dt
+from ..backend import backend_for
+from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the table, the rows' base, for every family)
+from ..core.tensor import make_tensor
+from ..host_data import host_array_of
 
 
 # ------------------------------------------------------- how formulas print ops
@@ -137,3 +143,15 @@ def require_floating(input, fname):
     if input.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a floating point "
                            f"or complex dtype. Got: {input.dtype.name}")
+
+
+def tensor_of(value, device):
+    """A number or Python data (nested lists) as a new tensor on `device`, of the dtype torch.tensor
+    gives it (floats: the default dtype; whole numbers: int64; bools: bool) -- for a row's call that
+    takes a tensor where one may be given as data (clamp's bounds, lerp's end)."""
+    host = host_array_of(value)
+    if host.dtype.kind == "f" and not isinstance(value, numpy.ndarray):
+        host = host.astype(_dt.get_default_dtype().np)
+    elif host.dtype.kind in "iu" and host.dtype != numpy.uint8 and not isinstance(value, numpy.ndarray):
+        host = host.astype(numpy.int64)
+    return make_tensor(backend_for(device).from_host(numpy.array(host, copy=True)), device)

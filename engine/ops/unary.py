@@ -5,7 +5,9 @@ import math
 import numpy
 
 from .. import kernels
-from .table import Elementwise, MaskedGradient, Op, call, custom
+from ..core.tensor import TensorBase, run_op
+from ..host_data import is_number
+from .table import TABLE, Elementwise, MaskedGradient, Op, call, custom, tensor_of
 
 
 class Abs(Elementwise):
@@ -589,8 +591,9 @@ class Round(Op):
 
 
 class Clamp(Op):
-    """clamp(x, min, max) with number bounds (either may be None)."""
+    """Each element held between min and max (either may be None; a tensor bound broadcasts)."""
     name = "clamp"
+    signature = "clamp(Tensor input, Scalar? min=None, Scalar? max=None) -> Tensor"
     names = ("clamp", "clip", "clamp_min", "clamp_max")
     method = inplace = True
     formula = call("min", "max")
@@ -608,3 +611,16 @@ class Clamp(Op):
         if min is not None:
             return (F.where(x >= min, g, 0.0),)
         return (F.where(x <= max, g, 0.0),)
+
+    def call(input, min, max):
+        if min is None and max is None:
+            raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+        if (min is None or is_number(min)) and (max is None or is_number(max)):
+            return run_op(Clamp, (input,), {"min": min, "max": max})
+        # a tensor bound: PyTorch's clamp(Tensor? min, Tensor? max) is maximum, then minimum
+        out = input
+        for bound, row in ((min, "maximum"), (max, "minimum")):
+            if bound is not None:
+                bound = bound if isinstance(bound, TensorBase) else tensor_of(bound, input.device)
+                out = TABLE[row].call(out, bound)
+        return out
