@@ -22,7 +22,7 @@ import ast
 import re
 from collections import namedtuple
 
-__all__ = ["Signature", "Param", "make_function", "result_type"]
+__all__ = ["Signature", "Param", "make_function", "result_type", "result_types"]
 
 _TYPES = {"Tensor", "Tensor[]", "Scalar", "int", "int[]", "float", "float[]", "bool", "str", "ScalarType", "Device",
           "Any"}
@@ -143,6 +143,11 @@ def result_type(name, fields):
     return cls
 
 
+def result_types():
+    """Every named-result class made so far (all the rows' once the public functions are made)."""
+    return tuple(_result_types.values())
+
+
 # ----------------------------------------------------------------------------- making the function
 
 _UNSET = object()  # what the numpy aliases default to
@@ -159,15 +164,18 @@ def make_function(row, name, signature, helpers):
     lines = []
     emit = lines.append
     # --- the parameter list (numpy's axis / keepdims as keyword-only aliases)
-    optional = {p.name for p in params if not p.required}
-    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
     positional = [p for p in params if not p.keyword_only]
     keyword = [p for p in params if p.keyword_only]
+    # a required dim may be given as axis too where nothing required follows it (max(x, axis=1))
+    aliased_dim = next((p for k, p in enumerate(positional) if p.name == "dim" and p.required
+                        and all(not q.required for q in positional[k + 1:])), None)
+    optional = {p.name for p in params if not p.required} | ({"dim"} if aliased_dim else set())
+    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
     # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
     # several ints (x.view(2, 3)) or as one sequence (x.view((2, 3)))
     varargs = positional[-1] if positional and positional[-1].type == "int[]" and positional[-1].required \
         and len(positional) > 1 else None
-    parts = [_param_source(p) for p in positional if p is not varargs] + ([f"*{varargs.name}"] if varargs else [])
+    parts = [(f"{p.name}=_UNSET" if p is aliased_dim else _param_source(p)) for p in positional if p is not varargs] + ([f"*{varargs.name}"] if varargs else [])
     if (keyword or aliases) and not varargs:
         parts.append("*")
         parts += [_param_source(p) for p in keyword]
@@ -175,6 +183,14 @@ def make_function(row, name, signature, helpers):
     emit(f"def {name}({', '.join(parts)}):")
     emit(f"    {_docstring(row, signature)!r}")
     for alias, own in aliases:
+        if aliased_dim is not None and own == "dim":
+            emit(f"    if {own} is _UNSET:")
+            emit(f"        if {alias} is _UNSET:")
+            emit(f"            raise TypeError(\"{name}() missing required argument 'dim'\")")
+            emit(f"        {own} = {alias}")
+            emit(f"    elif {alias} is not _UNSET:")
+            emit(f"        raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
+            continue
         default = next(p.default for p in params if p.name == own)
         emit(f"    if {alias} is not _UNSET:")
         given = f"{own} is not None" if default is None else f"{own} != {default!r}"

@@ -392,7 +392,7 @@ def _render_join(node, row, args, b, p):
 
 def _render_values_along(node, row, args, b, p):
     """max(x, dim) / min / median by dim: the values of the (values, indices) result."""
-    fname = re.sub(r"Backward\d*$", "", p["name"]).lower()
+    fname = re.sub(r"Backward\d*$", "", p["name"]).lower() if "name" in p else _public_name(row)
     extra = f"dim={p['dim']}" + (", keepdim=True" if p.get("keepdim") else "")
     return b.index(b.call(fname, args[:1], extra), "0")
 

@@ -15,7 +15,7 @@ from ..engine.graph import Node as _Node, AccumulateGrad as _AccumulateGrad, Rem
 from ..engine.custom_function import FunctionCtx as _FunctionCtx, FunctionNode as _FunctionNode
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.lr_scheduler import LRScheduler as _LRScheduler
-from ..engine.functions import MaxResult as _MaxResult, MinResult as _MinResult
+from ..engine.signature import result_types as _result_types
 from ..engine.functions.stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
 from ..engine.functions.linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
 from ..engine.backend import Device as _Device
@@ -270,8 +270,7 @@ _ATTRIBUTES = {
     _Device: frozenset({"type", "index"}),
     _DType: frozenset({"is_floating_point", "itemsize", "is_signed"}),
     _Size: frozenset({"numel", "count", "index"}),
-    _MaxResult: frozenset({"values", "indices"}),
-    _MinResult: frozenset({"values", "indices"}),
+    **{result: frozenset(result._fields) for result in _result_types()},  # the rows' named results
     **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue, cummax
     _AminmaxResult: frozenset({"min", "max"}),
     _Slogdet: frozenset({"sign", "logabsdet"}), _LinalgSlogdet: frozenset({"sign", "logabsdet"}),

@@ -612,17 +612,17 @@ C("min_all", "two_way_tie", lambda x: x.min(), [(3,)], np.min, "MinBackward1",
   gen=lambda rng, s: [np.array([-0.25, 1.0, -0.25])], gradgrad="a tie: the first derivative jumps there")
 
 # ---- max / min along a dim (values; indices from argmax/argmin)
-C("extreme_dim", "max_dim1", lambda x: x.max(dim=1).values, [(2, 3)], lambda x: np.max(x, axis=1),
+C("max_dim", "max_dim1", lambda x: x.max(dim=1).values, [(2, 3)], lambda x: np.max(x, axis=1),
   "MaxBackward0", gen=gen_all(distinct))
-C("extreme_dim", "max_dim0_keepdim", lambda x: ad.max(x, 0, keepdim=True)[0], [(3, 2)],
+C("max_dim", "max_dim0_keepdim", lambda x: ad.max(x, 0, keepdim=True)[0], [(3, 2)],
   lambda x: np.max(x, axis=0, keepdims=True), "MaxBackward0", gen=gen_all(distinct))
-C("extreme_dim", "max_dim_neg_3d", lambda x: x.max(-1)[0], [(2, 3, 4)], lambda x: np.max(x, axis=-1),
+C("max_dim", "max_dim_neg_3d", lambda x: x.max(-1)[0], [(2, 3, 4)], lambda x: np.max(x, axis=-1),
   "MaxBackward0", gen=gen_all(distinct))
-C("extreme_dim", "min_dim0", lambda x: x.min(dim=0).values, [(3, 4)], lambda x: np.min(x, axis=0),
+C("min_dim", "min_dim0", lambda x: x.min(dim=0).values, [(3, 4)], lambda x: np.min(x, axis=0),
   "MinBackward0", gen=gen_all(distinct))
-C("extreme_dim", "min_dim1_keepdim_3d", lambda x: ad.min(x, dim=1, keepdim=True).values, [(2, 3, 2)],
+C("min_dim", "min_dim1_keepdim_3d", lambda x: ad.min(x, dim=1, keepdim=True).values, [(2, 3, 2)],
   lambda x: np.min(x, axis=1, keepdims=True), "MinBackward0", gen=gen_all(distinct))
-C("extreme_dim", "max_dim_1d", lambda x: x.max(0).values, [(4,)], lambda x: np.max(x, axis=0),
+C("max_dim", "max_dim_1d", lambda x: x.max(0).values, [(4,)], lambda x: np.max(x, axis=0),
   "MaxBackward0", gen=gen_all(distinct))
 C("amax", "dim", lambda x: ad.amax(x, dim=1), [(2, 3)], lambda x: np.max(x, axis=1),
   "AmaxBackward0", gen=gen_all(distinct))

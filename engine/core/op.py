@@ -69,7 +69,7 @@ class Op:
             cls.parsed = Signature.parse(cls.signature)
             if "names" not in cls.__dict__:
                 cls.names = (cls.parsed.name,)
-        if cls.name is not None:
+        if cls.name is not None and "name" in cls.__dict__:  # (a base for several rows has none of its own)
             TABLE[cls.name] = cls
 
 

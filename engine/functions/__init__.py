@@ -95,4 +95,4 @@ def tensor_methods():
     return dict(_METHODS)
 
 
-__all__ = sorted(n for n in _namespace if n not in ("Tensor", "MaxResult", "MinResult"))
+__all__ = sorted(n for n in _namespace if n != "Tensor")

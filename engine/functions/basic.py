@@ -24,11 +24,11 @@ from .creation import _filled, numpy_generator
 from .surface import made
 
 __all__ = [
-    "MaxResult", "MinResult", "allclose", 
+    "allclose",
     "bernoulli", "bernoulli_", "broadcast_to", "clamp_max", "clamp_min", 
     "copy_", "detach", "dot", "equal", "fill_", "flatten", "getitem",
     "is_floating_point", "is_tensor", "isclose", "linear", "matmul",
-    "max", "min", "mm", "mv", "numel", "outer", 
+    "mm", "mv", "numel", "outer", 
     "setitem", "square", 
     "swapaxes", "t", "to", "view", "zero_"
 ]
@@ -105,52 +105,12 @@ def clamp_max(input, max):
 # ----------------------------------------------------------------- reductions
 
 class _ValuesIndices(namedtuple("_ValuesIndices", ["values", "indices"])):
+    """(stats.py's result classes derive from it until their rows carry result types)"""
     __slots__ = ()
     kind = "max"
 
     def __repr__(self):
         return f"torch.return_types.{self.kind}(\nvalues={self.values!r},\nindices={self.indices!r})"
-
-
-class MaxResult(_ValuesIndices):
-    __slots__ = ()
-    kind = "max"
-
-
-class MinResult(_ValuesIndices):
-    __slots__ = ()
-    kind = "min"
-
-
-def _extreme(kind, input, dim, keepdim, other):
-    if isinstance(dim, Tensor) and other is None:
-        dim, other = None, dim
-    if other is not None:
-        return (maximum if kind == "max" else minimum)(input, other)
-    input = tensor_in(input)
-    if input.array.size == 0:
-        raise RuntimeError(f"{kind}(): Expected reduction dim to be specified for input.numel() == 0.")
-    if dim is None:
-        return apply(_op[f"{kind}_all"], input)
-    d = wrap_dim(int(dim), input.array.ndim)
-    xp = array_module(input.device)
-    arg = xp.argmax if kind == "max" else xp.argmin
-    if input.array.ndim == 0:  # its own (only) value, at index 0
-        indices = xp.zeros((), dtype=numpy.int64)
-    else:
-        indices = arg(input.array, axis=d, keepdims=bool(keepdim))
-    values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
-                   name="MaxBackward0" if kind == "max" else "MinBackward0")
-    return (MaxResult if kind == "max" else MinResult)(values, make_tensor(indices.astype(numpy.int64), input.device))
-
-
-def max(input, dim=None, keepdim=False, other=None):
-    """max(x): the largest value; max(x, dim): (values, indices); max(x, y): elementwise."""
-    return _extreme("max", input, dim, keepdim, other)
-
-
-def min(input, dim=None, keepdim=False, other=None):
-    return _extreme("min", input, dim, keepdim, other)
 
 
 def equal(input, other):

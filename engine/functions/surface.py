@@ -2,6 +2,8 @@
 the function written from it (engine/signature.py's make_function) under each of its names, and
 each in-place row its in-place variant. engine/functions/__init__.py gathers them with the
 hand-written ones, which take precedence where a name has both."""
+import inspect
+
 import numpy
 
 from .. import dtypes as _dt
@@ -29,22 +31,87 @@ _made = {}  # public name -> the function made for it (one object, whoever asks)
 
 
 def made(name):
-    """The function the row with public `name` gives, made once (None where the row has no
-    signature: a hand-written function stands for it). A row's other names share its function."""
+    """The function the row with public `name` gives, made once (None where no row with a signature
+    has that name: a hand-written function stands for it). A row's other names share its function;
+    where several rows' signatures have the same name (max(x), max(x, dim)), the function is their
+    overloads, as PyTorch's argument parser picks one."""
     function = _made.get(name)
     if function is None:
-        op = _rows_by_name().get(name)
-        if op is None or getattr(op, "parsed", None) is None:
+        rows = [op for op in _rows_by_name().get(name, ()) if getattr(op, "parsed", None) is not None]
+        rows.sort(key=lambda op: op.parsed.name != name)  # its own rows first, then those it is an alias of
+        if not rows:
             return None
-        first = op.names[0]
-        function = _made.get(first) or make_function(op, first, op.parsed, _HELPERS)
-        function._row = op  # the one row it applies (the eval lean lane reads it)
-        _made[first] = _made[name] = function
+        if len(rows) == 1:
+            op = rows[0]
+            first = op.names[0]
+            function = _made.get(first) or make_function(op, first, op.parsed, _HELPERS)
+            function._row = op  # the one row it applies (the eval lean lane reads it)
+            _made[first] = function
+        else:
+            function = _overloads(name, [(op, make_function(op, name, op.parsed, _HELPERS)) for op in rows])
+        _made[name] = function
     return function
 
 
 def _rows_by_name():
-    return {name: op for op in TABLE.values() for name in op.names}
+    by_name = {}
+    for op in TABLE.values():
+        for name in op.names:
+            by_name.setdefault(name, []).append(op)
+    return by_name
+
+
+def _overloads(name, cases):
+    """One function over several rows' functions of the same name: the first whose signature the
+    arguments bind to, with the types it declares, runs (else PyTorch's list of what it takes)."""
+    tests = [(_accepts(inspect.signature(fn), op.parsed), fn) for op, fn in cases]
+
+    def function(*args, **kwargs):
+        for accepts, fn in tests:
+            if accepts(args, kwargs):
+                return fn(*args, **kwargs)
+        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in kwargs.items()])
+        expected = "\n".join(f" * ({_parameters_text(op.parsed.text)})" for op, _ in cases)
+        raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
+                        f"of:\n{expected}")
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = "\n".join(f"{name}({_parameters_text(op.parsed.text)}{op.parsed.text[op.parsed.text.rindex(') ->'):]}"
+                                 + "".join(f"\n    {line}" for line in fn.__doc__.split("\n\n", 1)[1:]) for op, fn in cases)
+    function.__module__ = _HELPERS["__name__"]
+    function.__overloads__ = tuple(fn for _, fn in cases)
+    return function
+
+
+def _parameters_text(text):
+    """`Tensor input, int dim` of `max(Tensor input, int dim) -> ...`"""
+    return text[text.index("(") + 1:text.rindex(") ->")]
+
+
+def _accepts(python_signature, parsed):
+    """A test of whether call arguments bind to a signature with the types it declares: a tensor
+    where a tensor goes (the first one may be data: max([1, 2])), a whole number where an int goes."""
+    types = {p.name: p for p in parsed.params}
+    first_tensor = next((p.name for p in parsed.params if p.is_tensor), None)
+
+    def accepts(args, kwargs):
+        try:
+            bound = python_signature.bind(*args, **kwargs)
+        except TypeError:
+            return False
+        for pname, value in bound.arguments.items():
+            p = types.get(pname)
+            if p is None or (value is None and (p.optional or p.default is None)):
+                continue
+            if p.is_tensor and pname != first_tensor and not isinstance(value, TensorBase):
+                return False
+            if p.type == "int" and (isinstance(value, (bool, TensorBase)) or not _whole(value)):
+                return False
+        return True
+    return accepts
+
+
+def _whole(value):
+    return isinstance(value, (int, numpy.integer))
 
 
 def inplace_variant(function, name):

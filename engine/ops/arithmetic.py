@@ -478,6 +478,7 @@ class Maximum(Op):
     """The larger of input and other, elementwise; at a tie each gets half the gradient."""
     name = "maximum"
     signature = "maximum(Tensor input, Tensor other) -> Tensor"
+    names = ("maximum", "max")  # max(x, y) too: one of max's overloads
     method = True
     elementwise = True
     node = "MaximumBackward0"
@@ -497,6 +498,7 @@ class Minimum(Op):
     """The smaller of input and other, elementwise; at a tie each gets half the gradient."""
     name = "minimum"
     signature = "minimum(Tensor input, Tensor other) -> Tensor"
+    names = ("minimum", "min")  # max(x, y) too: one of max's overloads
     method = True
     elementwise = True
     node = "MinimumBackward0"

@@ -7,7 +7,7 @@ import numpy
 
 from .. import dtypes as _dt
 from .. import kernels
-from ..core.tensor import TensorBase, check_broadcastable, run_op
+from ..core.tensor import TensorBase, array_module, check_broadcastable, make_tensor, run_op
 from ..host_data import is_number
 from .table import (Op, require_floating, keepdim_shape, reduced_count, unreduce, unreduce_batched, batch_dim, call, custom,
                     scatter_add)
@@ -255,13 +255,24 @@ def _evenly_distribute(F, g, x, out):
     return F.where(mask, g / F.sum(mask * 1.0), 0.0)  # +0 elsewhere: PyTorch's masked_fill_ of zeros
 
 
+def _whole_extreme(row, input):
+    if input.array.size == 0:
+        raise RuntimeError(f"{row.names[0]}(): Expected reduction dim to be specified for input.numel() == 0. "
+                           "Specify the reduction dim with the 'dim' argument.")
+    return run_op(row, (input,), {})
+
+
 class MaxAll(Op):
+    """The largest element (NaN if any is); the gradient is shared among the elements equal to it."""
     name = "max_all"
-    names = ("max",)  # max(x); max(x, dim) and max(x, y) are other rows
+    signature = "max(Tensor input) -> Tensor"  # max(x, dim) and max(x, y) are other rows
     method = True
     formula = custom("extreme")
     node = "MaxBackward1"
     saves = (0, "out")
+
+    def call(input):
+        return _whole_extreme(MaxAll, input)
 
     def forward(xp, x):
         return xp.max(x)
@@ -274,12 +285,16 @@ class MaxAll(Op):
 
 
 class MinAll(Op):
+    """The smallest element (NaN if any is); the gradient is shared among the elements equal to it."""
     name = "min_all"
-    names = ("min",)
+    signature = "min(Tensor input) -> Tensor"
     method = True
     formula = custom("extreme")
     node = "MinBackward1"
     saves = (0, "out")
+
+    def call(input):
+        return _whole_extreme(MinAll, input)
 
     def forward(xp, x):
         return xp.min(x)
@@ -376,6 +391,55 @@ class ExtremeDim(Op):
             g = F.unsqueeze(g, dim=d)
             indices = indices.reshape(keepdim_shape(shape, dim))
         return (_put_along_batched(F, g, indices, d, shape),)
+
+
+class _ExtremeAlongDim(ExtremeDim):
+    """max(x, dim) / min(x, dim): the largest / smallest value of each slice along `dim`, and its
+    index (argmax / argmin: the first one, or the first NaN)."""
+    wrap_dims = True
+    formula = custom("values_along")
+    method = True
+
+    def forward(xp, x, dim, keepdim, indices):
+        return ExtremeDim.forward(xp, x, dim, keepdim, indices)
+
+    def backward(F, ctx, g, dim, keepdim, indices):
+        return ExtremeDim.backward(F, ctx, g, dim, keepdim, indices)
+
+    def batched_backward(F, ctx, g, dim, keepdim, indices):
+        return ExtremeDim.batched_backward(F, ctx, g, dim, keepdim, indices)
+
+    @classmethod
+    def along(cls, input, dim, keepdim, arg):
+        if input.array.ndim and input.array.shape[dim] == 0:
+            raise RuntimeError(f"{cls.names[0]}(): Expected reduction dim {dim} to have non-zero size.")
+        xp = array_module(input.device)
+        if input.array.ndim == 0:  # its own (only) value, at index 0
+            indices = xp.zeros((), dtype=numpy.int64)
+        else:
+            indices = arg(xp)(input.array, axis=dim, keepdims=keepdim).astype(numpy.int64)
+        values = run_op(cls, (input,), {"dim": dim, "keepdim": keepdim, "indices": indices})
+        return values, make_tensor(indices, input.device)
+
+
+class MaxDim(_ExtremeAlongDim):
+    """The largest value of each slice along dim, and its index."""
+    name = "max_dim"
+    signature = "max(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    node = "MaxBackward0"
+
+    def call(input, dim, keepdim):
+        return MaxDim.along(input, dim, keepdim, lambda xp: xp.argmax)
+
+
+class MinDim(_ExtremeAlongDim):
+    """The smallest value of each slice along dim, and its index."""
+    name = "min_dim"
+    signature = "min(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    node = "MinBackward0"
+
+    def call(input, dim, keepdim):
+        return MinDim.along(input, dim, keepdim, lambda xp: xp.argmin)
 
 
 class Kthvalue(ExtremeDim):
