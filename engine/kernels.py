@@ -11,7 +11,7 @@ import math
 
 import numpy
 
-__all__ = ["power", "variance", "logsumexp", "softmax", "log_softmax", "lerp", "log_add_exp", "erf", "erfc", "det"]
+__all__ = ["power", "variance", "logsumexp", "softmax", "log_softmax", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
 
 # exponents a product (or a square root) computes better than a general power: exact to the last
 # bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
@@ -204,6 +204,50 @@ def erf(xp, x):
 def erfc(xp, x):
     """1 - erf(x), without the cancellation: accurate where erf(x) is close to 1."""
     return _erf_or_erfc(xp, x, complement=True)
+
+
+# Giles's single-precision approximation of erfinv(y) / y ("Approximating the erfinv function",
+# GPU Computing Gems, 2011), in w = -log(1 - y^2): a start that three Halley steps make exact
+_ERFINV_CENTRE = (2.81022636e-08, 3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                  -0.00125372503, -0.00417768164, 0.246640727, 1.50140941)
+_ERFINV_TAIL = (-0.000200214257, 0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                -0.0076224613, 0.00943887047, 1.00167406, 2.83297682)
+
+
+def _horner(coefficients, w):
+    p = coefficients[0]
+    for c in coefficients[1:]:
+        p = c + p * w
+    return p
+
+
+def erfinv(xp, y):
+    """The inverse of erf on [-1, 1] (+-inf at +-1, NaN outside), float32 and float16 computed in
+    double. Each Halley step solves erf(x) = |y| through erfc(x) = 1 - |y| where |y| > 0.5, so the
+    tail keeps its digits (1 - |y| is exact there)."""
+    dtype = y.dtype
+    a = xp.abs(xp.asarray(y, dtype=numpy.float64))
+    inside = a < 1
+    a_in = xp.where(inside, a, 0.0)
+    w = -xp.log((1 - a_in) * (1 + a_in))
+    x = a_in * xp.where(w < 5, _horner(_ERFINV_CENTRE, w - 2.5), _horner(_ERFINV_TAIL, xp.sqrt(w) - 3))
+    # beyond single precision's range (1 - |y| < 1e-7) the start is erfc's asymptote, x^2 = -log(
+    # sqrt(pi) x (1 - |y|)), iterated twice
+    far = w > 16
+    if bool(far.any()):
+        log_q = xp.log(xp.where(far, 1 - a_in, 0.5))
+        x_far = xp.sqrt(-log_q)
+        for _ in range(2):
+            x_far = xp.sqrt(-log_q - xp.log(math.sqrt(math.pi) * x_far))
+        x = xp.where(far, x_far, x)
+    tail = a_in > 0.5
+    for _ in range(3):
+        f = xp.where(tail, (1 - a_in) - erfc(xp, x), erf(xp, x) - a_in)
+        u = f / ((2 / math.sqrt(math.pi)) * xp.exp(-(x * x)))
+        x = x - u / (1 + x * u)
+    x = xp.where(inside, x, xp.where(a == 1, numpy.inf, numpy.nan))
+    result = xp.copysign(x, y).astype(dtype, copy=False)
+    return result if result.shape else result[()]
 
 
 def det(xp, x):

@@ -557,11 +557,17 @@ _LEAKS = re.compile(r"\bself\b|autodiff\.|\bengine\b|\bnumpy\.|\bcupy\b|__\w+|\b
                     r"LinAlgError|\bpython\b", re.IGNORECASE)
 
 
+_SIGNATURES_ONLY = re.compile(r"^(\w+\(.*\) -> .*(\n|$))+$")  # a function made from a row opens with its signatures
+
+
 def _first_sentence(doc):
     """The first sentence of a docstring's first paragraph, on one line; None if there is none."""
     if not doc:
         return None
-    paragraph = " ".join(inspect.cleandoc(doc).split("\n\n", 1)[0].split())
+    paragraphs = [p for p in inspect.cleandoc(doc).split("\n\n") if not _SIGNATURES_ONLY.match(p)]
+    if not paragraphs:
+        return None
+    paragraph = " ".join(paragraphs[0].split())
     match = re.search(r"\.(\s|$)", paragraph)
     text = paragraph[:match.start()] if match else paragraph
     if len(text) > 100:
@@ -592,6 +598,9 @@ def _signature(name, value, drop_first=False):
     except (TypeError, ValueError):
         return None
     params = list(sig.parameters.values())
+    if hasattr(value, "__signature_text__"):  # made from a row: without numpy's aliases (axis=, keepdims=)
+        params = [p for p in params if p.name not in ("axis", "keepdims")]
+        params = [p.replace(default=inspect.Parameter.empty) if p.default.__class__ is object else p for p in params]
     if drop_first and params:
         params = params[1:]
     if any(p.kind == p.VAR_KEYWORD for p in params) and any(p.kind == p.VAR_POSITIONAL for p in params):

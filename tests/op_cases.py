@@ -192,6 +192,15 @@ def separated(rng, shapes):
 
 # ------------------------------------------------------------ numpy helpers
 
+def _erfinv_by_bisection(y):
+    """erfinv(y) by bisection on the C library's erf (math.erf): 80 halvings of [-6, 6]."""
+    lo, hi = -6.0, 6.0
+    for _ in range(80):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if math.erf(mid) < y else (lo, mid)
+    return (lo + hi) / 2
+
+
 def np_softmax(x, axis):
     e = np.exp(x - np.max(x, axis=axis, keepdims=True))
     return e / np.sum(e, axis=axis, keepdims=True)
@@ -504,6 +513,8 @@ C("atanh", "op", lambda x: ad.atanh(x), [(2, 3)], np.arctanh, "AtanhBackward0", 
 C("log2", "op", lambda x: ad.log2(x), [(2, 3)], np.log2, "Log2Backward0", gen=gen_all(positive(0.3, 3.0)))
 C("log10", "method", lambda x: x.log10(), [(2, 3)], np.log10, "Log10Backward0", gen=gen_all(positive(0.3, 3.0)))
 C("exp2", "op", lambda x: ad.exp2(x), [(2, 3)], np.exp2, "Exp2Backward0")
+C("erfinv", "op", lambda x: ad.erfinv(x), [(2, 3)], lambda y: np.vectorize(_erfinv_by_bisection)(y), "ErfinvBackward0",
+  gen=gen_all(uniform(-0.9, 0.9)))
 C("erfc", "op", lambda x: ad.erfc(x), [(2, 3)], np.vectorize(math.erfc), "ErfcBackward0")
 C("sinc", "op", lambda x: ad.sinc(x), [(2, 3)], np.sinc, "SincBackward0")
 C("sinc", "at_zero", lambda x: ad.sinc(x * 0 + x.detach() * 0) + ad.sinc(x), [(3,)], lambda x: 1 + np.sinc(x),

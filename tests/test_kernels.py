@@ -1,4 +1,4 @@
-"""engine/kernels.py, the formulas that need care: erf and erfc against 120-bit values
+"""engine/kernels.py, the formulas that need care: erf, erfc and erfinv against 120-bit values
 (tests/golden/kernels.json, written by tests/golden/gen_kernels.py with mpmath); powers by
 products exact; every kernel giving a 0-d value, a one-element array, an n-d array and a
 strided view the same bits (the same job on another path); the small determinants exact."""
@@ -11,7 +11,9 @@ import pytest
 
 from autodiff.engine import kernels
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "kernels.json").read_text())["erf_erfc"]
+_DATA = json.loads((pathlib.Path(__file__).parent / "golden" / "kernels.json").read_text())
+GOLDEN = _DATA["erf_erfc"]
+INVERSE = _DATA["erfinv"]
 X = numpy.array([c[0] for c in GOLDEN])
 ULPS = 5  # measured: the worst of 2,409 points is 5 units in the last place (erfc near 10-20)
 
@@ -26,6 +28,19 @@ def test_erf_and_erfc_within_a_few_units_of_the_exact_values(name, column):
     want = numpy.array([c[column] for c in GOLDEN])
     got = getattr(kernels, name)(numpy, X)
     assert _ulps(got, want).max() <= ULPS
+
+
+def test_erfinv_within_a_few_units_of_the_exact_values():
+    y = numpy.array([c[0] for c in INVERSE])
+    want = numpy.array([c[1] for c in INVERSE])
+    assert _ulps(kernels.erfinv(numpy, y), want).max() <= 2  # measured: 2, at 1 - y near 1e-16
+
+
+def test_erfinv_at_its_special_points_and_back_through_erf():
+    got = kernels.erfinv(numpy, numpy.array([0.0, -0.0, 1.0, -1.0, 1.5, -2.0, numpy.nan]))
+    assert [repr(float(g)) for g in got] == ["0.0", "-0.0", "inf", "-inf", "nan", "nan", "nan"]
+    y = numpy.linspace(-0.99, 0.99, 199)
+    assert numpy.abs(kernels.erf(numpy, kernels.erfinv(numpy, y)) - y).max() <= 2.3e-16
 
 
 @pytest.mark.parametrize("name", ["erf", "erfc"])
@@ -50,11 +65,12 @@ _SAMPLES = numpy.random.default_rng(4).standard_normal(257) * 3
 
 @pytest.mark.parametrize("kernel", [
     lambda xp, x: kernels.erf(xp, x), lambda xp, x: kernels.erfc(xp, x),
+    lambda xp, x: kernels.erfinv(xp, xp.tanh(x)),
     *[lambda xp, x, p=p: kernels.power(xp, xp.abs(x), p) for p in (2, 3, -1, -2, 0.5, -0.5, 2.5, 1.7, -3)],
     lambda xp, x: kernels.lerp(xp, x, x * 0.3 + 1, numpy.float64(0.7)),
     lambda xp, x: kernels.log_add_exp(xp, x, x * 0.5 - 1),
     lambda xp, x: kernels.log_add_exp(xp, x, x * 0.5 - 1, base2=True),
-], ids=["erf", "erfc"] + [f"power{p}" for p in (2, 3, -1, -2, 0.5, -0.5, 2.5, 1.7, -3)] + ["lerp", "logaddexp", "logaddexp2"])
+], ids=["erf", "erfc", "erfinv"] + [f"power{p}" for p in (2, 3, -1, -2, 0.5, -0.5, 2.5, 1.7, -3)] + ["lerp", "logaddexp", "logaddexp2"])
 def test_a_0d_value_and_every_array_give_the_same_bits(kernel):
     x = _SAMPLES
     whole = kernel(numpy, x)

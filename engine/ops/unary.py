@@ -326,6 +326,20 @@ class Erf(Elementwise):
         return ((2 / math.sqrt(math.pi)) * F.exp(-(x * x)) * g,)  # derivatives.yaml's order
 
 
+class Erfinv(Elementwise):
+    """The inverse error function: erfinv(erf(x)) is x; +-inf at +-1, NaN outside [-1, 1]."""
+    to_float = True
+    name = "erfinv"
+    node = "ErfinvBackward0"
+    saves = ("out",)
+
+    def forward(xp, x):
+        return kernels.erfinv(xp, x)
+
+    def backward(F, ctx, g, out):
+        return ((math.sqrt(math.pi) / 2) * F.exp(out * out) * g,)
+
+
 class Acosh(Elementwise):
     name = "acosh"
     names = ("acosh", "arccosh")

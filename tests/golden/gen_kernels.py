@@ -1,6 +1,6 @@
-"""Regenerate tests/golden/kernels.json: erf and erfc at 2,400 points, computed with 120-bit
-arithmetic by mpmath and rounded to double -- the exact values engine/kernels.py's vectorised
-erf and erfc are measured against (tests/test_kernels.py).
+"""Regenerate tests/golden/kernels.json: erf and erfc at 2,400 points and erfinv at 1,300,
+computed with 120-bit arithmetic by mpmath and rounded to double -- the exact values
+engine/kernels.py's vectorised erf, erfc and erfinv are measured against (tests/test_kernels.py).
 
 Run with a Python that has mpmath (not needed by the test suite):
 
@@ -24,13 +24,25 @@ def points():
     return xs
 
 
+def inverse_points():
+    """erfinv's arguments: the open interval, its centre, and 1 - y from 1e-1 down to one unit."""
+    rng = random.Random(2027)
+    ys = [rng.uniform(-1, 1) for _ in range(800)] + [rng.uniform(-1e-3, 1e-3) for _ in range(100)]
+    ys += [s * (1 - 10 ** rng.uniform(-16, -1)) for s in (1, -1) for _ in range(200)]
+    ys += [0.5, -0.5, 0.5000000000000001, 1 - 2 ** -53, -(1 - 2 ** -53), 1e-300, 5e-324]
+    return ys
+
+
 def main():
     xs = points()
     cases = [[x, float(mpmath.erf(mpmath.mpf(x))), float(mpmath.erfc(mpmath.mpf(x)))] for x in xs]
+    inverse = [[y, float(mpmath.erfinv(mpmath.mpf(y)))] for y in inverse_points()]
     path = pathlib.Path(__file__).with_name("kernels.json")
     lines = ",\n".join(json.dumps(c) for c in cases)
-    path.write_text(f'{{"mpmath": {json.dumps(mpmath.__version__)}, "bits": 120, "erf_erfc": [\n{lines}\n]}}\n')
-    print(f"wrote {len(cases)} points to {path}")
+    inverse_lines = ",\n".join(json.dumps(c) for c in inverse)
+    path.write_text(f'{{"mpmath": {json.dumps(mpmath.__version__)}, "bits": 120, "erf_erfc": [\n{lines}\n],\n'
+                    f'"erfinv": [\n{inverse_lines}\n]}}\n')
+    print(f"wrote {len(cases)} + {len(inverse)} points to {path}")
 
 
 if __name__ == "__main__":
