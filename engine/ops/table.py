@@ -3,6 +3,7 @@
 `Op` base class are the core's (engine/core/op.py); the specification of a row is the docstring
 of the `ops` package."""
 from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the rows' base, for every family)
+from ..core.tensor import wrap_dim
 
 
 # ------------------------------------------------------- how formulas print ops
@@ -121,6 +122,21 @@ def reduced_count(shape, dim):
     for a in _normalize_dims(dim, len(shape)):
         n *= shape[a]
     return n
+
+
+def reduction_dims(dim, ndim):
+    """Validated reduction axes: None, or a tuple of non-negative axes."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        for i, a in enumerate(axes):
+            if a in axes[:i]:  # PyTorch names the first dim seen twice
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        return axes
+    return wrap_dim(int(dim), ndim)
 
 
 def scatter_add(xp, target, key, values):
