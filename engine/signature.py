@@ -19,6 +19,7 @@ checks and wraps `dim` against the first tensor's dims with PyTorch's message, t
 `axis` and `keepdims` for `dim` and `keepdim`, and turns a dtype into the array module's.
 """
 import ast
+import inspect
 import re
 from collections import namedtuple
 
@@ -241,6 +242,10 @@ def make_function(row, name, signature, helpers):
         namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
     exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
     function = namespace[name]
+    if aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases
+        shown = inspect.signature(function)
+        function.__signature__ = shown.replace(parameters=[p for p in shown.parameters.values()
+                                                           if p.name not in dict(aliases)])
     function.__source__ = source      # what make_function wrote (for reading and debugging)
     function.__signature_text__ = signature.text
     return function
