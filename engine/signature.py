@@ -266,5 +266,5 @@ def _param_source(p):
 
 def _docstring(row, signature):
     """The function's docstring: its signature, then the row's summary (its docstring's first line)."""
-    summary = (row.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    summary = " ".join((row.__doc__ or "").strip().split("\n\n")[0].split())  # (its lines joined, unindented)
     return f"{signature.text}\n\n{summary}" if summary else signature.text
