@@ -8,7 +8,8 @@ first that the mask expands to the tensor, which may not broadcast itself.
 from ..core.inplace import inplace
 from ..core.tensor import array_module, storage_of
 from ..ops.indexing import checked_index  # noqa: F401  (gather's and scatter's checks, functions/shapes.py)
-from ..ops.indexing import tensor_argument, dtype_word, same_dtype_source, scatter_masked
+from ..ops.indexing import dtype_word, same_dtype_source, scatter_masked
+from ..ops.table import tensor_argument
 from .surface import made
 
 __all__ = ["index_add_", "index_copy_", "scatter_add_", "masked_scatter_"]

@@ -14,6 +14,7 @@ import numpy
 from ..ops import TABLE as _op
 from ..ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
 from ..ops.reductions import indices_tensor as _indices_tensor, refuse_bool as _refuse_bool
+from ..ops.table import int_argument
 from ..core.tensor import TensorBase as Tensor, apply, array_module, wrap_dim
 from ..signature import result_type
 from .. import dtypes as _dt
@@ -47,16 +48,6 @@ class AminmaxResult(namedtuple("_Aminmax", ["min", "max"])):
         return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
 
 
-def _int_arg(name, what, value, position):
-    """A whole-number argument, refused in PyTorch's words otherwise."""
-    if isinstance(value, Tensor) and value.array.ndim == 0 and value.array.dtype.kind in "iu":
-        value = value.item()
-    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
-        raise TypeError(f"{name}(): argument '{what}' (position {position}) must be int, "
-                        f"not {type(value).__name__}")
-    return int(value)
-
-
 # ----------------------------------------------------------------- selection
 
 def median(input, dim=None, keepdim=False):
@@ -70,7 +61,7 @@ def median(input, dim=None, keepdim=False):
         return apply(_op["median_all"], input)
     arr = input.array
     nd = arr.ndim
-    d = wrap_dim(_int_arg("median", "dim", dim, 2), nd)
+    d = wrap_dim(int_argument(dim, "median", "dim", 2), nd)
     xp = array_module(input.device)
     if nd == 0:
         indices = xp.zeros((), dtype=numpy.int64)
@@ -92,7 +83,7 @@ def argsort(input, dim=-1, descending=False, *, stable=False):
     equal values in their order (the stable order always, as PyTorch's CPU sort gives it)."""
     input = tensor_in(input)
     arr = input.array
-    d = wrap_dim(_int_arg("argsort", "dim", dim, 2), arr.ndim)
+    d = wrap_dim(int_argument(dim, "argsort", "dim", 2), arr.ndim)
     xp = array_module(input.device)
     indices = xp.zeros((), dtype=numpy.int64) if arr.ndim == 0 else _sort_indices(xp, arr, d, bool(descending))
     return _indices_tensor(indices, input.device)
@@ -118,7 +109,7 @@ def count_nonzero(input, dim=None):
     axes = None
     if dim is not None:
         dims = dim if isinstance(dim, (list, tuple)) else (dim,)
-        axes = tuple(wrap_dim(_int_arg("count_nonzero", "dim", d, 2), arr.ndim) for d in dims)
+        axes = tuple(wrap_dim(int_argument(d, "count_nonzero", "dim", 2), arr.ndim) for d in dims)
         for i, a in enumerate(axes):
             if a in axes[:i]:
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
@@ -151,7 +142,7 @@ def aminmax(input, *, dim=None, keepdim=False):
                                "identity.")
         axes = None
     else:
-        axes = wrap_dim(_int_arg("aminmax", "dim", dim, 2), arr.ndim)
+        axes = wrap_dim(int_argument(dim, "aminmax", "dim", 2), arr.ndim)
         if arr.ndim == 0:
             axes = None
         elif arr.shape[axes] == 0:

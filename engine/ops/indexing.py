@@ -19,7 +19,7 @@ from ..core.inplace import type_word
 from ..core.tensor import TensorBase, broadcast_shapes, host_array, run_op, wrap_dim
 from ..host_data import is_number
 from .reductions import open_grid
-from .table import Op, batch_key, call, scatter_add
+from .table import Op, batch_key, call, int_argument, scatter_add, tensor_argument
 
 _ALL = slice(None)
 
@@ -64,22 +64,6 @@ def grid_key(xp, index, dim):
 
 
 # ------------------------------------------------------- the arguments, as PyTorch checks them
-
-def tensor_argument(value, fn, name, position):
-    """`value`, refused in PyTorch's words unless it is a tensor."""
-    if not isinstance(value, TensorBase):
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
-    return value
-
-
-def int_argument(value, fn, name, position):
-    """`value` as an int (a 0-d integer tensor too), refused in PyTorch's words otherwise."""
-    if isinstance(value, TensorBase) and value.array.ndim == 0 and value.array.dtype.kind in "iu":
-        return int(value.item())
-    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
-        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not {type(value).__name__}")
-    return int(value)
-
 
 def dtype_word(t):
     """PyTorch's name of a tensor's dtype in its messages (Long, Double...)."""

@@ -440,8 +440,8 @@ def indices_tensor(indices, device):
 
 
 class TakeAlong(Op):
-    """x gathered at `indices` along `dim` (same ndim); the subclasses Sort and Topk are
-    sort() and topk() values, with the permutation computed by those functions."""
+    """x gathered at `indices` along `dim` (same ndim); the subclasses Sort, Topk, Cummax and Cummin
+    are those functions' values, at the indices their calls find."""
     name = "take_along"
     names = ("gather", "take_along_dim")  # functions_shapes.gather: PyTorch's argument checks, then this row
     method = True

@@ -2,8 +2,10 @@
 (Elementwise, MaskedGradient), and the helpers several families use. The table itself and the
 `Op` base class are the core's (engine/core/op.py); the specification of a row is the docstring
 of the `ops` package."""
+import numpy
+
 from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the rows' base, for every family)
-from ..core.tensor import wrap_dim
+from ..core.tensor import TensorBase, wrap_dim
 
 
 # ------------------------------------------------------- how formulas print ops
@@ -122,6 +124,24 @@ def reduced_count(shape, dim):
     for a in _normalize_dims(dim, len(shape)):
         n *= shape[a]
     return n
+
+
+# ------------------------------------------------ arguments a row's call checks itself, in PyTorch's words
+
+def tensor_argument(value, fn, name, position):
+    """`value`, refused in PyTorch's words unless it is a tensor."""
+    if not isinstance(value, TensorBase):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+    return value
+
+
+def int_argument(value, fn, name, position):
+    """`value` as an int (a 0-d integer tensor too), refused in PyTorch's words otherwise."""
+    if isinstance(value, TensorBase) and value.array.ndim == 0 and value.array.dtype.kind in "iu":
+        return int(value.item())
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not {type(value).__name__}")
+    return int(value)
 
 
 def reduction_dims(dim, ndim):
