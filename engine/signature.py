@@ -19,6 +19,7 @@ checks and wraps `dim` against the first tensor's dims with PyTorch's message, t
 `axis` and `keepdims` for `dim` and `keepdim`, and turns a dtype into the array module's.
 """
 import ast
+import inspect
 import re
 from collections import namedtuple
 
@@ -257,6 +258,12 @@ def make_function(row, name, signature, helpers):
         namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
     exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
     function = namespace[name]
+    function.__call_signature__ = inspect.signature(function)  # what binds (overloads are picked by it)
+    if aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases
+        shown = function.__call_signature__
+        function.__signature__ = shown.replace(parameters=[
+            p.replace(default=inspect.Parameter.empty) if p.default is _UNSET else p
+            for p in shown.parameters.values() if p.name not in dict(aliases)])
     function.__source__ = source      # what make_function wrote (for reading and debugging)
     function.__signature_text__ = signature.text
     return function
@@ -277,5 +284,5 @@ def _param_source(p):
 
 def _docstring(row, signature):
     """The function's docstring: its signature, then the row's summary (its docstring's first line)."""
-    summary = (row.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+    summary = " ".join((row.__doc__ or "").strip().split("\n\n")[0].split())  # (its lines joined, unindented)
     return f"{signature.text}\n\n{summary}" if summary else signature.text

@@ -56,11 +56,12 @@ def _numpy_aliases(namespace):
     the Tensor method that is the same function -- gets a wrapper that renames them."""
     for name, f in list(namespace.items()):
         code = getattr(f, "__code__", None)
-        if name.startswith("_") or code is None or not (getattr(f, "__module__", None) or "").startswith(__name__) \
-                or hasattr(f, "__signature_text__"):  # (a function written from a signature takes them itself)
+        if name.startswith("_") or code is None or not (getattr(f, "__module__", None) or "").startswith(__name__):
             continue
         params = code.co_varnames[:code.co_argcount + code.co_kwonlyargcount]
-        renames = tuple((alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in params)
+        # (a function written from a signature takes the alias of an optional dim itself, not of a required one)
+        renames = tuple((alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims"))
+                        if own in params and alias not in params)
         if not renames:
             continue
         wrapper = _aliasing(f, renames)

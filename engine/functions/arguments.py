@@ -8,6 +8,7 @@ import numpy
 from .. import backend as _backend
 from ..core.tensor import TensorBase as Tensor, array_module, wrap_dim
 from ..host_data import is_number as _is_number
+from ..ops.table import reduction_dims  # noqa: F401  (the rows' too)
 from .creation import tensor
 
 
@@ -40,21 +41,6 @@ def tensor_in(x, name="input"):
     if _is_number(x) or isinstance(x, (list, tuple, numpy.ndarray)):
         return tensor(x)
     raise TypeError(f"{name} must be a tensor, not {type(x).__name__}")
-
-
-def reduction_dims(dim, ndim):
-    """Validated reduction axes: None, or a tuple of non-negative axes."""
-    if dim is None:
-        return None
-    if isinstance(dim, (list, tuple)):
-        if len(dim) == 0:
-            return None
-        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
-        for i, a in enumerate(axes):
-            if a in axes[:i]:  # PyTorch names the first dim seen twice
-                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
-        return axes
-    return wrap_dim(int(dim), ndim)
 
 
 def result_dtype(a, b):

@@ -1,9 +1,9 @@
 """Rearranging, composed as PyTorch composes them (so the nodes have its names): ravel, tile,
-diff, fliplr, flipud, rot90, unflatten, tensor_split, repeat_interleave, take_along_dim and
-diag_embed. Only rot90 and diag_embed are rows of their own (engine/ops/shapes.py)."""
+diff, fliplr, flipud, unflatten, tensor_split, repeat_interleave and take_along_dim. rot90 and
+diag_embed, rows of their own, are their rows' signatures (engine/ops/shapes.py)."""
 import numpy
 
-from ..core.tensor import wrap_dim, array_module, check_broadcastable, apply
+from ..core.tensor import wrap_dim, array_module, check_broadcastable
 from .arguments import tensor_in, as_tensor_like, shape_args
 from ..ops.shapes import infer_shape
 from .creation import zeros_like, tensor
@@ -11,15 +11,14 @@ from .basic import view, flatten, copy_, getitem
 from .surface import made
 from .shapes import narrow, flip, repeat, gather, index_select, _along
 from ..core.inplace import type_word
-from ..ops import TABLE
 from ..core.tensor import TensorBase as Tensor
 
 reshape, unsqueeze, expand, cat = (made(n) for n in ('reshape', 'unsqueeze', 'expand', 'cat'))  # (functions the rows give)
 
 _clone, _logical_xor, sub = made("clone"), made("logical_xor"), made("sub")  # (functions the rows give)
 
-__all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "rot90", "unflatten", "tensor_split", "repeat_interleave",
-           "take_along_dim", "diag_embed"]
+__all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "unflatten", "tensor_split", "repeat_interleave",
+           "take_along_dim"]
 
 
 def _contiguous(x):
@@ -90,22 +89,6 @@ def flipud(input):
     if input.array.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
     return flip(input, (0,))
-
-
-def rot90(input, k=1, dims=(0, 1)):
-    input = tensor_in(input)
-    if not isinstance(k, int) or isinstance(k, bool):
-        raise TypeError(f"rot90(): argument 'k' (position 2) must be int, not {type(k).__name__}")
-    dims = [int(d) for d in dims]
-    nd = input.array.ndim
-    if len(dims) != 2:
-        raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
-    if nd < 2:
-        raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
-    d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
-    if d0 == d1:
-        raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
-    return apply(TABLE["rot90"], input, k=k % 4, dims=(d0, d1))
 
 
 def unflatten(input, dim, sizes):
@@ -231,12 +214,3 @@ def take_along_dim(input, indices, dim=None):
     input_shape = numpy.broadcast_shapes(ishape[:d] + (shape[d],) + ishape[d + 1:], shape)
     index = array_module(indices.device).broadcast_to(indices.array, index_shape)
     return gather(expand(input, input_shape), d, as_tensor_like(index, input))
-
-
-def diag_embed(input, offset=0, dim1=-2, dim2=-1):
-    input = tensor_in(input)
-    nd = input.array.ndim + 1
-    d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return apply(TABLE["diag_embed"], input, offset=int(offset), dim1=d1, dim2=d2)

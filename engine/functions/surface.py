@@ -2,8 +2,6 @@
 the function written from it (engine/signature.py's make_function) under each of its names, and
 each in-place row its in-place variant. engine/functions/__init__.py gathers them with the
 hand-written ones, which take precedence where a name has both."""
-import inspect
-
 import numpy
 
 from .. import dtypes as _dt
@@ -64,7 +62,7 @@ def _rows_by_name():
 def _overloads(name, cases):
     """One function over several rows' functions of the same name: the first whose signature the
     arguments bind to, with the types it declares, runs (else PyTorch's list of what it takes)."""
-    tests = [(_accepts(inspect.signature(fn), op.parsed), fn) for op, fn in cases]
+    tests = [(_accepts(fn.__call_signature__, op.parsed), fn) for op, fn in cases]
 
     def function(*args, **kwargs):
         for accepts, fn in tests:

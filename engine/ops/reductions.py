@@ -2,6 +2,7 @@
 softmax; statistics, scans and sorting: var, std, median, cumsum, cumprod, cummax, cummin, logcumsumexp,
 sort, topk, kthvalue."""
 import math
+import warnings
 
 import numpy
 
@@ -9,8 +10,8 @@ from .. import dtypes as _dt
 from .. import kernels
 from ..core.tensor import TensorBase, array_module, check_broadcastable, make_tensor, run_op
 from ..host_data import is_number
-from .table import (Op, require_floating, keepdim_shape, reduced_count, unreduce, unreduce_batched, batch_dim, call, custom,
-                    scatter_add)
+from .table import (Op, require_floating, keepdim_shape, reduced_count, reduction_dims, unreduce, unreduce_batched,
+                    batch_dim, call, custom, scatter_add)
 
 
 def _reduction_name(base):
@@ -64,10 +65,10 @@ class Mean(Op):
 
 
 class Nansum(Op):
-    """nansum(x, dim): the sum with NaN taken as 0; `dtype` casts the
-    input first. The gradient is 0 where x was NaN."""
+    """The sum with NaN taken as 0 (integers and booleans sum as int64, or as `dtype`); the
+    gradient is 0 where x was NaN."""
     name = "nansum"
-    names = ("nansum",)
+    signature = "nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim", "keepdim")
     node = "NansumBackward0"
@@ -83,6 +84,20 @@ class Nansum(Op):
     def backward(F, ctx, g, x, dim=None, keepdim=False, dtype=None):
         # PyTorch's nansum_backward: the gradient, unsqueezed, times isnan(x).logical_not()
         return (unreduce(F, ctx, g, dim, keepdim) * F.logical_not(F.isnan(x)),)
+
+    def call(input, dim, keepdim, dtype):
+        return run_op(Nansum, (input,), {"dim": dim, "keepdim": keepdim, "dtype": summed_dtype(input, dtype)})
+
+
+_INT64 = numpy.dtype(numpy.int64)
+
+
+def summed_dtype(input, dtype):
+    """The dtype a sum or a product of `input`'s elements works in: `dtype` where given, int64 for integers
+    and booleans (PyTorch's), else None (the input's own)."""
+    if dtype is None and input.array.dtype.kind in "biu":
+        return _INT64
+    return dtype
 
 
 class SumTo(Op):
@@ -443,10 +458,11 @@ class MinDim(_ExtremeAlongDim):
 
 
 class Kthvalue(ExtremeDim):
-    """kthvalue(x, k, dim): the k-th smallest values; `indices` come from kthvalue() (`k` is
-    only shown in formulas)."""
+    """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest).
+
+    The row gathers the values at `indices`, which its call finds (`k` is only shown in formulas)."""
     name = "kthvalue"
-    names = ("kthvalue",)
+    signature = "kthvalue(Tensor input, int k, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)"
     method = True
     formula = call("k", "dim")
     node = "KthvalueBackward0"
@@ -460,10 +476,36 @@ class Kthvalue(ExtremeDim):
     def batched_backward(F, ctx, g, dim, keepdim, indices, k=None):
         return ExtremeDim.batched_backward(F, ctx, g, dim, keepdim, indices)
 
+    def call(input, k, dim, keepdim):
+        refuse_bool(input, "kthvalue")
+        arr = input.array
+        if not 1 <= k <= (arr.shape[dim] if arr.ndim else 1):
+            raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
+        xp = array_module(input.device)
+        if arr.ndim == 0:
+            indices = xp.zeros((), dtype=numpy.int64)
+        else:
+            indices = xp.take(sort_indices(xp, arr, dim), xp.asarray([k - 1]), axis=dim)
+            if not keepdim:
+                indices = xp.squeeze(indices, axis=dim)
+        values = run_op(Kthvalue, (input,), {"dim": dim, "keepdim": keepdim, "indices": indices, "k": k})
+        return values, indices_tensor(indices, input.device)
+
+
+def refuse_bool(input, name):
+    """PyTorch's refusal of a bool tensor where its kernel has no bool version (median, kthvalue)."""
+    if input.array.dtype.kind == "b":
+        raise NotImplementedError(f"\"{name}_{input.device.type}\" not implemented for 'Bool'")
+
+
+def indices_tensor(indices, device):
+    """An index array as the int64 tensor a function returns beside its values."""
+    return make_tensor(indices.astype(numpy.int64, copy=False), device)
+
 
 class TakeAlong(Op):
-    """x gathered at `indices` along `dim` (same ndim); the subclasses Sort and Topk are
-    sort() and topk() values, with the permutation computed by those functions."""
+    """x gathered at `indices` along `dim` (same ndim); the subclasses Sort, Topk, Cummax and Cummin
+    are those functions' values, at the indices their calls find."""
     name = "take_along"
     names = ("gather", "take_along_dim")  # functions_shapes.gather: PyTorch's argument checks, then this row
     method = True
@@ -491,10 +533,14 @@ class TakeAlong(Op):
 
 
 class Sort(TakeAlong):
-    """sort(x, dim, descending) values: x at the sorting permutation `indices` (from sort();
-    `descending` is only shown in formulas)."""
+    """(values, indices) sorted along dim, NaN last (first when descending); equal values keep their
+    order (PyTorch's stable one), so `stable` changes nothing.
+
+    The row gathers the values at the sorting permutation `indices`, which its call finds
+    (`descending` is only shown in formulas)."""
     name = "sort"
-    names = ("sort",)
+    signature = ("sort(Tensor input, int dim=-1, bool descending=False, bool stable=False) "
+                 "-> (Tensor values, Tensor indices)")
     method = True
     formula = call("dim", "descending")
     node = "SortBackward0"
@@ -508,11 +554,22 @@ class Sort(TakeAlong):
     def batched_backward(F, ctx, g, indices, dim, descending=None):
         return TakeAlong.batched_backward(F, ctx, g, indices, dim)
 
+    def call(input, dim, descending, stable):
+        arr = input.array
+        xp = array_module(input.device)
+        indices = xp.zeros((), dtype=numpy.int64) if arr.ndim == 0 else sort_indices(xp, arr, dim, descending)
+        values = run_op(Sort, (input,), {"indices": indices, "dim": dim, "descending": True if descending else None})
+        return values, indices_tensor(indices, input.device)
+
 
 class Topk(TakeAlong):
-    """topk(x, k, dim, largest) values: x at the `indices` of the k largest (smallest)."""
+    """(values, indices) of the k largest (smallest) elements along dim, largest (smallest) first;
+    with sorted=False too (PyTorch leaves that order unspecified).
+
+    The row gathers the values at the `indices` its call finds."""
     name = "topk"
-    names = ("topk",)
+    signature = ("topk(Tensor input, int k, int dim=-1, bool largest=True, bool sorted=True) "
+                 "-> (Tensor values, Tensor indices)")
     method = True
     formula = call("k", "dim", "largest")
     node = "TopkBackward0"
@@ -526,23 +583,59 @@ class Topk(TakeAlong):
     def batched_backward(F, ctx, g, indices, dim, k=None, largest=None):
         return TakeAlong.batched_backward(F, ctx, g, indices, dim)
 
+    def call(input, k, dim, largest, sorted):
+        arr = input.array
+        if not 0 <= k <= (arr.shape[dim] if arr.ndim else 1):
+            raise RuntimeError("selected index k out of range")
+        xp = array_module(input.device)
+        if arr.ndim == 0:
+            indices = xp.zeros((), dtype=numpy.int64)
+        else:
+            indices = xp.take(sort_indices(xp, arr, dim, largest), xp.arange(k), axis=dim)
+        values = run_op(Topk, (input,), {"indices": indices, "dim": dim, "k": k, "largest": None if largest else False})
+        return values, indices_tensor(indices, input.device)
+
 
 class Cummax(TakeAlong):
-    """cummax(x, dim) values: x at the running maximum's `indices` (from cummax()); the gradient
-    of each value goes to its index, so an element that stays the maximum collects several."""
+    """(values, indices): the running maximum along dim and where it was (the last of equal values;
+    NaN, once met, is the maximum).
+
+    The row gathers the values at the running maximum's `indices`, which its call finds; the
+    gradient of each value goes to its index, so an element that stays the maximum collects several.
+    (`dim` is optional only for PyTorch's message when it is missing.)"""
     name = "cummax"
-    names = ("cummax",)
+    signature = "cummax(Tensor input, int? dim=None) -> (Tensor values, Tensor indices)"
     method = True
     formula = call("dim")
     node = "CummaxBackward0"
 
+    def call(input, dim):
+        return running_extreme(Cummax, input, dim)
+
 
 class Cummin(TakeAlong):
+    """(values, indices): the running minimum along dim and where it was (the last of equal values)."""
     name = "cummin"
-    names = ("cummin",)
+    signature = "cummin(Tensor input, int? dim=None) -> (Tensor values, Tensor indices)"
     method = True
     formula = call("dim")
     node = "CumminBackward0"
+
+    def call(input, dim):
+        return running_extreme(Cummin, input, dim)
+
+
+def running_extreme(row, input, dim):
+    """cummax's and cummin's work: the indices of the running maximum (minimum), then the values there."""
+    if dim is None:
+        raise TypeError(f'{row.name}() missing 1 required positional arguments: "dim"')
+    arr = input.array
+    xp = array_module(input.device)
+    if arr.ndim == 0 or arr.size == 0:
+        indices = xp.zeros(arr.shape, dtype=numpy.int64)
+    else:
+        indices = running_extreme_indices(xp, arr, dim, row is Cummax)
+    return run_op(row, (input,), {"indices": indices, "dim": dim}), indices_tensor(indices, input.device)
 
 
 def running_extreme_indices(xp, x, dim, largest):
@@ -597,10 +690,13 @@ def _put_along_batched(F, g, indices, dim, shape):
 
 
 class Var(Op):
-    """var(x, dim, correction, keepdim): the sum of squared deviations from the mean over
-    max(0, N - correction); `dim` None (all), an axis or a tuple of axes."""
+    """The variance over dim (all if None; an axis or a tuple): sum((x - mean)**2) / (N - correction).
+
+    PyTorch's overloads, told apart here: var(x, dim=None, *, correction=1, keepdim=False), the older
+    var(x, dim, unbiased, keepdim) and var(x, unbiased) (a bool in dim's place)."""
     name = "var"
-    names = ("var",)
+    signature = ("var(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
+                 "Scalar? correction=None) -> Tensor")
     method = True
     formula = call("dim", "correction", "keepdim")
     node = "VarBackward0"
@@ -615,11 +711,15 @@ class Var(Op):
     def batched_backward(F, ctx, g, x, dim=None, correction=1, keepdim=False):
         return (_var_grad(F, ctx, g, x, dim, correction, keepdim, batched=True),)
 
+    def call(input, dim, unbiased, keepdim, correction):
+        return spread(Var, input, dim, unbiased, keepdim, correction)
+
 
 class Std(Op):
-    """std(x, dim, correction, keepdim): the square root of var."""
+    """The standard deviation: sqrt(var(...)), with var's arguments."""
     name = "std"
-    names = ("std",)
+    signature = ("std(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
+                 "Scalar? correction=None) -> Tensor")
     method = True
     formula = call("dim", "correction", "keepdim")
     node = "StdBackward0"
@@ -636,6 +736,37 @@ class Std(Op):
     def batched_backward(F, ctx, g, x, out, dim=None, correction=1, keepdim=False):
         gv = F.where(out == 0, 0.0, g / (out * 2))
         return (_var_grad(F, ctx, gv, x, dim, correction, keepdim, batched=True),)
+
+    def call(input, dim, unbiased, keepdim, correction):
+        return spread(Std, input, dim, unbiased, keepdim, correction)
+
+
+def spread(row, input, dim, unbiased, keepdim, correction):
+    """var's and std's arguments, as PyTorch 2.x takes them (see Var), applied to `row`."""
+    name = row.name
+    if input.array.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    if isinstance(dim, (bool, numpy.bool_)):
+        if unbiased is not None:
+            raise TypeError(f"{name}() received an invalid combination of arguments: unbiased given twice")
+        dim, unbiased = None, bool(dim)
+    if unbiased is not None and correction is not None:
+        raise TypeError(f"{name}() received an invalid combination of arguments: give unbiased or "
+                        f"correction, not both")
+    if correction is None:
+        correction = 0 if unbiased is not None and not unbiased else 1
+    else:
+        if isinstance(correction, TensorBase):
+            correction = correction.item()
+        if not is_number(correction):
+            raise TypeError(f"{name}(): argument 'correction' must be Number, not {type(correction).__name__}")
+        correction = int(correction) if float(correction).is_integer() else float(correction)
+    shape = input.array.shape
+    dims = None if not shape else reduction_dims(dim, len(shape))
+    if reduced_count(shape, dims) - correction <= 0:
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      f"reduction factor (input numel divided by output numel).", UserWarning, stacklevel=4)
+    return run_op(row, (input,), {"dim": dims, "correction": correction, "keepdim": keepdim})
 
 
 def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
@@ -657,10 +788,12 @@ def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
 
 
 class Cumsum(Op):
-    """cumsum(x, dim): running sums along dim (from the end when `reverse`, the derivative's
-    form); `dtype` casts the input first."""
+    """Running sums along dim (integers and booleans sum as int64, or as `dtype`).
+
+    The row casts the input to `dtype` first, and sums from the end when `reverse` (the
+    derivative's form)."""
     name = "cumsum"
-    names = ("cumsum",)
+    signature = "cumsum(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim", "reverse")
     node = "CumsumBackward0"
@@ -683,11 +816,26 @@ class Cumsum(Op):
             return (g,)  # a 0-d input: the running sum is the value itself
         return (F.cumsum(g, dim=d, reverse=None if reverse else True),)
 
+    def call(input, dim, dtype):
+        return scan(Cumsum, input, dim, dtype)
+
+
+def scan(row, input, dim, dtype):
+    """cumsum or cumprod (`row`) in the dtype PyTorch works in: `dtype`, else int64 for integers and
+    booleans; never bool."""
+    dtype = summed_dtype(input, dtype)
+    if dtype is not None and dtype.kind == "b":
+        raise NotImplementedError(f"\"{row.name}_out_{input.device.type}\" not implemented for 'Bool'")
+    return run_op(row, (input,), {"dim": dim, "dtype": dtype})
+
 
 class Cumprod(Op):
-    """cumprod(x, dim): running products along dim; `dtype` casts the input first."""
+    """Running products along dim (integers and booleans multiply as int64, or as `dtype`); the
+    gradient is exact where the input has zeros.
+
+    The row casts the input to `dtype` first."""
     name = "cumprod"
-    names = ("cumprod",)
+    signature = "cumprod(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "CumprodBackward0"
@@ -721,6 +869,9 @@ class Cumprod(Op):
         if bool((values == 0).any()):
             return NotImplemented  # zeros: one batch element at a time
         return (F.cumsum(g * out, dim=batch_dim(dim, len(shape)), reverse=True) / x,)
+
+    def call(input, dim, dtype):
+        return scan(Cumprod, input, dim, dtype)
 
 
 def _cumprod_grad_zeros(xp, g, x, out, dim):
@@ -762,11 +913,13 @@ def _cumprod_grad_exact(F, g, x, dim):
 
 
 class Logcumsumexp(Op):
-    """log(cumsum(exp(x), dim)) without overflow, as PyTorch's kernel: one element at a time,
-    max + log1p(exp(min - max)) (numpy's logaddexp, the same steps), float32 in double (from
-    the end when `reverse`, the derivative's form)."""
+    """log(cumsum(exp(input), dim)) computed without overflow; floating tensors only.
+
+    As PyTorch's kernel: one element at a time, max + log1p(exp(min - max)) (numpy's logaddexp,
+    the same steps), float32 in double (from the end when `reverse`, the derivative's form).
+    (`dim` is optional only for PyTorch's message when it is missing.)"""
     name = "logcumsumexp"
-    names = ("logcumsumexp",)
+    signature = "logcumsumexp(Tensor input, int? dim=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "LogcumsumexpBackward0"
@@ -795,6 +948,14 @@ class Logcumsumexp(Op):
         parts = [F.exp(F.logcumsumexp(F.where(side, log_abs, lowest) - out, dim=dim, reverse=back) + x)
                  for side in (g > 0, g < 0)]
         return (parts[0] - parts[1],)
+
+    def call(input, dim):
+        if dim is None:
+            raise TypeError('logcumsumexp() missing 1 required positional arguments: "dim"')
+        if input.array.dtype.kind != "f":
+            raise NotImplementedError(f"\"logcumsumexp_out_{input.device.type}\" not implemented for "
+                                      f"'{_dt.scalar_name(_dt.dtype_of(input.array))}'")
+        return run_op(Logcumsumexp, (input,), {"dim": dim})
 
 
 class Norm(Op):

@@ -582,7 +582,8 @@ class MaskedFill(Op):
 class Rot90(Op):
     """x rotated k quarter turns in the plane of dims (the first towards the second), a copy."""
     name = "rot90"
-    names = ("rot90",)
+    # (k is Any: the call refuses a non-int in PyTorch's words, which give its position)
+    signature = "rot90(Tensor input, Any k=1, int[] dims=(0, 1)) -> Tensor"
     method = True
     node = "Rot90Backward0"
     formula = call("k", "dims")
@@ -596,12 +597,27 @@ class Rot90(Op):
     def batched_backward(F, ctx, g, k, dims):
         return (F.rot90(g, k=-k, dims=(dims[0] + 1, dims[1] + 1)),)
 
+    def call(input, k, dims):
+        if not isinstance(k, int) or isinstance(k, bool):
+            raise TypeError(f"rot90(): argument 'k' (position 2) must be int, not {type(k).__name__}")
+        if dims.__class__ is int:  # (an int[] may be given as one int)
+            dims = (dims,)
+        nd = input.array.ndim
+        if len(dims) != 2:
+            raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
+        if nd < 2:
+            raise RuntimeError(f"expected total dims >= 2, but got total dims = {nd}")
+        d0, d1 = wrap_dim(dims[0], nd), wrap_dim(dims[1], nd)
+        if d0 == d1:
+            raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} and dim1 = {dims[1]}")
+        return run_op(Rot90, (input,), {"k": k % 4, "dims": (d0, d1)})
+
 
 class DiagEmbed(Op):
     """The last dim of x put on diagonal `offset` of new square matrices in dims dim1 and dim2, zeros
     elsewhere (torch.diag_embed); its gradient is that diagonal of g."""
     name = "diag_embed"
-    names = ("diag_embed",)
+    signature = "diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"
     method = True
     node = "DiagEmbedBackward0"
     formula = call("offset", "dim1", "dim2")
@@ -621,6 +637,13 @@ class DiagEmbed(Op):
 
     def batched_backward(F, ctx, g, offset=0, dim1=-2, dim2=-1):
         return (F.diagonal(g, offset=offset, dim1=dim1 + 1, dim2=dim2 + 1),)
+
+    def call(input, offset, dim1, dim2):
+        nd = input.array.ndim + 1  # (the dims are the result's)
+        d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return run_op(DiagEmbed, (input,), {"offset": offset, "dim1": d1, "dim2": d2})
 
 
 # ------------------------------------------------------------------ shapes, as PyTorch checks them

@@ -7,7 +7,7 @@ import numpy
 from .. import dtypes as _dt
 from ..backend import backend_for
 from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the table, the rows' base, for every family)
-from ..core.tensor import make_tensor
+from ..core.tensor import TensorBase, make_tensor, wrap_dim
 from ..host_data import host_array_of
 
 
@@ -127,6 +127,39 @@ def reduced_count(shape, dim):
     for a in _normalize_dims(dim, len(shape)):
         n *= shape[a]
     return n
+
+
+# ------------------------------------------------ arguments a row's call checks itself, in PyTorch's words
+
+def tensor_argument(value, fn, name, position):
+    """`value`, refused in PyTorch's words unless it is a tensor."""
+    if not isinstance(value, TensorBase):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be Tensor, not {type(value).__name__}")
+    return value
+
+
+def int_argument(value, fn, name, position):
+    """`value` as an int (a 0-d integer tensor too), refused in PyTorch's words otherwise."""
+    if isinstance(value, TensorBase) and value.array.ndim == 0 and value.array.dtype.kind in "iu":
+        return int(value.item())
+    if isinstance(value, (bool, numpy.bool_)) or not isinstance(value, (int, numpy.integer)):
+        raise TypeError(f"{fn}(): argument '{name}' (position {position}) must be int, not {type(value).__name__}")
+    return int(value)
+
+
+def reduction_dims(dim, ndim):
+    """Validated reduction axes: None, or a tuple of non-negative axes."""
+    if dim is None:
+        return None
+    if isinstance(dim, (list, tuple)):
+        if len(dim) == 0:
+            return None
+        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        for i, a in enumerate(axes):
+            if a in axes[:i]:  # PyTorch names the first dim seen twice
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        return axes
+    return wrap_dim(int(dim), ndim)
 
 
 def scatter_add(xp, target, key, values):

@@ -4,6 +4,7 @@ import math
 
 import numpy
 
+from .. import dtypes as _dt
 from .. import kernels
 from ..core.tensor import TensorBase, run_op
 from ..host_data import is_number
@@ -584,7 +585,7 @@ class Round(Op):
     """round(x, decimals=None): to the nearest integer, halves to even (decimals=d: to
     multiples of 10**-d, scaled as PyTorch does, in float32 for float16)."""
     name = "round"
-    names = ("round",)
+    signature = "round(Tensor input, *, int? decimals=None) -> Tensor"
     method = inplace = True
     elementwise = True
     formula = call("decimals")
@@ -602,6 +603,12 @@ class Round(Op):
 
     def backward(F, ctx, g, decimals=None):
         return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
+
+    def call(input, decimals):
+        if decimals is not None and input.array.dtype.kind in "biu":  # (without decimals an integer is itself)
+            raise NotImplementedError(f"\"round_{input.device.type}\" not implemented for "
+                                      f"'{_dt.scalar_name(_dt.dtype_of(input.array))}'")
+        return run_op(Round, (input,), {"decimals": decimals})
 
 
 class Clamp(Op):
