@@ -57,11 +57,6 @@ def reduction_dims(dim, ndim):
     return wrap_dim(int(dim), ndim)
 
 
-def result_dtype(a, b):
-    """The numpy dtype of a binary op's result on a and b (tensors or numbers)."""
-    return numpy.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
-
-
 def both_tensors(a, b):
     if not isinstance(a, Tensor):
         a = as_tensor_like(a, b)

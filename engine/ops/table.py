@@ -2,6 +2,9 @@
 (Elementwise, MaskedGradient), and the helpers several families use. The table itself and the
 `Op` base class are the core's (engine/core/op.py); the specification of a row is the docstring
 of the `ops` package."""
+import numpy
+
+from .. import dtypes as _dt
 from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the rows' base, for every family)
 
 
@@ -137,3 +140,25 @@ def require_floating(input, fname):
     if input.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}(): could not infer output dtype. Input dtype must be either a floating point "
                            f"or complex dtype. Got: {input.dtype.name}")
+
+
+# ------------------------------------------------ what the rows' calls check, in PyTorch's words
+
+def result_dtype(*operands):
+    """The numpy dtype of an op's result on tensors and numbers (a number weakly typed)."""
+    return numpy.result_type(*(getattr(x, "array", x) for x in operands))
+
+
+def type_name(dtype):
+    """PyTorch's ScalarType name (Long, Bool...) of a numpy dtype, as its kernels' messages say it."""
+    return _dt.scalar_name(_dt.as_dtype(numpy.dtype(dtype)))
+
+
+def refuse_dtype(kernel, dtype):
+    """PyTorch's refusal by a kernel that has no version for `dtype` (its CPU kernel's name)."""
+    raise NotImplementedError(f"\"{kernel}\" not implemented for '{type_name(dtype)}'")
+
+
+def dims_text(t):
+    """A tensor's shape as PyTorch's matrix messages write it: 2x3."""
+    return "x".join(str(s) for s in t.array.shape)
