@@ -8,6 +8,7 @@ import numpy
 from .. import backend as _backend
 from ..core.tensor import TensorBase as Tensor, array_module, wrap_dim
 from ..host_data import is_number as _is_number
+from ..ops.table import dims_text  # noqa: F401  (basic's matrix messages)
 from .creation import tensor
 
 
@@ -63,10 +64,6 @@ def both_tensors(a, b):
     if not isinstance(b, Tensor):
         b = as_tensor_like(b, a)
     return a, b
-
-
-def dims_text(t):
-    return "x".join(str(s) for s in t.array.shape)
 
 
 def shape_args(shape):

@@ -13,7 +13,7 @@ from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
 from .arguments import tensor_in, as_tensor_like
 from .basic import to as _to
 from .surface import made
-from .linalg import _same_dtype, _scalar_name
+from ..ops.linalg import same_dtype as _same_dtype, scalar_name as _scalar_name
 
 _expand, _reshape, _sub = (made(n) for n in ('expand', 'reshape', 'sub'))  # (functions the rows give)
 
