@@ -11,7 +11,9 @@ from . import dtypes as _dt
 from .functions import linalg as _la
 from .functions.arguments import tensor_in
 from .functions import norm as _norm, amax as _amax, amin as _amin, to as _to
+from .functions import det as _det, inverse as _inverse, slogdet as _slogdet, cross as _cross
 from .functions.linalg import LinAlgError
+from .ops.linalg import scalar_name as _scalar_name
 from .ops import TABLE as _op
 from .core.tensor import apply, wrap_dim
 from .tensor import Tensor
@@ -23,12 +25,12 @@ FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm
 
 def det(A):
     """The determinant of a (batch of) square matrices."""
-    return _la.det(A)
+    return _det(A)
 
 
 def inv(A):
     """The inverse of a (batch of) square matrices; a singular one is a LinAlgError."""
-    return _la.inverse(A)
+    return _inverse(A)
 
 
 def solve(A, B, *, left=True):
@@ -44,19 +46,19 @@ def matrix_power(A, n):
 
 def slogdet(A):
     """(sign, logabsdet) of the determinant of a (batch of) square matrices."""
-    return _la._slogdet(A, "linalg.slogdet", _la.LinalgSlogdetResult)
+    return _la.LinalgSlogdetResult(*_slogdet(A))
 
 
 def cross(input, other, *, dim=-1):
     """The cross product of 3-vectors along `dim` (the other dims broadcast)."""
-    return _la._cross(input, other, dim)
+    return _cross(input, other, dim)
 
 
 def _float_input(x, fname):
     x = tensor_in(x)
     if x.array.dtype.kind != "f":
         raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got "
-                           f"{_la._scalar_name(x)}")
+                           f"{_scalar_name(x)}")
     return x
 
 
@@ -70,7 +72,7 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
     if dtype is not None:
         target = _dt.as_dtype(dtype)
         if not numpy.can_cast(x.array.dtype, target.np, "safe"):
-            raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_la._scalar_name(x)}) should be "
+            raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_scalar_name(x)}) should be "
                                f"convertible without narrowing to the specified dtype ({_dt.scalar_name(target)})")
         x = _to(x, dtype=target)
     if ord == -math.inf:

@@ -173,14 +173,16 @@ def make_function(row, name, signature, helpers):
     optional = {p.name for p in params if not p.required} | ({"dim"} if aliased_dim else set())
     aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
     # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
-    # several ints (x.view(2, 3)) or as one sequence (x.view((2, 3)))
+    # several ints (x.view(2, 3)), as one sequence (x.view((2, 3))) or by its name (x.view(size=(2, 3)))
     varargs = positional[-1] if positional and positional[-1].type == "int[]" and positional[-1].required \
         and len(positional) > 1 else None
-    parts = [(f"{p.name}=_UNSET" if p is aliased_dim else _param_source(p)) for p in positional if p is not varargs] + ([f"*{varargs.name}"] if varargs else [])
-    if (keyword or aliases) and not varargs:
+    parts = [(f"{p.name}=_UNSET" if p is aliased_dim else _param_source(p)) for p in positional if p is not varargs]
+    if varargs:
+        parts += [f"*_{varargs.name}", f"{varargs.name}=_UNSET"]  # (what follows *args is keyword-only)
+    elif keyword or aliases:
         parts.append("*")
-        parts += [_param_source(p) for p in keyword]
-        parts += [f"{alias}=_UNSET" for alias, _ in aliases]
+    parts += [_param_source(p) for p in keyword]
+    parts += [f"{alias}=_UNSET" for alias, _ in aliases]
     emit(f"def {name}({', '.join(parts)}):")
     emit(f"    {_docstring(row, signature)!r}")
     for alias, own in aliases:
@@ -200,8 +202,10 @@ def make_function(row, name, signature, helpers):
         emit(f"        {own} = {alias}")
     if varargs:
         v = varargs.name
-        emit(f"    if len({v}) == 1 and {v}[0].__class__ is not int:")
-        emit(f"        {v} = {v}[0]")
+        emit(f"    if {v} is _UNSET:")
+        emit(f"        {v} = _{v}[0] if len(_{v}) == 1 and _{v}[0].__class__ is not int else _{v}")
+        emit(f"    elif _{v}:")
+        emit(f"        raise TypeError(\"{name}() got multiple values for argument '{v}'\")")
     # --- tensors: numbers and lists made tensors where PyTorch takes them; with several tensor
     # operands a number stays a number (PyTorch's wrapped scalar), as long as one of them is a tensor
     if len(tensors) >= 2:

@@ -21,7 +21,7 @@ ALLOWED = {
     ("autograd.py", "_run_hooks_batched"): "user hooks in a batched backward see one batch element each, as under "
                                            "PyTorch's vmap",
     ("custom_function.py", "batched_backward"): "a custom Function's own Python backward, once per batch element",
-    ("linalg.py", "_singular"): "only to word an error: which batch element is singular",
+    ("linalg.py", "singular"): "only to word an error: which batch element is singular",
     ("linalg.py", "_zero_pivot"): "only to word an error: LAPACK's index of the first zero pivot",
     ("functional.py", "_jacobian_rows"): "jacobian(vectorize=False): one backward per output element, as PyTorch's",
     ("gradcheck.py", "_unit_rows"): "the one-hot grad_outputs of the analytical Jacobian's rows, one per element",

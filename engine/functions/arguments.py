@@ -6,9 +6,9 @@ import builtins
 import numpy
 
 from .. import backend as _backend
-from ..core.tensor import TensorBase as Tensor, array_module, wrap_dim
+from ..core.tensor import TensorBase as Tensor, array_module
 from ..host_data import is_number as _is_number
-from ..ops.table import reduction_dims  # noqa: F401  (the rows' too)
+from ..ops.table import dims_text, reduction_dims, result_dtype  # noqa: F401  (for the functions)
 from .creation import tensor
 
 
@@ -43,9 +43,6 @@ def tensor_in(x, name="input"):
     raise TypeError(f"{name} must be a tensor, not {type(x).__name__}")
 
 
-def result_dtype(a, b):
-    """The numpy dtype of a binary op's result on a and b (tensors or numbers)."""
-    return numpy.result_type(*(x.array if isinstance(x, Tensor) else x for x in (a, b)))
 
 
 def both_tensors(a, b):
@@ -54,10 +51,6 @@ def both_tensors(a, b):
     if not isinstance(b, Tensor):
         b = as_tensor_like(b, a)
     return a, b
-
-
-def dims_text(t):
-    return "x".join(str(s) for s in t.array.shape)
 
 
 def shape_args(shape):

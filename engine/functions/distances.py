@@ -1,5 +1,5 @@
-"""Distances: torch.cdist, torch.pdist and torch.pairwise_distance (also in torch.nn.functional),
-with PyTorch's checks and messages, over the rows of engine/ops/distances.py.
+"""Distances: torch.cdist and torch.pairwise_distance (also in torch.nn.functional), with PyTorch's
+checks and messages, over the rows of engine/ops/distances.py (torch.pdist is its row's signature).
 
 cdist takes PyTorch's two ways: its own kernel (CdistBackward0), or for p = 2 when either side
 has more than 25 rows (or compute_mode='use_mm_for_euclid_dist') the matrix-product formula
@@ -13,11 +13,11 @@ from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
 from .arguments import tensor_in, as_tensor_like
 from .basic import to as _to
 from .surface import made
-from .linalg import _same_dtype, _scalar_name
+from ..ops.linalg import same_dtype as _same_dtype, scalar_name as _scalar_name
 
 _expand, _reshape, _sub = (made(n) for n in ('expand', 'reshape', 'sub'))  # (functions the rows give)
 
-__all__ = ["cdist", "pdist", "pairwise_distance"]
+__all__ = ["cdist", "pairwise_distance"]
 
 _COMPUTE_MODES = {"use_mm_for_euclid_dist_if_necessary": 0, "use_mm_for_euclid_dist": 1,
                   "donot_use_mm_for_euclid_dist": 2}
@@ -57,20 +57,6 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
             x2 = _reshape(_expand(x2, batch + (r2, c2)), (count, r2, c2))
         return apply(_op["euclidean_dist"], x1, x2).view(batch + (r1, r2))
     return apply(_op["cdist"], x1, x2, p=p)
-
-
-def pdist(input, p=2):
-    """The p-norm distance between each pair of rows i < j of a matrix (n, c), in row-major
-    order: a vector of n (n - 1) / 2."""
-    x = tensor_in(input)
-    if x.array.ndim != 2:
-        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.array.ndim}D")
-    if x.array.dtype.kind != "f":
-        raise RuntimeError("pdist only supports floating-point dtypes")
-    p = _p(p)
-    if not p >= 0:
-        raise RuntimeError("pdist only supports non-negative p values")
-    return apply(_op["pdist"], x, p=p)
 
 
 def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):

@@ -1,9 +1,9 @@
-"""Linear algebra beyond matmul: the public functions (argument checks in
-PyTorch's words, then the op-table rows in engine/ops/linalg.py).
-
-torch.* functions live here (addmm, bmm, einsum, kron, trace, det, inverse,
-cross, outer); the torch.linalg namespace is engine/linalg.py, which builds on
-the helpers below (a singular matrix is a `LinAlgError`, as PyTorch's
+"""Linear algebra beyond matmul, the functions that are no row's own signature: bmm, baddbmm,
+tensordot, einsum, outer/ger, inner, matrix_power, logdet, the in-place addmm_, baddbmm_, addmv_
+and addr_ (PyTorch's own messages for an input that would broadcast), and linalg.solve's checks
+(engine/linalg.py, the torch.linalg namespace, builds on them). addmm, kron, trace, det, inverse,
+cross, vdot, addmv, addr and slogdet are their rows' signatures (engine/ops/linalg.py, where
+PyTorch's checks of matrices live; a singular matrix is a `LinAlgError`, as PyTorch's
 torch.linalg.LinAlgError, a RuntimeError).
 
 einsum is PyTorch's composite too: one operand is taken through diagonal,
@@ -13,124 +13,44 @@ summing the letters no later operand and not the output uses.
 """
 import math
 import string
-import warnings
-from collections import namedtuple
 
 import numpy
 
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
-from ..ops.linalg import einsum_node_name as _einsum_node_name
+from ..ops.linalg import (einsum_node_name as _einsum_node_name, check_expands, factors, lu_dtype, not_bool, same_dtype,
+                          scalar_name, singular, slogdet_parts, square_matrices)
+from ..ops.linalg import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError: engine/linalg.py takes it from here)
 from ..core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
-from .arguments import tensor_in, as_tensor_like, dims_text
+from ..signature import result_type
+from .arguments import tensor_in, as_tensor_like
 from .basic import mm as _mm
 from .creation import eye as _eye
 from .basic import matmul as _matmul, dot as _dot
 from .surface import made
 from ..core.inplace import inplace as _inplace
 
-_expand, _reshape, _permute, _sum, _where = (made(n) for n in ('expand', 'reshape', 'permute', 'sum', 'where'))  # (functions the rows give)
+# functions the rows give
+_expand, _reshape, _permute, _sum, _where, addmm, addmv, addr, inverse = (made(n) for n in (
+    "expand", "reshape", "permute", "sum", "where", "addmm", "addmv", "addr", "inverse"))
 
-__all__ = ["addmm", "addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "kron", "trace", "det", "inverse", "cross", "outer", "ger",
-           "vdot", "inner", "addmv", "addmv_", "addr", "addr_", "matrix_power", "logdet", "slogdet"]
+__all__ = ["addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "outer", "ger", "inner", "addmv_", "addr_",
+           "matrix_power", "logdet"]
 
-
-class _LinAlgError(RuntimeError):
-    """A linear-algebra function met a singular matrix: torch.linalg.LinAlgError, whose class is
-    torch._C._LinAlgError (the name its errors show)."""
-
-
-LinAlgError = _LinAlgError
-
-
-def _scalar_name(t):
-    """Float, Double, Long...: PyTorch's C++ name of a tensor's dtype, as its kernels' messages say it."""
-    return _dt.scalar_name(_dt.as_dtype(t.array.dtype))
-
-
-def _same_dtype(a, b):
-    if a.array.dtype != b.array.dtype:
-        raise RuntimeError(f"expected scalar type {_scalar_name(a)} but found {_scalar_name(b)}")
-
-
-def _not_bool(kernel, t):
-    """PyTorch's refusal of a bool tensor by a kernel that has no bool version (its CPU kernel's name)."""
-    if t.array.dtype.kind == "b":
-        raise NotImplementedError(f"\"{kernel}\" not implemented for 'Bool'")
-
-
-def _lu_dtype(A, fname):
-    """A float16 matrix: PyTorch has no LU (nor inverse) in half precision."""
-    if A.array.dtype == numpy.float16:
-        if fname == "linalg.inv":
-            raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
-        raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'")
-
-
-def _square_matrices(A, fname, lu=True, floating=True):
-    """A (batch of) square float matrices, or PyTorch's error naming `fname` (linalg.det...);
-    `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes); `floating`:
-    refuse other dtypes (matrix_power takes integers)."""
-    A = tensor_in(A)
-    shape = A.array.shape
-    if len(shape) < 2:
-        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
-    if shape[-1] != shape[-2]:
-        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are {shape[-2]} by "
-                           f"{shape[-1]} matrices")
-    if floating and A.array.dtype.kind != "f":
-        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {_scalar_name(A)}")
-    if lu:
-        _lu_dtype(A, fname)
-    return A
-
-
-def _zero_pivot(matrix):
-    """LAPACK's getrf info for one matrix: the 1-based place of the first zero pivot of its LU
-    factorization with partial pivoting, or 0 (for messages only; runs on the host)."""
-    a = numpy.array(matrix, dtype=numpy.float64, copy=True)
-    n = a.shape[0]
-    for k in range(n):
-        p = k + int(numpy.argmax(numpy.abs(a[k:, k])))
-        if a[p, k] == 0:
-            return k + 1
-        if p != k:
-            a[[k, p]] = a[[p, k]]
-        a[k + 1:, k] /= a[k, k]
-        a[k + 1:, k + 1:] -= numpy.outer(a[k + 1:, k], a[k, k + 1:])
-    return 0
-
-
-def _singular(A, fname, what):
-    """PyTorch's LinAlgError for the first singular matrix of A (by batch element)."""
-    host = numpy.asarray(A)
-    batch = host.shape[:-2]
-    for flat, index in enumerate(numpy.ndindex(*batch)):
-        pivot = _zero_pivot(host[index])
-        if pivot:
-            prefix = f"(Batch element {flat}): " if batch else ""
-            return LinAlgError(f"{fname}: {prefix}{what(pivot)}")
-    return LinAlgError(f"{fname}: {what(host.shape[-1])}")
-
-
-def _inverse(A):
-    A = _square_matrices(A, "linalg.inv")
-    try:
-        return apply(_op["inverse"], A)
-    except numpy.linalg.LinAlgError:
-        raise _singular(A, "linalg.inv", lambda k: f"The diagonal element {k} is zero, the inversion could not "
-                                                   f"be completed because the input matrix is singular.") from None
+SlogdetResult = result_type("slogdet", ("sign", "logabsdet"))  # what slogdet's signature makes it return
+LinalgSlogdetResult = result_type("linalg_slogdet", ("sign", "logabsdet"))  # torch.linalg.slogdet's
 
 
 def _solve(A, B, left=True):
-    A = _square_matrices(A, "linalg.solve", lu=False)
+    A = tensor_in(A)
+    square_matrices(A, "linalg.solve", lu=False)
     B = as_tensor_like(B, A)
     if B.array.ndim == 0:
         raise RuntimeError("linalg.solve: The input tensor B must have at least 2 dimensions.")
     if B.array.dtype != A.array.dtype:
         raise RuntimeError(f"linalg.solve: Expected A and B to have the same dtype, but found A of type "
-                           f"{_scalar_name(A)} and B of type {_scalar_name(B)} instead")
-    _lu_dtype(A, "linalg.solve")
+                           f"{scalar_name(A)} and B of type {scalar_name(B)} instead")
+    lu_dtype(A, "linalg.solve")
     sa, sb = A.array.shape, B.array.shape
     # PyTorch's rule: B is a vector (or a batch of them) when 1-D or A's shape without its last dim
     vector = len(sb) == 1 or (len(sb) == len(sa) - 1 and sb == sa[:-1])
@@ -144,71 +64,11 @@ def _solve(A, B, left=True):
     try:
         return apply(_op["linalg_solve"], A, B, **params)
     except numpy.linalg.LinAlgError:
-        raise _singular(A, "torch.linalg.solve",
-                        lambda k: "The solver failed because the input matrix is singular.") from None
-
-
-def _cross(a, b, dim):
-    a, b = tensor_in(a), as_tensor_like(b, a)
-    if a.array.ndim != b.array.ndim:
-        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    if a.array.ndim == 0:
-        raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
-    d = wrap_dim(int(dim), a.array.ndim)
-    if a.array.shape[d] != 3 or b.array.shape[d] != 3:
-        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.array.shape[d]} and "
-                           f"{b.array.shape[d]}")
-    check_broadcastable(a.array.shape, b.array.shape)
-    _same_dtype(a, b)
-    _not_bool("cross", a)
-    return apply(_op["cross"], a, b, dim=d)
+        raise singular(A, "torch.linalg.solve",
+                       lambda k: "The solver failed because the input matrix is singular.") from None
 
 
 # ------------------------------------------------------------- torch.* functions
-
-def addmm(input, mat1, mat2, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat1 @ mat2); input broadcasts to the product's shape."""
-    x = tensor_in(input)
-    a, b = as_tensor_like(mat1, x), as_tensor_like(mat2, x)
-    for name, m in (("mat1", a), ("mat2", b)):
-        if m.array.ndim != 2:
-            raise RuntimeError(f"{name} must be a matrix, got {m.array.ndim}-D tensor")
-    if a.array.shape[1] != b.array.shape[0]:
-        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({dims_text(a)} and {dims_text(b)})")
-    for name, m in (("mat1", a), ("self", x)):
-        if m.array.dtype != b.array.dtype:
-            raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {_scalar_name(m)} and "
-                               f"{_scalar_name(b)}")
-    _check_expands(x, (a.array.shape[0], b.array.shape[1]))
-    _not_bool("addmm_impl_cpu_", x)
-    return apply(_op["addmm"], x, a, b, **_factors(x, beta, alpha))
-
-
-def _check_expands(x, target):
-    """PyTorch's expand checks of addmm's and baddbmm's input against the product's shape."""
-    shape, n = x.array.shape, len(target)
-    if len(shape) > n:
-        raise RuntimeError(f"expand(torch.{_dt.as_dtype(x.array.dtype).tensor_type}{{{list(shape)}}}, "
-                           f"size={list(target)}): the number of sizes provided ({n}) must be greater or equal to "
-                           f"the number of dimensions in the tensor ({len(shape)})")
-    for i in range(1, len(shape) + 1):
-        if shape[-i] not in (1, target[-i]):
-            raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
-                               f"({shape[-i]}) at non-singleton dimension {n - i}.  Target sizes: "
-                               f"{list(target)}.  Tensor sizes: {list(shape)}")
-
-
-def _factors(x, beta, alpha):
-    """beta= and alpha= as numbers; PyTorch converts them to the tensors' integer type."""
-    beta, alpha = _number(beta), _number(alpha)
-    if x.array.dtype.kind in "iu":
-        beta, alpha = int(beta), int(alpha)
-    return {"beta": beta, "alpha": alpha}
-
-
-def _number(v):
-    return v.item() if isinstance(v, Tensor) else v
-
 
 def addmm_(input, mat1, mat2, *, beta=1, alpha=1):
     """In-place addmm: input must have the product's shape (it does not broadcast in place)."""
@@ -229,8 +89,8 @@ def bmm(input, mat2):
     """Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
     a, b = tensor_in(input), as_tensor_like(mat2, input)
     _check_batches(a, b)
-    _same_dtype(a, b)
-    _not_bool("bmm", a)
+    same_dtype(a, b)
+    not_bool("bmm", a)
     return apply(_op["matmul"], a, b)  # named BmmBackward0 for these shapes
 
 
@@ -252,13 +112,13 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1):
     x = tensor_in(input)
     a, b = as_tensor_like(batch1, x), as_tensor_like(batch2, x)
     _check_batches(a, b)
-    _check_expands(x, (a.array.shape[0], a.array.shape[1], b.array.shape[2]))
+    check_expands(x, (a.array.shape[0], a.array.shape[1], b.array.shape[2]))
     if x.array.dtype != a.array.dtype:
         cpp = [_dt.cpp_name(_dt.as_dtype(t.array.dtype)) for t in (x, a, b)]
         raise RuntimeError(f"Input dtypes must be the same, got: input {cpp[0]}, batch1: {cpp[1]}, batch2: {cpp[2]}")
-    _same_dtype(a, b)
-    _not_bool("baddbmm", x)
-    return apply(_op["addmm"], x, a, b, **_factors(x, beta, alpha))
+    same_dtype(a, b)
+    not_bool("baddbmm", x)
+    return apply(_op["addmm"], x, a, b, **factors(x, beta, alpha))
 
 
 def baddbmm_(input, batch1, batch2, *, beta=1, alpha=1):
@@ -342,43 +202,6 @@ def _free_dims(contracted, nd):
         seen.add(d)
     return [i for i in range(nd) if i not in seen]
 
-def trace(input):
-    """The sum of a matrix's main diagonal (rectangular matrices too)."""
-    x = tensor_in(input)
-    if x.array.ndim != 2:
-        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.array.ndim}")
-    _not_bool("trace", x)
-    return apply(_op["trace"], x)
-
-
-def det(input):
-    """The determinant of a (batch of) square matrices; torch.linalg.det."""
-    return apply(_op["det"], _square_matrices(input, "linalg.det"))
-
-
-def inverse(input):
-    """The inverse of a (batch of) square matrices; torch.linalg.inv. A singular one is a LinAlgError."""
-    return _inverse(input)
-
-
-def cross(input, other, dim=None):
-    """The cross product along `dim`; without it, along the first dim of size 3 (deprecated in PyTorch)."""
-    a = tensor_in(input)
-    if dim is None:
-        warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
-                      "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
-                      "with that of linalg.cross in a future release.", UserWarning, stacklevel=2)
-        dim = next((d for d, s in enumerate(a.array.shape) if s == 3), None)
-        if dim is None:
-            raise RuntimeError("no dimension of size 3 in input")
-    return _cross(a, other, dim)
-
-
-def kron(input, other):
-    """The Kronecker product (dims aligned on the right, as numpy.kron)."""
-    a = tensor_in(input)
-    return apply(_op["kron"], a, as_tensor_like(other, a))
-
 
 def outer(input, vec2):
     """The outer product of two vectors: input reshaped to a column, times vec2 (PyTorch's MulBackward0)."""
@@ -399,23 +222,7 @@ Tensor.outer = outer  # methods too (no row of their own: PyTorch's outer is a m
 Tensor.ger = ger
 
 
-# ------------------------------------------- vdot, inner, addmv, addr, matrix_power, slogdet
-
-def vdot(input, other):
-    """The dot product of two vectors, the first conjugated (for real numbers, dot)."""
-    a = tensor_in(input)
-    b = as_tensor_like(other, a)
-    if a.array.ndim != 1 or b.array.ndim != 1:
-        raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
-    n, m = a.array.shape[0], b.array.shape[0]
-    if n != m:
-        raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
-                           f"of elements, but got {n} and {m} elements respectively")
-    if a.array.dtype != b.array.dtype:
-        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_scalar_name(a)} and "
-                           f"{_scalar_name(b)}")
-    return apply(_op["vdot"], a, b)
-
+# ---------------------------------------------- inner, addmv_, addr_, matrix_power, logdet
 
 def inner(input, other):
     """Sums of products over the last dims of the two (a number times a tensor where one is 0-d):
@@ -430,30 +237,6 @@ def inner(input, other):
     return tensordot(a, b, ([-1], [-1]))
 
 
-def _int_factors(x, beta, alpha):
-    """PyTorch's refusal of float factors for an integer input (addr's check)."""
-    if x.array.dtype.kind in "iub":
-        for name, v in (("beta", beta), ("alpha", alpha)):
-            if isinstance(_number(v), float):
-                raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point number.")
-
-
-def addmv(input, mat, vec, *, beta=1, alpha=1):
-    """beta * input + alpha * (mat @ vec); input (a vector, or one element) broadcasts to the product."""
-    x = tensor_in(input)
-    m, v = as_tensor_like(mat, x), as_tensor_like(vec, x)
-    if not (m.array.ndim == 2 and v.array.ndim == 1 and x.array.ndim <= 1):
-        raise RuntimeError(f"vector + matrix @ vector expected, got {x.array.ndim}, {m.array.ndim}, {v.array.ndim}")
-    rows, cols = m.array.shape
-    if cols != v.array.shape[0] or (x.array.size != rows and x.array.size != 1):
-        raise RuntimeError(f"size mismatch, got input ({x.array.size}), mat ({rows}x{cols}), vec ({v.array.shape[0]})")
-    if not x.array.dtype == m.array.dtype == v.array.dtype:
-        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_scalar_name(x)}, "
-                           f"{_scalar_name(m)}, and {_scalar_name(v)}")
-    _not_bool("addmv_impl_cpu", x)
-    return apply(_op["addmv"], x, m, v, **_factors(x, beta, alpha))
-
-
 def addmv_(input, mat, vec, *, beta=1, alpha=1):
     """In-place addmv: input must have the product's shape (it does not broadcast in place)."""
     x = tensor_in(input)
@@ -462,19 +245,6 @@ def addmv_(input, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"Bad in-place call: input tensor size {list(x.array.shape)} and output tensor size "
                            f"{[m.array.shape[0]]} should match")
     return _inplace(x, addmv, m, vec, beta=beta, alpha=alpha)
-
-
-def addr(input, vec1, vec2, *, beta=1, alpha=1):
-    """beta * input + alpha * outer(vec1, vec2); input broadcasts to the outer product's shape."""
-    x = tensor_in(input)
-    v1, v2 = as_tensor_like(vec1, x), as_tensor_like(vec2, x)
-    for name, v in (("vec1", v1), ("vec2", v2)):
-        if v.array.ndim != 1:
-            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.array.ndim}-D")
-    _check_expands(x, (v1.array.shape[0], v2.array.shape[0]))
-    _int_factors(x, beta, alpha)
-    _not_bool("addr_impl_cpu", x)
-    return apply(_op["addr"], x, v1, v2, **_factors(x, beta, alpha))
 
 
 def addr_(input, vec1, vec2, *, beta=1, alpha=1):
@@ -493,13 +263,14 @@ def matrix_power(input, n):
         n = n.item()
     if isinstance(n, (bool, numpy.bool_)) or not isinstance(n, (int, numpy.integer)):
         raise TypeError(f"matrix_power(): argument 'n' (position 2) must be int, not {type(n).__name__}")
-    a = _square_matrices(input, "linalg.matrix_power", lu=False, floating=False)
+    a = tensor_in(input)
+    square_matrices(a, "linalg.matrix_power", lu=False, floating=False)
     n = int(n)
     if n == 0:
         identity = _eye(a.array.shape[-1], dtype=a.dtype, device=a.device)
         return a.clone().copy_(_expand(identity, a.array.shape))
     if n < 0:
-        a, n = _inverse(a), -n
+        a, n = inverse(a), -n
         if n == 1:
             return a
     elif n == 1:
@@ -517,35 +288,9 @@ def matrix_power(input, n):
     return result
 
 
-class SlogdetResult(namedtuple("SlogdetResult", ["sign", "logabsdet"])):
-    """(sign, logabsdet), printed as PyTorch's torch.return_types.slogdet."""
-    __slots__ = ()
-    kind = "slogdet"
-
-    def __repr__(self):
-        return f"torch.return_types.{self.kind}(\nsign={self.sign!r},\nlogabsdet={self.logabsdet!r})"
-
-
-class LinalgSlogdetResult(SlogdetResult):
-    __slots__ = ()
-    kind = "linalg_slogdet"
-
-
-def _slogdet(A, fname, result=SlogdetResult):
-    A = _square_matrices(A, fname, lu=False)
-    if A.array.dtype == numpy.float16:
-        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got Half")
-    return result(apply(_op["slogdet_sign"], A), apply(_op["slogdet"], A))
-
-
-def slogdet(input):
-    """(sign, logabsdet): the sign of det A (0 if singular) and log |det A| (-inf if singular)."""
-    return _slogdet(input, "linalg.slogdet")
-
-
 def logdet(input):
     """log det A: NaN where det A < 0, -inf where A is singular (PyTorch's where over slogdet)."""
-    sign, logabsdet = _slogdet(input, "logdet")
+    sign, logabsdet = slogdet_parts(tensor_in(input), "logdet")
     return _where(sign == -1, math.nan, logabsdet)
 
 
@@ -599,8 +344,8 @@ def einsum(*args):
         sizes = dict(zip(inputs[k], operands[k].array.shape))
         if any(sizes[c] != 1 for c in set(acc_letters) & set(inputs[k]) if c not in result):
             # PyTorch contracts this pair with bmm: one dtype, no bools (a plain product promotes)
-            _same_dtype(acc, operands[k])
-            _not_bool("bmm", acc)
+            same_dtype(acc, operands[k])
+            not_bool("bmm", acc)
         params = {"equation": step}
         if k == len(operands) - 1 and _einsum_node_name(step) != name:
             params["name"] = name  # the result is named after the whole equation, as PyTorch's

@@ -1,10 +1,12 @@
-"""Selecting and rearranging: the public functions (argument checks in
-PyTorch's words, then the rows in engine/ops/shapes.py and reductions.py).
+"""Selecting and rearranging: the public functions written by hand (argument checks in
+PyTorch's words, then the rows in engine/ops/shapes.py and reductions.py); diagonal, diag,
+repeat, flip, roll, tril, triu and masked_fill are their rows' signatures.
 
 narrow, select, unbind, split and chunk select with a basic key, so their
 results are views of the input (unbind/split/chunk give several, which may
-not be written to with history, as in PyTorch); index_select and
-masked_select copy. diagonal is a view too.
+not be written to with history, as in PyTorch): the getitem row under their
+node names, with the key built here. index_select and masked_select copy.
+gather and scatter share scatter_add's index checks (engine/functions/indexing.py).
 """
 import math
 
@@ -19,10 +21,11 @@ from ..ops import TABLE
 from .indexing import checked_index
 from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 
-expand, permute = (made(n) for n in ('expand', 'permute'))  # (functions the rows give)
+# functions the rows give (arrange.py takes flip and repeat from here)
+expand, permute, flip, repeat = (made(n) for n in ("expand", "permute", "flip", "repeat"))
 
-__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "diagonal", "diag", "movedim",
-           "moveaxis", "repeat", "flip", "roll", "tril", "triu", "gather", "scatter", "masked_fill"]
+__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "movedim",
+           "moveaxis", "gather", "scatter"]
 
 _GETITEM = TABLE["getitem"]
 _ALL = slice(None)
@@ -132,27 +135,6 @@ def masked_select(input, mask):
     return apply(_GETITEM, input, key=(m,), name="MaskedSelectBackward0")
 
 
-def diagonal(input, offset=0, dim1=0, dim2=1):
-    input = tensor_in(input)
-    nd = input.array.ndim
-    d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
-    if d1 == d2:
-        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
-    return apply(TABLE["diagonal"], input, offset=int(offset), dim1=d1, dim2=d2)
-
-
-def diag(input, diagonal=0):
-    """torch.diag: of a vector, the square matrix with it on diagonal `diagonal` (0 the main one, >0
-    above, <0 below); of a matrix, that diagonal as a vector of its own (a copy, unlike diagonal())."""
-    input = tensor_in(input)
-    nd = input.array.ndim
-    if nd == 1:
-        return apply(TABLE["diag_matrix"], input, offset=int(diagonal))
-    if nd == 2:
-        return apply(TABLE["diag_copy"], input, offset=int(diagonal))
-    raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
-
-
 def movedim(input, source, destination):
     input = tensor_in(input)
     nd = input.array.ndim
@@ -171,54 +153,6 @@ def movedim(input, source, destination):
 
 
 moveaxis = movedim
-
-
-def repeat(input, *sizes):
-    input = tensor_in(input)
-    if len(sizes) == 1 and isinstance(sizes[0], (list, tuple)):
-        sizes = tuple(sizes[0])
-    sizes = tuple(int(s) for s in sizes)
-    if len(sizes) < input.array.ndim:
-        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
-                           "tensor")
-    shape = (1,) * (len(sizes) - input.array.ndim) + input.array.shape
-    out = [r * s for r, s in zip(sizes, shape)]
-    if any(n < 0 for n in out):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(out, key=lambda n: n >= 0)}: {out}")
-    return apply(TABLE["repeat"], input, sizes=sizes)
-
-
-def flip(input, dims):
-    input = tensor_in(input)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    return apply(TABLE["flip"], input, dims=tuple(wrap_dim(int(d), input.array.ndim) for d in dims))
-
-
-def roll(input, shifts, dims=None):
-    input = tensor_in(input)
-    if dims is None:
-        return apply(TABLE["roll"], input, shifts=int(shifts if _is_number(shifts) else shifts[0]), dims=None)
-    shifts = (shifts,) if _is_number(shifts) else tuple(shifts)
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    if len(shifts) != len(dims):
-        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
-    dims = tuple(wrap_dim(int(d), input.array.ndim) for d in dims)
-    return apply(TABLE["roll"], input, shifts=tuple(int(s) for s in shifts), dims=dims)
-
-
-def _triangle(name, input, diagonal):
-    input = tensor_in(input)
-    if input.array.ndim < 2:
-        raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")
-    return apply(TABLE[name], input, diagonal=int(diagonal))
-
-
-def tril(input, diagonal=0):
-    return _triangle("tril", input, diagonal)
-
-
-def triu(input, diagonal=0):
-    return _triangle("triu", input, diagonal)
 
 
 def gather(input, dim, index):
@@ -245,15 +179,3 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     return apply(TABLE["scatter"], input, src, index=index.array, dim=d)
 
 
-def masked_fill(input, mask, value):
-    input = tensor_in(input)
-    mask = mask if isinstance(mask, Tensor) else as_tensor_like(mask, input)
-    if mask.array.dtype.kind != "b":
-        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
-    if isinstance(value, Tensor) and value.array.ndim != 0:
-        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
-                           f"{value.array.ndim} dimension(s).")
-    m = mask.array
-    if m.shape != input.array.shape:
-        m = array_module(mask.device).broadcast_to(m, numpy.broadcast_shapes(input.array.shape, m.shape))
-    return apply(TABLE["masked_fill"], input, value, mask=m)

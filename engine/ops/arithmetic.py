@@ -4,11 +4,12 @@ import math
 
 import numpy
 
+from .. import dtypes as _dt
 from .. import kernels
 from ..backend import get_default_device
 from ..core.tensor import NO_PARAMS, TensorBase, run_op
 from ..host_data import is_number
-from .table import Elementwise, Op, custom, infix, prefix, tensor_of
+from .table import Elementwise, Op, custom, infix, prefix, refuse_dtype, result_dtype, tensor_of
 
 
 class Add(Op):
@@ -202,7 +203,7 @@ class Fmod(Op):
     """C's fmod: the remainder of a / b truncated toward zero, so its sign is the dividend's (unlike
     remainder's). A number b is PyTorch's Scalar overload (FmodBackward0, one edge)."""
     name = "fmod"
-    names = ("fmod",)
+    signature = "fmod(Tensor input, Tensor other) -> Tensor"
     method = inplace = elementwise = True
     node = staticmethod(lambda ctx: "FmodBackward0" if ctx.shapes[1] is None else "FmodBackward1")
     number_right = "drop"
@@ -219,6 +220,15 @@ class Fmod(Op):
     def backward(F, ctx, g, a, b):
         # PyTorch's: grad for a, -grad * a.div(b, rounding_mode="trunc") for b
         return (g if ctx.needs[0] else None), (-g * F.trunc(a / b) if ctx.needs[1] else None)
+
+    def call(input, other):
+        scalar_overloads("fmod", input, other)
+        dtype = result_dtype(input, other)
+        if dtype.kind == "b":
+            refuse_dtype(f"fmod_{input.device.type}", dtype)
+        if dtype.kind == "f" and input.array.dtype.kind in "iu" and not isinstance(other, TensorBase):
+            input = input.to(dtype=_dt.get_default_dtype())  # an integer tensor and a float: the default dtype
+        return run_op(Fmod, (input, other), NO_PARAMS)
 
 
 class Atan2(Op):
@@ -258,7 +268,7 @@ class Copysign(Op):
     """|a| with b's sign bit (-0.0 and -NaN count as negative). A number b is PyTorch's Scalar
     overload (CopysignBackward1, one edge)."""
     name = "copysign"
-    names = ("copysign",)
+    signature = "copysign(Tensor input, Tensor other) -> Tensor"
     node = staticmethod(lambda ctx: "CopysignBackward1" if ctx.shapes[1] is None else "CopysignBackward0")
     number_right = "drop"
     method = inplace = elementwise = True
@@ -276,11 +286,19 @@ class Copysign(Op):
             if ctx.shapes[1] is not None and ctx.needs[1] else None
         return ga, gb
 
+    def call(input, other):
+        """Integers and bools give the default float."""
+        scalar_overloads("copysign", input, other)
+        if result_dtype(input, other).kind in "biu":
+            input, other = (x.to(dtype=_dt.get_default_dtype()) if isinstance(x, TensorBase) else x
+                            for x in (input, other))
+        return run_op(Copysign, (input, other), NO_PARAMS)
+
 
 class Logaddexp(Op):
     """log(exp(a) + exp(b)) without overflow (kernels.log_add_exp)."""
     name = "logaddexp"
-    names = ("logaddexp",)
+    signature = "logaddexp(Tensor input, Tensor other) -> Tensor"
     node = "LogaddexpBackward0"
     method = elementwise = True
     saves = (0, 1)
@@ -291,11 +309,14 @@ class Logaddexp(Op):
     def backward(F, ctx, g, a, b):
         return (g / (1 + F.exp(b - a)) if ctx.needs[0] else None), (g / (1 + F.exp(a - b)) if ctx.needs[1] else None)
 
+    def call(input, other):
+        return _log_add_exp(Logaddexp, input, other)
+
 
 class Logaddexp2(Op):
     """log2(2**a + 2**b) without overflow (kernels.log_add_exp)."""
     name = "logaddexp2"
-    names = ("logaddexp2",)
+    signature = "logaddexp2(Tensor input, Tensor other) -> Tensor"
     node = "Logaddexp2Backward0"
     method = elementwise = True
     saves = (0, 1)
@@ -305,6 +326,19 @@ class Logaddexp2(Op):
 
     def backward(F, ctx, g, a, b):
         return (g / (1 + F.exp2(b - a)) if ctx.needs[0] else None), (g / (1 + F.exp2(a - b)) if ctx.needs[1] else None)
+
+    def call(input, other):
+        return _log_add_exp(Logaddexp2, input, other)
+
+
+def _log_add_exp(row, input, other):
+    """logaddexp's and logaddexp2's checks: other a tensor, a floating result."""
+    tensor_argument(row.name, "other", other, 2)
+    input, other = tensor_operands(input, other)
+    dtype = result_dtype(input, other)
+    if dtype.kind != "f":
+        refuse_dtype(f"{row.name}_{input.device.type}", dtype)
+    return run_op(row, (input, other), NO_PARAMS)
 
 
 class Xlogy(Op):
@@ -455,17 +489,6 @@ class RpowScalar(Op):
         return (g * (out * _log_number(base)),)  # a negative base: NaN, as PyTorch's
 
 
-def _both_tensors(a, b):
-    """maximum's and minimum's operands: both tensors (a number made a 0-d one on the other's device,
-    in the dtype torch.tensor gives it)."""
-    if not isinstance(a, TensorBase):
-        a = tensor_of(a, b.device)
-    if not isinstance(b, TensorBase):
-        b = tensor_of(b, a.device)
-    return a, b
-
-
-
 def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
     """maximum's and minimum's gradients as PyTorch's: half of g each at a tie, g to the one picked,
     +0 to the other (a masked fill, not a product: no -0, and no NaN from an infinite g)."""
@@ -491,7 +514,7 @@ class Maximum(Op):
         return _pick_gradients(F, ctx, g, a, b, a < b, a > b)
 
     def call(input, other):
-        return run_op(Maximum, _both_tensors(input, other), NO_PARAMS)
+        return run_op(Maximum, tensor_operands(input, other), NO_PARAMS)
 
 
 class Minimum(Op):
@@ -511,7 +534,7 @@ class Minimum(Op):
         return _pick_gradients(F, ctx, g, a, b, a > b, a < b)
 
     def call(input, other):
-        return run_op(Minimum, _both_tensors(input, other), NO_PARAMS)
+        return run_op(Minimum, tensor_operands(input, other), NO_PARAMS)
 
 
 class Where(Op):
@@ -579,7 +602,7 @@ class Lerp(Op):
 class Addcmul(Op):
     """input + value * tensor1 * tensor2."""
     name = "addcmul"
-    names = ("addcmul",)
+    signature = "addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"
     method = inplace = elementwise = True
     node = "AddcmulBackward0"
     saves = (1, 2)
@@ -592,11 +615,14 @@ class Addcmul(Op):
         return (g if ctx.needs[0] else None, g * (t2 * value) if ctx.needs[1] else None,
                 g * (t1 * value) if ctx.needs[2] else None)
 
+    def call(input, tensor1, tensor2, value):
+        return _add_combined(Addcmul, input, tensor1, tensor2, value)
+
 
 class Addcdiv(Op):
     """input + value * tensor1 / tensor2."""
     name = "addcdiv"
-    names = ("addcdiv",)
+    signature = "addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"
     method = inplace = elementwise = True
     node = "AddcdivBackward0"
     saves = (1, 2)
@@ -611,6 +637,34 @@ class Addcdiv(Op):
         return (g if ctx.needs[0] else None, g * (value / t2) if ctx.needs[1] else None,
                 -g * (t1 * value / (t2 * t2)) if ctx.needs[2] else None)
 
+    def call(input, tensor1, tensor2, value):
+        return _add_combined(Addcdiv, input, tensor1, tensor2, value)
+
+
+_ADDCDIV_INTEGERS = (
+    "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a "
+    "true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value "
+    "* torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / "
+    "tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value "
+    "* tensor1 / tensor2), for all dtypes.")
+
+
+def _add_combined(row, input, tensor1, tensor2, value):
+    """addcmul's and addcdiv's checks: tensor1 and tensor2 tensors, value a number (addcdiv: not both
+    integral), no bool result; one node, with value only where it is not 1."""
+    tensor_argument(row.name, "tensor1", tensor1, 2)
+    tensor_argument(row.name, "tensor2", tensor2, 3)
+    value = number_argument(row.name, "value", value)
+    if row is Addcdiv and tensor1.array.dtype.kind in "biu" and tensor2.array.dtype.kind in "biu":
+        raise RuntimeError(_ADDCDIV_INTEGERS)
+    input, tensor1, tensor2 = tensor_operands(input, tensor1, tensor2)
+    dtype = result_dtype(input, tensor1, tensor2)
+    if dtype.kind == "b":
+        refuse_dtype(f"{row.name}_{input.device.type}_out", dtype)
+    if value.__class__ is not bool and value == 1:
+        return run_op(row, (input, tensor1, tensor2), NO_PARAMS)
+    return run_op(row, (input, tensor1, tensor2), {"value": value})
+
 
 def _in_dtype(xp, value, *arrays):
     """A Python number as PyTorch's kernels take a Scalar: in the result's dtype (an int truncated)."""
@@ -621,7 +675,7 @@ class Heaviside(Op):
     """0 where x < 0, values where x == 0, 1 where x > 0 (NaN: 0). PyTorch has no derivative: its
     node is NotImplemented and backward through it fails, as here."""
     name = "heaviside"
-    names = ("heaviside",)
+    signature = "heaviside(Tensor input, Tensor values) -> Tensor"
     method = inplace = elementwise = True
     node = "NotImplemented"
 
@@ -630,6 +684,13 @@ class Heaviside(Op):
 
     def backward(F, ctx, g):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+    def call(input, values):
+        tensor_argument("heaviside", "values", values, 2)
+        input, values = tensor_operands(input, values)
+        if input.array.dtype != values.array.dtype:
+            raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+        return run_op(Heaviside, (input, values), NO_PARAMS)
 
 
 class Bernoulli(Op):
@@ -645,3 +706,42 @@ class Bernoulli(Op):
 
     def backward(F, ctx, g, draws):
         return (F.zeros_like(g),)
+
+
+# ------------------------------------------- the arguments PyTorch's overloads take, in its words
+
+def tensor_operands(*values):
+    """Operands a row takes as tensors only: a number that a signature's function left a number
+    (PyTorch's wrapped scalar, beside a tensor) made a 0-d tensor on the first tensor's device."""
+    device = next(v.device for v in values if isinstance(v, TensorBase))
+    return tuple(v if isinstance(v, TensorBase) else tensor_of(v, device) for v in values)
+
+
+def tensor_argument(fname, what, value, position):
+    """A tensor argument, refused in PyTorch's words when it is anything else."""
+    if not isinstance(value, TensorBase):
+        raise TypeError(f"{fname}(): argument '{what}' (position {position}) must be Tensor, "
+                        f"not {type(value).__name__}")
+
+
+def number_argument(fname, what, value):
+    """A Scalar argument as a number (a 0-d tensor's item), refused in PyTorch's words otherwise."""
+    if isinstance(value, TensorBase) and value.array.ndim == 0:
+        value = value.item()
+    if not is_number(value):
+        raise TypeError(f"{fname}(): argument '{what}' must be Number, not {type(value).__name__}")
+    return value
+
+
+def invalid_combination(fname, args, signatures):
+    """PyTorch's message for arguments that match none of a function's overloads."""
+    got = ", ".join("Tensor" if isinstance(a, TensorBase) else type(a).__name__ for a in args)
+    lines = "".join(f" * ({s}, *, Tensor out = None)\n" for s in signatures)
+    return TypeError(f"{fname}() received an invalid combination of arguments - got ({got}), "
+                     f"but expected one of:\n{lines}")
+
+
+def scalar_overloads(fname, input, other):
+    """(input, other) of an op with a Tensor and a Scalar overload: input a tensor, other either."""
+    if not isinstance(input, TensorBase) or not (isinstance(other, TensorBase) or is_number(other)):
+        raise invalid_combination(fname, (input, other), ("Tensor input, Tensor other", "Tensor input, Number other"))

@@ -10,6 +10,7 @@ import math
 
 import numpy
 
+from ..core.tensor import run_op
 from .table import Op, Elementwise, call
 from .reductions import Norm
 
@@ -62,7 +63,7 @@ def _pairs(xp, n):
 class Pdist(Op):
     """The p-norm distance between each pair of rows i < j of x (n, c), in row-major order: n (n - 1) / 2."""
     name = "pdist"
-    names = ("pdist",)
+    signature = "pdist(Tensor input, float p=2) -> Tensor"
     formula = call("p")
     node = "PdistBackward0"
     saves = (0, "out")
@@ -77,6 +78,15 @@ class Pdist(Op):
         d = F.getitem(x, key=(i,)) - F.getitem(x, key=(j,))
         gd = _norm_last_grad(F, F.unsqueeze(g, dim=-1), d, F.unsqueeze(out, dim=-1), p)
         return (F.index_grad(gd, key=(i,), shape=shape) - F.index_grad(gd, key=(j,), shape=shape),)
+
+    def call(input, p):
+        if input.array.ndim != 2:
+            raise RuntimeError(f"pdist only supports 2D tensors, got: {input.array.ndim}D")
+        if input.array.dtype.kind != "f":
+            raise RuntimeError("pdist only supports floating-point dtypes")
+        if not p >= 0:
+            raise RuntimeError("pdist only supports non-negative p values")
+        return run_op(Pdist, (input,), {"p": p})
 
 
 class EuclideanDist(Op):

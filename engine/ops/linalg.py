@@ -1,9 +1,15 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
-linalg.solve, det, vdot, addmv, addr and slogdet."""
+linalg.solve, det, vdot, addmv, addr and slogdet; PyTorch's checks of their arguments, in its words (a
+singular matrix is a `LinAlgError`, as PyTorch's torch.linalg.LinAlgError, a RuntimeError)."""
+import warnings
+
 import numpy
 
+from .. import dtypes as _dt
 from .. import kernels
-from .table import Op, infix, call
+from ..core.tensor import NO_PARAMS, TensorBase, check_broadcastable, run_op, wrap_dim
+from .arithmetic import tensor_operands
+from .table import Op, dims_text, infix, call, refuse_dtype, type_name
 
 
 def _matmul_name(ctx):
@@ -106,6 +112,7 @@ class Addmm(Op):
     3-D batches of matrices, torch.baddbmm (BaddbmmBackward0)."""
     batched = True  # g (B, m, p) @ mat2.T and mat1.T @ g broadcast over the batch
     name = "addmm"
+    signature = "addmm(Tensor input, Tensor mat1, Tensor mat2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
     names = ("addmm", "baddbmm")
     method = inplace = True
     formula = call("beta", "alpha")
@@ -132,6 +139,22 @@ class Addmm(Op):
             gb = F.matmul(F.transpose(a, dim0=-1, dim1=-2), g)
             gb = gb if alpha == 1 else gb * alpha
         return gx, ga, gb
+
+    def call(input, mat1, mat2, beta, alpha):
+        """input broadcasts to the product's shape."""
+        x, a, b = tensor_operands(input, mat1, mat2)
+        for name, m in (("mat1", a), ("mat2", b)):
+            if m.array.ndim != 2:
+                raise RuntimeError(f"{name} must be a matrix, got {m.array.ndim}-D tensor")
+        if a.array.shape[1] != b.array.shape[0]:
+            raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({dims_text(a)} and {dims_text(b)})")
+        for name, m in (("mat1", a), ("self", x)):
+            if m.array.dtype != b.array.dtype:
+                raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {scalar_name(m)} and "
+                                   f"{scalar_name(b)}")
+        check_expands(x, (a.array.shape[0], b.array.shape[1]))
+        not_bool("addmm_impl_cpu_", x)
+        return run_op(Addmm, (x, a, b), factors(x, beta, alpha))
 
 
 # ------------------------------------------------------------------- einsum
@@ -229,7 +252,7 @@ def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape, 
 class Kron(Op):
     """The Kronecker product (the inputs' dims aligned on the right, as torch.kron)."""
     name = "kron"
-    names = ("kron",)
+    signature = "kron(Tensor input, Tensor other) -> Tensor"
     method = True
     formula = call()
     node = "UnsafeViewBackward0"  # PyTorch's kron is a product of views, reshaped at the end
@@ -253,6 +276,9 @@ class Kron(Op):
             gb = F.reshape(F.einsum(blocks, F.reshape(a, shape=pa), equation=f"{lg},{la}->{lb}"), shape=sb)
         return ga, gb
 
+    def call(input, other):
+        return run_op(Kron, tensor_operands(input, other), NO_PARAMS)
+
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -262,7 +288,7 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class Trace(Op):
     """The sum of the main diagonal of a matrix (rectangular too)."""
     name = "trace"
-    names = ("trace",)
+    signature = "trace(Tensor input) -> Tensor"
     method = True
     formula = call()
     node = "TraceBackward0"
@@ -284,11 +310,19 @@ class Trace(Op):
         spread = F.expand(F.reshape(g, shape=(b, 1)), shape=(b, k))
         return (F.index_grad(spread, key=(slice(None), diagonal, diagonal), shape=(b,) + tuple(shape)),)
 
+    def call(input):
+        if input.array.ndim != 2:
+            raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {input.array.ndim}")
+        not_bool("trace", input)
+        return run_op(Trace, (input,), NO_PARAMS)
+
 
 class Cross(Op):
-    """The cross product of 3-vectors along `dim` (the other dims broadcast)."""
+    """The cross product of 3-vectors along `dim` (the other dims broadcast); without dim, along the first
+    dim of size 3 (deprecated in PyTorch)."""
     name = "cross"
-    names = ("cross",)
+    signature = "cross(Tensor input, Tensor other, int? dim=None) -> Tensor"
+    wrap_dims = False  # (PyTorch's messages name dim as it was given)
     method = True
     formula = call("dim")
     node = "LinalgCrossBackward0"
@@ -307,6 +341,28 @@ class Cross(Op):
         nd = len(g.shape) - 1  # the result's dims: a negative dim names the same axis in g
         return Cross.backward(F, ctx, g, a, b, dim - nd if dim >= 0 else dim)
 
+    def call(input, other, dim):
+        a, b = tensor_operands(input, other)
+        if dim is None:
+            warnings.warn("Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the dim "
+                          "explicitly or simply use torch.linalg.cross.\nThe default value of dim will change to agree "
+                          "with that of linalg.cross in a future release.", UserWarning, stacklevel=3)
+            dim = next((d for d, s in enumerate(a.array.shape) if s == 3), None)
+            if dim is None:
+                raise RuntimeError("no dimension of size 3 in input")
+        if a.array.ndim != b.array.ndim:
+            raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
+        if a.array.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        d = wrap_dim(dim, a.array.ndim)
+        if a.array.shape[d] != 3 or b.array.shape[d] != 3:
+            raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. Got {a.array.shape[d]} and "
+                               f"{b.array.shape[d]}")
+        check_broadcastable(a.array.shape, b.array.shape)
+        same_dtype(a, b)
+        not_bool("cross", a)
+        return run_op(Cross, (a, b), {"dim": d})
+
 
 # ------------------------------------------------------ det, inverse, solve
 
@@ -314,7 +370,7 @@ class Inverse(Op):
     """The inverse of (a batch of) square matrices: torch.inverse, torch.linalg.inv."""
     batched = True  # matmuls that broadcast over a leading batch dim of g
     name = "inverse"
-    names = ("inverse",)
+    signature = "inverse(Tensor input) -> Tensor"
     method = True
     formula = call()
     node = "LinalgInvExBackward0"
@@ -326,6 +382,14 @@ class Inverse(Op):
     def backward(F, ctx, g, inv):
         inv_t = F.transpose(inv, dim0=-1, dim1=-2)
         return (-F.matmul(inv_t, F.matmul(g, inv_t)),)  # PyTorch's -A^-H (g A^-H)
+
+    def call(input):
+        """A singular matrix is a LinAlgError."""
+        square_matrices(input, "linalg.inv")
+        try:
+            return run_op(Inverse, (input,), NO_PARAMS)
+        except numpy.linalg.LinAlgError:
+            raise singular(input, "linalg.inv", _inverse_failed) from None
 
 
 def _nan_tolerant(xp, solver, a, *rest):
@@ -340,6 +404,12 @@ def _nan_tolerant(xp, solver, a, *rest):
     clean = xp.where(nan[..., None, None], xp.eye(a.shape[-1], dtype=a.dtype), a)
     out = solver(clean, *rest)  # still raises for a singular matrix without NaNs
     return xp.where(nan.reshape(nan.shape + (1,) * (out.ndim - nan.ndim)), xp.nan, out)
+
+
+def _inverse_failed(k):
+    """linalg.inv's words for a matrix whose k-th pivot is zero."""
+    return (f"The diagonal element {k} is zero, the inversion could not be completed because the input matrix is "
+            f"singular.")
 
 
 class LinalgSolve(Op):
@@ -393,7 +463,7 @@ class Det(Op):
     which needs no inverse (PyTorch's adjugate through the SVD; under create_graph here the
     cofactors are determinants of minors, so higher derivatives go through this row again)."""
     name = "det"
-    names = ("det",)
+    signature = "det(Tensor input) -> Tensor"
     method = True
     formula = call()
     node = "LinalgDetBackward0"
@@ -421,6 +491,10 @@ class Det(Op):
                  _det_regular(F, F.getitem(a, key=(regular,)), F.getitem(g * det, key=(regular,))))
         return (F.index_grad(parts[0], key=(singular,), shape=shape)
                 + F.index_grad(parts[1], key=(regular,), shape=shape),)
+
+    def call(input):
+        square_matrices(input, "linalg.det")
+        return run_op(Det, (input,), NO_PARAMS)
 
 
 def _det_regular(F, a, scale):
@@ -457,7 +531,7 @@ def _det_cofactors(F, a, g):
 class Vdot(Op):
     """The dot product of two vectors, the first conjugated (torch.vdot; for real numbers, dot)."""
     name = "vdot"
-    names = ("vdot",)
+    signature = "vdot(Tensor input, Tensor other) -> Tensor"
     method = True
     formula = call()
     node = "VdotBackward0"
@@ -470,12 +544,25 @@ class Vdot(Op):
     def backward(F, ctx, g, a, b):
         return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
 
+    def call(input, other):
+        a, b = tensor_operands(input, other)
+        if a.array.ndim != 1 or b.array.ndim != 1:
+            raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
+        n, m = a.array.shape[0], b.array.shape[0]
+        if n != m:
+            raise RuntimeError(f"inconsistent tensor size, expected tensor [{n}] and src [{m}] to have the same number "
+                               f"of elements, but got {n} and {m} elements respectively")
+        if a.array.dtype != b.array.dtype:
+            raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {scalar_name(a)} and "
+                               f"{scalar_name(b)}")
+        return run_op(Vdot, (a, b), NO_PARAMS)
+
 
 class Addmv(Op):
     """beta * input + alpha * (mat @ vec), as torch.addmv (input broadcasts to the product; with
     beta 0 it is ignored, its NaNs too)."""
     name = "addmv"
-    names = ("addmv",)
+    signature = "addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
     method = inplace = True
     formula = call("beta", "alpha")
     node = "AddmvBackward0"
@@ -491,12 +578,27 @@ class Addmv(Op):
         gvec = _times(F.matmul(F.transpose(mat, dim0=0, dim1=1), g), alpha) if ctx.needs[2] else None
         return _times(g, beta) if ctx.needs[0] else None, gmat, gvec
 
+    def call(input, mat, vec, beta, alpha):
+        """input (a vector, or one element) broadcasts to the product."""
+        x, m, v = tensor_operands(input, mat, vec)
+        if not (m.array.ndim == 2 and v.array.ndim == 1 and x.array.ndim <= 1):
+            raise RuntimeError(f"vector + matrix @ vector expected, got {x.array.ndim}, {m.array.ndim}, {v.array.ndim}")
+        rows, cols = m.array.shape
+        if cols != v.array.shape[0] or (x.array.size != rows and x.array.size != 1):
+            raise RuntimeError(f"size mismatch, got input ({x.array.size}), mat ({rows}x{cols}), vec "
+                               f"({v.array.shape[0]})")
+        if not x.array.dtype == m.array.dtype == v.array.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got {scalar_name(x)}, "
+                               f"{scalar_name(m)}, and {scalar_name(v)}")
+        not_bool("addmv_impl_cpu", x)
+        return run_op(Addmv, (x, m, v), factors(x, beta, alpha))
+
 
 class Addr(Op):
     """beta * input + alpha * outer(vec1, vec2), as torch.addr (input broadcasts to the outer
     product; with beta 0 it is ignored). PyTorch's kernel computes beta * x + (alpha * v1) * v2."""
     name = "addr"
-    names = ("addr",)
+    signature = "addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
     method = inplace = True
     formula = call("beta", "alpha")
     node = "AddrBackward0"
@@ -513,6 +615,20 @@ class Addr(Op):
         g2 = _times(F.matmul(F.transpose(g, dim0=0, dim1=1), v1), alpha) if ctx.needs[2] else None
         return _times(g, beta) if ctx.needs[0] else None, g1, g2
 
+    def call(input, vec1, vec2, beta, alpha):
+        x, v1, v2 = tensor_operands(input, vec1, vec2)
+        for name, v in (("vec1", v1), ("vec2", v2)):
+            if v.array.ndim != 1:
+                raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {v.array.ndim}-D")
+        check_expands(x, (v1.array.shape[0], v2.array.shape[0]))
+        if x.array.dtype.kind in "iub":
+            for name, v in (("beta", beta), ("alpha", alpha)):
+                if isinstance(_number(v), float):
+                    raise RuntimeError(f"For integral input tensors, argument {name} must not be a floating point "
+                                       f"number.")
+        not_bool("addr_impl_cpu", x)
+        return run_op(Addr, (x, v1, v2), factors(x, beta, alpha))
+
 
 def _times(g, factor):
     """PyTorch's maybe_multiply: a factor of 1 is not applied at all."""
@@ -528,11 +644,13 @@ def _scaled_sum(x, product, beta, alpha):
 
 
 class Slogdet(Op):
-    """log |det A| of (a batch of) square matrices: the logabsdet of torch.linalg.slogdet (its
-    sign is the row below; both are PyTorch's one node LinalgSlogdetBackward0). The gradient is
-    PyTorch's: grad A^-T, as the solution G of A^T G = grad I (the sign's gradient is ignored)."""
+    """(sign, logabsdet): the sign of det A (0 if singular) and log |det A| (-inf if singular).
+
+    This row is the logabsdet of (a batch of) square matrices (the sign is the row below; both are
+    PyTorch's one node LinalgSlogdetBackward0). The gradient is PyTorch's: grad A^-T, as the
+    solution G of A^T G = grad I (the sign's gradient is ignored)."""
     name = "slogdet"
-    names = ("slogdet",)
+    signature = "slogdet(Tensor input) -> (Tensor sign, Tensor logabsdet)"
     method = True
     formula = call()
     node = "LinalgSlogdetBackward0"
@@ -552,6 +670,9 @@ class Slogdet(Op):
                 return (_det_cofactors(F, a, g) / det[..., None, None],)
         return (_det_regular(F, a, g),)
 
+    def call(input):
+        return slogdet_parts(input, "linalg.slogdet")
+
 
 class SlogdetSign(Op):
     """The sign of det A (0 where A is singular): the first result of slogdet. PyTorch ignores
@@ -566,3 +687,116 @@ class SlogdetSign(Op):
 
     def backward(F, ctx, g):
         return (F.expand(F.unsqueeze(F.unsqueeze(g * 0.0, dim=-1), dim=-1), shape=ctx.shapes[0]),)
+
+
+def slogdet_parts(A, fname):
+    """(sign, logabsdet) of (a batch of) square matrices A, with the checks of `fname` (linalg.slogdet,
+    logdet)."""
+    square_matrices(A, fname, lu=False)
+    if A.array.dtype == numpy.float16:
+        raise RuntimeError(f"{fname}: Low precision dtypes not supported. Got Half")
+    return run_op(SlogdetSign, (A,), NO_PARAMS), run_op(Slogdet, (A,), NO_PARAMS)
+
+
+# ------------------------------------------------- PyTorch's checks of matrices, in its words
+
+class _LinAlgError(RuntimeError):
+    """A linear-algebra function met a singular matrix: torch.linalg.LinAlgError, whose class is
+    torch._C._LinAlgError (the name its errors show)."""
+
+
+LinAlgError = _LinAlgError
+
+
+def scalar_name(t):
+    """Float, Double, Long...: PyTorch's C++ name of a tensor's dtype, as its kernels' messages say it."""
+    return type_name(t.array.dtype)
+
+
+def same_dtype(a, b):
+    if a.array.dtype != b.array.dtype:
+        raise RuntimeError(f"expected scalar type {scalar_name(a)} but found {scalar_name(b)}")
+
+
+def not_bool(kernel, t):
+    """PyTorch's refusal of a bool tensor by a kernel that has no bool version (its CPU kernel's name)."""
+    if t.array.dtype.kind == "b":
+        refuse_dtype(kernel, t.array.dtype)
+
+
+def lu_dtype(A, fname):
+    """A float16 matrix: PyTorch has no LU (nor inverse) in half precision."""
+    if A.array.dtype == numpy.float16:
+        if fname == "linalg.inv":
+            raise RuntimeError("linalg.inv: Low precision dtypes not supported. Got Half")
+        raise NotImplementedError("\"lu_cpu\" not implemented for 'Half'")
+
+
+def square_matrices(A, fname, lu=True, floating=True):
+    """That tensor A is a (batch of) square float matrices, or PyTorch's error naming `fname`
+    (linalg.det...); `lu`: refuse float16 here (solve does it after comparing A's and B's dtypes);
+    `floating`: refuse other dtypes (matrix_power takes integers)."""
+    shape = A.array.shape
+    if len(shape) < 2:
+        raise RuntimeError(f"{fname}: The input tensor A must have at least 2 dimensions.")
+    if shape[-1] != shape[-2]:
+        raise RuntimeError(f"{fname}: A must be batches of square matrices, but they are {shape[-2]} by "
+                           f"{shape[-1]} matrices")
+    if floating and A.array.dtype.kind != "f":
+        raise RuntimeError(f"{fname}: Expected a floating point or complex tensor as input. Got {scalar_name(A)}")
+    if lu:
+        lu_dtype(A, fname)
+
+
+def _zero_pivot(matrix):
+    """LAPACK's getrf info for one matrix: the 1-based place of the first zero pivot of its LU
+    factorization with partial pivoting, or 0 (for messages only; runs on the host)."""
+    a = numpy.array(matrix, dtype=numpy.float64, copy=True)
+    n = a.shape[0]
+    for k in range(n):
+        p = k + int(numpy.argmax(numpy.abs(a[k:, k])))
+        if a[p, k] == 0:
+            return k + 1
+        if p != k:
+            a[[k, p]] = a[[p, k]]
+        a[k + 1:, k] /= a[k, k]
+        a[k + 1:, k + 1:] -= numpy.outer(a[k + 1:, k], a[k, k + 1:])
+    return 0
+
+
+def singular(A, fname, what):
+    """PyTorch's LinAlgError for the first singular matrix of A (by batch element)."""
+    host = numpy.asarray(A)
+    batch = host.shape[:-2]
+    for flat, index in enumerate(numpy.ndindex(*batch)):
+        pivot = _zero_pivot(host[index])
+        if pivot:
+            prefix = f"(Batch element {flat}): " if batch else ""
+            return LinAlgError(f"{fname}: {prefix}{what(pivot)}")
+    return LinAlgError(f"{fname}: {what(host.shape[-1])}")
+
+
+def check_expands(x, target):
+    """PyTorch's expand checks of addmm's, baddbmm's and addr's input against the product's shape."""
+    shape, n = x.array.shape, len(target)
+    if len(shape) > n:
+        raise RuntimeError(f"expand(torch.{_dt.as_dtype(x.array.dtype).tensor_type}{{{list(shape)}}}, "
+                           f"size={list(target)}): the number of sizes provided ({n}) must be greater or equal to "
+                           f"the number of dimensions in the tensor ({len(shape)})")
+    for i in range(1, len(shape) + 1):
+        if shape[-i] not in (1, target[-i]):
+            raise RuntimeError(f"The expanded size of the tensor ({target[-i]}) must match the existing size "
+                               f"({shape[-i]}) at non-singleton dimension {n - i}.  Target sizes: "
+                               f"{list(target)}.  Tensor sizes: {list(shape)}")
+
+
+def factors(x, beta, alpha):
+    """beta= and alpha= as numbers; PyTorch converts them to the tensors' integer type."""
+    beta, alpha = _number(beta), _number(alpha)
+    if x.array.dtype.kind in "iu":
+        beta, alpha = int(beta), int(alpha)
+    return {"beta": beta, "alpha": alpha}
+
+
+def _number(v):
+    return v.item() if isinstance(v, TensorBase) else v

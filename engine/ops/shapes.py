@@ -1,6 +1,10 @@
-"""Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v."""
+"""Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v,
+diagonal, diag, repeat, flip, roll, tril/triu, scatter, masked_fill."""
+import numpy
+
 from ..allocation import check_allocation
-from ..core.tensor import run_op, wrap_dim
+from ..core.tensor import TensorBase, array_module, run_op, wrap_dim
+from .arithmetic import tensor_operands
 from .table import Op, batch_dim, batch_key, call, custom, is_basic_key, scatter_add
 from .indexing import ScatterAdd, gather_back, grid_key, lift_0d
 
@@ -338,7 +342,7 @@ class IndexPut(Op):
 class Diagonal(Op):
     """A diagonal of the matrices in dims dim1, dim2 (a view: writing to it writes the input)."""
     name = "diagonal"
-    names = ("diagonal",)
+    signature = "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1) -> Tensor"
     method = True
     node = "DiagonalBackward0"
     is_view = True
@@ -360,11 +364,22 @@ class Diagonal(Op):
         step = ((Diagonal, {"offset": offset, "dim1": batch_dim(dim1, nd), "dim2": batch_dim(dim2, nd)}),)
         return (F.view_scatter(g, chain=step, shape=(g.shape[0],) + tuple(ctx.shapes[0])),)
 
+    def call(input, offset, dim1, dim2):
+        nd = input.array.ndim
+        d1, d2 = wrap_dim(dim1, nd), wrap_dim(dim2, nd)
+        if d1 == d2:
+            raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+        return run_op(Diagonal, (input,), {"offset": offset, "dim1": d1, "dim2": d2})
+
 
 class DiagCopy(Op):
-    """torch.diag of a matrix: its diagonal `offset` as a 1-D tensor of its own (a copy, not a view)."""
+    """torch.diag: of a matrix, its diagonal `diagonal` (0 the main one, >0 above, <0 below) as a 1-D
+    tensor of its own (a copy, unlike diagonal()); of a vector, the square matrix with it on that
+    diagonal.
+
+    This row is the matrix's case (its parameter `offset`); DiagMatrix below is the vector's."""
     name = "diag_copy"
-    names = ("diag",)
+    signature = "diag(Tensor input, int diagonal=0) -> Tensor"
     method = True
     node = "DiagonalBackward0_copy"
     formula = call("offset")
@@ -377,6 +392,14 @@ class DiagCopy(Op):
 
     def batched_backward(F, ctx, g, offset=0):
         return Diagonal.batched_backward(F, ctx, g, offset, 0, 1)
+
+    def call(input, diagonal):
+        nd = input.array.ndim
+        if nd == 1:
+            return run_op(DiagMatrix, (input,), {"offset": diagonal})
+        if nd == 2:
+            return run_op(DiagCopy, (input,), {"offset": diagonal})
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {nd}D")
 
 
 class DiagMatrix(Op):
@@ -421,6 +444,7 @@ class ConstantPad(Op):
 class Repeat(Op):
     """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
+    signature = "repeat(Tensor input, int[] repeats) -> Tensor"
     names = ("repeat", "tile")
     method = True
     node = "RepeatBackward0"
@@ -444,9 +468,23 @@ class Repeat(Op):
         summed = F.sum(F.reshape(g, shape=(b,) + blocks), dim=tuple(range(1, 2 * len(sizes), 2)))
         return (F.reshape(summed, shape=(b,) + tuple(shape)),)
 
+    def call(input, repeats):
+        sizes = (repeats,) if isinstance(repeats, int) else repeats
+        nd = input.array.ndim
+        if len(sizes) < nd:
+            raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of "
+                               "tensor")
+        out = [r * s for r, s in zip(sizes, (1,) * (len(sizes) - nd) + input.array.shape)]
+        if any(n < 0 for n in out):
+            raise RuntimeError(f"Trying to create tensor with negative dimension {min(out, key=lambda n: n >= 0)}: "
+                               f"{out}")
+        return run_op(Repeat, (input,), {"sizes": sizes})
+
 
 class Flip(Op):
+    """x reversed along each of `dims` (a copy, not a view)."""
     name = "flip"
+    signature = "flip(Tensor input, int[] dims) -> Tensor"
     names = ("flip", "fliplr", "flipud")
     method = True
     node = "FlipBackward0"
@@ -465,11 +503,15 @@ class Flip(Op):
         dims = tuple(batch_dim(d, nd) for d in dims) if isinstance(dims, (tuple, list)) else batch_dim(dims, nd)
         return (F.flip(g, dims=dims),)
 
+    def call(input, dims):
+        nd = input.array.ndim
+        return run_op(Flip, (input,), {"dims": tuple(wrap_dim(d, nd) for d in _int_tuple(dims))})
+
 
 class Roll(Op):
     """x shifted cyclically along `dims` (the flattened x when dims is None)."""
     name = "roll"
-    names = ("roll",)
+    signature = "roll(Tensor input, int[1] shifts, int[1]? dims=None) -> Tensor"
     method = True
     node = "RollBackward0"
     formula = call("shifts", "dims")
@@ -488,11 +530,26 @@ class Roll(Op):
         dims = tuple(batch_dim(d, nd) for d in dims) if isinstance(dims, (tuple, list)) else batch_dim(dims, nd)
         return Roll.backward(F, ctx, g, shifts, dims)
 
+    def call(input, shifts, dims):
+        if dims is None:  # the flattened input, by the first shift
+            return run_op(Roll, (input,), {"shifts": _int_tuple(shifts)[0], "dims": None})
+        shifts, dims = _int_tuple(shifts), _int_tuple(dims)
+        if len(shifts) != len(dims):
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+        nd = input.array.ndim
+        return run_op(Roll, (input,), {"shifts": shifts, "dims": tuple(wrap_dim(d, nd) for d in dims)})
+
+
+def _int_tuple(value):
+    """An int[] argument as a tuple (PyTorch takes a bare int for one)."""
+    return (value,) if isinstance(value, int) else value
+
 
 class Tril(Op):
+    """The matrices in the last two dims on and below their diagonal `diagonal`, zeros above it."""
     batched = True  # the last two dims
     name = "tril"
-    names = ("tril",)
+    signature = "tril(Tensor input, int diagonal=0) -> Tensor"
     method = inplace = True
     node = "TrilBackward0"
     formula = call("diagonal")
@@ -503,11 +560,15 @@ class Tril(Op):
     def backward(F, ctx, g, diagonal=0):
         return (F.tril(g, diagonal=diagonal),)
 
+    def call(input, diagonal):
+        return _triangle(Tril, input, diagonal)
+
 
 class Triu(Op):
+    """The matrices in the last two dims on and above their diagonal `diagonal`, zeros below it."""
     batched = True
     name = "triu"
-    names = ("triu",)
+    signature = "triu(Tensor input, int diagonal=0) -> Tensor"
     method = inplace = True
     node = "TriuBackward0"
     formula = call("diagonal")
@@ -517,6 +578,16 @@ class Triu(Op):
 
     def backward(F, ctx, g, diagonal=0):
         return (F.triu(g, diagonal=diagonal),)
+
+    def call(input, diagonal):
+        return _triangle(Triu, input, diagonal)
+
+
+def _triangle(row, input, diagonal):
+    """tril's and triu's check: matrices in the last two dims."""
+    if input.array.ndim < 2:
+        raise RuntimeError(f"{row.name}: input tensor must have at least 2 dimensions")
+    return run_op(row, (input,), {"diagonal": diagonal})
 
 
 class Scatter(Op):
@@ -554,7 +625,7 @@ class Scatter(Op):
 class MaskedFill(Op):
     """x with `value` (a number or a 0-d tensor) where `mask` (a bool array) is True."""
     name = "masked_fill"
-    names = ("masked_fill",)
+    signature = "masked_fill(Tensor input, Tensor mask, Scalar value) -> Tensor"
     method = inplace = True
     saves_params = True
     node = staticmethod(lambda ctx: "MaskedFillBackward0" if ctx.shapes[1] is None else "MaskedFillBackward1")
@@ -577,6 +648,18 @@ class MaskedFill(Op):
             nd = len(masked.shape)
             gv = F.sum(masked, dim=tuple(range(1, nd))) if nd > 1 else masked
         return gx, gv
+
+    def call(input, mask, value):
+        input, mask = tensor_operands(input, mask)
+        if mask.array.dtype.kind != "b":
+            raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {mask.dtype.name}")
+        if isinstance(value, TensorBase) and value.array.ndim != 0:
+            raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value.array.ndim} dimension(s).")
+        m = mask.array
+        if m.shape != input.array.shape:
+            m = array_module(mask.device).broadcast_to(m, numpy.broadcast_shapes(input.array.shape, m.shape))
+        return run_op(MaskedFill, (input, value), {"mask": m})
 
 
 class Rot90(Op):

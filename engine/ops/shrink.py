@@ -7,7 +7,9 @@ tanhshrink have no rows: PyTorch composes them (engine/nn/functional.py does the
 
 `lambd` is taken in the input's dtype, as PyTorch's kernels take their Scalar; NaN stays NaN.
 """
-from .table import MaskedGradient, Op, call
+from ..core.tensor import TensorBase, run_op
+from ..host_data import is_number
+from .table import MaskedGradient, Op, call, refuse_dtype
 
 
 def _inside(x, lambd):
@@ -18,7 +20,7 @@ def _inside(x, lambd):
 class Hardshrink(Op):
     """x where |x| > lambd, 0 elsewhere."""
     name = "hardshrink"
-    names = ("hardshrink",)
+    signature = "hardshrink(Tensor input, Scalar lambd=0.5) -> Tensor"
     method = elementwise = True
     formula = call("lambd")
     node = "HardshrinkBackward0"
@@ -29,6 +31,15 @@ class Hardshrink(Op):
 
     def backward(F, ctx, g, x, lambd=0.5):
         return (F.hardshrink_backward(g, x, lambd=lambd),)
+
+    def call(input, lambd):
+        if input.array.dtype.kind != "f":
+            refuse_dtype(f"hardshrink_{input.device.type}", input.array.dtype)
+        if isinstance(lambd, TensorBase) and lambd.array.ndim == 0:
+            lambd = lambd.item()
+        if isinstance(lambd, bool) or not is_number(lambd):
+            raise TypeError(f"hardshrink(): argument 'lambd' (position 2) must be Number, not {type(lambd).__name__}")
+        return run_op(Hardshrink, (input,), {"lambd": float(lambd)})
 
 
 class Softshrink(Op):

@@ -188,3 +188,25 @@ def tensor_of(value, device):
     elif host.dtype.kind in "iu" and host.dtype != numpy.uint8 and not isinstance(value, numpy.ndarray):
         host = host.astype(numpy.int64)
     return make_tensor(backend_for(device).from_host(numpy.array(host, copy=True)), device)
+
+
+# ------------------------------------------------ what the rows' calls check, in PyTorch's words
+
+def result_dtype(*operands):
+    """The numpy dtype of an op's result on tensors and numbers (a number weakly typed)."""
+    return numpy.result_type(*(getattr(x, "array", x) for x in operands))
+
+
+def type_name(dtype):
+    """PyTorch's ScalarType name (Long, Bool...) of a numpy dtype, as its kernels' messages say it."""
+    return _dt.scalar_name(_dt.as_dtype(numpy.dtype(dtype)))
+
+
+def refuse_dtype(kernel, dtype):
+    """PyTorch's refusal by a kernel that has no version for `dtype` (its CPU kernel's name)."""
+    raise NotImplementedError(f"\"{kernel}\" not implemented for '{type_name(dtype)}'")
+
+
+def dims_text(t):
+    """A tensor's shape as PyTorch's matrix messages write it: 2x3."""
+    return "x".join(str(s) for s in t.array.shape)

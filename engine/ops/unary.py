@@ -484,7 +484,8 @@ class Logit(Op):
     """log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given (PyTorch's kernel:
     x < eps ? eps : x > 1 - eps ? 1 - eps : x, so NaN stays)."""
     name = "logit"
-    names = ("logit",)
+    signature = "logit(Tensor input, float? eps=None) -> Tensor"
+    to_float = True  # integers and bools give the default float
     method = inplace = elementwise = True
     formula = call("eps")
     node = "LogitBackward0"
@@ -510,7 +511,7 @@ class NanToNum(Op):
     """NaN, +inf and -inf replaced by numbers (the dtype's largest and lowest by default); an
     integral tensor is copied as it is. The gradient is 0 where the input was not finite."""
     name = "nan_to_num"
-    names = ("nan_to_num",)
+    signature = "nan_to_num(Tensor input, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor"
     method = inplace = elementwise = True
     formula = call("nan", "posinf", "neginf")
     node = "NanToNumBackward0"
