@@ -189,7 +189,7 @@ def make_function(row, name, signature, helpers):
         if aliased_dim is not None and own == "dim":
             emit(f"    if {own} is _UNSET:")
             emit(f"        if {alias} is _UNSET:")
-            emit(f"            raise TypeError(\"{name}() missing required argument 'dim'\")")
+            emit(f"            raise TypeError('{name}() missing 1 required positional arguments: \"dim\"')")
             emit(f"        {own} = {alias}")
             emit(f"    elif {alias} is not _UNSET:")
             emit(f"        raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")

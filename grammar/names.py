@@ -16,8 +16,6 @@ from ..engine.custom_function import FunctionCtx as _FunctionCtx, FunctionNode a
 from ..engine.optim import Optimizer as _Optimizer
 from ..engine.lr_scheduler import LRScheduler as _LRScheduler
 from ..engine.signature import result_types as _result_types
-from ..engine.functions.stats import RESULT_TYPES as _STATS_RESULTS, AminmaxResult as _AminmaxResult
-from ..engine.functions.linalg import SlogdetResult as _Slogdet, LinalgSlogdetResult as _LinalgSlogdet
 from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
 from ..engine.tensor import Size as _Size
@@ -271,9 +269,6 @@ _ATTRIBUTES = {
     _DType: frozenset({"is_floating_point", "itemsize", "is_signed"}),
     _Size: frozenset({"numel", "count", "index"}),
     **{result: frozenset(result._fields) for result in _result_types()},  # the rows' named results
-    **{result: frozenset({"values", "indices"}) for result in _STATS_RESULTS},  # median, sort, topk, kthvalue, cummax
-    _AminmaxResult: frozenset({"min", "max"}),
-    _Slogdet: frozenset({"sign", "logabsdet"}), _LinalgSlogdet: frozenset({"sign", "logabsdet"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),

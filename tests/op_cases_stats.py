@@ -128,13 +128,13 @@ C("median_all", "ties", lambda x: x.median(), [(5,)], np_lower_median, "MedianBa
   gen=lambda rng, s: [np.array([2.0, 0.5, 0.5, -1.0, 3.0])], gradgrad="a tie: the first derivative jumps there")
 
 # ---- median along a dim: extreme_dim with the index of each lower median
-C("extreme_dim", "median_dim1", lambda x: x.median(1).values, [(3, 4)], lambda x: np_lower_median(x, 1),
+C("median_dim", "median_dim1", lambda x: x.median(1).values, [(3, 4)], lambda x: np_lower_median(x, 1),
   "MedianBackward1", gen=gen_all(distinct))
-C("extreme_dim", "median_dim0_keepdim", lambda x: ad.median(x, 0, keepdim=True).values, [(3, 2)],
+C("median_dim", "median_dim0_keepdim", lambda x: ad.median(x, 0, keepdim=True).values, [(3, 2)],
   lambda x: np_lower_median(x, 0, True), "MedianBackward1", gen=gen_all(distinct))
-C("extreme_dim", "median_dim_neg_3d", lambda x: x.median(dim=-1)[0], [(2, 2, 5)],
+C("median_dim", "median_dim_neg_3d", lambda x: x.median(dim=-1)[0], [(2, 2, 5)],
   lambda x: np_lower_median(x, -1), "MedianBackward1", gen=gen_all(distinct))
-C("extreme_dim", "median_scalar", lambda x: x.median(0).values, [()], lambda x: x.copy(), "MedianBackward1")
+C("median_dim", "median_scalar", lambda x: x.median(0).values, [()], lambda x: x.copy(), "MedianBackward1")
 
 # ---- kthvalue
 C("kthvalue", "k2", lambda x: x.kthvalue(2).values, [(5,)], lambda x: np_kth(x, 2), "KthvalueBackward0",

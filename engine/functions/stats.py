@@ -1,19 +1,11 @@
-"""Statistics, scans and sorting written by hand: median (two overloads under one name: median(x)
-and median(x, dim)), argsort, nonzero, count_nonzero, nanmean and aminmax. The others (sort, topk,
-kthvalue, var, std, cumsum, cumprod, cummax, cummin, logcumsumexp, nansum, round) are their rows'
-signatures (engine/ops/reductions.py, engine/ops/unary.py).
-
-median(x, dim), like sort, topk and kthvalue, computes its indices on the arrays and hands them to
-a gathering row (extreme_dim: one index per slice), whose gradient goes to those indices. Among
-equal values the order is the stable one (PyTorch leaves it unspecified, except for stable=True).
+"""Statistics, scans and sorting written by hand: argsort, nonzero, count_nonzero, nanmean and
+aminmax. The others (median, sort, topk, kthvalue, var, std, cumsum, cumprod, cummax, cummin,
+logcumsumexp, nansum, round) are their rows' signatures (engine/ops/reductions.py, engine/ops/unary.py).
 """
-from collections import namedtuple
-
 import numpy
 
 from ..ops import TABLE as _op
-from ..ops.reductions import sort_indices as _sort_indices, median_indices as _median_indices
-from ..ops.reductions import indices_tensor as _indices_tensor, refuse_bool as _refuse_bool
+from ..ops.reductions import sort_indices as _sort_indices, indices_tensor as _indices_tensor
 from ..ops.table import int_argument
 from ..core.tensor import TensorBase as Tensor, apply, array_module, wrap_dim
 from ..signature import result_type
@@ -23,57 +15,10 @@ from .surface import made
 
 div, _sum, nansum = (made(n) for n in ('div', 'sum', 'nansum'))  # (functions the rows give)
 
-__all__ = ["median", "argsort", "nonzero", "count_nonzero", "nanmean", "aminmax"]
+__all__ = ["argsort", "nonzero", "count_nonzero", "nanmean", "aminmax"]
 
 
-# ----------------------------------------------------------- (values, indices)
-
-def _result_class(row):
-    """The named tuple (torch.return_types.<name>) the function written from `row`'s signature returns."""
-    return result_type(row.parsed.name, [name for _, name in row.parsed.returns])
-
-
-_MedianResult = result_type("median", ("values", "indices"))  # median(x, dim)'s (no row's signature)
-
-# the (values, indices) results of this family, for the language's attribute checks (grammar/names.py)
-RESULT_TYPES = (_MedianResult,) + tuple(_result_class(_op[name]) for name in ("kthvalue", "sort", "topk", "cummax",
-                                                                             "cummin"))
-
-
-class AminmaxResult(namedtuple("_Aminmax", ["min", "max"])):
-    """torch.return_types.aminmax: (min, max)."""
-    __slots__ = ()
-
-    def __repr__(self):
-        return f"torch.return_types.aminmax(\nmin={self.min!r},\nmax={self.max!r})"
-
-
-# ----------------------------------------------------------------- selection
-
-def median(input, dim=None, keepdim=False):
-    """median(x): the lower median of all elements (NaN if any is NaN); median(x, dim):
-    (values, indices) of the lower median of each slice (the first NaN where one is)."""
-    input = tensor_in(input)
-    _refuse_bool(input, "median")
-    if dim is None:
-        if keepdim:
-            raise TypeError('median() missing 1 required positional arguments: "dim"')
-        return apply(_op["median_all"], input)
-    arr = input.array
-    nd = arr.ndim
-    d = wrap_dim(int_argument(dim, "median", "dim", 2), nd)
-    xp = array_module(input.device)
-    if nd == 0:
-        indices = xp.zeros((), dtype=numpy.int64)
-    else:
-        if arr.shape[d] == 0:
-            raise IndexError(f"median(): Expected reduction dim {d} to have non-zero size.")
-        indices = _median_indices(xp, arr, d)
-        if not keepdim:
-            indices = xp.squeeze(indices, axis=d)
-    values = apply(_op["extreme_dim"], input, dim=d, keepdim=bool(keepdim), indices=indices,
-                   name="MedianBackward1")
-    return _MedianResult(values, _indices_tensor(indices, input.device))
+AminmaxResult = result_type("aminmax", ("min", "max"))  # torch.return_types.aminmax
 
 
 # ------------------------------------------------ sorting, counting, NaN-aware reductions

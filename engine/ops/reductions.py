@@ -8,7 +8,7 @@ import numpy
 
 from .. import dtypes as _dt
 from .. import kernels
-from ..core.tensor import TensorBase, array_module, check_broadcastable, make_tensor, run_op
+from ..core.tensor import NO_PARAMS, TensorBase, array_module, check_broadcastable, make_tensor, run_op
 from ..host_data import is_number
 from .table import (Op, require_floating, keepdim_shape, reduced_count, reduction_dims, unreduce, unreduce_batched,
                     batch_dim, call, custom, scatter_add)
@@ -274,7 +274,7 @@ def _whole_extreme(row, input):
     if input.array.size == 0:
         raise RuntimeError(f"{row.names[0]}(): Expected reduction dim to be specified for input.numel() == 0. "
                            "Specify the reduction dim with the 'dim' argument.")
-    return run_op(row, (input,), {})
+    return run_op(row, (input,), NO_PARAMS)
 
 
 class MaxAll(Op):
@@ -325,11 +325,15 @@ class MedianAll(Op):
     """median(x): the lower median of all elements (NaN if any is NaN); the gradient is
     shared evenly among the elements equal to it (among the NaNs when it is NaN)."""
     name = "median_all"
-    names = ("median",)  # median(x, dim) is extreme_dim with the indices from median()
+    signature = "median(Tensor input) -> Tensor"  # median(x, dim) is MedianDim
     method = True
     formula = custom("extreme")
     node = "MedianBackward0"
     saves = (0, "out")
+
+    def call(input):
+        refuse_bool(input, "median")
+        return run_op(MedianAll, (input,), NO_PARAMS)
 
     def forward(xp, x):
         flat = x.reshape(-1)
@@ -372,24 +376,27 @@ def median_indices(xp, x, dim):
     return xp.take_along_axis(order, pos, axis=dim)
 
 
-class ExtremeDim(Op):
-    """The values of x at `indices` along `dim` (one index per slice, reduced shape unless
-    `keepdim`): max(x, dim) / min(x, dim) (indices from argmax/argmin), median(x, dim) and, as
-    the subclass Kthvalue, kthvalue. `name` is PyTorch's node name (MaxBackward0,
-    MedianBackward1...). The gradient goes to the index only."""
-    name = "extreme_dim"
+class PickAlongDim(Op):
+    """A base for the rows that pick one element of each slice along `dim` (max, min, median and
+    mode by dim, kthvalue): the value at `indices` (one per slice; reduced shape unless `keepdim`),
+    which the row's `find(xp, x, dim)` gives with dim kept, of size 1. The gradient goes to the index
+    only."""
     saves_params = True
-    node = staticmethod(lambda ctx: ctx.params["name"])
+    wrap_dims = True
     formula = custom("values_along")
+    method = True
+    empty_error = RuntimeError  # what an empty slice raises (PyTorch's kernels differ)
+    refuses_bool = None         # the kernel whose name the refusal of a bool input gives (median)
+    find = None
 
-    def forward(xp, x, dim, keepdim, indices, name=None):
+    def forward(xp, x, dim, keepdim, indices):
         if x.ndim == 0:
             return x.copy()
         idx = xp.expand_dims(indices, dim) if not keepdim else indices
         out = xp.take_along_axis(x, idx, axis=dim)
         return out if keepdim else xp.squeeze(out, axis=dim)
 
-    def backward(F, ctx, g, dim, keepdim, indices, name=None):
+    def backward(F, ctx, g, dim, keepdim, indices):
         if not ctx.shapes[0]:
             return (g,)  # a 0-d input is its own (only) value
         if not keepdim:
@@ -397,7 +404,7 @@ class ExtremeDim(Op):
             indices = indices.reshape(keepdim_shape(ctx.shapes[0], dim))
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
-    def batched_backward(F, ctx, g, dim, keepdim, indices, name=None):
+    def batched_backward(F, ctx, g, dim, keepdim, indices):
         shape = ctx.shapes[0]
         if not shape:
             return (g,)
@@ -407,57 +414,57 @@ class ExtremeDim(Op):
             indices = indices.reshape(keepdim_shape(shape, dim))
         return (_put_along_batched(F, g, indices, d, shape),)
 
-
-class _ExtremeAlongDim(ExtremeDim):
-    """max(x, dim) / min(x, dim): the largest / smallest value of each slice along `dim`, and its
-    index (argmax / argmin: the first one, or the first NaN)."""
-    wrap_dims = True
-    formula = custom("values_along")
-    method = True
-
-    def forward(xp, x, dim, keepdim, indices):
-        return ExtremeDim.forward(xp, x, dim, keepdim, indices)
-
-    def backward(F, ctx, g, dim, keepdim, indices):
-        return ExtremeDim.backward(F, ctx, g, dim, keepdim, indices)
-
-    def batched_backward(F, ctx, g, dim, keepdim, indices):
-        return ExtremeDim.batched_backward(F, ctx, g, dim, keepdim, indices)
+    @classmethod
+    def call(cls, input, dim, keepdim):
+        return cls.pick(input, dim, keepdim, cls.find)
 
     @classmethod
-    def along(cls, input, dim, keepdim, arg):
-        if input.array.ndim and input.array.shape[dim] == 0:
-            raise RuntimeError(f"{cls.names[0]}(): Expected reduction dim {dim} to have non-zero size.")
+    def pick(cls, input, dim, keepdim, find, **shown):
+        """(values, indices) at what `find` picks; `shown` are parameters only formulas show (k)."""
+        if cls.refuses_bool is not None:
+            refuse_bool(input, cls.refuses_bool)
+        x = input.array
+        if x.ndim and x.shape[dim] == 0:
+            raise cls.empty_error(f"{cls.refuses_bool or cls.names[0]}(): Expected reduction dim {dim} to have "
+                                  "non-zero size.")
         xp = array_module(input.device)
-        if input.array.ndim == 0:  # its own (only) value, at index 0
+        if x.ndim == 0:  # its own (only) value, at index 0
             indices = xp.zeros((), dtype=numpy.int64)
         else:
-            indices = arg(xp)(input.array, axis=dim, keepdims=keepdim).astype(numpy.int64)
-        values = run_op(cls, (input,), {"dim": dim, "keepdim": keepdim, "indices": indices})
-        return values, make_tensor(indices, input.device)
+            indices = find(xp, x, dim)
+            if not keepdim:
+                indices = xp.squeeze(indices, axis=dim)
+        values = run_op(cls, (input,), {"dim": dim, "keepdim": keepdim, "indices": indices, **shown})
+        return values, indices_tensor(indices, input.device)
 
 
-class MaxDim(_ExtremeAlongDim):
-    """The largest value of each slice along dim, and its index."""
+class MaxDim(PickAlongDim):
+    """The largest value of each slice along dim, and its index (the first; a NaN's where one is)."""
     name = "max_dim"
     signature = "max(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
     node = "MaxBackward0"
-
-    def call(input, dim, keepdim):
-        return MaxDim.along(input, dim, keepdim, lambda xp: xp.argmax)
+    find = staticmethod(lambda xp, x, dim: xp.argmax(x, axis=dim, keepdims=True))
 
 
-class MinDim(_ExtremeAlongDim):
-    """The smallest value of each slice along dim, and its index."""
+class MinDim(PickAlongDim):
+    """The smallest value of each slice along dim, and its index (the first; a NaN's where one is)."""
     name = "min_dim"
     signature = "min(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
     node = "MinBackward0"
-
-    def call(input, dim, keepdim):
-        return MinDim.along(input, dim, keepdim, lambda xp: xp.argmin)
+    find = staticmethod(lambda xp, x, dim: xp.argmin(x, axis=dim, keepdims=True))
 
 
-class Kthvalue(ExtremeDim):
+class MedianDim(PickAlongDim):
+    """The lower median of each slice along dim, and its index (the first NaN's where one is)."""
+    name = "median_dim"
+    signature = "median(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    node = "MedianBackward1"
+    empty_error = IndexError
+    refuses_bool = "median"
+    find = staticmethod(lambda xp, x, dim: median_indices(xp, x, dim))
+
+
+class Kthvalue(PickAlongDim):
     """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest).
 
     The row gathers the values at `indices`, which its call finds (`k` is only shown in formulas)."""
@@ -466,30 +473,22 @@ class Kthvalue(ExtremeDim):
     method = True
     formula = call("k", "dim")
     node = "KthvalueBackward0"
+    refuses_bool = "kthvalue"
 
     def forward(xp, x, dim, keepdim, indices, k=None):
-        return ExtremeDim.forward(xp, x, dim, keepdim, indices)
+        return PickAlongDim.forward(xp, x, dim, keepdim, indices)
 
     def backward(F, ctx, g, dim, keepdim, indices, k=None):
-        return ExtremeDim.backward(F, ctx, g, dim, keepdim, indices)
+        return PickAlongDim.backward(F, ctx, g, dim, keepdim, indices)
 
     def batched_backward(F, ctx, g, dim, keepdim, indices, k=None):
-        return ExtremeDim.batched_backward(F, ctx, g, dim, keepdim, indices)
+        return PickAlongDim.batched_backward(F, ctx, g, dim, keepdim, indices)
 
     def call(input, k, dim, keepdim):
-        refuse_bool(input, "kthvalue")
-        arr = input.array
-        if not 1 <= k <= (arr.shape[dim] if arr.ndim else 1):
+        if not 1 <= k <= (input.array.shape[dim] if input.array.ndim else 1) and input.array.dtype.kind != "b":
             raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {dim}")
-        xp = array_module(input.device)
-        if arr.ndim == 0:
-            indices = xp.zeros((), dtype=numpy.int64)
-        else:
-            indices = xp.take(sort_indices(xp, arr, dim), xp.asarray([k - 1]), axis=dim)
-            if not keepdim:
-                indices = xp.squeeze(indices, axis=dim)
-        values = run_op(Kthvalue, (input,), {"dim": dim, "keepdim": keepdim, "indices": indices, "k": k})
-        return values, indices_tensor(indices, input.device)
+        return Kthvalue.pick(input, dim, keepdim, lambda xp, x, d: xp.take(sort_indices(xp, x, d), xp.asarray([k - 1]),
+                                                                           axis=d), k=k)
 
 
 def refuse_bool(input, name):
@@ -1042,8 +1041,10 @@ class Dist(Op):
         return (grad if ctx.needs[0] else None), (-grad if ctx.needs[1] else None)
 
     def call(input, other, p):
-        if not isinstance(other, TensorBase):
-            raise TypeError(f"dist(): argument 'other' (position 2) must be Tensor, not {type(other).__name__}")
+        for position, (what, value) in enumerate((("input", input), ("other", other)), 1):
+            if not isinstance(value, TensorBase):
+                raise TypeError(f"dist(): argument '{what}' (position {position}) must be Tensor, not "
+                                f"{type(value).__name__}")
         if isinstance(p, TensorBase):
             p = p.item()
         if not is_number(p) or isinstance(p, (bool, numpy.bool_)):
