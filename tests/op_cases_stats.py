@@ -1,5 +1,5 @@
 """Op cases of the stats rows (see tests/op_cases.py for what a case is):
-cumsum, cumprod, median, kthvalue, sort, topk, var, std, and the rounding rows
+cumsum, cumprod, median, nanmedian, mode, kthvalue, sort, topk, var, std, and the rounding rows
 floor, ceil, trunc, frac, round."""
 import numpy as np
 
@@ -16,6 +16,11 @@ def np_lower_median(x, axis=None, keepdims=False):
     s = np.sort(x, axis=axis)
     return np.take(s, [(x.shape[axis] - 1) // 2], axis=axis) if keepdims else \
         np.take(s, (x.shape[axis] - 1) // 2, axis=axis)
+
+
+def np_mode(x, axis=-1):
+    """The smallest of the most frequent values of each slice."""
+    return np.apply_along_axis(lambda r: min(r.tolist(), key=lambda v: (-r.tolist().count(v), v)), axis, x)
 
 
 def np_kth(x, k, axis=-1, keepdims=False):
@@ -135,6 +140,17 @@ C("median_dim", "median_dim0_keepdim", lambda x: ad.median(x, 0, keepdim=True).v
 C("median_dim", "median_dim_neg_3d", lambda x: x.median(dim=-1)[0], [(2, 2, 5)],
   lambda x: np_lower_median(x, -1), "MedianBackward1", gen=gen_all(distinct))
 C("median_dim", "median_scalar", lambda x: x.median(0).values, [()], lambda x: x.copy(), "MedianBackward1")
+
+# ---- nanmedian: median of what is not NaN (a NaN input's gradient is 0)
+C("nanmedian_all", "nan_left_out", lambda x: x.nanmedian(), [(5,)], np.nanmedian, "NanmedianBackward0",
+  gen=lambda rng, s: [np.array([0.7, np.nan, -1.2, np.nan, 0.3])])
+C("nanmedian_dim", "dim1_keepdim", lambda x: ad.nanmedian(x, 1, keepdim=True).values, [(2, 4)],
+  lambda x: np.nanmedian(x, axis=1, keepdims=True), "NanmedianBackward1",
+  gen=lambda rng, s: [np.array([[0.7, np.nan, -1.2, 0.3], [np.nan, 2.0, np.nan, np.nan]])])
+
+# ---- mode (distinct values: the smallest; tests/test_selection.py has repeats)
+C("mode", "distinct", lambda x: x.mode(1).values, [(3, 4)], lambda x: np_mode(x, 1), "ModeBackward0",
+  gen=gen_all(distinct))
 
 # ---- kthvalue
 C("kthvalue", "k2", lambda x: x.kthvalue(2).values, [(5,)], lambda x: np_kth(x, 2), "KthvalueBackward0",

@@ -73,8 +73,12 @@ def _overloads(name, cases):
         raise TypeError(f"{name}() received an invalid combination of arguments - got ({got}), but expected one "
                         f"of:\n{expected}")
     function.__name__ = function.__qualname__ = name
-    function.__doc__ = "\n".join(f"{name}({_parameters_text(op.parsed.text)}{op.parsed.text[op.parsed.text.rindex(') ->'):]}"
-                                 + "".join(f"\n    {line}" for line in fn.__doc__.split("\n\n", 1)[1:]) for op, fn in cases)
+    # its signatures, then each one's summary: the first alone (what the catalogue shows), the others by their call
+    shown = [f"{name}({_parameters_text(op.parsed.text)})" for op, _ in cases]
+    summaries = [(fn.__doc__.split("\n\n", 1) + [""])[1] for _, fn in cases]
+    function.__doc__ = "\n".join(f"{call}{op.parsed.text[op.parsed.text.rindex(') ->') + 1:]}" for call, (op, _) in
+                                 zip(shown, cases)) + "\n\n" + summaries[0] + "".join(
+        f"\n\n{call}: {summary}" for call, summary in zip(shown[1:], summaries[1:]) if summary)
     function.__module__ = _HELPERS["__name__"]
     function.__overloads__ = tuple(fn for _, fn in cases)
     return function

@@ -464,6 +464,69 @@ class MedianDim(PickAlongDim):
     find = staticmethod(lambda xp, x, dim: median_indices(xp, x, dim))
 
 
+class NanmedianAll(Op):
+    """The lower median of all elements that are not NaN (NaN if all are); the gradient is shared
+    evenly among the elements equal to it."""
+    name = "nanmedian_all"
+    signature = "nanmedian(Tensor input) -> Tensor"
+    method = True
+    formula = custom("extreme")
+    node = "NanmedianBackward0"
+    saves = (0, "out")
+
+    def call(input):
+        refuse_bool(input, "median")
+        return run_op(NanmedianAll, (input,), NO_PARAMS)
+
+    def forward(xp, x):
+        flat = x.reshape(-1)
+        if x.dtype.kind == "f":
+            flat = flat[~xp.isnan(flat)]
+        if flat.size == 0:
+            return xp.full((), xp.nan, dtype=x.dtype)
+        k = (flat.size - 1) // 2
+        return xp.partition(flat, k)[k]
+
+    backward = MedianAll.backward
+    batched_backward = MedianAll.batched_backward
+
+
+class NanmedianDim(PickAlongDim):
+    """The lower median of the values that are not NaN in each slice along dim, and its index."""
+    name = "nanmedian_dim"
+    signature = "nanmedian(Tensor input, int dim, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    node = "NanmedianBackward1"
+    empty_error = IndexError
+    refuses_bool = "median"
+
+    def find(xp, x, dim):
+        order = sort_indices(xp, x, dim)  # NaN last
+        counted = x.shape[dim] - (xp.isnan(x).sum(axis=dim, keepdims=True) if x.dtype.kind == "f" else 0)
+        return xp.take_along_axis(order, xp.maximum(counted - 1, 0) // 2, axis=dim)
+
+
+class Mode(PickAlongDim):
+    """The most frequent value of each slice along dim (the smallest of those as frequent), and the
+    index of its last occurrence."""
+    name = "mode"
+    signature = "mode(Tensor input, int dim=-1, bool keepdim=False) -> (Tensor values, Tensor indices)"
+    node = "ModeBackward0"
+    empty_error = IndexError
+
+    def find(xp, x, dim):
+        order = sort_indices(xp, x, dim)  # stable: equal values in their order, so a run ends at the last
+        ordered = xp.moveaxis(xp.take_along_axis(x, order, axis=dim), dim, -1)
+        n = ordered.shape[-1]
+        starts = xp.ones(ordered.shape, dtype=bool)
+        starts[..., 1:] = ordered[..., 1:] != ordered[..., :-1]
+        position = xp.arange(n)
+        # where each run starts: the starts' positions in order (a sort leaves the others, n, last)
+        run_starts = xp.sort(xp.where(starts, position, n), axis=-1)
+        run_start = xp.take_along_axis(run_starts, xp.cumsum(starts, axis=-1) - 1, axis=-1)
+        end = xp.argmax(position - run_start, axis=-1)  # the end of the first longest run
+        return xp.take_along_axis(order, xp.moveaxis(end[..., None], -1, dim), axis=dim)
+
+
 class Kthvalue(PickAlongDim):
     """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest).
 
