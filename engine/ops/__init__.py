@@ -68,15 +68,29 @@ Flags
     array.
 
 The public surface (what users call)
-    ``names``: the public functions this row stands behind (``torch.<name>``
-    in the language), the first being the row's own; ``()`` marks an internal
-    row (reached only from other rows' formulas or from hand-written
-    functions). ``wrapper``: ``"unary"`` or ``"binary"`` when `functions.py`
-    should make the function itself (``f(input)``; ``f(input, other)`` taking
-    tensors or numbers); ``None`` when the argument handling is special and
-    `functions.py` writes it by hand. ``method``: `Tensor` gets a method of
-    each name (``x.exp()``). ``inplace``: and an in-place variant of each,
-    ``exp_``, as a method and as a function. ``formula``: how ``eval
+    ``signature``: the public function, as PyTorch's native_functions.yaml
+    writes it -- ``sum(Tensor input, int[1]? dim=None, bool keepdim=False) ->
+    Tensor``; several named results (``-> (Tensor values, Tensor indices)``)
+    make it return torch.return_types.<name>. engine/signature.py writes the
+    function from it: Python binds the arguments (numpy's ``axis=`` and
+    ``keepdims=`` too), numbers and lists become tensors where a Tensor goes,
+    each type is checked with PyTorch's message, dims are wrapped (unless
+    ``wrap_dims = False``), and then ``call(...)`` runs -- the row's own
+    function of the bound arguments, for its checks and Python-level work --
+    or, without one, the row itself on the tensors with the rest as
+    parameters. An elementwise row's signature is ``name(Tensor input) ->
+    Tensor`` unless it says otherwise. Where several rows' signatures share a
+    name (``max(x)``, ``max(x, dim)``; ``max(x, y)`` is ``maximum``'s second
+    name), the function is their overloads, picked by the argument types. The
+    row's docstring is the function's summary (``autodiff functions`` and
+    ``help`` show it).
+    ``names``: the public names it stands behind (``torch.<name>`` in the
+    language), the first being the signature's; ``()`` marks an internal row
+    (reached only from other rows' formulas or from hand-written functions in
+    engine/functions/, where the argument handling is too special for a
+    signature: creation, indexing, ``to``...). ``method``: `Tensor` gets a
+    method of each name (``x.exp()``). ``inplace``: and an in-place variant of
+    each, ``exp_``, as a method and as a function. ``formula``: how ``eval
     --formula`` prints the op -- ``infix("+")``, ``prefix("-")``,
     ``call("dim")`` (a function call, with those parameters as keywords),
     ``SAME`` (it prints as its input) or ``custom("index")`` (a renderer in
@@ -90,10 +104,10 @@ index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm);
 holds the base class and the helpers they share.
 
 Adding an op: one row in the module of its family and one case in
-``tests/op_cases.py``. A unary
-elementwise op with PyTorch's name needs nothing else: the function, the
-method, the in-place variant, the language and the formula printer all come
-from the row (tests/test_op_surface.py checks that each part exists).
+``tests/op_cases*.py`` -- nothing else. The function, the method, the
+in-place variant, the language's name, its summary in the catalogue, the
+named results the language may read (``.values``) and the formula printer all
+come from the row (tests/test_op_surface.py checks that each part exists).
 """
 from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
 from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
