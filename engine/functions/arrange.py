@@ -27,13 +27,17 @@ def _contiguous(x):
 
 
 def ravel(input):
-    """input.contiguous().view(-1), as PyTorch: a copy (CloneBackward0) first where it is not contiguous."""
+    """The elements as a 1-D tensor (a view of a contiguous input).
+
+    input.contiguous().view(-1), as PyTorch: a copy (CloneBackward0) first where it is not contiguous."""
     input = tensor_in(input)
     return reshape(input if _contiguous(input) else _clone(input), -1)
 
 
 def tile(input, *sizes, dims=None):
-    """repeat() with dims padded with leading 1s to the input's number of dims (x.tile(2, 1) as
+    """Repeat with the counts padded with leading 1s.
+
+    repeat() with dims padded with leading 1s to the input's number of dims (x.tile(2, 1) as
     x.tile((2, 1)), as the method allows)."""
     input = tensor_in(input)
     dims = shape_args(sizes if dims is None else (dims,))
@@ -41,7 +45,9 @@ def tile(input, *sizes, dims=None):
 
 
 def diff(input, n=1, dim=-1, prepend=None, append=None):
-    """The n-th forward difference along dim (prepend/append joined on first): narrow(1) - narrow(0)
+    """The n-th forward difference along dim (prepend=, append= joined first).
+
+    The n-th forward difference along dim (prepend/append joined on first): narrow(1) - narrow(0)
     n times, logical_xor for bools; n = 0 is a copy (CopyBackwards), as PyTorch's."""
     input = tensor_in(input)
     if not isinstance(n, int) or isinstance(n, bool):
@@ -78,6 +84,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
 
 
 def fliplr(input):
+    """The order reversed along dim 1 (left-right)."""
     input = tensor_in(input)
     if input.array.ndim < 2:
         raise RuntimeError("Input must be >= 2-d.")
@@ -85,6 +92,7 @@ def fliplr(input):
 
 
 def flipud(input):
+    """The order reversed along dim 0 (up-down)."""
     input = tensor_in(input)
     if input.array.ndim < 1:
         raise RuntimeError("Input must be >= 1-d.")
@@ -92,7 +100,9 @@ def flipud(input):
 
 
 def unflatten(input, dim, sizes):
-    """Dim `dim` split into `sizes` (one may be -1): a view (ViewBackward0)."""
+    """One dim split into the given sizes (a view).
+
+    Dim `dim` split into `sizes` (one may be -1): a view (ViewBackward0)."""
     input = tensor_in(input)
     shape = input.array.shape
     if not shape:
@@ -113,7 +123,9 @@ def unflatten(input, dim, sizes):
 
 
 def tensor_split(input, indices_or_sections, dim=0):
-    """Views along dim: `sections` pieces (the first size % sections one longer), or the pieces
+    """Views along dim: n (nearly) equal pieces, or the pieces between indices.
+
+    Views along dim: `sections` pieces (the first size % sections one longer), or the pieces
     between `indices` (as Python slices: clamped, and empty where they cross)."""
     input = tensor_in(input)
     nd = input.array.ndim
@@ -142,7 +154,9 @@ def tensor_split(input, indices_or_sections, dim=0):
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
-    """Each element (or slice along dim) repeated: an int count as unsqueeze, expand, clone and
+    """Each element (or slice along dim) repeated, a count each or one for all.
+
+    Each element (or slice along dim) repeated: an int count as unsqueeze, expand, clone and
     view; a tensor of counts as index_select; with only a tensor of counts, the indices so
     repeated. Without dim the input is flattened first."""
     input = tensor_in(input)
@@ -194,7 +208,9 @@ def _check_output_size(output_size, size):
 
 
 def take_along_dim(input, indices, dim=None):
-    """gather() after broadcasting input and indices against each other except along dim (the
+    """Values picked along dim at indices broadcast against the input (or of the flattened input).
+
+    gather() after broadcasting input and indices against each other except along dim (the
     input through expand, as PyTorch); without dim, of the flattened input (a view of it)."""
     input = tensor_in(input)
     indices = indices if isinstance(indices, Tensor) else as_tensor_like(indices, input)

@@ -42,7 +42,9 @@ Tensor = TensorBase  # (every tensor is one: the public class derives from it)
 
 
 def bernoulli(input, p=None, generator=None):
-    """1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
+    """1 with probability p (the input's values), else 0, elementwise (no gradient reaches p).
+
+    1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
     input = tensor_in(input)
     probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
     out = apply(_op["bernoulli"], probs, draws=_uniform_like(input).astype(input.array.dtype))
@@ -87,16 +89,19 @@ def _binary(op, a, b):
 # ----------------------------------------------------------------- arithmetic
 
 def square(input):
+    """Input ** 2, elementwise."""
     return pow(tensor_in(input), 2)
 
 
 def clamp_min(input, min):
+    """Each element at least min."""
     if isinstance(min, Tensor):
         return clamp(input, min=min)
     return apply(_op["clamp"], tensor_in(input), min=min, name="ClampMinBackward0")
 
 
 def clamp_max(input, max):
+    """Each element at most max."""
     if isinstance(max, Tensor):
         return clamp(input, max=max)
     return apply(_op["clamp"], tensor_in(input), max=max, name="ClampMaxBackward0")
@@ -133,6 +138,7 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 
 def matmul(input, other):
+    """The matrix product a @ b (vectors, matrices, batches broadcast)."""
     a, b = tensor_in(input), as_tensor_like(other, input)
     if a.array.ndim == 0 or b.array.ndim == 0:
         raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are "
@@ -151,6 +157,7 @@ def matmul(input, other):
 
 
 def mm(input, mat2):
+    """The product of two matrices."""
     a, b = tensor_in(input), as_tensor_like(mat2, input)
     if a.array.ndim != 2:
         raise RuntimeError(f"self must be a matrix (mm needs 2-D tensors, got {a.array.ndim}-D)")
@@ -160,6 +167,7 @@ def mm(input, mat2):
 
 
 def mv(input, vec):
+    """The product of a matrix and a vector."""
     a, b = tensor_in(input), as_tensor_like(vec, input)
     if a.array.ndim != 2 or b.array.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got {a.array.ndim}, {b.array.ndim}")
@@ -167,6 +175,7 @@ def mv(input, vec):
 
 
 def dot(input, other):
+    """The dot product of two vectors."""
     a, b = tensor_in(input), as_tensor_like(other, input)
     if a.array.ndim != 1 or b.array.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.array.ndim}D and {b.array.ndim}D tensors")
@@ -183,7 +192,9 @@ def outer(input, vec2):
 
 
 def linear(input, weight, bias=None):
-    """input @ weight.T + bias, as torch.nn.functional.linear."""
+    """X @ W.T + b, a linear layer.
+
+    input @ weight.T + bias, as torch.nn.functional.linear."""
     x, w = tensor_in(input), as_tensor_like(weight, input)
     if w.array.ndim != 2:
         raise RuntimeError(f"linear: weight must be 2-D (out_features x in_features), got {list(w.shape)}")
@@ -202,7 +213,9 @@ def linear(input, weight, bias=None):
 
 
 def view(input, *shape):
-    """reshape() that must share memory with `input` (PyTorch's error where it can't)."""
+    """A view with a new shape (it must share memory with the input).
+
+    reshape() that must share memory with `input` (PyTorch's error where it can't)."""
     input = tensor_in(input)
     shape = infer_shape(shape_args(shape), input.array.size)
     array = storage_of(input)
@@ -214,6 +227,7 @@ def view(input, *shape):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
+    """The dims from start_dim to end_dim merged into one."""
     input = tensor_in(input)
     nd = input.array.ndim
     if nd == 0:
@@ -226,15 +240,18 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 def swapaxes(input, axis0, axis1):
+    """The same as transpose: two dims swapped."""
     return transpose(input, axis0, axis1)
 
 
 def t(input):
+    """The transpose of a matrix (a view)."""
     input = tensor_in(input)
     return apply(_op["transpose"], input, **t_dims(input, "t"), name="TBackward0")
 
 
 def broadcast_to(input, size):
+    """The same as expand: broadcast to a shape."""
     return expand(input, size)
 
 

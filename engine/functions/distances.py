@@ -28,7 +28,9 @@ def _p(p):
 
 
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
-    """The p-norm distance between each row of x1 (..., r1, c) and each row of x2 (..., r2, c):
+    """The p-norm distance between each row of x1 and each row of x2.
+
+    The p-norm distance between each row of x1 (..., r1, c) and each row of x2 (..., r2, c):
     (..., r1, r2), batch dims broadcast."""
     x1 = tensor_in(x1, "x1")
     x2 = as_tensor_like(x2, x1)

@@ -86,7 +86,9 @@ Tensor.addmm_ = addmm_  # PyTorch's own message for a shape that would broadcast
 
 
 def bmm(input, mat2):
-    """Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
+    """Batched matrix product of two 3-D tensors.
+
+    Batched matrix product of two 3-D tensors (b, n, m) @ (b, m, p)."""
     a, b = tensor_in(input), as_tensor_like(mat2, input)
     _check_batches(a, b)
     same_dtype(a, b)
@@ -309,7 +311,9 @@ _NO_OPERANDS = ("einsum(): must specify the equation string and at least one ope
 
 
 def einsum(*args):
-    """einsum(equation, *operands), einsum(equation, [operands]) or the sublist form
+    """Sums of products of the operands, by an equation such as 'ij,jk->ik' (Einstein summation).
+
+    einsum(equation, *operands), einsum(equation, [operands]) or the sublist form
     einsum(op0, sublist0, op1, sublist1, ..., [output_sublist]), as torch.einsum: repeated
     letters take diagonals, letters left out of the output are summed, `...` stands for the
     leading dims (broadcast), and size-1 dims broadcast."""

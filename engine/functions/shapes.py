@@ -37,6 +37,7 @@ def _along(dim, step):
 
 
 def narrow(input, dim, start, length):
+    """Length elements from start along dim (a view)."""
     input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
@@ -51,6 +52,7 @@ def narrow(input, dim, start, length):
 
 
 def select(input, dim, index):
+    """The slice at index along dim, that dim removed (a view)."""
     input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
@@ -76,12 +78,14 @@ def _multi_views(input, d, steps, name):
 
 
 def unbind(input, dim=0):
+    """The slices along dim, as a tuple."""
     input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     return _multi_views(input, d, range(input.array.shape[d]), "UnbindBackward0")
 
 
 def split(tensor, split_size_or_sections, dim=0):
+    """Pieces of the given size (or sizes) along dim."""
     input = tensor_in(tensor, "tensor")
     d = wrap_dim(int(dim), input.array.ndim)
     n = input.array.shape[d]
@@ -102,6 +106,7 @@ def split(tensor, split_size_or_sections, dim=0):
 
 
 def chunk(input, chunks, dim=0):
+    """The given number of (nearly) equal pieces along dim."""
     input = tensor_in(input)
     chunks = int(chunks)
     if chunks <= 0:
@@ -112,6 +117,7 @@ def chunk(input, chunks, dim=0):
 
 
 def index_select(input, dim, index):
+    """The slices at the given indices along dim."""
     input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
@@ -124,6 +130,7 @@ def index_select(input, dim, index):
 
 
 def masked_select(input, mask):
+    """The elements where a bool mask is true, as a 1-D tensor."""
     input = tensor_in(input)
     mask = mask if isinstance(mask, Tensor) else as_tensor_like(mask, input)
     if mask.array.dtype.kind != "b":
@@ -136,6 +143,7 @@ def masked_select(input, mask):
 
 
 def movedim(input, source, destination):
+    """Dims moved from source to destination positions (a view)."""
     input = tensor_in(input)
     nd = input.array.ndim
     src = [source] if isinstance(source, int) else list(source)
@@ -156,6 +164,7 @@ moveaxis = movedim
 
 
 def gather(input, dim, index):
+    """Values picked along dim at index (same number of dims)."""
     input = tensor_in(input)
     d = wrap_dim(int(dim), input.array.ndim)
     index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
@@ -164,6 +173,7 @@ def gather(input, dim, index):
 
 
 def scatter(input, dim, index, src=None, value=None, reduce=None):
+    """Values of src (or a number) put at index along dim."""
     input = tensor_in(input)
     if reduce is not None:
         raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")

@@ -13,7 +13,9 @@ from .table import Elementwise, Op, custom, infix, prefix, refuse_dtype, result_
 
 
 class Add(Op):
-    """input + alpha * other, one node (AddBackward0), alpha in the result's dtype."""
+    """Input + alpha * other, elementwise with broadcasting.
+
+    input + alpha * other, one node (AddBackward0), alpha in the result's dtype."""
     name = "add"
     signature = "add(Tensor input, Tensor other, *, Scalar alpha=1) -> Tensor"
     number_left = "swap"
@@ -34,7 +36,9 @@ class Add(Op):
 
 
 class Sub(Op):
-    """input - alpha * other, one node (SubBackward0), alpha in the result's dtype."""
+    """Input - alpha * other, elementwise with broadcasting.
+
+    input - alpha * other, one node (SubBackward0), alpha in the result's dtype."""
     name = "sub"
     signature = "sub(Tensor input, Tensor other, *, Scalar alpha=1) -> Tensor"
     number_left = "drop"
@@ -107,6 +111,7 @@ def _is_bool(v):
 
 
 class Mul(Op):
+    """Input * other, elementwise with broadcasting."""
     name = "mul"
     signature = "mul(Tensor input, Tensor other) -> Tensor"
     number_left = "swap"
@@ -151,7 +156,9 @@ def _is_one(v):
 
 
 class Div(Op):
-    """input / other, elementwise (they broadcast)."""
+    """Input / other (true division), elementwise with broadcasting.
+
+    input / other, elementwise (they broadcast)."""
     name = "div"
     signature = "div(Tensor input, Tensor other) -> Tensor"
     names = ("div", "divide", "true_divide")
@@ -179,7 +186,9 @@ class Div(Op):
 
 
 class Remainder(Op):
-    """a % b (Python's sign convention, as torch.remainder)."""
+    """Input % other: the remainder with the divisor's sign (of floored division).
+
+    a % b (Python's sign convention, as torch.remainder)."""
     name = "remainder"
     signature = "remainder(Tensor input, Tensor other) -> Tensor"
     names = ("remainder",)
@@ -200,7 +209,9 @@ class Remainder(Op):
 
 
 class Fmod(Op):
-    """C's fmod: the remainder of a / b truncated toward zero, so its sign is the dividend's (unlike
+    """The remainder of input / other rounded toward zero (the dividend's sign).
+
+    C's fmod: the remainder of a / b truncated toward zero, so its sign is the dividend's (unlike
     remainder's). A number b is PyTorch's Scalar overload (FmodBackward0, one edge)."""
     name = "fmod"
     signature = "fmod(Tensor input, Tensor other) -> Tensor"
@@ -232,6 +243,7 @@ class Fmod(Op):
 
 
 class Atan2(Op):
+    """The angle of the point (other, input): the arctangent of input / other, by quadrant."""
     name = "atan2"
     signature = "atan2(Tensor input, Tensor other) -> Tensor"
     names = ("atan2", "arctan2")
@@ -249,6 +261,7 @@ class Atan2(Op):
 
 
 class Hypot(Op):
+    """Sqrt(input**2 + other**2), elementwise."""
     name = "hypot"
     signature = "hypot(Tensor input, Tensor other) -> Tensor"
     names = ("hypot",)
@@ -265,7 +278,9 @@ class Hypot(Op):
 
 
 class Copysign(Op):
-    """|a| with b's sign bit (-0.0 and -NaN count as negative). A number b is PyTorch's Scalar
+    """|input| with the sign of other (-0.0 counts as negative).
+
+    |a| with b's sign bit (-0.0 and -NaN count as negative). A number b is PyTorch's Scalar
     overload (CopysignBackward1, one edge)."""
     name = "copysign"
     signature = "copysign(Tensor input, Tensor other) -> Tensor"
@@ -296,7 +311,9 @@ class Copysign(Op):
 
 
 class Logaddexp(Op):
-    """log(exp(a) + exp(b)) without overflow (kernels.log_add_exp)."""
+    """Log(exp(input) + exp(other)) without overflow.
+
+    log(exp(a) + exp(b)) without overflow (kernels.log_add_exp)."""
     name = "logaddexp"
     signature = "logaddexp(Tensor input, Tensor other) -> Tensor"
     node = "LogaddexpBackward0"
@@ -314,7 +331,9 @@ class Logaddexp(Op):
 
 
 class Logaddexp2(Op):
-    """log2(2**a + 2**b) without overflow (kernels.log_add_exp)."""
+    """Log2(2**input + 2**other) without overflow.
+
+    log2(2**a + 2**b) without overflow (kernels.log_add_exp)."""
     name = "logaddexp2"
     signature = "logaddexp2(Tensor input, Tensor other) -> Tensor"
     node = "Logaddexp2Backward0"
@@ -373,6 +392,7 @@ def _log_number(y):
         return float(numpy.log(numpy.float64(y)))
 
 class Neg(Elementwise):
+    """-input, elementwise."""
     name = "neg"
     names = ("neg", "negative")
     formula = prefix("-")
@@ -390,6 +410,7 @@ class Neg(Elementwise):
 
 
 class Reciprocal(Elementwise):
+    """1 / input, elementwise."""
     name = "reciprocal"
     node = "ReciprocalBackward0"
     saves = ("out",)
@@ -498,7 +519,9 @@ def _pick_gradients(F, ctx, g, a, b, a_loses, b_loses):
 
 
 class Maximum(Op):
-    """The larger of input and other, elementwise; at a tie each gets half the gradient."""
+    """The larger of two tensors, elementwise.
+
+    The larger of input and other, elementwise; at a tie each gets half the gradient."""
     name = "maximum"
     signature = "maximum(Tensor input, Tensor other) -> Tensor"
     names = ("maximum", "max")  # max(x, y) too: one of max's overloads
@@ -518,7 +541,9 @@ class Maximum(Op):
 
 
 class Minimum(Op):
-    """The smaller of input and other, elementwise; at a tie each gets half the gradient."""
+    """The smaller of two tensors, elementwise.
+
+    The smaller of input and other, elementwise; at a tie each gets half the gradient."""
     name = "minimum"
     signature = "minimum(Tensor input, Tensor other) -> Tensor"
     names = ("minimum", "min")  # max(x, y) too: one of max's overloads
@@ -538,7 +563,9 @@ class Minimum(Op):
 
 
 class Where(Op):
-    """where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
+    """Where(condition, a, b): a where condition is true, else b.
+
+    where(cond, a, b); `cond` is a parameter (a bool array), not differentiated."""
     name = "where"
     signature = "where(Tensor condition, Tensor input, Tensor other) -> Tensor"
     saves_params = True
@@ -573,7 +600,9 @@ class Where(Op):
 
 
 class Lerp(Op):
-    """input + weight * (end - input), from the nearer end (kernels.lerp)."""
+    """Linear interpolation: input + weight * (end - input).
+
+    input + weight * (end - input), from the nearer end (kernels.lerp)."""
     name = "lerp"
     signature = "lerp(Tensor input, Tensor end, Tensor weight) -> Tensor"
     method = inplace = elementwise = True
@@ -600,7 +629,9 @@ class Lerp(Op):
 
 
 class Addcmul(Op):
-    """input + value * tensor1 * tensor2."""
+    """Input + value * tensor1 * tensor2.
+
+    input + value * tensor1 * tensor2."""
     name = "addcmul"
     signature = "addcmul(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"
     method = inplace = elementwise = True
@@ -620,7 +651,9 @@ class Addcmul(Op):
 
 
 class Addcdiv(Op):
-    """input + value * tensor1 / tensor2."""
+    """Input + value * tensor1 / tensor2.
+
+    input + value * tensor1 / tensor2."""
     name = "addcdiv"
     signature = "addcdiv(Tensor input, Tensor tensor1, Tensor tensor2, *, Scalar value=1) -> Tensor"
     method = inplace = elementwise = True
@@ -672,7 +705,9 @@ def _in_dtype(xp, value, *arrays):
 
 
 class Heaviside(Op):
-    """0 where x < 0, values where x == 0, 1 where x > 0 (NaN: 0). PyTorch has no derivative: its
+    """The step function: 0 below zero, values at zero, 1 above.
+
+    0 where x < 0, values where x == 0, 1 where x > 0 (NaN: 0). PyTorch has no derivative: its
     node is NotImplemented and backward through it fails, as here."""
     name = "heaviside"
     signature = "heaviside(Tensor input, Tensor values) -> Tensor"

@@ -11,6 +11,7 @@ class Compare(Op):
 
 
 class Lt(Compare):
+    """Input < other, elementwise (bool)."""
     name = "lt"
     signature = "lt(Tensor input, Tensor other) -> Tensor"
     names = ("lt", "less")
@@ -19,6 +20,7 @@ class Lt(Compare):
 
 
 class Le(Compare):
+    """Input <= other, elementwise (bool)."""
     name = "le"
     signature = "le(Tensor input, Tensor other) -> Tensor"
     names = ("le", "less_equal")
@@ -27,6 +29,7 @@ class Le(Compare):
 
 
 class Gt(Compare):
+    """Input > other, elementwise (bool)."""
     name = "gt"
     signature = "gt(Tensor input, Tensor other) -> Tensor"
     names = ("gt", "greater")
@@ -35,6 +38,7 @@ class Gt(Compare):
 
 
 class Ge(Compare):
+    """Input >= other, elementwise (bool)."""
     name = "ge"
     signature = "ge(Tensor input, Tensor other) -> Tensor"
     names = ("ge", "greater_equal")
@@ -43,6 +47,7 @@ class Ge(Compare):
 
 
 class Eq(Compare):
+    """Input == other, elementwise (bool)."""
     name = "eq"
     signature = "eq(Tensor input, Tensor other) -> Tensor"
     names = ("eq",)
@@ -51,6 +56,7 @@ class Eq(Compare):
 
 
 class Ne(Compare):
+    """Input != other, elementwise (bool)."""
     name = "ne"
     signature = "ne(Tensor input, Tensor other) -> Tensor"
     names = ("ne", "not_equal")
@@ -59,6 +65,7 @@ class Ne(Compare):
 
 
 class LogicalAnd(Compare):
+    """Logical and of the elements' truth values."""
     name = "logical_and"
     signature = "logical_and(Tensor input, Tensor other) -> Tensor"
     names = ("logical_and",)
@@ -67,6 +74,7 @@ class LogicalAnd(Compare):
 
 
 class LogicalOr(Compare):
+    """Logical or of the elements' truth values."""
     name = "logical_or"
     signature = "logical_or(Tensor input, Tensor other) -> Tensor"
     names = ("logical_or",)
@@ -75,6 +83,7 @@ class LogicalOr(Compare):
 
 
 class LogicalXor(Compare):
+    """Logical exclusive or of the elements' truth values."""
     name = "logical_xor"
     signature = "logical_xor(Tensor input, Tensor other) -> Tensor"
     names = ("logical_xor",)
@@ -83,6 +92,7 @@ class LogicalXor(Compare):
 
 
 class LogicalNot(Compare):
+    """Logical not of each element's truth value."""
     name = "logical_not"
     signature = "logical_not(Tensor input) -> Tensor"
     names = ("logical_not",)
@@ -123,43 +133,51 @@ def _bitwise_forward(ufunc, kernel):
 
 
 class BitwiseAnd(_Bitwise):
+    """Input & other: and of bool elements, bit by bit of whole numbers."""
     name = "bitwise_and"
     signature = "bitwise_and(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_and", "bitwise_and")
 
 
 class BitwiseOr(_Bitwise):
+    """Input | other: or of bool elements, bit by bit of whole numbers."""
     name = "bitwise_or"
     signature = "bitwise_or(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_or", "bitwise_or")
 
 
 class BitwiseXor(_Bitwise):
+    """Exclusive or of bool elements, bit by bit of whole numbers (`^` is the power)."""
     name = "bitwise_xor"
     signature = "bitwise_xor(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("bitwise_xor", "bitwise_xor")
 
 
 class BitwiseNot(_Bitwise):
+    """~input: not of bool elements, every bit flipped of whole numbers."""
     name = "bitwise_not"
     signature = "bitwise_not(Tensor input) -> Tensor"
     forward = _bitwise_forward("invert", "bitwise_not")
 
 
 class BitwiseLeftShift(_Bitwise):
+    """Input << other: whole numbers shifted left by other bits."""
     name = "bitwise_left_shift"
     signature = "bitwise_left_shift(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("left_shift", "lshift")
 
 
 class BitwiseRightShift(_Bitwise):
+    """Input >> other: whole numbers shifted right by other bits."""
     name = "bitwise_right_shift"
     signature = "bitwise_right_shift(Tensor input, Tensor other) -> Tensor"
     forward = _bitwise_forward("right_shift", "rshift")
 
 
 class FloorDivide(Compare):
-    """a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
+    """Input // other, rounded down (no gradient).
+
+    a // b: piecewise constant, so it has no gradient (its result never requires grad)."""
     name = "floor_divide"
     signature = "floor_divide(Tensor input, Tensor other) -> Tensor"
     names = ("floor_divide",)
@@ -169,6 +187,7 @@ class FloorDivide(Compare):
 
 
 class Isfinite(Compare):
+    """True where an element is neither infinite nor NaN."""
     name = "isfinite"
     signature = "isfinite(Tensor input) -> Tensor"
     names = ("isfinite",)
@@ -185,6 +204,7 @@ class _Predicate(Compare):
 
 
 class Isnan(_Predicate):
+    """True where an element is NaN."""
     name = "isnan"
     signature = "isnan(Tensor input) -> Tensor"
     def forward(xp, x):
@@ -192,6 +212,7 @@ class Isnan(_Predicate):
 
 
 class Isinf(_Predicate):
+    """True where an element is infinite (either sign)."""
     name = "isinf"
     signature = "isinf(Tensor input) -> Tensor"
     def forward(xp, x):
@@ -199,6 +220,7 @@ class Isinf(_Predicate):
 
 
 class Isposinf(_Predicate):
+    """True where an element is +inf."""
     name = "isposinf"
     signature = "isposinf(Tensor input) -> Tensor"
     def forward(xp, x):
@@ -206,6 +228,7 @@ class Isposinf(_Predicate):
 
 
 class Isneginf(_Predicate):
+    """True where an element is -inf."""
     name = "isneginf"
     signature = "isneginf(Tensor input) -> Tensor"
     def forward(xp, x):
@@ -213,7 +236,9 @@ class Isneginf(_Predicate):
 
 
 class Signbit(_Predicate):
-    """True where the sign bit is set: -0.0 and a NaN with its sign bit too; False for bools."""
+    """True where an element's sign bit is set (-0.0 too).
+
+    True where the sign bit is set: -0.0 and a NaN with its sign bit too; False for bools."""
     name = "signbit"
     signature = "signbit(Tensor input) -> Tensor"
     def forward(xp, x):
@@ -223,7 +248,9 @@ class Signbit(_Predicate):
 
 
 class Argmax(Compare):
-    """The index of the largest element (of the flattened input, or along `dim`)."""
+    """The index of the largest element (of all, or along dim).
+
+    The index of the largest element (of the flattened input, or along `dim`)."""
     name = "argmax"
     signature = "argmax(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
 
@@ -234,7 +261,9 @@ class Argmax(Compare):
 
 
 class Argmin(Compare):
-    """The index of the smallest element (of the flattened input, or along `dim`)."""
+    """The index of the smallest element (of all, or along dim).
+
+    The index of the smallest element (of the flattened input, or along `dim`)."""
     name = "argmin"
     signature = "argmin(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
 
@@ -245,7 +274,9 @@ class Argmin(Compare):
 
 
 class All(Compare):
-    """Whether every element is true (nonzero), over every dim or along `dim`."""
+    """True when every element is true (of all, or along dim).
+
+    Whether every element is true (nonzero), over every dim or along `dim`."""
     name = "all"
     signature = "all(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
 
@@ -254,7 +285,9 @@ class All(Compare):
 
 
 class Any(Compare):
-    """Whether any element is true (nonzero), over every dim or along `dim`."""
+    """True when some element is true (of all, or along dim).
+
+    Whether any element is true (nonzero), over every dim or along `dim`."""
     name = "any"
     signature = "any(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
 

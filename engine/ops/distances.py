@@ -61,7 +61,9 @@ def _pairs(xp, n):
 
 
 class Pdist(Op):
-    """The p-norm distance between each pair of rows i < j of x (n, c), in row-major order: n (n - 1) / 2."""
+    """The p-norm distance between each pair of rows of a matrix (i < j).
+
+    The p-norm distance between each pair of rows i < j of x (n, c), in row-major order: n (n - 1) / 2."""
     name = "pdist"
     signature = "pdist(Tensor input, float p=2) -> Tensor"
     formula = call("p")

@@ -109,7 +109,9 @@ def _scalar(alpha, dtype):
 
 
 class IndexAdd(Op):
-    """x with alpha * source added at `index` along `dim` (repeated indices add up, in order)."""
+    """Slices of source (times alpha=) added at index along dim (repeats add up, in order).
+
+    x with alpha * source added at `index` along `dim` (repeated indices add up, in order)."""
     name = "index_add"
     signature = "index_add(Any input, Any dim, Any index, Any source, *, Scalar alpha=1) -> Tensor"
     method = inplace = True
@@ -190,7 +192,9 @@ class IndexAdd(Op):
 
 
 class IndexCopy(Op):
-    """x with the slices of source put at `index` along `dim` (the last of repeated indices
+    """Slices of source copied to index along dim.
+
+    x with the slices of source put at `index` along `dim` (the last of repeated indices
     stays, as PyTorch's CPU loop leaves it)."""
     name = "index_copy"
     signature = "index_copy(Any input, Any dim, Any index, Any source) -> Tensor"
@@ -258,7 +262,9 @@ class IndexCopy(Op):
 
 
 class IndexFill(Op):
-    """x with `value` (a number, or a 0-d tensor) in the slices at `index` along `dim`
+    """Value (a number or 0-d tensor) put in the slices at index along dim.
+
+    x with `value` (a number, or a 0-d tensor) in the slices at `index` along `dim`
     (negative indices count from the end)."""
     name = "index_fill"
     signature = "index_fill(Any input, Any dim, Any index, Any value) -> Tensor"
@@ -339,7 +345,9 @@ def _no_index_fill_overload(args):
 
 
 class ScatterAdd(Op):
-    """x with src added at `index` along `dim`: out[index[i][j]][j] += src[i][j] for dim 0
+    """Values of src added at index along dim (repeated indices add up).
+
+    x with src added at `index` along `dim`: out[index[i][j]][j] += src[i][j] for dim 0
     (src may be larger than index: only the part index covers is read)."""
     name = "scatter_add"
     signature = "scatter_add(Any input, Any dim, Any index, Any src) -> Tensor"
@@ -457,7 +465,9 @@ def gather_back(F, g, shapes, index, dim):
 
 
 class MaskedScatter(Op):
-    """x (broadcast against `mask`) with the first `count` elements of source, in order, put
+    """Elements of source, in order, put where a bool mask is true.
+
+    x (broadcast against `mask`) with the first `count` elements of source, in order, put
     where `mask` is True."""
     name = "masked_scatter"
     signature = "masked_scatter(Any input, Any mask, Any source) -> Tensor"

@@ -26,6 +26,7 @@ def _matmul_name(ctx):
 
 
 class Matmul(Op):
+    """The matrix product a @ b (vectors, matrices, batches broadcast)."""
     name = "matmul"
     names = ("matmul", "mm", "mv", "dot", "bmm")
     method = True
@@ -108,7 +109,9 @@ def _linear_grads(F, ctx, g, x, w, batch):
 # ------------------------------------------------------------------ addmm, bmm
 
 class Addmm(Op):
-    """beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product); of
+    """Beta * input + alpha * (mat1 @ mat2).
+
+    beta * input + alpha * (mat1 @ mat2), as torch.addmm (input broadcasts to the product); of
     3-D batches of matrices, torch.baddbmm (BaddbmmBackward0)."""
     batched = True  # g (B, m, p) @ mat2.T and mat1.T @ g broadcast over the batch
     name = "addmm"
@@ -250,7 +253,9 @@ def _einsum_operand_grad(F, g, out, other, other_letters, target, sizes, shape, 
 # --------------------------------------------------------------------- kron
 
 class Kron(Op):
-    """The Kronecker product (the inputs' dims aligned on the right, as torch.kron)."""
+    """The Kronecker product.
+
+    The Kronecker product (the inputs' dims aligned on the right, as torch.kron)."""
     name = "kron"
     signature = "kron(Tensor input, Tensor other) -> Tensor"
     method = True
@@ -286,7 +291,9 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 # ---------------------------------------------------------------- trace, cross
 
 class Trace(Op):
-    """The sum of the main diagonal of a matrix (rectangular too)."""
+    """The sum of a matrix's main diagonal.
+
+    The sum of the main diagonal of a matrix (rectangular too)."""
     name = "trace"
     signature = "trace(Tensor input) -> Tensor"
     method = True
@@ -318,7 +325,9 @@ class Trace(Op):
 
 
 class Cross(Op):
-    """The cross product of 3-vectors along `dim` (the other dims broadcast); without dim, along the first
+    """The cross product of 3-vectors along dim.
+
+    The cross product of 3-vectors along `dim` (the other dims broadcast); without dim, along the first
     dim of size 3 (deprecated in PyTorch)."""
     name = "cross"
     signature = "cross(Tensor input, Tensor other, int? dim=None) -> Tensor"
@@ -367,7 +376,9 @@ class Cross(Op):
 # ------------------------------------------------------ det, inverse, solve
 
 class Inverse(Op):
-    """The inverse of (a batch of) square matrices: torch.inverse, torch.linalg.inv."""
+    """The inverse of a square matrix (or a batch of them).
+
+    The inverse of (a batch of) square matrices: torch.inverse, torch.linalg.inv."""
     batched = True  # matmuls that broadcast over a leading batch dim of g
     name = "inverse"
     signature = "inverse(Tensor input) -> Tensor"
@@ -456,7 +467,9 @@ def _broadcast_batch(sa, sb):
 
 
 class Det(Op):
-    """The determinant of (a batch of) square matrices: torch.det, torch.linalg.det.
+    """The determinant of a square matrix (or a batch of them).
+
+    The determinant of (a batch of) square matrices: torch.det, torch.linalg.det.
 
     The gradient is PyTorch's: grad * det * A^-T, as the solution of A^T G = grad det I, where
     |det| >= 100 eps; where the matrix is (nearly) singular, the cofactor matrix times grad,
@@ -529,7 +542,9 @@ def _det_cofactors(F, a, g):
 # ------------------------------------------------- vdot, addmv, addr, slogdet
 
 class Vdot(Op):
-    """The dot product of two vectors, the first conjugated (torch.vdot; for real numbers, dot)."""
+    """The dot product of two vectors (the first conjugated).
+
+    The dot product of two vectors, the first conjugated (torch.vdot; for real numbers, dot)."""
     name = "vdot"
     signature = "vdot(Tensor input, Tensor other) -> Tensor"
     method = True
@@ -559,7 +574,9 @@ class Vdot(Op):
 
 
 class Addmv(Op):
-    """beta * input + alpha * (mat @ vec), as torch.addmv (input broadcasts to the product; with
+    """Beta * input + alpha * (mat @ vec).
+
+    beta * input + alpha * (mat @ vec), as torch.addmv (input broadcasts to the product; with
     beta 0 it is ignored, its NaNs too)."""
     name = "addmv"
     signature = "addmv(Tensor input, Tensor mat, Tensor vec, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
@@ -595,7 +612,9 @@ class Addmv(Op):
 
 
 class Addr(Op):
-    """beta * input + alpha * outer(vec1, vec2), as torch.addr (input broadcasts to the outer
+    """Beta * input + alpha * outer(vec1, vec2).
+
+    beta * input + alpha * outer(vec1, vec2), as torch.addr (input broadcasts to the outer
     product; with beta 0 it is ignored). PyTorch's kernel computes beta * x + (alpha * v1) * v2."""
     name = "addr"
     signature = "addr(Tensor input, Tensor vec1, Tensor vec2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
@@ -644,7 +663,9 @@ def _scaled_sum(x, product, beta, alpha):
 
 
 class Slogdet(Op):
-    """(sign, logabsdet): the sign of det A (0 if singular) and log |det A| (-inf if singular).
+    """(sign, logabsdet): the sign of det A and log |det A|.
+
+    (sign, logabsdet): the sign of det A (0 if singular) and log |det A| (-inf if singular).
 
     This row is the logabsdet of (a batch of) square matrices (the sign is the row below; both are
     PyTorch's one node LinalgSlogdetBackward0). The gradient is PyTorch's: grad A^-T, as the

@@ -40,7 +40,9 @@ class Sum(Op):
 
 
 class Mean(Op):
-    """The mean of the elements, over every dim or over `dim` (a floating tensor's)."""
+    """The mean of all elements, or along dim.
+
+    The mean of the elements, over every dim or over `dim` (a floating tensor's)."""
     name = "mean"
     signature = "mean(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
@@ -65,7 +67,9 @@ class Mean(Op):
 
 
 class Nansum(Op):
-    """The sum with NaN taken as 0 (integers and booleans sum as int64, or as `dtype`); the
+    """The sum with NaN taken as 0 (of all, or along dim).
+
+    The sum with NaN taken as 0 (integers and booleans sum as int64, or as `dtype`); the
     gradient is 0 where x was NaN."""
     name = "nansum"
     signature = "nansum(Tensor input, int[1]? dim=None, bool keepdim=False, *, ScalarType? dtype=None) -> Tensor"
@@ -134,7 +138,9 @@ def sum_to_array(x, shape):
 
 
 class Prod(Op):
-    """The product of the elements, over every dim or along `dim`."""
+    """The product of all elements, or along dim.
+
+    The product of the elements, over every dim or along `dim`."""
     name = "prod"
     signature = "prod(Tensor input, int? dim=None, bool keepdim=False) -> Tensor"
     method = True
@@ -210,7 +216,9 @@ class ProdOthers(Op):
 
 
 class Amax(Op):
-    """amax(x, dim): the largest values; tied elements share the gradient evenly."""
+    """The largest values along dim(s); ties share the gradient evenly.
+
+    amax(x, dim): the largest values; tied elements share the gradient evenly."""
     name = "amax"
     signature = "amax(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
@@ -322,7 +330,9 @@ class MinAll(Op):
 
 
 class MedianAll(Op):
-    """median(x): the lower median of all elements (NaN if any is NaN); the gradient is
+    """The lower median of all elements; median(x, dim) gives (values, indices).
+
+    median(x): the lower median of all elements (NaN if any is NaN); the gradient is
     shared evenly among the elements equal to it (among the NaNs when it is NaN)."""
     name = "median_all"
     signature = "median(Tensor input) -> Tensor"  # median(x, dim) is MedianDim
@@ -528,7 +538,9 @@ class Mode(PickAlongDim):
 
 
 class Kthvalue(PickAlongDim):
-    """(values, indices) of the k-th smallest element of each slice along dim (NaN is the largest).
+    """The k-th smallest element along dim, as (values, indices).
+
+    (values, indices) of the k-th smallest element of each slice along dim (NaN is the largest).
 
     The row gathers the values at `indices`, which its call finds (`k` is only shown in formulas)."""
     name = "kthvalue"
@@ -595,7 +607,9 @@ class TakeAlong(Op):
 
 
 class Sort(TakeAlong):
-    """(values, indices) sorted along dim, NaN last (first when descending); equal values keep their
+    """Sorted along dim, as (values, indices).
+
+    (values, indices) sorted along dim, NaN last (first when descending); equal values keep their
     order (PyTorch's stable one), so `stable` changes nothing.
 
     The row gathers the values at the sorting permutation `indices`, which its call finds
@@ -625,7 +639,9 @@ class Sort(TakeAlong):
 
 
 class Topk(TakeAlong):
-    """(values, indices) of the k largest (smallest) elements along dim, largest (smallest) first;
+    """The k largest (or smallest) elements along dim, as (values, indices).
+
+    (values, indices) of the k largest (smallest) elements along dim, largest (smallest) first;
     with sorted=False too (PyTorch leaves that order unspecified).
 
     The row gathers the values at the `indices` its call finds."""
@@ -659,7 +675,9 @@ class Topk(TakeAlong):
 
 
 class Cummax(TakeAlong):
-    """(values, indices): the running maximum along dim and where it was (the last of equal values;
+    """(values, indices) of the running maximum along dim (ties: the last index).
+
+    (values, indices): the running maximum along dim and where it was (the last of equal values;
     NaN, once met, is the maximum).
 
     The row gathers the values at the running maximum's `indices`, which its call finds; the
@@ -676,7 +694,9 @@ class Cummax(TakeAlong):
 
 
 class Cummin(TakeAlong):
-    """(values, indices): the running minimum along dim and where it was (the last of equal values)."""
+    """(values, indices) of the running minimum along dim (ties: the last index).
+
+    (values, indices): the running minimum along dim and where it was (the last of equal values)."""
     name = "cummin"
     signature = "cummin(Tensor input, int? dim=None) -> (Tensor values, Tensor indices)"
     method = True
@@ -752,7 +772,9 @@ def _put_along_batched(F, g, indices, dim, shape):
 
 
 class Var(Op):
-    """The variance over dim (all if None; an axis or a tuple): sum((x - mean)**2) / (N - correction).
+    """The variance along dim (correction=1 by default: the sample variance).
+
+    The variance over dim (all if None; an axis or a tuple): sum((x - mean)**2) / (N - correction).
 
     PyTorch's overloads, told apart here: var(x, dim=None, *, correction=1, keepdim=False), the older
     var(x, dim, unbiased, keepdim) and var(x, unbiased) (a bool in dim's place)."""
@@ -778,7 +800,9 @@ class Var(Op):
 
 
 class Std(Op):
-    """The standard deviation: sqrt(var(...)), with var's arguments."""
+    """The standard deviation: the square root of var.
+
+    The standard deviation: sqrt(var(...)), with var's arguments."""
     name = "std"
     signature = ("std(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
                  "Scalar? correction=None) -> Tensor")
@@ -850,7 +874,9 @@ def _var_grad(F, ctx, g, x, dim, correction, keepdim, batched=False):
 
 
 class Cumsum(Op):
-    """Running sums along dim (integers and booleans sum as int64, or as `dtype`).
+    """Running sums along dim.
+
+    Running sums along dim (integers and booleans sum as int64, or as `dtype`).
 
     The row casts the input to `dtype` first, and sums from the end when `reverse` (the
     derivative's form)."""
@@ -892,7 +918,9 @@ def scan(row, input, dim, dtype):
 
 
 class Cumprod(Op):
-    """Running products along dim (integers and booleans multiply as int64, or as `dtype`); the
+    """Running products along dim.
+
+    Running products along dim (integers and booleans multiply as int64, or as `dtype`); the
     gradient is exact where the input has zeros.
 
     The row casts the input to `dtype` first."""
@@ -975,7 +1003,9 @@ def _cumprod_grad_exact(F, g, x, dim):
 
 
 class Logcumsumexp(Op):
-    """log(cumsum(exp(input), dim)) computed without overflow; floating tensors only.
+    """Log(cumsum(exp(x))) along dim, computed stably.
+
+    log(cumsum(exp(input), dim)) computed without overflow; floating tensors only.
 
     As PyTorch's kernel: one element at a time, max + log1p(exp(min - max)) (numpy's logaddexp,
     the same steps), float32 in double (from the end when `reverse`, the derivative's form).
@@ -1021,7 +1051,9 @@ class Logcumsumexp(Op):
 
 
 class Norm(Op):
-    """The p-norm over everything or over `dim`: p = 2 (default), 1, inf, or any p > 0."""
+    """The p-norm (2 by default) of all elements, or along dim.
+
+    The p-norm over everything or over `dim`: p = 2 (default), 1, inf, or any p > 0."""
     name = "norm"
     signature = "norm(Tensor input, Any p='fro', int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
@@ -1121,7 +1153,9 @@ class Dist(Op):
 
 
 class Logsumexp(Op):
-    """log(sum(exp(x))) along `dim`, without overflow."""
+    """Log(sum(exp(x))) along dim, computed stably.
+
+    log(sum(exp(x))) along `dim`, without overflow."""
     name = "logsumexp"
     signature = "logsumexp(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
@@ -1156,7 +1190,9 @@ def _along_a_dim(input, dim, fname, what):
 
 
 class Softmax(Op):
-    """exp(x) / sum(exp(x)) along `dim`."""
+    """Exp(x) / sum(exp(x)) along dim.
+
+    exp(x) / sum(exp(x)) along `dim`."""
     name = "softmax"
     signature = "softmax(Tensor input, int? dim=None) -> Tensor"
     method = True
@@ -1181,7 +1217,9 @@ class Softmax(Op):
 
 
 class LogSoftmax(Op):
-    """log(softmax(x)) along `dim`, computed without its log(0)."""
+    """Log(softmax(x)) along dim, computed stably.
+
+    log(softmax(x)) along `dim`, computed without its log(0)."""
     name = "log_softmax"
     signature = "log_softmax(Tensor input, int? dim=None) -> Tensor"
     method = True

@@ -15,6 +15,7 @@ def _reshape_back(F, ctx, g, *args, **params):
 
 
 class Reshape(Op):
+    """The same elements in a new shape (a view when possible)."""
     batched_backward = _reshape_back
     name = "reshape"
     signature = "reshape(Tensor input, int[] shape) -> Tensor"
@@ -38,6 +39,7 @@ class Reshape(Op):
 
 
 class Unsqueeze(Op):
+    """A new dim of size 1 inserted at dim."""
     batched_backward = _reshape_back
     name = "unsqueeze"
     signature = "unsqueeze(Tensor input, int dim) -> Tensor"
@@ -65,6 +67,7 @@ def _squeeze_name(ctx):
 
 
 class Squeeze(Op):
+    """Dims of size 1 removed (all, or the given one)."""
     batched_backward = _reshape_back
     name = "squeeze"
     signature = "squeeze(Tensor input, int[1]? dim=None) -> Tensor"
@@ -89,6 +92,7 @@ class Squeeze(Op):
 
 
 class Transpose(Op):
+    """Dims dim0 and dim1 swapped (a view)."""
     name = "transpose"
     signature = "transpose(Tensor input, int dim0, int dim1) -> Tensor"
     names = ("transpose", "swapaxes", "swapdims", "t")
@@ -115,6 +119,7 @@ class Transpose(Op):
 
 
 class Permute(Op):
+    """The dims reordered (a view)."""
     name = "permute"
     signature = "permute(Tensor input, int[] dims) -> Tensor"
     names = ("permute", "movedim", "moveaxis")
@@ -152,7 +157,9 @@ class Permute(Op):
 
 
 class Expand(Op):
-    """Broadcast to `shape` (a read-only view); the core sums the gradient back."""
+    """Broadcast to a larger shape without copying (a read-only view).
+
+    Broadcast to `shape` (a read-only view); the core sums the gradient back."""
     name = "expand"
     signature = "expand(Tensor input, int[] size) -> Tensor"
     names = ("expand", "broadcast_to")
@@ -176,6 +183,7 @@ class Expand(Op):
 
 
 class Cat(Op):
+    """Tensors joined along an existing dim."""
     name = "cat"
     signature = "cat(Tensor[] tensors, int dim=0) -> Tensor"
     names = ("cat", "concat", "concatenate")
@@ -221,6 +229,7 @@ class Cat(Op):
 
 
 class Stack(Op):
+    """Tensors stacked along a new dim."""
     name = "stack"
     signature = "stack(Tensor[] tensors, int dim=0) -> Tensor"
     formula = custom("join")
@@ -340,7 +349,9 @@ class IndexPut(Op):
 
 
 class Diagonal(Op):
-    """A diagonal of the matrices in dims dim1, dim2 (a view: writing to it writes the input)."""
+    """A diagonal of the matrices in two dims (a view).
+
+    A diagonal of the matrices in dims dim1, dim2 (a view: writing to it writes the input)."""
     name = "diagonal"
     signature = "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1) -> Tensor"
     method = True
@@ -442,7 +453,9 @@ class ConstantPad(Op):
 
 
 class Repeat(Op):
-    """x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
+    """Tiled the given number of times along each dim.
+
+    x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
     signature = "repeat(Tensor input, int[] repeats) -> Tensor"
     names = ("repeat", "tile")
@@ -482,7 +495,9 @@ class Repeat(Op):
 
 
 class Flip(Op):
-    """x reversed along each of `dims` (a copy, not a view)."""
+    """The order of elements reversed along dims.
+
+    x reversed along each of `dims` (a copy, not a view)."""
     name = "flip"
     signature = "flip(Tensor input, int[] dims) -> Tensor"
     names = ("flip", "fliplr", "flipud")
@@ -509,7 +524,9 @@ class Flip(Op):
 
 
 class Roll(Op):
-    """x shifted cyclically along `dims` (the flattened x when dims is None)."""
+    """Shifted cyclically along dims.
+
+    x shifted cyclically along `dims` (the flattened x when dims is None)."""
     name = "roll"
     signature = "roll(Tensor input, int[1] shifts, int[1]? dims=None) -> Tensor"
     method = True
@@ -546,7 +563,9 @@ def _int_tuple(value):
 
 
 class Tril(Op):
-    """The matrices in the last two dims on and below their diagonal `diagonal`, zeros above it."""
+    """The lower triangle of a matrix, the rest zero.
+
+    The matrices in the last two dims on and below their diagonal `diagonal`, zeros above it."""
     batched = True  # the last two dims
     name = "tril"
     signature = "tril(Tensor input, int diagonal=0) -> Tensor"
@@ -565,7 +584,9 @@ class Tril(Op):
 
 
 class Triu(Op):
-    """The matrices in the last two dims on and above their diagonal `diagonal`, zeros below it."""
+    """The upper triangle of a matrix, the rest zero.
+
+    The matrices in the last two dims on and above their diagonal `diagonal`, zeros below it."""
     batched = True
     name = "triu"
     signature = "triu(Tensor input, int diagonal=0) -> Tensor"
@@ -623,7 +644,9 @@ class Scatter(Op):
 
 
 class MaskedFill(Op):
-    """x with `value` (a number or a 0-d tensor) where `mask` (a bool array) is True."""
+    """Value put where a bool mask is true.
+
+    x with `value` (a number or a 0-d tensor) where `mask` (a bool array) is True."""
     name = "masked_fill"
     signature = "masked_fill(Tensor input, Tensor mask, Scalar value) -> Tensor"
     method = inplace = True
@@ -663,7 +686,9 @@ class MaskedFill(Op):
 
 
 class Rot90(Op):
-    """x rotated k quarter turns in the plane of dims (the first towards the second), a copy."""
+    """Rotated k quarter turns in the plane of dims.
+
+    x rotated k quarter turns in the plane of dims (the first towards the second), a copy."""
     name = "rot90"
     # (k is Any: the call refuses a non-int in PyTorch's words, which give its position)
     signature = "rot90(Tensor input, Any k=1, int[] dims=(0, 1)) -> Tensor"
@@ -697,7 +722,9 @@ class Rot90(Op):
 
 
 class DiagEmbed(Op):
-    """The last dim of x put on diagonal `offset` of new square matrices in dims dim1 and dim2, zeros
+    """The last dim put on a diagonal of new square matrices (dim1, dim2).
+
+    The last dim of x put on diagonal `offset` of new square matrices in dims dim1 and dim2, zeros
     elsewhere (torch.diag_embed); its gradient is that diagonal of g."""
     name = "diag_embed"
     signature = "diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"

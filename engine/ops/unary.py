@@ -12,6 +12,7 @@ from .table import TABLE, Elementwise, MaskedGradient, Op, call, custom, tensor_
 
 
 class Abs(Elementwise):
+    """The absolute value, elementwise."""
     name = "abs"
     names = ("abs", "absolute")
     node = "AbsBackward0"
@@ -25,6 +26,7 @@ class Abs(Elementwise):
 
 
 class Sign(Elementwise):
+    """-1, 0 or 1 by the sign of each element."""
     name = "sign"
     node = "SignBackward0"
 
@@ -36,6 +38,7 @@ class Sign(Elementwise):
 
 
 class Exp(Elementwise):
+    """The exponential e**x, elementwise."""
     to_float = True
     name = "exp"
     node = "ExpBackward0"
@@ -49,6 +52,7 @@ class Exp(Elementwise):
 
 
 class Log(Elementwise):
+    """The natural logarithm, elementwise."""
     to_float = True
     name = "log"
     node = "LogBackward0"
@@ -62,6 +66,7 @@ class Log(Elementwise):
 
 
 class Sqrt(Elementwise):
+    """The square root, elementwise."""
     to_float = True
     name = "sqrt"
     node = "SqrtBackward0"
@@ -75,6 +80,7 @@ class Sqrt(Elementwise):
 
 
 class Rsqrt(Elementwise):
+    """1 / sqrt(x), elementwise."""
     to_float = True
     """1 / sqrt(x), both steps rounded (no reciprocal square root approximation)."""
     name = "rsqrt"
@@ -89,6 +95,7 @@ class Rsqrt(Elementwise):
 
 
 class Sin(Elementwise):
+    """The sine (radians), elementwise."""
     to_float = True
     name = "sin"
     node = "SinBackward0"
@@ -102,6 +109,7 @@ class Sin(Elementwise):
 
 
 class Cos(Elementwise):
+    """The cosine (radians), elementwise."""
     to_float = True
     name = "cos"
     node = "CosBackward0"
@@ -120,6 +128,7 @@ class Cos(Elementwise):
 
 
 class Tan(Elementwise):
+    """The tangent (radians), elementwise."""
     to_float = True
     name = "tan"
     node = "TanBackward0"
@@ -133,6 +142,7 @@ class Tan(Elementwise):
 
 
 class Tanh(Elementwise):
+    """The hyperbolic tangent, elementwise."""
     to_float = True
     name = "tanh"
     node = "TanhBackward0"
@@ -163,6 +173,7 @@ class TanhBackward(Op):
 
 
 class Sigmoid(Elementwise):
+    """The logistic sigmoid 1 / (1 + exp(-x)), elementwise."""
     to_float = True
     name = "sigmoid"
     node = "SigmoidBackward0"
@@ -199,6 +210,7 @@ class SigmoidBackward(Op):
 
 
 class Relu(Elementwise):
+    """Max(x, 0), elementwise."""
     name = "relu"
     node = "ReluBackward0"
     saves = ("out",)
@@ -221,6 +233,7 @@ class ThresholdBackward(MaskedGradient):
 
 
 class Sinh(Elementwise):
+    """The hyperbolic sine, elementwise."""
     to_float = True
     name = "sinh"
     node = "SinhBackward0"
@@ -234,6 +247,7 @@ class Sinh(Elementwise):
 
 
 class Cosh(Elementwise):
+    """The hyperbolic cosine, elementwise."""
     to_float = True
     name = "cosh"
     node = "CoshBackward0"
@@ -247,6 +261,7 @@ class Cosh(Elementwise):
 
 
 class Log1p(Elementwise):
+    """Log(1 + x), accurate near 0."""
     to_float = True
     name = "log1p"
     node = "Log1PBackward0"
@@ -260,6 +275,7 @@ class Log1p(Elementwise):
 
 
 class Expm1(Elementwise):
+    """Exp(x) - 1, accurate near 0."""
     to_float = True
     name = "expm1"
     node = "Expm1Backward0"
@@ -273,6 +289,7 @@ class Expm1(Elementwise):
 
 
 class Atan(Elementwise):
+    """The inverse tangent (arctangent), elementwise."""
     to_float = True
     name = "atan"
     names = ("atan", "arctan")
@@ -287,6 +304,7 @@ class Atan(Elementwise):
 
 
 class Asin(Elementwise):
+    """The inverse sine (arcsine), elementwise."""
     to_float = True
     name = "asin"
     names = ("asin", "arcsin")
@@ -301,6 +319,7 @@ class Asin(Elementwise):
 
 
 class Acos(Elementwise):
+    """The inverse cosine (arccosine), elementwise."""
     to_float = True
     name = "acos"
     names = ("acos", "arccos")
@@ -315,6 +334,7 @@ class Acos(Elementwise):
 
 
 class Erf(Elementwise):
+    """The error function, elementwise."""
     to_float = True
     name = "erf"
     node = "ErfBackward0"
@@ -342,6 +362,7 @@ class Erfinv(Elementwise):
 
 
 class Acosh(Elementwise):
+    """The inverse hyperbolic cosine, elementwise."""
     name = "acosh"
     names = ("acosh", "arccosh")
     to_float = True
@@ -356,6 +377,7 @@ class Acosh(Elementwise):
 
 
 class Asinh(Elementwise):
+    """The inverse hyperbolic sine, elementwise."""
     name = "asinh"
     names = ("asinh", "arcsinh")
     to_float = True
@@ -370,6 +392,7 @@ class Asinh(Elementwise):
 
 
 class Atanh(Elementwise):
+    """The inverse hyperbolic tangent, elementwise."""
     name = "atanh"
     names = ("atanh", "arctanh")
     to_float = True
@@ -384,6 +407,7 @@ class Atanh(Elementwise):
 
 
 class Log2(Elementwise):
+    """The base-2 logarithm, elementwise."""
     name = "log2"
     to_float = True
     node = "Log2Backward0"
@@ -397,6 +421,7 @@ class Log2(Elementwise):
 
 
 class Log10(Elementwise):
+    """The base-10 logarithm, elementwise."""
     name = "log10"
     to_float = True
     node = "Log10Backward0"
@@ -410,6 +435,7 @@ class Log10(Elementwise):
 
 
 class Exp2(Elementwise):
+    """2 ** x, elementwise."""
     name = "exp2"
     to_float = True
     node = "Exp2Backward0"
@@ -423,6 +449,7 @@ class Exp2(Elementwise):
 
 
 class Erfc(Elementwise):
+    """The complementary error function 1 - erf(x), elementwise."""
     name = "erfc"
     to_float = True
     node = "ErfcBackward0"
@@ -436,7 +463,9 @@ class Erfc(Elementwise):
 
 
 class Sinc(Elementwise):
-    """sin(pi x) / (pi x), 1 at 0."""
+    """The normalized sinc sin(pi x) / (pi x), 1 at 0.
+
+    sin(pi x) / (pi x), 1 at 0."""
     name = "sinc"
     to_float = True
     node = "SincBackward0"
@@ -457,6 +486,7 @@ class Sinc(Elementwise):
 
 
 class Deg2rad(Elementwise):
+    """Degrees to radians, elementwise."""
     name = "deg2rad"
     to_float = True
     node = "Deg2RadBackward0"
@@ -469,6 +499,7 @@ class Deg2rad(Elementwise):
 
 
 class Rad2deg(Elementwise):
+    """Radians to degrees, elementwise."""
     name = "rad2deg"
     to_float = True
     node = "Rad2DegBackward0"
@@ -481,7 +512,9 @@ class Rad2deg(Elementwise):
 
 
 class Logit(Op):
-    """log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given (PyTorch's kernel:
+    """Log(p / (1 - p)), p clamped to [eps, 1 - eps] when eps is given.
+
+    log(x / (1 - x)), x first clamped to [eps, 1 - eps] when eps is given (PyTorch's kernel:
     x < eps ? eps : x > 1 - eps ? 1 - eps : x, so NaN stays)."""
     name = "logit"
     signature = "logit(Tensor input, float? eps=None) -> Tensor"
@@ -508,7 +541,9 @@ class Logit(Op):
 
 
 class NanToNum(Op):
-    """NaN, +inf and -inf replaced by numbers (the dtype's largest and lowest by default); an
+    """NaN, inf and -inf replaced by numbers (the dtype's extremes by default).
+
+    NaN, +inf and -inf replaced by numbers (the dtype's largest and lowest by default); an
     integral tensor is copied as it is. The gradient is 0 where the input was not finite."""
     name = "nan_to_num"
     signature = "nan_to_num(Tensor input, float? nan=0.0, float? posinf=None, float? neginf=None) -> Tensor"
@@ -537,6 +572,7 @@ def _integral(x):
 
 
 class Floor(Elementwise):
+    """Rounded down to a whole number, elementwise."""
     name = "floor"
     node = "FloorBackward0"
 
@@ -548,6 +584,7 @@ class Floor(Elementwise):
 
 
 class Ceil(Elementwise):
+    """Rounded up to a whole number, elementwise."""
     name = "ceil"
     node = "CeilBackward0"
 
@@ -559,6 +596,7 @@ class Ceil(Elementwise):
 
 
 class Trunc(Elementwise):
+    """Rounded towards zero, elementwise."""
     name = "trunc"
     names = ("trunc", "fix")
     node = "TruncBackward0"
@@ -571,7 +609,9 @@ class Trunc(Elementwise):
 
 
 class Frac(Elementwise):
-    """x - trunc(x): the derivative is 1."""
+    """The fractional part x - trunc(x), elementwise.
+
+    x - trunc(x): the derivative is 1."""
     name = "frac"
     node = "FracBackward0"
 
@@ -613,7 +653,9 @@ class Round(Op):
 
 
 class Clamp(Op):
-    """Each element held between min and max (either may be None; a tensor bound broadcasts)."""
+    """Each element limited to [min, max] (either bound may be left out).
+
+    Each element held between min and max (either may be None; a tensor bound broadcasts)."""
     name = "clamp"
     signature = "clamp(Tensor input, Scalar? min=None, Scalar? max=None) -> Tensor"
     names = ("clamp", "clip", "clamp_min", "clamp_max")

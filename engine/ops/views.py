@@ -90,6 +90,7 @@ class CopySlices(Op):
 
 
 class Clone(Op):
+    """A copy that keeps the graph (the gradient flows back)."""
     name = "clone"
     signature = "clone(Tensor input) -> Tensor"
     names = ("clone",)
