@@ -341,9 +341,10 @@ class MedianAll(Op):
     node = "MedianBackward0"
     saves = (0, "out")
 
-    def call(input):
+    @classmethod
+    def call(cls, input):
         refuse_bool(input, "median")
-        return run_op(MedianAll, (input,), NO_PARAMS)
+        return run_op(cls, (input,), NO_PARAMS)
 
     def forward(xp, x):
         flat = x.reshape(-1)
@@ -474,19 +475,12 @@ class MedianDim(PickAlongDim):
     find = staticmethod(lambda xp, x, dim: median_indices(xp, x, dim))
 
 
-class NanmedianAll(Op):
+class NanmedianAll(MedianAll):
     """The lower median of all elements that are not NaN (NaN if all are); the gradient is shared
     evenly among the elements equal to it."""
     name = "nanmedian_all"
     signature = "nanmedian(Tensor input) -> Tensor"
-    method = True
-    formula = custom("extreme")
     node = "NanmedianBackward0"
-    saves = (0, "out")
-
-    def call(input):
-        refuse_bool(input, "median")
-        return run_op(NanmedianAll, (input,), NO_PARAMS)
 
     def forward(xp, x):
         flat = x.reshape(-1)
@@ -496,9 +490,6 @@ class NanmedianAll(Op):
             return xp.full((), xp.nan, dtype=x.dtype)
         k = (flat.size - 1) // 2
         return xp.partition(flat, k)[k]
-
-    backward = MedianAll.backward
-    batched_backward = MedianAll.batched_backward
 
 
 class NanmedianDim(PickAlongDim):
