@@ -158,177 +158,79 @@ def apply(op, *args, **params):
 
 def run_op(op, args, params):
     """apply() with the arguments as a tuple and the parameters as a dict: the
-    one path every op takes (the operators call it directly).
+    one path every op takes (the operators call it directly) -- its operands, the
+    row's forward, the result, its node.
 
-    The commonest call -- one tensor that is not a view, maybe with a number,
-    through a differentiable row that makes a new array (Op.straight) -- runs here in one straight line,
-    the result and its node filled in directly (no call but the row's forward:
-    this is most of an op's cost in a chain of small ops); `_run_any` takes
-    every other call."""
+    The commonest call, one tensor (maybe with a number), is read here without a
+    call; any other by `_gather`. What depends only on the row is worked out once,
+    when the row is defined (Op.special, op.keeps' save plans)."""
     a = args[0]
     n = len(args)
-    if n == 2:
+    # --- the operands and the forward
+    if n == 1 and a.__class__ is Tensor:
+        t, at = a, 0
+    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
         if a.__class__ is Tensor:
-            if args[1].__class__ is Tensor:
-                return _run_any(op, args, params)
-            t = a
-        elif args[1].__class__ is Tensor:
-            t = args[1]
+            t, at = a, 1
         else:
-            return _run_any(op, args, params)
-    elif n == 1 and a.__class__ is Tensor:
-        t = a
+            t, at = args[1], 2
     else:
-        return _run_any(op, args, params)
-    if t._base is not None or not op.straight:
-        return _run_any(op, args, params)
-    device = t.device
-    b = device.backend or _load_backend(device)
-    x = t.array
-    if n == 1:
-        out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
-    elif x.__class__ is not _np_ndarray or op.ufunc is None or x.nbytes < _ELIDE_BYTES \
-            or (into := _elision.into_one(op, args, x, t is a, t._rg)) is None:
-        if t is a:
-            out = op.forward(b.xp, x, args[1], **params) if params else op.forward(b.xp, x, args[1])
+        t = None
+    if t is not None:  # one tensor, maybe with a number
+        if t._base is not None:
+            refresh_view(t)
+        device, requires, x = t.device, t._rg, t.array
+        b = device.backend or _load_backend(device)
+        if op.special and op.is_view and isinstance(x, _np_generic):
+            x = storage_of(t)  # a view must share memory: box a numpy scalar
+        if at == 0:
+            out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
+        elif params:
+            out = op.forward(b.xp, x, args[1], **params) if at == 1 else op.forward(b.xp, a, x, **params)
+        elif op.ufunc is None or x.__class__ is not _np_ndarray or x.nbytes < _ELIDE_BYTES \
+                or (into := _elision.into_one(op, args, x, at == 1, requires)) is None:
+            out = op.forward(b.xp, x, args[1]) if at == 1 else op.forward(b.xp, a, x)
+        else:  # a temporary's memory takes the result (elision.py): the row's ufunc, bit for bit
+            out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if at == 1 else \
+                getattr(b.xp, op.ufunc)(a, x, out=into)
+    else:  # any other call: several tensors (or none)
+        device, requires, arrays = _gather(op, args)
+        b = device.backend or _load_backend(device)
+        if op.special and op.is_view and isinstance(arrays[0], _np_generic):
+            arrays = (storage_of(args[0]),) + tuple(arrays[1:])
+        if params:
+            out = op.forward(b.xp, *arrays, **params)
+        elif n == 2 and op.ufunc is not None and (into := _elision.into(op, args, arrays, requires)) is not None:
+            out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
         else:
-            out = op.forward(b.xp, a, x, **params) if params else op.forward(b.xp, a, x)
-    else:  # a temporary's memory takes the result (elision.py): the row's ufunc, bit for bit
-        out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if t is a else getattr(b.xp, op.ufunc)(a, x, out=into)
+            out = op.forward(b.xp, *arrays)
+        x = arrays[0]
+    special = op.special
+    if special and op.moves_device:
+        device = params["device"]
+        b = device.backend or _load_backend(device)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
+    # --- the result: a view of args[0] where a view row's result shares its memory
+    parent = args[0] if special and op.is_view and b.xp.may_share_memory(out, x) else None
     result = _new_tensor()
     result.array = out
     result.device = device
     result._base = None
-    if inference_used[0] and _inference_on():
-        result._vc = InferenceVersion((0,))
-        result._rg = False
-        result._fn = None
-        return result
-    result._vc = [0]
-    if not (t._rg and _grad_enabled()):
-        result._rg = False
-        result._fn = None
-        return result
-    # record the node (as record_node does for any call)
-    result._rg = True
-    node = result._fn = Node()
-    node.op = op
-    node.params = params or NO_PARAMS
-    node.pre_hooks = node.retain = None
-    edge = t._fn
-    if edge is None:
-        edge = accumulator_of(t)  # a leaf (not a view): its AccumulateGrad
-    if n == 1:
-        node.inputs = (edge,)
-        needs = node.needs = _ONE_WANTED
-        at = 0
-    elif t is a:
-        node.inputs = (edge, None)
-        needs = node.needs = _FIRST_WANTED
-        at = 1
-    else:
-        node.inputs = (None, edge)
-        needs = node.needs = _SECOND_WANTED
-        at = 2
-    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
-    meta = SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None
-    if meta is not None:
-        node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
-    else:
-        shape, dtype = x.shape, x.dtype
-        node.shapes, node.dtypes = ((shape,), (dtype,)) if at == 0 else \
-            ((shape, None), (dtype, None)) if at == 1 else ((None, shape), (None, dtype))
-        node.out_shape = out.shape
-        node.out_dtype = out.dtype
-    if op.saves:
-        plan = op.keeps.get(needs)
-        if plan is None:
-            plan = save_plan_of(op, needs)
-        if plan.__class__ is ValuesPlan:  # only numbers of the call: kept as they are (see saved_entries)
-            saved = []
-            for s in plan:
-                saved.append(None if s is None else args[s])
-            node.saved = tuple(saved)
-        else:
-            node.saved = _saved(plan, args, result)
-    else:
-        node.saved = None
-    node.seq = next_sequence()
-    node.device = device
-    if spans_used[0]:
-        span = get_span()
-        if span is not None:
-            node.span = span
-    if tracing[0]:
-        node.args = args
-    return result
-
-
-def _scalar_meta(zero):
-    """What run_op records of a numpy scalar input of zero's type whose output is a scalar of that
-    type too: (shapes, dtypes, out_shape, out_dtype) as the node keeps them for a call of it alone,
-    of it then a number, and of a number then it."""
-    shape, dtype = zero.shape, zero.dtype
-    return (((shape,), (dtype,), shape, dtype), ((shape, None), (dtype, None), shape, dtype),
-            ((None, shape), (None, dtype), shape, dtype))
-
-
-SCALAR_META = {t: _scalar_meta(t(0)) for t in set(_np.sctypeDict.values())
-                if issubclass(t, _np_generic) and _np.dtype(t).kind in "biufc"}
-
-
-def _run_any(op, args, params):
-    """run_op for any call: the common shapes of a call -- one tensor; a tensor
-    and a number -- sorted out inline, anything else by `_gather`."""
-    a = args[0]
-    n = len(args)
-    if n == 1 and a.__class__ is Tensor:
-        if a._base is not None:
-            refresh_view(a)
-        device, requires, arrays = a.device, a._rg, (a.array,)
-    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
-        t = a if a.__class__ is Tensor else args[1]
-        if t._base is not None:
-            refresh_view(t)
-        device, requires = t.device, t._rg
-        arrays = (a.array, args[1]) if t is a else (a, t.array)
-    else:
-        device, requires, arrays = _gather(op, args)
-    b = device.backend or _load_backend(device)
-    if op.special and op.is_view and isinstance(arrays[0], _np_generic):
-        arrays = (storage_of(args[0]),) + tuple(arrays[1:])  # a view must share memory: box a numpy scalar
-    # a call with a fixed number of arguments stays in the interpreter's fast path (no *args)
-    if params:
-        out = op.forward(b.xp, *arrays, **params)
-    elif n == 2:
-        into = _elision.into(op, args, arrays, requires) if op.ufunc is not None else None
-        if into is None:
-            out = op.forward(b.xp, arrays[0], arrays[1])
-        else:  # a temporary operand's memory takes the result (elision.py): the row's ufunc, bit for bit
-            out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
-    elif n == 1:
-        out = op.forward(b.xp, arrays[0])
-    else:
-        out = op.forward(b.xp, *arrays)
-    parent = None
-    if op.special:
-        if op.moves_device:
-            device = params["device"]
-            b = device.backend or _load_backend(device)
-        elif b.xp.may_share_memory(out, arrays[0]):
-            parent = args[0]  # a view row whose result shares memory: a view of args[0]
-    if out.__class__ not in b.native:
-        out = b.xp.asarray(out)
-    result = make_tensor(out, device) if parent is None else make_tensor(out, device, False, None, parent._vc)
-    if requires and op.differentiable and _grad_enabled() and not (inference_used[0] and _inference_on()):
+    inference = inference_used[0] and _inference_on()
+    result._vc = parent._vc if parent is not None else InferenceVersion((0,)) if inference else [0]
+    if requires and op.differentiable and not inference and _grad_enabled():
         result._rg = True
-        result._fn = record_node(op, args, params, result)
-    if parent is not None:
-        _link_view(result, parent, op, params)
-    elif op.is_view and result._fn is not None:
-        result._fn.copied = True
+        result._fn = _record_one(op, args, params, result, t, at) if t is not None else \
+            record_node(op, args, params, result)
+    else:
+        result._rg = False
+        result._fn = None
+    if special:
+        if parent is not None:
+            _link_view(result, parent, op, params)
+        elif op.is_view and result._fn is not None:
+            result._fn.copied = True
     return result
 
 
@@ -507,54 +409,105 @@ _NEEDS_FIRST = {True: _FIRST_WANTED, False: (False, False)}
 _NEEDS_SECOND = {True: _SECOND_WANTED, False: (False, False)}
 
 
+_NEEDS_AT = (_NEEDS, _NEEDS_FIRST, _NEEDS_SECOND)  # by where the one tensor is: alone, first, second
+
+
+def _scalar_meta(zero):
+    """What a node keeps of a numpy scalar input of zero's type whose output is a scalar of that
+    type too: (shapes, dtypes, out_shape, out_dtype) for a call of it alone, of it then a number,
+    and of a number then it."""
+    shape, dtype = zero.shape, zero.dtype
+    return (((shape,), (dtype,), shape, dtype), ((shape, None), (dtype, None), shape, dtype),
+            ((None, shape), (None, dtype), shape, dtype))
+
+
+SCALAR_META = {t: _scalar_meta(t(0)) for t in set(_np.sctypeDict.values())
+               if issubclass(t, _np_generic) and _np.dtype(t).kind in "biufc"}
+
+
 def record_node(op, args, params, result):
     """The backward node of one op application whose output is `result`.
 
     The node keeps what `op.saves` names -- an input tensor (checked against
     its version when used) or the output's array and version counter (not
     the tensor: no cycle) -- except what no wanted gradient uses (`save_for`).
-    Every node is made here (this runs once per recorded op, so the fields
-    are filled in directly rather than through a constructor call)."""
+    Every node is made here or in `_record_one` (once per recorded op, so the
+    fields are filled in directly rather than through a constructor call)."""
+    a = args[0]
+    n = len(args)
+    if n == 1 and a.__class__ is Tensor:
+        return _record_one(op, args, params, result, a, 0)
+    if n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
+        return _record_one(op, args, params, result, a, 1) if a.__class__ is Tensor else \
+            _record_one(op, args, params, result, args[1], 2)
     node = Node()
     node.op = op
     node.params = params or NO_PARAMS
     node.pre_hooks = node.retain = None
-    a = args[0]
-    n = len(args)
-    if n <= 2 and (a.__class__ is Tensor) is not (n == 2 and args[1].__class__ is Tensor):
-        # one tensor, maybe with a number: the usual shapes of a call, straight-line
-        t = a if a.__class__ is Tensor else args[1]
-        arr = t.array
-        edge = None
-        if t._rg:
-            edge = t._fn
-            if edge is None:
-                edge = edge_of_leaf(t)
-        if n == 1:
-            node.inputs, node.shapes, node.dtypes = (edge,), (arr.shape,), (arr.dtype,)
-            needs = _NEEDS[t._rg]
-        elif t is a:
-            node.inputs, node.shapes, node.dtypes = (edge, None), (arr.shape, None), (arr.dtype, None)
-            needs = _NEEDS_FIRST[t._rg]
-        else:
-            node.inputs, node.shapes, node.dtypes = (None, edge), (None, arr.shape), (None, arr.dtype)
-            needs = _NEEDS_SECOND[t._rg]
-    else:
-        node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
+    node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
     node.needs = needs
     node.saved = _saved(save_plan_of(op, needs), args, result) if op.saves else None
-    node.seq = next_sequence()
     out = result.array
-    node.out_shape = out.shape
-    node.out_dtype = out.dtype
+    node.out_shape, node.out_dtype = out.shape, out.dtype
+    node.seq = next_sequence()
     node.device = result.device
+    if spans_used[0] or tracing[0]:
+        _annotate(node, args)
+    return node
+
+
+def _record_one(op, args, params, result, t, at):
+    """record_node of a call with one tensor `t`, alone (at 0), then a number (1) or after one (2):
+    the commonest calls, straight-line."""
+    node = Node()
+    node.op = op
+    node.params = params or NO_PARAMS
+    node.pre_hooks = node.retain = None
+    arr = t.array
+    rg = t._rg
+    edge = None
+    if rg:
+        edge = t._fn
+        if edge is None:
+            edge = edge_of_leaf(t)
+    node.inputs = (edge,) if at == 0 else (edge, None) if at == 1 else (None, edge)
+    needs = node.needs = _NEEDS_AT[at][rg]
+    out = result.array
+    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
+    meta = SCALAR_META.get(arr.__class__) if out.__class__ is arr.__class__ else None
+    if meta is not None:
+        node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
+    else:
+        shape, dtype = arr.shape, arr.dtype
+        node.shapes, node.dtypes = ((shape,), (dtype,)) if at == 0 else \
+            ((shape, None), (dtype, None)) if at == 1 else ((None, shape), (None, dtype))
+        node.out_shape, node.out_dtype = out.shape, out.dtype
+    if op.saves:
+        plan = op.keeps.get(needs) or save_plan_of(op, needs)
+        if plan.__class__ is ValuesPlan and rg:  # only numbers of the call: kept as they are (saved_entries)
+            saved = []
+            for s in plan:
+                saved.append(None if s is None else args[s])
+            node.saved = tuple(saved)
+        else:
+            node.saved = _saved(plan, args, result)
+    else:
+        node.saved = None
+    node.seq = next_sequence()
+    node.device = result.device
+    if spans_used[0] or tracing[0]:
+        _annotate(node, args)
+    return node
+
+
+def _annotate(node, args):
+    """The user's line (a span) where one is known, and the arguments where a trace wants them."""
     if spans_used[0]:
         span = get_span()
         if span is not None:
             node.span = span
     if tracing[0]:
         node.args = args
-    return node
 
 
 def _saved(plan, args, result):
