@@ -159,34 +159,68 @@ def make_function(row, name, signature, helpers):
     `helpers` are the names the generated source uses: Tensor (the class to test for),
     tensor_in, operands, as_tensor_like, tensor_list, wrap_dim, reduction_dims, as_np_dtype,
     run_op, NO_PARAMS, default_dtype, float64, checked."""
-    params = signature.params
-    tensors = [p for p in params if p.is_tensor and not p.optional]
-    first = tensors[0].name if tensors else None
+    layout = _Layout(signature.params)
+    lines = [f"def {name}({', '.join(layout.parts())}):", f"    {_docstring(row, signature)!r}"]
+    lines += _alias_lines(layout, name)
+    lines += _tensor_lines(row, layout, name)
+    lines += _check_lines(row, layout, name)
+    lines.append(_call_line(row, signature))
+    source = "\n".join(lines) + "\n"
+    namespace = dict(helpers, _row=row, _UNSET=_UNSET, __name__=helpers.get("__name__", "signature"))
+    if len(signature.returns) > 1:
+        namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
+    exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
+    function = namespace[name]
+    function.__call_signature__ = inspect.signature(function)  # what binds (overloads are picked by it)
+    if layout.aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases
+        shown = function.__call_signature__
+        function.__signature__ = shown.replace(parameters=[
+            p.replace(default=inspect.Parameter.empty) if p.default is _UNSET else p
+            for p in shown.parameters.values() if p.name not in dict(layout.aliases)])
+    function.__source__ = source      # what make_function wrote (for reading and debugging)
+    function.__signature_text__ = signature.text
+    return function
+
+
+class _Layout:
+    """How a signature's parameters become Python's: positional and keyword-only ones, numpy's
+    aliases (axis, keepdims), and PyTorch's int[] varargs."""
+
+    def __init__(self, params):
+        self.params = params
+        self.tensors = [p for p in params if p.is_tensor and not p.optional]
+        self.first = self.tensors[0].name if self.tensors else None
+        self.positional = positional = [p for p in params if not p.keyword_only]
+        self.keyword = [p for p in params if p.keyword_only]
+        # a required dim may be given as axis too where nothing required follows it (max(x, axis=1))
+        self.aliased_dim = next((p for k, p in enumerate(positional) if p.name == "dim" and p.required
+                                 and all(not q.required for q in positional[k + 1:])), None)
+        optional = {p.name for p in params if not p.required} | ({"dim"} if self.aliased_dim else set())
+        self.aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
+        # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
+        # several ints (x.view(2, 3)), as one sequence (x.view((2, 3))) or by its name (x.view(size=(2, 3)))
+        self.varargs = positional[-1] if positional and positional[-1].type == "int[]" and positional[-1].required \
+            and len(positional) > 1 else None
+
+    def parts(self):
+        """The parameter list, item by item."""
+        parts = [(f"{p.name}=_UNSET" if p is self.aliased_dim else _param_source(p))
+                 for p in self.positional if p is not self.varargs]
+        if self.varargs:
+            parts += [f"*_{self.varargs.name}", f"{self.varargs.name}=_UNSET"]  # (what follows *args is keyword-only)
+        elif self.keyword or self.aliases:
+            parts.append("*")
+        parts += [_param_source(p) for p in self.keyword]
+        parts += [f"{alias}=_UNSET" for alias, _ in self.aliases]
+        return parts
+
+
+def _alias_lines(layout, name):
+    """numpy's aliases taken (refused where PyTorch's own name is given too); int[] varargs gathered."""
     lines = []
     emit = lines.append
-    # --- the parameter list (numpy's axis / keepdims as keyword-only aliases)
-    positional = [p for p in params if not p.keyword_only]
-    keyword = [p for p in params if p.keyword_only]
-    # a required dim may be given as axis too where nothing required follows it (max(x, axis=1))
-    aliased_dim = next((p for k, p in enumerate(positional) if p.name == "dim" and p.required
-                        and all(not q.required for q in positional[k + 1:])), None)
-    optional = {p.name for p in params if not p.required} | ({"dim"} if aliased_dim else set())
-    aliases = [(alias, own) for own, alias in (("dim", "axis"), ("keepdim", "keepdims")) if own in optional]
-    # PyTorch's int[] varargs: a required int[] that is the last positional parameter may be given as
-    # several ints (x.view(2, 3)), as one sequence (x.view((2, 3))) or by its name (x.view(size=(2, 3)))
-    varargs = positional[-1] if positional and positional[-1].type == "int[]" and positional[-1].required \
-        and len(positional) > 1 else None
-    parts = [(f"{p.name}=_UNSET" if p is aliased_dim else _param_source(p)) for p in positional if p is not varargs]
-    if varargs:
-        parts += [f"*_{varargs.name}", f"{varargs.name}=_UNSET"]  # (what follows *args is keyword-only)
-    elif keyword or aliases:
-        parts.append("*")
-    parts += [_param_source(p) for p in keyword]
-    parts += [f"{alias}=_UNSET" for alias, _ in aliases]
-    emit(f"def {name}({', '.join(parts)}):")
-    emit(f"    {_docstring(row, signature)!r}")
-    for alias, own in aliases:
-        if aliased_dim is not None and own == "dim":
+    for alias, own in layout.aliases:
+        if layout.aliased_dim is not None and own == "dim":
             emit(f"    if {own} is _UNSET:")
             emit(f"        if {alias} is _UNSET:")
             emit(f"            raise TypeError('{name}() missing 1 required positional arguments: \"dim\"')")
@@ -194,20 +228,27 @@ def make_function(row, name, signature, helpers):
             emit(f"    elif {alias} is not _UNSET:")
             emit(f"        raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
             continue
-        default = next(p.default for p in params if p.name == own)
+        default = next(p.default for p in layout.params if p.name == own)
         emit(f"    if {alias} is not _UNSET:")
         given = f"{own} is not None" if default is None else f"{own} != {default!r}"
         emit(f"        if {given}:")
         emit(f"            raise TypeError(\"{name}() got an unexpected keyword argument '{alias}'\")")
         emit(f"        {own} = {alias}")
-    if varargs:
-        v = varargs.name
+    if layout.varargs:
+        v = layout.varargs.name
         emit(f"    if {v} is _UNSET:")
         emit(f"        {v} = _{v}[0] if len(_{v}) == 1 and _{v}[0].__class__ is not int else _{v}")
         emit(f"    elif _{v}:")
         emit(f"        raise TypeError(\"{name}() got multiple values for argument '{v}'\")")
-    # --- tensors: numbers and lists made tensors where PyTorch takes them; with several tensor
-    # operands a number stays a number (PyTorch's wrapped scalar), as long as one of them is a tensor
+    return lines
+
+
+def _tensor_lines(row, layout, name):
+    """Numbers and lists made tensors where PyTorch takes them; with several tensor operands a number
+    stays a number (PyTorch's wrapped scalar), as long as one of them is a tensor."""
+    lines = []
+    emit = lines.append
+    tensors, first = layout.tensors, layout.first
     if len(tensors) >= 2:
         names_ = ", ".join(p.name for p in tensors)
         emit(f"    {names_}, = operands({names_})")
@@ -218,33 +259,43 @@ def make_function(row, name, signature, helpers):
         emit(f"    _x = {first}.array")
         emit("    if _x.__class__ is not float64 and _x.dtype.kind in 'biu':")
         emit(f"        {first} = {first}.to(dtype=default_dtype())")
-    for p in params:
+    for p in layout.params:
         if p.is_tensor and p.optional:
             emit(f"    if {p.name} is not None and not isinstance({p.name}, Tensor):")
             emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
         elif p.type == "Tensor[]":
             emit(f"    {p.name} = tensor_list({p.name}, {name!r})")
-    # --- the types PyTorch's argument parser checks, with its message
-    for p in params:
+    return lines
+
+
+def _check_lines(row, layout, name):
+    """The types PyTorch's argument parser checks, with its message; dims wrapped against the first
+    tensor; dtypes as the array module's."""
+    lines = []
+    emit = lines.append
+    for p in layout.params:
         check = _CHECKS.get(p.type)
         if check is not None:
             test, what = check
-            value = p.name
-            guard = f"{value} is not None and " if p.optional else ""
-            emit(f"    if {guard}{test.format(value)}:")
-            emit(f"        {value} = checked({value}, {what!r}, {name!r}, {value!r})")
-    # --- dims against the first tensor; dtypes as the array module's
-    for p in params:
-        if p.name == "dim" and first is not None and p.type in ("int", "int[]") and row.wrap_dims:
+            guard = f"{p.name} is not None and " if p.optional else ""
+            emit(f"    if {guard}{test.format(p.name)}:")
+            emit(f"        {p.name} = checked({p.name}, {what!r}, {name!r}, {p.name!r})")
+    for p in layout.params:
+        if p.name == "dim" and layout.first is not None and p.type in ("int", "int[]") and row.wrap_dims:
             wrap = "reduction_dims" if p.type == "int[]" else "wrap_dim"
-            test = f"{p.name} is not None" if p.optional else None
-            call = f"{wrap}({p.name}, {first}.array.ndim)"
-            emit(f"    if {test}:\n        {p.name} = {call}" if test else f"    {p.name} = {call}")
+            call = f"{wrap}({p.name}, {layout.first}.array.ndim)"
+            emit(f"    if {p.name} is not None:\n        {p.name} = {call}" if p.optional else f"    {p.name} = {call}")
         elif p.type == "ScalarType":
             emit(f"    if {p.name} is not None:\n        {p.name} = as_np_dtype({p.name})")
         elif p.type == "bool" and not p.optional:
             emit(f"    {p.name} = {p.name} is True or bool({p.name})")
-    # --- the call: the row's own `call`, or the row applied to the tensors with the rest as parameters
+    return lines
+
+
+def _call_line(row, signature):
+    """The row's own `call`, or the row applied to the tensors with the rest as parameters; several
+    results as the signature's named tuple."""
+    params = signature.params
     inputs = [p.name for p in params if p.is_tensor]
     settings = [p.name for p in params if not p.is_tensor and p.type != "Tensor[]"]
     if row.call is not None:
@@ -252,25 +303,7 @@ def make_function(row, name, signature, helpers):
     else:
         mapping = "{" + ", ".join(f"{s!r}: {s}" for s in settings) + "}" if settings else "NO_PARAMS"
         result = f"run_op(_row, ({', '.join(inputs)}{',' if len(inputs) == 1 else ''}), {mapping})"
-    if len(signature.returns) > 1:
-        emit(f"    return _result(*{result})")
-    else:
-        emit(f"    return {result}")
-    source = "\n".join(lines) + "\n"
-    namespace = dict(helpers, _row=row, _UNSET=_UNSET, __name__=helpers.get("__name__", "signature"))
-    if len(signature.returns) > 1:
-        namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
-    exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
-    function = namespace[name]
-    function.__call_signature__ = inspect.signature(function)  # what binds (overloads are picked by it)
-    if aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases
-        shown = function.__call_signature__
-        function.__signature__ = shown.replace(parameters=[
-            p.replace(default=inspect.Parameter.empty) if p.default is _UNSET else p
-            for p in shown.parameters.values() if p.name not in dict(aliases)])
-    function.__source__ = source      # what make_function wrote (for reading and debugging)
-    function.__signature_text__ = signature.text
-    return function
+    return f"    return _result(*{result})" if len(signature.returns) > 1 else f"    return {result}"
 
 
 # type -> (a test that is true where the value needs a look, how PyTorch names the type): the cheap
