@@ -465,13 +465,34 @@ _ALIAS_OF["moveaxis"] = "movedim"  # (numpy's name; both are a hand-written func
 
 
 def _build():
+    """Every entry: the bare names, Python's extras and exceptions, the namespaces' members, the
+    namespaces, Tensor's own members -- by group, then name."""
     rows = _row_of()
     engine_functions = {n: getattr(_functions, n) for n in _functions.__all__}
+    folded_methods = set()
+    entries = _bare_entries(rows, engine_functions, folded_methods)
+    entries += _python_entries()
+    namespace_entries, listed_namespaces = _namespace_entries(rows, engine_functions)
+    entries += namespace_entries
+    # the namespaces themselves (and their bare aliases: F, autograd, optim, nn)
+    aliases = {}
+    for name, value in N.BUILTINS.items():
+        if isinstance(value, N.Namespace) and id(value) in listed_namespaces and name != "torch":
+            aliases.setdefault(id(value), []).append(name)
+    for key, path in listed_namespaces.items():
+        entries.append(Entry(path, "namespace", "Namespaces", None, _summary(path), sorted(aliases.get(key, ()))))
+    entries += _tensor_entries(folded_methods)
+    order = {g: i for i, g in enumerate(GROUPS)}
+    entries.sort(key=lambda e: (order.get(e.group, len(order)), e.name.lower().lstrip("_")))
+    return tuple(entries)
+
+
+def _bare_entries(rows, engine_functions, folded_methods):
+    """The bare names (each also torch.NAME when torch has the same thing), with their methods and
+    in-place forms folded in (those are added to `folded_methods`)."""
     tensor_members = N.TENSOR_ATTRIBUTES
     entries = []
-    folded_methods = set()
     folded_functions = set()
-    # bare names (each also torch.NAME when torch has the same thing)
     for name in sorted(N.BUILTINS, key=str.lower):
         if name in _HIDDEN or name in folded_functions:
             continue
@@ -485,7 +506,6 @@ def _build():
         if name in N.TORCH and (N.TORCH[name] is value or engine is not None):
             also.append(f"torch.{name}")
         target = engine if engine is not None else value
-        row = rows.get(name)
         if name in engine_functions and callable(getattr(E.Tensor, name, None)) and name in tensor_members:
             also.append(f"Tensor.{name}")
             folded_methods.add(name)
@@ -504,24 +524,32 @@ def _build():
         group = _group(name, target, rows)
         if group == "Python built-ins":
             kind = "function"
-        entries.append(Entry(name, kind, group, _signature(name, target),
-                             _summary(name, target, row), also))
-    # Python's built-ins and exception classes the interpreter adds (grammar/modules.py, vm.py)
+        entries.append(Entry(name, kind, group, _signature(name, target), _summary(name, target, rows.get(name)),
+                             also))
+    return entries
+
+
+def _python_entries():
+    """Python's built-ins and exception classes the interpreter adds (grammar/modules.py, vm.py)."""
     import importlib
     importlib.import_module(__package__ + ".vm")  # the interpreter registers getattr, hasattr and callable
     from .modules import EXTRA_BUILTINS, EXCEPTIONS
-    for name in sorted(PYTHON_EXTRAS, key=str.lower):
-        if name in EXTRA_BUILTINS:
-            entries.append(Entry(name, "function", "Python built-ins", None, PYTHON_EXTRAS[name], []))
-    for name in sorted(EXCEPTIONS):
-        entries.append(Entry(name, "class", "Exceptions", None,
-                             f"Python's {name}: raise it, catch it with except, or subclass it", []))
-    # torch-only names and the namespaces' own members
+    entries = [Entry(name, "function", "Python built-ins", None, PYTHON_EXTRAS[name], [])
+               for name in sorted(PYTHON_EXTRAS, key=str.lower) if name in EXTRA_BUILTINS]
+    entries += [Entry(name, "class", "Exceptions", None,
+                      f"Python's {name}: raise it, catch it with except, or subclass it", []) for name in sorted(EXCEPTIONS)]
+    return entries
+
+
+def _namespace_entries(rows, engine_functions):
+    """torch-only names and the namespaces' own members, breadth-first (no recursion); and the
+    namespaces listed, id -> path."""
+    entries = []
     seen = {id(N.BUILTINS[n]) for n in N.BUILTINS if callable(N.BUILTINS[n])}
     seen |= {id(N.TORCH[n]) for n in N.TORCH if n in N.BUILTINS and callable(N.TORCH[n])}
     namespaces = [("torch", N.TORCH_NAMESPACE)]
     listed_namespaces = {}
-    while namespaces:  # breadth-first over namespaces, no recursion
+    while namespaces:
         path, ns = namespaces.pop(0)
         if id(ns) in listed_namespaces:
             continue
@@ -543,19 +571,15 @@ def _build():
             if path != "torch" and not callable(value):
                 continue
             seen.add(id(value))
-            group = _group(full, value, rows)
-            if path == "torch.linalg":
-                group = "Linear algebra"
+            group = "Linear algebra" if path == "torch.linalg" else _group(full, value, rows)
             entries.append(Entry(full, _kind(value), group, _signature(full, value), _summary(full, value)))
-    # the namespaces themselves (and their bare aliases: F, autograd, optim, nn)
-    aliases = {}
-    for name, value in N.BUILTINS.items():
-        if isinstance(value, N.Namespace) and id(value) in listed_namespaces and name != "torch":
-            aliases.setdefault(id(value), []).append(name)
-    for key, path in listed_namespaces.items():
-        entries.append(Entry(path, "namespace", "Namespaces", None, _summary(path), sorted(aliases.get(key, ()))))
-    # Tensor methods and attributes with no function of their own
-    for name in sorted(tensor_members, key=str.lower):
+    return entries, listed_namespaces
+
+
+def _tensor_entries(folded_methods):
+    """Tensor methods and attributes with no function of their own."""
+    entries = []
+    for name in sorted(N.TENSOR_ATTRIBUTES, key=str.lower):
         if name in folded_methods:
             continue
         member = getattr(E.Tensor, name, None)
@@ -566,9 +590,7 @@ def _build():
         else:
             entries.append(Entry(full, "attribute", "Tensor attributes", None,
                                  _summary(full, member if isinstance(member, property) else None)))
-    order = {g: i for i, g in enumerate(GROUPS)}
-    entries.sort(key=lambda e: (order.get(e.group, len(order)), e.name.lower().lstrip("_")))
-    return tuple(entries)
+    return entries
 
 
 _CATALOG = []
