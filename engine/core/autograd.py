@@ -339,14 +339,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
         ready = ready_g = None
         if node.__class__ is AccumulateGrad:
             if g is not None:
-                hooks = node.variable._hooks
-                if hooks:
-                    g = _run_hooks(hooks, g, node.variable.device, create_graph, borrowed)
-                if targets is not None:
-                    if node in targets:
-                        _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
-                elif accumulate:
-                    _accumulate(node.variable, g, create_graph, borrowed)
+                _at_leaf(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
             node = pop(heap)[1] if heap else None
             g = take(node, None)
             continue
@@ -355,15 +348,10 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
         if g is None:
             grads = (None,) * len(nexts)
         else:
-            if node.pre_hooks:
-                g = _run_hooks(node.pre_hooks, g, node.device, create_graph, borrowed)
-            if node.retain is not None:
-                _retain(node, g, create_graph)
-            if targets is not None and node in targets:
-                # a non-leaf input of backward(inputs=) retains its grad (see backward): no second add here
-                _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
-                if not any(c in needed for c in nexts if c is not None):
-                    node = pop(heap)[1] if heap else None
+            if node.pre_hooks or node.retain is not None or targets is not None:
+                g = _before_node(node, g, targets, inputs, captured, create_graph, borrowed)
+                if targets is not None and node in targets and not any(c in needed for c in nexts if c is not None):
+                    node = pop(heap)[1] if heap else None  # a target whose inputs want nothing: done with it
                     g = take(node, None)
                     continue
             device = node.device
@@ -372,48 +360,11 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 if F is None:
                     F = maths[device] = math_for(device)
                 last_device = device
-            op = node.op
-            params = node.params
-            if params:  # (index data is always a parameter: a row without any keeps none)
-                keeps = op.saves_params
-                if keeps and (keeps is True or keeps(params)):
-                    _use_saved_params(node, retain_graph)
-            if arrays and g.__class__ not in SCALAR_META and op.elementwise and getattr(g, "ndim", 0) \
+            if arrays and g.__class__ not in SCALAR_META and node.op.elementwise and getattr(g, "ndim", 0) \
                     and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
-            saved = node.saved
-            if saved is not None:  # (None: the row saves nothing; a tuple: numbers only, as they are)
-                if arrays and saved.__class__ is list:
-                    # _unpack's arrays, inline (this runs once per node); where it would raise, it does
-                    values = []
-                    for kind, v, version, producer in saved:
-                        if kind == SAVED_VALUE:
-                            values.append(v)
-                        elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None
-                                                                               or v._rg):
-                            values.append(v.array)
-                        elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
-                            values.append(v[0])
-                        else:
-                            values = _unpack(node, create_graph)
-                            break
-                    saved = values
-                elif saved.__class__ is not tuple:
-                    saved = _unpack(node, create_graph)
-                k = len(saved)
-                if params:
-                    grads = op.backward(F, node, g, *saved, **params)
-                elif k == 1:  # a fixed-argument call stays in the interpreter's fast path
-                    grads = op.backward(F, node, g, saved[0])
-                elif k == 2:
-                    grads = op.backward(F, node, g, saved[0], saved[1])
-                else:
-                    grads = op.backward(F, node, g, *saved)
-                if not retain_graph:
-                    node.saved = RELEASED  # freed (Node.release, inline: this runs once per node)
-            else:
-                grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
+            grads = _backward_of(node, F, g, arrays, create_graph, retain_graph)
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or (needed is not None and child not in needed):
                 continue
@@ -422,17 +373,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     borrowed.add(id(g))
                 # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, is right as it is)
                 if uniform or shape or gi.__class__ is not dtype.type:
-                    if uniform:
-                        if gi.shape != shape or shape != node.out_shape:
-                            gi = _spread(F, gi, node.out_shape, shape)
-                    elif gi.shape != shape:
-                        gi = F.sum_to(gi, shape=shape)
-                    # the gradient takes the dtype of the input it flows into (PyTorch's validate_outputs)
-                    if create_graph:
-                        if gi.array.dtype is not dtype and gi.array.dtype != dtype:
-                            gi = F.to_dtype(gi, dtype=dtype)
-                    elif gi.dtype is not dtype and gi.dtype != dtype:
-                        gi = gi.astype(dtype)
+                    gi = _fitted(F, gi, node, shape, dtype, uniform, create_graph)
             d = deps[child] - 1
             deps[child] = d
             if d == 0 and ready is None:
@@ -456,6 +397,93 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     buffers[ready] = ready_g
             node = pop(heap)[1] if heap else None
             g = take(node, None)
+
+
+def _backward_of(node, F, g, arrays, create_graph, retain_graph):
+    """The gradients of a node's inputs by its row's backward, from what the node saved (checked:
+    unchanged since), which is freed after unless the graph is retained."""
+    op = node.op
+    params = node.params
+    if params:  # (index data is always a parameter: a row without any keeps none)
+        keeps = op.saves_params
+        if keeps and (keeps is True or keeps(params)):
+            _use_saved_params(node, retain_graph)
+    saved = node.saved
+    if saved is None:  # the row saves nothing
+        return op.backward(F, node, g, **params) if params else op.backward(F, node, g)
+    if arrays and saved.__class__ is list:
+        saved = _saved_arrays(node, saved)
+    elif saved.__class__ is not tuple:  # (a tuple: numbers only, as they are)
+        saved = _unpack(node, create_graph)
+    k = len(saved)
+    if params:
+        grads = op.backward(F, node, g, *saved, **params)
+    elif k == 1:  # a fixed-argument call stays in the interpreter's fast path
+        grads = op.backward(F, node, g, saved[0])
+    elif k == 2:
+        grads = op.backward(F, node, g, saved[0], saved[1])
+    else:
+        grads = op.backward(F, node, g, *saved)
+    if not retain_graph:
+        node.saved = RELEASED  # freed (Node.release, inline: this runs once per node)
+    return grads
+
+
+def _at_leaf(node, g, targets, inputs, captured, create_graph, borrowed, accumulate):
+    """A leaf's gradient: through its hooks, then kept (grad()'s inputs) or added to its .grad."""
+    hooks = node.variable._hooks
+    if hooks:
+        g = _run_hooks(hooks, g, node.variable.device, create_graph, borrowed)
+    if targets is not None:
+        if node in targets:
+            _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate)
+    elif accumulate:
+        _accumulate(node.variable, g, create_graph, borrowed)
+
+
+def _before_node(node, g, targets, inputs, captured, create_graph, borrowed):
+    """A node's gradient through its pre-hooks, retained where a tensor asked, kept where it is one of
+    grad()'s inputs (a non-leaf input of backward(inputs=) retains its grad: no second add here)."""
+    if node.pre_hooks:
+        g = _run_hooks(node.pre_hooks, g, node.device, create_graph, borrowed)
+    if node.retain is not None:
+        _retain(node, g, create_graph)
+    if targets is not None and node in targets:
+        _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
+    return g
+
+
+def _saved_arrays(node, saved):
+    """_unpack's arrays for a backward of arrays, the common cases inline (this runs once per node);
+    where _unpack would raise, it does."""
+    values = []
+    for kind, v, version, producer in saved:
+        if kind == SAVED_VALUE:
+            values.append(v)
+        elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None or v._rg):
+            values.append(v.array)
+        elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
+            values.append(v[0])
+        else:
+            return _unpack(node, False)
+    return values
+
+
+def _fitted(F, gi, node, shape, dtype, uniform, create_graph):
+    """A gradient made to fit its input: spread from one number where it is the same everywhere,
+    summed back to the input's shape where it was broadcast, in the input's dtype (PyTorch's
+    validate_outputs)."""
+    if uniform:
+        if gi.shape != shape or shape != node.out_shape:
+            gi = _spread(F, gi, node.out_shape, shape)
+    elif gi.shape != shape:
+        gi = F.sum_to(gi, shape=shape)
+    if create_graph:
+        if gi.array.dtype is not dtype and gi.array.dtype != dtype:
+            gi = F.to_dtype(gi, dtype=dtype)
+    elif gi.dtype is not dtype and gi.dtype != dtype:
+        gi = gi.astype(dtype)
+    return gi
 
 
 def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
