@@ -5,6 +5,7 @@ Errors are raised here, before any op runs, with PyTorch's wording where it
 has one, so a user sees a message about their call rather than numpy's.
 """
 import builtins
+import itertools as _itertools
 import math
 from collections import namedtuple
 
@@ -33,9 +34,23 @@ def _is_number(x):
 _allocation_limit = [1 << 34]  # bytes; an absurd request is an error, not a frozen machine
 
 
+class AllocationRefused(MemoryError):
+    """A tensor larger than the allocation limit was asked for (its size, shape and the limit
+    are kept, so a caller with a budget of its own can word the error in its terms)."""
+
+    def __init__(self, nbytes, shape, limit):
+        super().__init__(f"refusing to allocate {_human_bytes(nbytes)} for a tensor of shape {list(shape)} "
+                         f"(limit {_human_bytes(limit)})")
+        self.nbytes, self.shape, self.limit = nbytes, tuple(shape), limit
+
+
 def set_allocation_limit(nbytes):
     """The largest tensor creation functions will make, in bytes."""
     _allocation_limit[0] = int(nbytes)
+
+
+def allocation_limit():
+    return _allocation_limit[0]
 
 
 def _check_allocation(shape, dtype):
@@ -44,8 +59,7 @@ def _check_allocation(shape, dtype):
         n *= s
     nbytes = n * dtype.itemsize
     if nbytes > _allocation_limit[0]:
-        raise MemoryError(f"refusing to allocate {_human_bytes(nbytes)} for a tensor of shape {list(shape)} "
-                          f"(limit {_human_bytes(_allocation_limit[0])})")
+        raise AllocationRefused(nbytes, shape, _allocation_limit[0])
 
 
 def _human_bytes(n):
@@ -86,7 +100,8 @@ def _finish(array, device, requires_grad):
 
 
 def _ragged_error(data):
-    """PyTorch's message for a list whose rows differ in length, found without recursion."""
+    """PyTorch's message for a list whose rows differ in length, found without recursion
+    (where a number stands beside a list, the message says which is where)."""
     level = [data]
     dim = 0
     while level:
@@ -94,12 +109,30 @@ def _ragged_error(data):
         first = lengths[0]
         for n in lengths:
             if n != first:
+                if first is None or n is None:
+                    return ValueError(f"expected {'a number' if first is None else f'a sequence of length {first}'}"
+                                      f" at dim {dim} (got {'a number' if n is None else f'a sequence of length {n}'})")
                 return ValueError(f"expected sequence of length {first} at dim {dim} (got {n})")
         if first is None:
             break
         level = [y for x in level for y in x]
         dim += 1
     return ValueError("could not build a tensor from this data")
+
+
+_MAX_NESTING = 32  # numpy's most dimensions (1.x): a list nested deeper is no tensor
+
+
+def _check_nesting(data):
+    """Refuse a list nested deeper than a tensor can be -- one that holds itself would have numpy
+    walk it without end -- looking level by level, without recursion."""
+    level = [data]
+    for _ in range(_MAX_NESTING):
+        items = builtins.list(_itertools.chain.from_iterable(level))
+        if not builtins.any(issubclass(k, (list, tuple)) for k in builtins.set(builtins.map(type, items))):
+            return
+        level = [x for x in items if isinstance(x, (list, tuple))]
+    raise ValueError(f"a list nested more than {_MAX_NESTING} deep is not a tensor (does it contain itself?)")
 
 
 def _host_array(data):
@@ -109,6 +142,7 @@ def _host_array(data):
     if isinstance(data, Tensor):
         return numpy.asarray(data)
     if isinstance(data, (list, tuple)):
+        _check_nesting(data)
         try:
             arr = numpy.array(data)
         except (ValueError, OverflowError):
@@ -1361,4 +1395,4 @@ _numpy_aliases(globals())
 
 __all__ = [n for n in dir() if not n.startswith("_") and n not in (
     "builtins", "math", "namedtuple", "numpy", "is_grad_enabled", "apply", "TABLE",
-    "Tensor", "MaxResult", "MinResult")]
+    "Tensor", "MaxResult", "MinResult", "AllocationRefused", "allocation_limit")]

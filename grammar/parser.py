@@ -24,6 +24,7 @@ import re
 from . import lark_seam
 from .unicode_maths import ascii_operators, hint_for
 from .errors import SyntaxProblem
+from .limits import check_source
 from .syntax import Tok, SyntaxBuilder, _OrderError, _Misplaced
 
 __all__ = ["parse", "parse_expression"]
@@ -88,10 +89,11 @@ class _Tables:
                 punct.append((t.priority, 3, t.name, regex))
         punct.sort(key=lambda p: (-p[0], -p[1]))
         symbols = "|".join(f"(?P<{name}>{rx})" for _, _, name, rx in punct)
-        # one regex for every token; value terminals first (f"..." before the name f), then symbols
+        # one regex for every token; value terminals first (f"..." and r"..." before the names f and r),
+        # then symbols
         self.master = re.compile(
             r"(?P<_WS>[ \t\f]+)|(?P<_CONT>\\[ \t\f]*\r?\n)|(?P<COMMENT>#[^\n]*)|(?P<_NL>\r?\n)|"
-            + "|".join(f"(?P<{name}>{values[name]})" for name in ("FSTRING", "NUMBER", "NAME", "STRING"))
+            + "|".join(f"(?P<{name}>{values[name]})" for name in ("FSTRING", "STRING", "NUMBER", "NAME"))
             + "|" + symbols)
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
@@ -273,6 +275,9 @@ def tokenize(text, t):
             continue
         value = m.group()
         if kind == "NAME":
+            if value in _UNSUPPORTED_WORDS:
+                message, hint = _UNSUPPORTED_WORDS[value]
+                raise SyntaxProblem(message, pos, hint=hint)
             kind, end = t.word_type(value, text, pos)
             value = text[pos:end]
         elif value in _OPEN:
@@ -296,6 +301,16 @@ def tokenize(text, t):
         indents.pop()
         append(Tok("_DEDENT", "", n, n))
     return tokens
+
+
+# Python's keywords for what the language does not do: each a clear error where it stands (as a
+# name, which Python never allows them to be, it would only lead to a misleading one)
+_UNSUPPORTED_WORDS = {
+    "yield": ("generators are not supported: `yield` has no meaning here",
+              "build a list and return it, or write a class with __iter__ and __next__"),
+    "async": ("asynchronous code is not supported: `async` has no meaning here", "write a plain def"),
+    "await": ("asynchronous code is not supported: `await` has no meaning here", "call the function directly"),
+}
 
 
 def _character_hint(ch):
@@ -475,8 +490,10 @@ def _expected_hint(actions):
 
 
 def parse(text, t=None):
-    """The program (a syntax tree) of `text`; SyntaxProblem on bad input.
+    """The program (a syntax tree) of `text`; SyntaxProblem on bad input (a program or line
+    past its length budget included, refused before any work).
     `t`: the tables to use (`tables()` when not given)."""
+    check_source(text)
     if t is None:
         t = tables()
     tokens = tokenize(ascii_operators(text), t)

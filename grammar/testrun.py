@@ -20,6 +20,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
+from .budget import defaults
+
 __all__ = ["collect", "is_test_file", "golden_path", "outputs_match", "TestOptions", "FileResult",
            "run_file", "run_files", "PASSED", "FAILED", "ERROR"]
 
@@ -110,11 +112,20 @@ def output_diff(actual, expected, path):
 
 # ---------------------------------------------------------------- running one file
 
+_BUDGETS = defaults("test")
+
+
 @dataclass
 class TestOptions:
-    timeout: float = 60.0
-    max_steps: int = 100_000_000
-    max_memory: int = None
+    # the budgets (grammar/budget.py's table)
+    timeout: float = _BUDGETS["timeout"]
+    max_steps: int = _BUDGETS["max_steps"]
+    max_memory: int = _BUDGETS["max_memory"]
+    max_depth: int = _BUDGETS["max_depth"]
+    max_items: int = _BUDGETS["max_items"]
+    max_digits: int = _BUDGETS["max_digits"]
+    max_line_length: int = _BUDGETS["max_line_length"]
+    max_program_length: int = _BUDGETS["max_program_length"]
     dtype: str = "float32"
     rtol: float = 1e-7
     atol: float = 1e-9
@@ -138,25 +149,25 @@ class FileResult:
 
 def _execute(path, options):
     """Run the script at `path` here; (outcome, output, message, report, line, column)."""
-    from .errors import LanguageError, decode_source, format_error
+    from .budget import in_force
+    from .errors import LanguageError, format_error
+    from .limits import read_source
     from .program import Session
     from ..engine.state import isolated
     out = io.StringIO()
+    budgets = {key: getattr(options, key) for key in _BUDGETS if key != "timeout"}
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        with open(path, "rb") as f, in_force(max_program_length=options.max_program_length):
+            source, bad_bytes = read_source(f)
     except OSError as e:
         return ERROR, "", f"cannot read {path}: {e.strerror}", f"error: cannot read {path}: {e.strerror}", None, None
-    source, bad_bytes = decode_source(raw, first=True)
     if bad_bytes is not None:
-        bad_bytes.hint = "save the file as UTF-8"
         loc = bad_bytes.location(source)
         return (ERROR, "", f"SyntaxError: {bad_bytes.message}", format_error(bad_bytes, source, path),
-                loc.line, loc.column)
+                loc.line if loc else None, loc.column if loc else None)
 
     def run():
-        session = Session(out=out, max_steps=options.max_steps, dtype=options.dtype,
-                          max_memory=options.max_memory)
+        session = Session(out=out, dtype=options.dtype, **budgets)
         try:
             session.run(source)
         finally:
@@ -170,8 +181,9 @@ def _execute(path, options):
         loc = e.location(source)
         return (outcome, out.getvalue(), f"{getattr(e, 'kind', 'Error')}: {e.message}",
                 format_error(e, source, path), loc.line if loc else None, loc.column if loc else None)
-    except MemoryError:
-        message = "the script went past its memory budget"
+    except MemoryError as e:
+        from .budget import memory_error_message
+        message, _ = memory_error_message(e, options.max_memory)
         return ERROR, out.getvalue(), message, f"error: {message}\n  at {path}", None, None
     return PASSED, out.getvalue(), "", "", None, None
 

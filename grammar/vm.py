@@ -23,9 +23,10 @@ from ..engine.graph import current_span, use_spans
 from . import compiler as C
 from .errors import ScriptError, LanguageError, SyntaxProblem
 from . import modules
-from .budget import DEFAULT_MAX_MEMORY
+from .budget import DEFAULT_MAX_MEMORY, memory_error_message, over_budget
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
-from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
+from .budget import current as _budgets
+from .limits import TooLarge, bounded_list, check_items, checked_power, checked_product, checked_shift, \
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
@@ -244,8 +245,7 @@ class Interpreter:
     def call_from_python(self, function, args, kwargs):
         """Run a program function for the engine (hooks, functions given to jacobian)."""
         if self.depth >= self.max_depth:
-            raise ScriptError(f"calls nested more than {self.max_depth} deep", kind="RecursionError",
-                              hint="is a function calling itself without end?")
+            raise _too_deep(self.max_depth)
         try:
             local = function.bind(args, kwargs)
         except TypeError as e:
@@ -291,8 +291,8 @@ class Interpreter:
                     frame.pc += 1
                     self.steps += 1
                     if self.steps > max_steps:
-                        raise ScriptError(f"stopped after {max_steps} steps (--max-steps)", kind="StepLimit",
-                                          hint="is there a loop that never ends? raise --max-steps if not")
+                        raise ScriptError(f"stopped after {max_steps:,} steps {over_budget('max_steps', said=True)}",
+                                          kind="StepLimit", hint="is there a loop that never ends? raise --max-steps if not")
                     op, arg, node = instr
                     if op == C.LOAD_FAST:
                         try:
@@ -336,9 +336,7 @@ class Interpreter:
                                 continue
                         if func.__class__ is UserFunction:
                             if len(frames) + self.depth >= self.max_depth:
-                                raise ScriptError(f"calls nested more than {self.max_depth} deep",
-                                                  kind="RecursionError",
-                                                  hint="is a function calling itself without end?")
+                                raise _too_deep(self.max_depth)
                             frame = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
                             frames.append(frame)
                             code = frame.code.instructions
@@ -471,7 +469,7 @@ class Interpreter:
                         value = stack.pop()
                         target = stack[-arg - 1]
                         target.append(value)
-                        if len(target) > MAX_LIST:
+                        if len(target) > _budgets.max_items:
                             check_items(len(target))
                     elif op == C.MAP_ADD:
                         value = stack.pop()
@@ -918,6 +916,11 @@ class Interpreter:
             raise ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
                               hint=_multiplication_hint(func, node, self.source))
         return func(*args, **kwargs)
+
+
+def _too_deep(max_depth):
+    return ScriptError(f"calls nested more than {max_depth:,} deep {over_budget('max_depth', said=True)}",
+                       kind="RecursionError", hint="is a function calling itself without end?")
 
 
 def _multiplication_hint(func, node, source):
@@ -1374,10 +1377,8 @@ def script_error(e, instr, interpreter):
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None
-    if isinstance(e, MemoryError) and (not str(e) or message.startswith("Unable to allocate")):
-        from .budget import budget_message, BUDGET_HINT
-        detail = f" ({message[0].lower() + message[1:]})" if str(e) else ""
-        message, hint = budget_message(interpreter.max_memory) + detail, BUDGET_HINT
+    if isinstance(e, MemoryError):
+        message, hint = memory_error_message(e, interpreter.max_memory)
     if isinstance(e, E.DeviceError):
         kind = "DeviceError"
     if isinstance(e, ImportError):
