@@ -160,7 +160,8 @@ def _write(entry, where, failed, done, progress):
         hint = " (is autodiff-cli installed on every worker?)" if isinstance(e, ImportError) else ""
         raise DaskBatchError(f"the Dask cluster at {where} could not run the jobs on lines {first_line}-{last_line}: "
                              f"{_reason(e)}{hint}") from None
-    return write_output(result, count, failed, done, progress)
+    parts, chunk_failed = result
+    return write_output(parts, count, failed, done, progress, chunk_failed)
 
 
 # ------------------------------------------------------------------ on a worker
@@ -169,8 +170,8 @@ _ONE_AT_A_TIME = threading.Lock()  # a worker process's partitions, one after an
 
 
 def _run_partition(index, jobs, chunk_args):
-    """A Dask task: one partition of the batch through eval's own code; (stdout
-    text, stderr text, how many jobs failed)."""
+    """A Dask task: one partition of the batch through eval's own code; (its stdout
+    and stderr in the order written, how many jobs failed)."""
     from .eval_cmd import run_chunk_captured
     with _ONE_AT_A_TIME:
         return run_chunk_captured(restored(jobs), first=index == 0, **chunk_args)

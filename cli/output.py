@@ -92,10 +92,10 @@ def error_json(error, source):
     return out
 
 
-def report_error(error, source, where=None, first_line=1):
-    """Print a language error to stderr: message, place, caret, hint."""
+def report_error(error, source, where=None, first_line=1, job_line=None):
+    """Print a language error to stderr: message, place, caret, hint (`job_line`: see format_error)."""
     from ..grammar.errors import format_error
-    click.echo(format_error(error, source, where, first_line), err=True)
+    click.echo(format_error(error, source, where, first_line, job_line), err=True)
 
 
 class _WarningPrinter:

@@ -28,7 +28,7 @@ try:
 except ImportError:  # not a POSIX system
     resource = None
 
-__all__ = ["Budget", "BUDGETS", "BY_KEY", "DEFAULT_MAX_MEMORY", "defaults", "over_budget", "raise_hint",
+__all__ = ["Budget", "BUDGETS", "BY_KEY", "DEFAULT_MAX_MEMORY", "default", "defaults", "over_budget", "raise_hint",
            "in_force", "current", "MemoryBudget", "parse_size", "format_size", "budget_message",
            "memory_error_message", "BUDGET_HINT"]
 
@@ -43,14 +43,14 @@ class Budget(NamedTuple):
     kind: str = "count"  # "count", "size" (4G, 512M) or "seconds"
     commands: tuple = PROGRAM_COMMANDS
     unit: str = ""      # what it counts, in an error's `(limit 200 calls; ...)`
-    eval_default: object = None   # eval's own default (a job of a batch), where it differs
+    job_default: object = None   # the default for one eval job (eval, graph, minimize), where it differs
     most: int = None    # the largest value the option takes
 
 
 BUDGETS = (
     Budget("max_steps", "--max-steps", 100_000_000,
            "interpreter steps a program may take (a loop that never ends stops)", unit="steps",
-           eval_default=10_000_000),
+           job_default=10_000_000),
     Budget("max_memory", "--max-memory", 4 << 30,
            "memory a job may add to the process: its tensors, lists and strings, parsing and compiling it",
            kind="size"),
@@ -71,13 +71,17 @@ BY_KEY = {b.key: b for b in BUDGETS}
 DEFAULT_MAX_MEMORY = BY_KEY["max_memory"].default
 
 
+JOB_COMMANDS = ("eval", "graph", "minimize")  # the commands that run eval jobs
+
+
+def default(budget, command):
+    """A budget's default for `command`."""
+    return budget.job_default if command in JOB_COMMANDS and budget.job_default is not None else budget.default
+
+
 def defaults(command=None):
-    """{key: default} of the budgets a command takes (eval's own defaults for "eval")."""
-    out = {}
-    for b in BUDGETS:
-        if command is None or command in b.commands:
-            out[b.key] = b.eval_default if command == "eval" and b.eval_default is not None else b.default
-    return out
+    """{key: default} of the budgets a command takes."""
+    return {b.key: default(b, command) for b in BUDGETS if command is None or command in b.commands}
 
 
 def raise_hint(key):

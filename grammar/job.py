@@ -653,17 +653,25 @@ def run_graph_job(source, bindings=(), backward=False, options=None):
     run with every intermediate retaining its grad, so each node can show it."""
     options = options or JobOptions()
     options.graph = True
-    with engine_settings(options.dtype, options.device):
-        interp, f = _execute(source, bindings, options)
-        result = JobResult(source=source, variables=dict(interp.variables))
-        result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
-        result.produced = interp.produced
-        if backward and f.requires_grad:
-            for t in interp.produced.values():
-                if t.requires_grad and t.grad_fn is not None:
-                    t.retain_grad()
-            weights = None if f.numel() == 1 else E.ones_like(f)
-            f.backward(weights, retain_graph=True)
-        result.set_output(f)
-        result.graph = f
-        return result
+    with engine_settings(options.dtype, options.device), in_force(**size_budgets(options)), \
+            MemoryBudget(options.max_memory, enforce=options.device != "cuda"):
+        try:
+            return _graph_job(source, bindings, backward, options)
+        except MemoryError as e:
+            raise out_of_memory(e, options.max_memory) from None
+
+
+def _graph_job(source, bindings, backward, options):
+    interp, f = _execute(source, bindings, options)
+    result = JobResult(source=source, variables=dict(interp.variables))
+    result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
+    result.produced = interp.produced
+    if backward and f.requires_grad:
+        for t in interp.produced.values():
+            if t.requires_grad and t.grad_fn is not None:
+                t.retain_grad()
+        weights = None if f.numel() == 1 else E.ones_like(f)
+        f.backward(weights, retain_graph=True)
+    result.set_output(f)
+    result.graph = f
+    return result

@@ -228,7 +228,9 @@ def _judge_golden(result, options):
 
 # ---------------------------------------------------------------- running many, in workers
 
-def _worker(path, options, conn):
+def _worker(path, options, conn, parent):
+    from .workers import die_with_parent
+    die_with_parent(parent)  # killed with the run, and Ctrl-C is the run's to handle
     try:
         conn.send(run_file(path, options))
     except BaseException as e:  # Ctrl-C or a pipe gone: nothing more to say
@@ -264,7 +266,8 @@ def run_files(paths, options, jobs=1, stop_early=False, on_result=None):
         while next_to_report < len(paths):
             while not stopping and next_to_start < len(paths) and len(running) < max(1, jobs):
                 receive, send = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(paths[next_to_start], options, send), daemon=True)
+                proc = ctx.Process(target=_worker, args=(paths[next_to_start], options, send, os.getpid()),
+                                   daemon=True)
                 proc.start()
                 send.close()
                 running[next_to_start] = (proc, receive, time.monotonic() + options.timeout)

@@ -409,7 +409,7 @@ def test_precision():
 def test_max_steps_stops_an_endless_loop():
     result = invoke("eval", "while True:\n    pass\nx", "x=1", "--max-steps", "1000")
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: stopped after 1000 steps")
+    assert result.stderr.startswith("error: stopped after 1,000 steps (its limit; raise it with --max-steps)")
     assert "--max-steps" in result.stderr and "line 1" in result.stderr
     err = failed_job("while True: pass\nx", "x=1", "--max-steps", "1000")
     assert "--max-steps" in err["message"]
@@ -419,7 +419,7 @@ def test_max_steps_counts_loop_iterations():
     prog = "s = x\nfor i in range(100):\n    s = s + x\ns"
     assert job(prog, "x=1", "--max-steps", "100000")["grad"] == {"x": 101.0}
     assert error_text("eval", prog, "x=1", "--max-steps", "50").startswith(
-        "error: stopped after 50 steps (--max-steps)\n  at line 3, column 9:\n")
+        "error: stopped after 50 steps (its limit; raise it with --max-steps)\n  at line 3, column 9:\n")
 
 
 def test_program_without_final_expression():

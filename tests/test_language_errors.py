@@ -228,7 +228,7 @@ def test_program_with_no_final_expression():
 def test_max_steps_error():
     expr = "while True:\n    pass\nx"
     p = parts(error_text("eval", expr, "x=1", "--max-steps", "100"))
-    assert p["message"] == "stopped after 100 steps (--max-steps)"
+    assert p["message"] == "stopped after 100 steps (its limit; raise it with --max-steps)"
     assert p["where"].startswith("at line 1, column ") and p["source"] == "while True:"
     assert "--max-steps" in p["hint"]
     err = failed_job(expr, "x=1", "--max-steps", "100")
@@ -237,7 +237,7 @@ def test_max_steps_error():
 
 def test_max_steps_error_with_option():
     text = error_text("eval", "while True:\n    pass\nx", "x=1", "--max-steps", "100")
-    assert text.startswith("error: stopped after 100 steps (--max-steps)\n")
+    assert text.startswith("error: stopped after 100 steps (its limit; raise it with --max-steps)\n")
 
 
 def test_absurd_allocation_is_refused():
@@ -366,8 +366,8 @@ def test_huge_integer_errors_have_no_traceback():
     for args, message in ((["7**777"], "the result is too large to represent (overflow)"),
                           (["x**2", "x=2**2000"], "in the value of x: a number is too large to represent (overflow)"),
                           (["10**10**10*x", "x=1"], "the result would be a whole number of about "
-                                                    "10,000,000,145 digits, too large to compute (the limit is "
-                                                    "about 30,103 digits)")):
+                                                    "10,000,000,145 digits, too large to compute (limit 30,000 "
+                                                    "digits; raise it with --max-digits)")):
         assert error_text("eval", *args).startswith(f"error: {message}\n")
 
 
@@ -383,7 +383,7 @@ def _finishes_cleanly_within(seconds, *args):
 
 def test_huge_builtin_loop_is_stopped():
     err = _finishes_cleanly_within(5, "sum(range(10**9))*x", "x=1", "--max-steps", "100000")
-    assert err.startswith("error: a range of 1000000000 items is too long to go through ")
+    assert err.startswith("error: a range of 1,000,000,000 items is too long to go through (limit 10,000,000 items; raise it with --max-items)")
 
 
 def test_huge_expanded_view_is_refused():
