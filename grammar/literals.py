@@ -79,8 +79,10 @@ def string_body(text):
     return text[:i].lower(), text[i + quotes:len(text) - quotes]
 
 
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0", "a": "\a", "b": "\b",
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "a": "\a", "b": "\b",
             "f": "\f", "v": "\v", "\n": ""}
+_HEX = {"x": 2, "u": 4, "U": 8}  # \xhh, \uXXXX, \UXXXXXXXX: that many hex digits
+_OCTAL = "01234567"
 
 
 def string_value(text):
@@ -92,15 +94,32 @@ def string_value(text):
 
 
 def unescape(body):
-    """A string body's backslash escapes read (simple ones; any other stays as written)."""
+    """A string body's backslash escapes read as Python reads them (\\n, \\x41, \\u00e9, \\101, ...);
+    an unknown one stays as written, as in Python."""
     out = []
     i = 0
-    while i < len(body):
+    n = len(body)
+    while i < n:
         ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            out.append(_ESCAPES.get(body[i + 1], "\\" + body[i + 1]))
-            i += 2
-        else:
+        if ch != "\\" or i + 1 >= n:
             out.append(ch)
             i += 1
+            continue
+        code = body[i + 1]
+        if code in _HEX:
+            digits = body[i + 2:i + 2 + _HEX[code]]
+            if len(digits) == _HEX[code] and all(c in "0123456789abcdefABCDEF" for c in digits) \
+                    and int(digits, 16) <= 0x10FFFF:
+                out.append(chr(int(digits, 16)))
+                i += 2 + _HEX[code]
+                continue
+        elif code in _OCTAL:
+            j = i + 1
+            while j < n and j < i + 4 and body[j] in _OCTAL:
+                j += 1
+            out.append(chr(int(body[i + 1:j], 8)))
+            i = j
+            continue
+        out.append(_ESCAPES.get(code, "\\" + code))
+        i += 2
     return "".join(out)

@@ -32,7 +32,7 @@ from .names import BUILTINS, attribute, settable, is_context_manager, attribute_
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
-    set_class_attribute, is_program_object, MISSING
+    set_class_attribute, is_program_object, MISSING, SequenceIterator
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -790,7 +790,7 @@ class Interpreter:
             exc = raw
         else:
             cls = next((c for c in cls.__mro__ if c in _EXPOSED), RuntimeError)
-            exc = cls(*raw.args) if cls is KeyError else cls(plain_names(str(raw)))
+            exc = cls(*raw.args) if cls is KeyError else cls(plain_names(str(raw), instr, self.source))
         if getattr(exc, "_ad_origin", None) is None:
             exc._ad_origin = (raw, instr)
         return exc
@@ -992,9 +992,24 @@ def _callee(func):
 _PUBLIC_NAMES = dict(_WORD_NAMES)
 
 
-def plain_names(message):
-    """Python's message with the language's names for its own functions (`_as_int()` is `int()`)."""
-    return _CALLED.sub(lambda m: f"{_WORD_NAMES.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+def plain_names(message, instr=None, source=None):
+    """Python's message with the language's names for its own functions (`_as_int()` is `int()`),
+    and a class's `Name.__init__()` as the call the program wrote (`nn.Conv2d()`, not the
+    `_ConvNd.__init__()` of the class it derives from)."""
+    message = _CALLED.sub(lambda m: f"{_WORD_NAMES.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+    init = _INIT.match(message)
+    if init is not None:
+        node = instr[2] if instr is not None else None
+        if node is not None and node.kind == "call" and source is not None:
+            callee = node.args[0]
+            called = source[callee.start:callee.end]
+        else:
+            called = init.group(1).strip("_")
+        message = f"{called}(){message[init.end():]}"
+    return message
+
+
+_INIT = re.compile(r"([A-Za-z_][\w]*)\.__init__\(\)")
 
 
 def _bounded(items):
@@ -1111,6 +1126,8 @@ def _next(it, *default):
     or StopIteration where none is given."""
     if len(default) > 1:
         raise TypeError(f"next expected at most 2 arguments, got {1 + len(default)}")
+    if it.__class__ is UserInstance:  # its class's __next__ (without a call of its __iter__)
+        return next(it, *default)
     if not hasattr(type(it), "__next__") or iterate(it) is not it:  # iterate: only what a for loop may walk
         raise TypeError(f"'{_python_type(it)}' object is not an iterator")
     return next(it, *default)
@@ -1276,7 +1293,8 @@ def unpack(value, n):
 
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
-_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
+_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType, UserInstance,
+             SequenceIterator,
              E.nn.Sequential, E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList, E.data.DataLoader,
              E.data.TensorDataset) + modules.ITERABLE_TYPES
 # the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
@@ -1373,7 +1391,7 @@ def script_error(e, instr, interpreter):
     node = instr[2] if instr is not None else None
     kind = _kind(e)
     message = str(e) or kind
-    message = plain_words(_LOCALS.sub("", message))
+    message = plain_words(plain_names(_LOCALS.sub("", message), instr, interpreter.source))
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None
