@@ -11,7 +11,7 @@ import numpy
 from .inputs import job_lines
 from .interrupts import deferred, whole
 from .options import ExpressionCommand, Jobs, JOBS_HELP, OutputPath, SEED, budget_options, write_failed
-from .output import format_array, json_value, dumps, report_error, error_json, warning_printer
+from .output import format_array, json_value, dumps, report_error, report_interrupt, error_json, warning_printer
 from .progress import Progress, wanted as progress_wanted
 
 __all__ = ["eval_command"]
@@ -121,8 +121,12 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     if options.device == "cuda":
         _check_device(as_json)
     if not batch:
-        with warning_printer() as printer:
-            failed = report.jobs([(1, expr, None)], printer, None, batch=False)
+        try:
+            with warning_printer() as printer:
+                failed = report.jobs([(1, expr, None)], printer, None, batch=False)
+        except KeyboardInterrupt as stop:
+            report_interrupt(stop, expr)
+            sys.exit(130)
         sys.exit(1 if failed else 0)
     stream = jobs_file if jobs_file is not None else sys.stdin.buffer
     where = getattr(stream, "name", "<stdin>")

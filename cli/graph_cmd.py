@@ -7,7 +7,7 @@ import sys
 import click
 
 from .options import OutputPath, budget_options, unwritable, write_failed
-from .output import report_error, warning_printer, dumps
+from .output import report_error, report_interrupt, warning_printer, dumps
 
 __all__ = ["graph_command"]
 
@@ -63,6 +63,9 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed, **bu
     except LanguageError as e:
         report_error(e, expr)
         sys.exit(1)
+    except KeyboardInterrupt as stop:
+        report_interrupt(stop, expr)
+        sys.exit(130)
     graph = describe_graph(result.graph, result.variables, expr, result.produced, result.names)
     if fmt in ("text", "json", "dot"):
         text = dumps(graph) + "\n" if fmt == "json" else render(graph, fmt)

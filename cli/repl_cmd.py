@@ -9,7 +9,7 @@ import click
 
 from ..grammar.budget import over_budget
 from .options import budget_options
-from .output import report_error, warning_printer
+from .output import report_error, report_interrupt, warning_printer
 
 __all__ = ["repl_command"]
 
@@ -75,8 +75,8 @@ def repl_command(dtype, device, seed, **budgets):
             except MemoryError as e:
                 click.echo(f"error: out of memory ({e})", err=True)
                 continue
-            except KeyboardInterrupt:
-                click.echo("interrupted", err=True)
+            except KeyboardInterrupt as stop:  # the statement stops; the session goes on
+                report_interrupt(stop, source)
                 continue
             if value is not None:
                 out.write(repr(value) + "\n")

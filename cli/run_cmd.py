@@ -8,7 +8,7 @@ import sys
 import click
 
 from .options import budget_options
-from .output import report_error, warning_printer
+from .output import report_error, report_interrupt, warning_printer
 
 __all__ = ["run_command"]
 
@@ -51,7 +51,7 @@ def run_command(script, code, device, dtype, seed, **budgets):
 
 
 def run_source(source, name, device=None, dtype="float32", seed=None, out=None, **budgets):
-    """Run a script; the exit status (0 ok, 1 failed). Output goes to `out` (stdout).
+    """Run a script; the exit status (0 ok, 1 failed, 130 Ctrl-C). Output goes to `out` (stdout).
     `dtype`: the default floating dtype while it runs (PyTorch's float32 unless given);
     `budgets`: as Session takes them."""
     from ..grammar.errors import LanguageError
@@ -70,6 +70,9 @@ def run_source(source, name, device=None, dtype="float32", seed=None, out=None, 
             stdout.flush()
             report_error(e, source, name)
             return 1
+        except KeyboardInterrupt as stop:
+            report_interrupt(stop, source, name)
+            return 130
         finally:
             session.close()
             stdout.flush()

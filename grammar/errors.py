@@ -7,7 +7,7 @@ reach the command line (and if it does, it is still shown this way).
 import bisect
 import codecs
 
-__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Location", "locate", "format_error", "decode_source"]
+__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Interrupted", "Location", "locate", "format_error", "decode_source"]
 
 
 class Location:
@@ -87,12 +87,30 @@ class ScriptError(LanguageError):
 SHOWN_WIDTH = 100  # characters of a source line an error shows at most (around the spot)
 
 
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while a program ran, with where it was (offsets in its source, when known): still a
+    KeyboardInterrupt -- it ends the program and any batch -- shown as an error is."""
+
+    message = "interrupted"
+    hint = None
+    notes = ()
+
+    def __init__(self, start=None, end=None):
+        super().__init__()
+        self.start, self.end = start, end
+
+    def location(self, source):
+        if self.start is None or source is None:
+            return None
+        return locate(source, self.start, self.end)
+
+
 def format_error(error, source, filename=None, first_line=1, job_line=None):
     """The text shown for `error`: message, place, source line, caret, hint, notes.
 
     `first_line` is the line of the file that `source` starts at (a batch job's line);
     `job_line`, a batch job's line, is given as the place of an error that has none in it."""
-    lines = [f"error: {error.message}"]
+    lines = ["interrupted" if isinstance(error, Interrupted) else f"error: {error.message}"]
     loc = error.location(source)
     if loc is not None:
         where = f"line {loc.line + first_line - 1}, column {loc.column}"

@@ -17,6 +17,7 @@ same trees, same errors, only slower.
 Syntax errors carry the offset of the bad spot and a hint from a table of
 known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
 """
+import itertools
 import operator
 import os
 import re
@@ -222,10 +223,11 @@ def tables(path=None):
 
 
 def tokenize(text, t):
-    """Tokens of `text`, with _NEWLINE, _INDENT and _DEDENT as the grammar expects."""
+    """Tokens of `text`, with _NEWLINE, _INDENT and _DEDENT as the grammar expects: made as
+    the parser takes them (a generator), so that a token lives only until its rule is
+    reduced -- parsing a long input never holds all its tokens at once."""
     master = t.master.match
-    tokens = []
-    append = tokens.append
+    last = None   # the type of the token made last
     indents = [0]
     brackets = []
     pos = 0
@@ -247,11 +249,13 @@ def tokenize(text, t):
             at_line_start = False
             if width > indents[-1]:
                 indents.append(width)
-                append(Tok("_INDENT", "", j, j))
+                last = "_INDENT"
+                yield Tok("_INDENT", "", j, j)
             elif width < indents[-1]:
                 while width < indents[-1]:
                     indents.pop()
-                    append(Tok("_DEDENT", "", j, j))
+                    last = "_DEDENT"
+                    yield Tok("_DEDENT", "", j, j)
                 if width != indents[-1]:
                     raise SyntaxProblem("this line's indentation matches no enclosing block", j,
                                         hint="indent it exactly like the lines of the block it belongs to")
@@ -268,8 +272,9 @@ def tokenize(text, t):
             continue
         if kind == "_NL":
             if not brackets:  # inside brackets a line break is just space
-                if tokens and tokens[-1].type != "_NEWLINE":
-                    append(Tok("_NEWLINE", "\n", pos, pos))
+                if last is not None and last != "_NEWLINE":
+                    last = "_NEWLINE"
+                    yield Tok("_NEWLINE", "\n", pos, pos)
                 at_line_start = True
             pos = end
             continue
@@ -289,18 +294,18 @@ def tokenize(text, t):
             if _CLOSE[value] != opener:
                 raise SyntaxProblem(f"{value!r} does not match {opener!r}", pos,
                                     hint=f"the {opener!r} at offset {where} needs {_OPEN[opener]!r}")
-        append(Tok(kind, value, pos, end))
+        last = kind
+        yield Tok(kind, value, pos, end)
         pos = end
     if brackets:
         opener, where = brackets[-1]
         raise SyntaxProblem(f"{opener!r} was never closed", where,
                             hint=f"add {_OPEN[opener]!r} at the end", at_end=True)
-    if tokens and tokens[-1].type not in ("_NEWLINE", "_DEDENT"):
-        append(Tok("_NEWLINE", "\n", n, n))
+    if last is not None and last not in ("_NEWLINE", "_DEDENT"):
+        yield Tok("_NEWLINE", "\n", n, n)
     while len(indents) > 1:
         indents.pop()
-        append(Tok("_DEDENT", "", n, n))
-    return tokens
+        yield Tok("_DEDENT", "", n, n)
 
 
 # Python's keywords for what the language does not do: each a clear error where it stands (as a
@@ -352,9 +357,8 @@ def _run_tables(tokens, t, text):
     end_state = t.end
     state_stack = [t.start]
     values = []
-    tokens.append(_End(len(text)))
     prev = None
-    for tok in tokens:
+    for tok in itertools.chain(tokens, (_End(len(text)),)):
         while True:
             actions = states[state_stack[-1]]
             step = actions.get(tok.type)
@@ -404,9 +408,8 @@ def _run_public(tokens, t, text):
     same tokens in, the same SyntaxBuilder calls, the same errors out."""
     feed = t.grammar.start()
     prev = None
-    tokens.append(_End(len(text)))
     try:
-        for tok in tokens:
+        for tok in itertools.chain(tokens, (_End(len(text)),)):
             try:
                 try:
                     result = feed(tok)
@@ -497,10 +500,11 @@ def parse(text, t=None):
     if t is None:
         t = tables()
     tokens = tokenize(ascii_operators(text), t)
-    if not tokens:
+    first = next(tokens, None)
+    if first is None:
         from .syntax import Node
         return Node("program", (), 0, 0)
-    return t.run(tokens, t, text)
+    return t.run(itertools.chain((first,), tokens), t, text)
 
 
 def parse_expression(text):

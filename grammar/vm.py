@@ -21,7 +21,7 @@ from .. import engine as E
 from ..engine.autograd import InplaceModifiedError
 from ..engine.graph import current_span, use_spans
 from . import compiler as C
-from .errors import ScriptError, LanguageError, SyntaxProblem
+from .errors import ScriptError, LanguageError, SyntaxProblem, Interrupted
 from . import modules
 from .budget import DEFAULT_MAX_MEMORY, memory_error_message, over_budget
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
@@ -710,6 +710,13 @@ class Interpreter:
             except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
                 self._unwind(frames)
                 raise
+            except KeyboardInterrupt as stop:  # Ctrl-C: the program ends here, and says where it was
+                self._unwind(frames)
+                if isinstance(stop, Interrupted) and stop.start is not None:
+                    raise
+                node = instr[2] if instr is not None else None
+                raise Interrupted(node.start if node is not None else None,
+                                  node.end if node is not None else None) from None
             except Exception as raw:  # an engine or Python error inside one instruction, or a raise
                 exc = self._catchable(raw, instr)
                 if exc is not None and self._find_handler(frames, exc):
