@@ -29,7 +29,7 @@ except ImportError:  # not a POSIX system
     resource = None
 
 __all__ = ["Budget", "BUDGETS", "BY_KEY", "DEFAULT_MAX_MEMORY", "default", "defaults", "over_budget", "raise_hint",
-           "in_force", "current", "MemoryBudget", "parse_size", "format_size", "budget_message",
+           "in_force", "current", "MemoryBudget", "check_memory", "parse_size", "format_size", "budget_message",
            "memory_error_message", "BUDGET_HINT"]
 
 PROGRAM_COMMANDS = ("eval", "run", "repl", "test", "graph", "minimize")
@@ -218,20 +218,50 @@ def _address_space():
     """Bytes of address space the process uses now (Linux), or None."""
     try:
         with open("/proc/self/statm") as f:
-            return int(f.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError, AttributeError):
+            return int(f.read().split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError):
         return None
 
 
+_PAGE = resource.getpagesize() if resource is not None else 4096
+
+# The kernel's limit is the budget plus this much: room for the job to fail cleanly. At the very
+# limit, CPython 3.11 can loop for good: an exception handler that needs a new int for its
+# instruction offset retries that allocation without end when it fails. So the growth of many small
+# objects (a program's steps, parsing, compiling) is checked against the budget itself now and then
+# (`check_memory`), and stops with memory to spare; a single large allocation (a tensor) is refused
+# by the engine's cap, or fails whole at the kernel's limit.
+HEADROOM = 256 << 20
+
+
+class _Watch:
+    """The address-space limit of the job running now (None outside one), for check_memory."""
+    limit = None
+
+
+_watch = _Watch()
+
+
+def check_memory():
+    """MemoryError when the job has grown past its budget (a few microseconds: call it now and
+    then, every few thousand steps)."""
+    limit = _watch.limit
+    if limit is not None:
+        used = _address_space()
+        if used is not None and used > limit:
+            raise MemoryError()
+
+
 class MemoryBudget:
-    """Context manager: while inside, the process may grow by at most `max_bytes`, and the
-    engine makes no tensor larger than that."""
+    """Context manager: while inside, the process may grow by at most `max_bytes` (HEADROOM
+    more at the kernel's limit), and the engine makes no tensor larger than that."""
 
     def __init__(self, max_bytes, enforce=True):
         self.max_bytes = max_bytes
         self.enforce = enforce and resource is not None
         self._previous = None
         self._cap = None
+        self._watched = None
 
     def __enter__(self):
         from ..engine import functions
@@ -240,10 +270,13 @@ class MemoryBudget:
         if self.enforce:
             used = _address_space()
             if used is not None:
+                self._watched = _watch.limit
+                _watch.limit = used + self.max_bytes if self._watched is None else min(self._watched,
+                                                                                       used + self.max_bytes)
                 try:
                     self._previous = resource.getrlimit(resource.RLIMIT_AS)
                     hard = self._previous[1]
-                    limit = used + self.max_bytes
+                    limit = used + self.max_bytes + HEADROOM
                     if hard != resource.RLIM_INFINITY:
                         limit = min(limit, hard)
                     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
@@ -252,6 +285,8 @@ class MemoryBudget:
         return self
 
     def __exit__(self, *exc):
+        if self.enforce:
+            _watch.limit = self._watched
         if self._previous is not None:
             try:
                 resource.setrlimit(resource.RLIMIT_AS, self._previous)

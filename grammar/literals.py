@@ -6,6 +6,8 @@ literal of Python's is refused here, with Python's words and the column of the
 bad character). Strings: '...', "...", '''...''', with backslash escapes, or
 raw (r'...'), whose backslashes stay.
 """
+import unicodedata
+
 from .budget import current, over_budget
 from .errors import SyntaxProblem
 
@@ -85,17 +87,20 @@ _HEX = {"x": 2, "u": 4, "U": 8}  # \xhh, \uXXXX, \UXXXXXXXX: that many hex digit
 _OCTAL = "01234567"
 
 
-def string_value(text):
-    """The value of a string token (its prefix and quotes included): escapes read, unless raw."""
+def string_value(text, start=0):
+    """The value of a string token (its prefix and quotes included) at offset `start`: escapes
+    read, unless raw."""
     prefix, body = string_body(text)
     if "r" in prefix or "\\" not in body:
         return body
-    return unescape(body)
+    quotes = 3 if text[len(prefix):len(prefix) + 3] in ('"""', "'''") else 1
+    return unescape(body, start + len(prefix) + quotes)
 
 
-def unescape(body):
-    """A string body's backslash escapes read as Python reads them (\\n, \\x41, \\u00e9, \\101, ...);
-    an unknown one stays as written, as in Python."""
+def unescape(body, start=0):
+    """A string body's backslash escapes read as Python reads them (\\n, \\x41, \\u00e9, \\101,
+    \\N{DEGREE SIGN}, ...); an unknown one stays as written, as in Python, and a malformed one
+    (\\x4) is Python's error, placed at it (`start`: the body's offset in the source)."""
     out = []
     i = 0
     n = len(body)
@@ -108,18 +113,33 @@ def unescape(body):
         code = body[i + 1]
         if code in _HEX:
             digits = body[i + 2:i + 2 + _HEX[code]]
-            if len(digits) == _HEX[code] and all(c in "0123456789abcdefABCDEF" for c in digits) \
-                    and int(digits, 16) <= 0x10FFFF:
-                out.append(chr(int(digits, 16)))
-                i += 2 + _HEX[code]
-                continue
+            if len(digits) < _HEX[code] or not all(c in "0123456789abcdefABCDEF" for c in digits):
+                raise _bad_escape(f"truncated \\{code}{'X' * _HEX[code]} escape", start + i)
+            if int(digits, 16) > 0x10FFFF:
+                raise _bad_escape("illegal Unicode character", start + i)
+            out.append(chr(int(digits, 16)))
+            i += 2 + _HEX[code]
+        elif code == "N":
+            close = body.find("}", i + 3)
+            name = body[i + 3:close] if body[i + 2:i + 3] == "{" and close > 0 else None
+            try:
+                out.append(unicodedata.lookup(name))
+            except (KeyError, TypeError):
+                raise _bad_escape("malformed \\N character escape" if name is None else
+                                  "unknown Unicode character name", start + i) from None
+            i = close + 1
         elif code in _OCTAL:
             j = i + 1
             while j < n and j < i + 4 and body[j] in _OCTAL:
                 j += 1
             out.append(chr(int(body[i + 1:j], 8)))
             i = j
-            continue
-        out.append(_ESCAPES.get(code, "\\" + code))
-        i += 2
+        else:
+            out.append(_ESCAPES.get(code, "\\" + code))
+            i += 2
     return "".join(out)
+
+
+def _bad_escape(what, at):
+    return SyntaxProblem(f"(unicode error) 'unicodeescape' codec can't decode this escape: {what}", at,
+                         hint="write \\\\ for a backslash, or use a raw string r'...'")

@@ -25,6 +25,7 @@ import re
 from . import lark_seam
 from .unicode_maths import ascii_operators, hint_for
 from .errors import SyntaxProblem
+from .budget import check_memory
 from .limits import check_source
 from .syntax import Tok, SyntaxBuilder, _OrderError, _Misplaced
 
@@ -228,6 +229,7 @@ def tokenize(text, t):
     reduced -- parsing a long input never holds all its tokens at once."""
     master = t.master.match
     last = None   # the type of the token made last
+    count = 0
     indents = [0]
     brackets = []
     pos = 0
@@ -297,6 +299,9 @@ def tokenize(text, t):
         last = kind
         yield Tok(kind, value, pos, end)
         pos = end
+        count += 1
+        if not count & 0xFFFF:  # a long program: within the memory budget? (budget.check_memory)
+            check_memory()
     if brackets:
         opener, where = brackets[-1]
         raise SyntaxProblem(f"{opener!r} was never closed", where,

@@ -413,12 +413,12 @@ class SyntaxBuilder:
         return Node("const", (number_value(tok.value, tok.start_pos),), tok.start_pos, tok.end_pos)
 
     def string(self, tok):
-        return Node("const", (string_value(tok.value),), tok.start_pos, tok.end_pos)
+        return Node("const", (string_value(tok.value, tok.start_pos),), tok.start_pos, tok.end_pos)
 
     def fstring(self, tok):
         prefix, body = string_body(tok.value)
-        return Node("fstring", (body if "r" in prefix else unescape(body), tok.start_pos + len(prefix) + 1),
-                    tok.start_pos, tok.end_pos)
+        start = tok.start_pos + len(prefix) + 1
+        return Node("fstring", (body if "r" in prefix else unescape(body, start), start), tok.start_pos, tok.end_pos)
 
     def constant(self, tok):
         return Node("const", (_CONSTANTS[tok.value.lower()],), tok.start_pos, tok.end_pos)

@@ -23,7 +23,7 @@ from ..engine.graph import current_span, use_spans
 from . import compiler as C
 from .errors import ScriptError, LanguageError, SyntaxProblem, Interrupted
 from . import modules
-from .budget import DEFAULT_MAX_MEMORY, memory_error_message, over_budget
+from .budget import DEFAULT_MAX_MEMORY, check_memory, memory_error_message, over_budget
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .budget import current as _budgets
 from .limits import TooLarge, bounded_list, check_items, checked_power, checked_product, checked_shift, \
@@ -38,6 +38,7 @@ __all__ = ["Interpreter", "UserFunction"]
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_MAX_DEPTH = 200
+_MEMORY_EVERY = (1 << 13) - 1  # the memory budget is looked at every 8,192 steps (budget.check_memory)
 
 _BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "@": operator.matmul,
@@ -290,6 +291,8 @@ class Interpreter:
                     instr = code[frame.pc]
                     frame.pc += 1
                     self.steps += 1
+                    if not self.steps & _MEMORY_EVERY:
+                        check_memory()
                     if self.steps > max_steps:
                         raise ScriptError(f"stopped after {max_steps:,} steps {over_budget('max_steps', said=True)}",
                                           kind="StepLimit", hint="is there a loop that never ends? raise --max-steps if not")
