@@ -10,7 +10,6 @@ to every process of its foreground group, and the parent decides what stops
 (it then kills its workers itself).
 """
 import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -27,8 +26,8 @@ def _set_death_signal():
     """Linux: SIGKILL when the parent exits. True if the kernel took it."""
     if not sys.platform.startswith("linux"):
         return False
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+    try:  # (the process's own symbols hold libc's: ctypes.util.find_library would start ldconfig)
+        libc = ctypes.CDLL(None, use_errno=True)
         return libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
