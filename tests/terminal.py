@@ -68,13 +68,18 @@ class Terminal:
     def text(self):
         return self.output.decode("utf-8", errors="replace")
 
-    def expect(self, needle, timeout=30):
-        """Wait until the terminal has shown `needle` (str); the text so far. AssertionError on timeout."""
+    def mark(self):
+        """Where the terminal's text ends now (for `expect(..., since=...)`)."""
+        return len(self.text())
+
+    def expect(self, needle, timeout=30, since=0):
+        """Wait until the terminal has shown `needle` (str), after the first `since` characters of
+        its text; the text so far. AssertionError on timeout."""
         deadline = time.monotonic() + timeout
-        while needle not in self.text():
+        while needle not in self.text()[since:]:
             left = deadline - time.monotonic()
-            if left <= 0 or not self._pump(min(left, 0.1)) and needle not in self.text():
-                if needle in self.text():
+            if left <= 0 or not self._pump(min(left, 0.1)) and needle not in self.text()[since:]:
+                if needle in self.text()[since:]:
                     break
                 raise AssertionError(f"the terminal never showed {needle!r}; it shows:\n{self.text()}")
         return self.text()

@@ -13,6 +13,7 @@ import pytest
 
 from cuda_fixtures import REAL_GPU
 from conftest import console, error_text, fails, failed_job, invoke, job, ok, usage_error
+from terminal import autodiff_command
 
 BASE_KEYS = ["line", "expr", "value", "shape", "dtype", "device", "order", "grad"]
 QUAD = ["a*x**2+b*x+c", "a=1", "b=-2", "c=1"]
@@ -657,3 +658,24 @@ def test_a_scalar_jobs_json_line_is_the_encoders_bytes():
     for i, v in enumerate(values):  # the lean lane's results (its source: ASCII without quotes or backslashes)
         r = JobResult.scalar("x = 1e-3; -x/2 + sin(x)", v, {"x": values[-1 - i], "θ": values[(i * 5) % len(values)]})
         assert r.lean and _job_json_line(7, r.source, r, None) == dumps(_job_json(7, r.source, r, None))
+
+
+# ------------------------------------------------------------------ issue 27
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_text_batch_shows_each_error_after_the_results_before_it(tmp_path, jobs):
+    """`2>&1`: one stream, in the order things happened."""
+    batch = tmp_path / "jobs.txt"
+    batch.write_text("x*2\nx*\nx*3\n")
+    proc = subprocess.run(autodiff_command() + ["eval", "-f", str(batch), "x=1", "--jobs", jobs],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert proc.returncode == 1
+    text = proc.stdout
+    assert text.index("df/dx = 2") < text.index("error: the expression ends with '*'") < text.index("# line 3: x*3")
+
+
+def test_graph_json_in_text_mode_is_the_graph_alone_on_stdout():
+    result = ok("eval", "x*2", "x=3", "--graph", "json")
+    graph = json.loads(result.stdout)
+    assert set(graph) >= {"output", "nodes", "root"}
+    assert result.stderr == "f = 6\ndf/dx = 2\n"

@@ -213,3 +213,23 @@ def test_pytest_plugin_can_be_turned_off(tmp_path):
     write(tmp_path, "test_ok.ad", PASSING)
     proc = _pytest(tmp_path, "-p", "no:autodiff")
     assert proc.returncode == 5, proc.stdout  # nothing collected
+
+
+@pytest.mark.parametrize("script, outcome", [
+    ("x = (\n", "error"),                      # a syntax error
+    ("x = undefined_name + 1\n", "error"),     # an error at run time
+    ("assert 1 == 2\n", "failed"),             # a failed check
+    ("print(1)\n", "passed"),
+])
+def test_pytest_and_autodiff_test_give_a_script_the_same_outcome(tmp_path, script, outcome):
+    write(tmp_path, "test_one.ad", script)
+    proc = _pytest(tmp_path, "-rA")
+    expected = {"error": "1 error", "failed": "1 failed", "passed": "1 passed"}[outcome]
+    assert proc.stdout.strip().splitlines()[-1].startswith(expected), proc.stdout
+    assert "Traceback" not in proc.stdout and "autodiff/cli" not in proc.stdout, proc.stdout
+    result = invoke("test", str(tmp_path))
+    summary = result.stdout.strip().splitlines()[-1]
+    counts = {"error": "0 passed, 0 failed, 1 error", "failed": "0 passed, 1 failed", "passed": "1 passed, 0 failed"}
+    assert summary.startswith(counts[outcome]), result.stdout
+    if outcome == "error" and "(" in script:
+        assert "'(' was never closed" in proc.stdout  # the script's own message, not the plugin's code

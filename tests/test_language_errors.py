@@ -3,9 +3,11 @@
 caret under the spot, the hint, the exit code, and never a Python traceback.
 Also the sandbox (nothing reaches Python itself) and the parser's robustness
 on deeply nested and very long input."""
+import re
+
 import pytest
 
-from conftest import console, error_text, failed_job, job
+from conftest import console, error_text, failed_job, job, run_fails, run_ok
 
 
 def parts(stderr):
@@ -411,3 +413,27 @@ def test_classes_reach_nothing_of_python(source, message):
     """A class of the program is the interpreter's own object: its Python insides are missing
     attributes, its bases are the program's classes, and its recursion is bounded."""
     assert message in error_text("run", "-", input=source)
+
+
+# ------------------------------------------------- messages without Python's insides (issue 27)
+
+@pytest.mark.parametrize("source, message", [
+    ("property(1, 2, 3, 4, 5)", "property() takes 2 positional arguments but 6 were given"),
+    ("nn.Conv2d()", "nn.Conv2d() missing 3 required positional arguments: 'in_channels', 'out_channels', "
+                    "and 'kernel_size'"),
+    ("torch.optim.SGD()", "torch.optim.SGD() missing 1 required positional argument: 'params'"),
+    ("torch.optim.Optimizer([ones(1)])", "torch.optim.Optimizer() missing 1 required positional argument: "
+                                         "'defaults'"),
+    ("tensor([[1], 2])", "expected a sequence of length 1 at dim 1 (got a number)"),
+    ("tensor([1, [2]])", "expected a number at dim 1 (got a sequence of length 1)"),
+])
+def test_a_constructors_error_names_what_the_program_called(source, message):
+    err = run_fails(f"y = {source}")
+    assert err.startswith(f"error: {message}\n  at <code>, line 1, column 5:"), err
+    assert "__init__" not in err and "_ConvNd" not in err and "property_" not in err
+
+
+def test_an_engine_object_prints_without_its_module():
+    out = run_ok("x = tensor(1., requires_grad=True)\nh = x.register_hook(lambda g: g)\nprint(h, [h])")
+    assert re.fullmatch(r"<RemovableHandle object at 0x[0-9a-f]+> \[<RemovableHandle object at 0x[0-9a-f]+>\]\n",
+                        out), out
