@@ -43,7 +43,8 @@ class _EvalCommand(ExpressionCommand):
               help="Differentiate by NAME (repeat, or a comma list). Default: every bound float variable f depends on.")
 @click.option("--order", type=click.IntRange(1, 20), default=1, show_default=True,
               help="The N-th derivative (grad chained with create_graph, summing between steps).")
-@click.option("--weights", metavar="W", help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
+@click.option("--weights", metavar="W",
+              help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
 @click.option("--jacobian", is_flag=True, help="Also print the full Jacobian of f by each variable.")
 @click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
 @click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
@@ -240,7 +241,7 @@ class _Report:
         """Write a job's result; 1 if it counts as failed (--check found a mismatch), else 0."""
         out = sys.stdout
         mismatch = result.check_ok is not None and not all(result.check_ok.values())
-        if mismatch and self.as_json:  # the JSON keeps the spec's keys; the verdict goes to stderr (and the exit status)
+        if mismatch and self.as_json:  # the JSON keeps the spec's keys; the verdict goes to stderr (and the status)
             out.flush()
             for name in (n for n, ok in result.check_ok.items() if not ok):
                 note = result.check_notes.get(name)

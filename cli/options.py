@@ -5,8 +5,8 @@ import os
 
 import click
 
-__all__ = ["MemorySize", "OutputPath", "unwritable", "write_failed", "SEED", "Jobs", "ExpressionCommand", "JsonUsageError", "expression_first",
-           "budget_options", "budgets_of", "JOBS_HELP", "most_jobs"]
+__all__ = ["MemorySize", "OutputPath", "unwritable", "write_failed", "SEED", "Jobs", "ExpressionCommand",
+           "JsonUsageError", "expression_first", "budget_options", "JOBS_HELP", "most_jobs"]
 
 
 JOBS_PER_CORE = 4  # the most worker processes per core --jobs starts: more would only share the cores
@@ -36,8 +36,8 @@ class Jobs(click.ParamType):
         return min(n, most_jobs())
 
 
-JOBS_HELP = (f"at most {JOBS_PER_CORE} per core ({JOBS_PER_CORE * (os.cpu_count() or 1)} here), and never more "
-             "processes than there is work for")
+JOBS_HELP = (f"at most {JOBS_PER_CORE} per core ({most_jobs()} here), and never more processes than there is work "
+             "for")
 
 
 class OutputPath(click.ParamType):
@@ -122,12 +122,6 @@ def budget_options(command):
                              help=b.what[0].upper() + b.what[1:] + ".")(f)
         return f
     return decorate
-
-
-def budgets_of(params):
-    """The budget values among a command's parameters, taken out of them: {key: value}."""
-    from ..grammar.budget import BY_KEY
-    return {key: params.pop(key) for key in list(params) if key in BY_KEY}
 
 
 # ------------------------------------------------------------ expression commands

@@ -7,7 +7,8 @@ reach the command line (and if it does, it is still shown this way).
 import bisect
 import codecs
 
-__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Interrupted", "Location", "locate", "format_error", "decode_source"]
+__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Interrupted", "Location", "locate", "format_error",
+           "decode_source"]
 
 
 class Location:

@@ -24,7 +24,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine import functions as _functions
-from .limits import bounded_list, TooLarge, check_bits
+from .limits import bounded_list, check_bits
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS
 

@@ -295,7 +295,8 @@ class Interpreter:
                         check_memory()
                     if self.steps > max_steps:
                         raise ScriptError(f"stopped after {max_steps:,} steps {over_budget('max_steps', said=True)}",
-                                          kind="StepLimit", hint="is there a loop that never ends? raise --max-steps if not")
+                                          kind="StepLimit",
+                                          hint="is there a loop that never ends? raise --max-steps if not")
                     op, arg, node = instr
                     if op == C.LOAD_FAST:
                         try:

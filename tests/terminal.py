@@ -18,7 +18,7 @@ import sys
 import sysconfig
 import time
 
-__all__ = ["Terminal", "autodiff_command", "descendants"]
+__all__ = ["Terminal", "autodiff_command", "descendants", "alive"]
 
 
 def autodiff_command():
@@ -153,3 +153,12 @@ def descendants(pid):
             found.append(child)
             stack.append(child)
     return found
+
+
+def alive(pid):
+    """Whether process `pid` still runs (a zombie, dead but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

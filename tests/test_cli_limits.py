@@ -11,46 +11,54 @@ import os
 import re
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
 
 from autodiff.grammar.budget import BUDGETS, BY_KEY, default
 from conftest import console, error_text, failed_job, fails, job, ok, run_fails, usage_error
-from terminal import autodiff_command, descendants
+from terminal import alive, autodiff_command, descendants
 
 README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
 BASE_MB = 120  # the command's own peak (interpreter, numpy, the engine) is well under this
 
 
+# Run in a small Python of its own, which waits for the command with os.wait4: a process's peak
+# memory counts the process it was forked from (Linux carries it over exec), and pytest is large
+_MEASURE = """
+import os, subprocess, sys
+proc = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(proc.pid, 0)
+with open(sys.argv[1], "w") as f:
+    f.write(f"{os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 def peak(*args, stdin=None, timeout=120):
-    """`autodiff ARGS` in a subprocess, waited for with os.wait4: (exit status, stdout, stderr,
-    seconds, peak RSS of that process in MB)."""
+    """`autodiff ARGS` in a subprocess: (exit status, stdout, stderr, seconds, peak RSS of the command
+    in MB)."""
     start = time.monotonic()
-    feed = open(stdin, "rb") if stdin else open(os.devnull, "rb")
-    out_path, err_path = f"/tmp/autodiff-limits-{os.getpid()}.out", f"/tmp/autodiff-limits-{os.getpid()}.err"
-    with feed, open(out_path, "wb") as out, open(err_path, "wb") as err:
-        proc = subprocess.Popen(autodiff_command() + list(args), stdin=feed, stdout=out, stderr=err)
-        deadline = time.monotonic() + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                raise AssertionError(f"`autodiff {' '.join(args)}` still running after {timeout} s")
-            time.sleep(0.02)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    with open(out_path, encoding="utf-8", errors="replace") as f:
-        stdout = f.read()
-    with open(err_path, encoding="utf-8", errors="replace") as f:
-        stderr = f.read()
-    os.unlink(out_path)
-    os.unlink(err_path)
+    report = f"/tmp/autodiff-limits-{os.getpid()}-{time.monotonic_ns()}.rusage"
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as feed:
+        proc = subprocess.Popen([sys.executable, "-c", _MEASURE, report] + autodiff_command() + list(args),
+                                stdin=feed, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            descendants_then = descendants(proc.pid)
+            proc.kill()
+            for pid in descendants_then:
+                os.kill(pid, signal.SIGKILL)
+            proc.communicate()
+            raise AssertionError(f"`autodiff {' '.join(args)}` still running after {timeout} s") from None
+    with open(report) as f:
+        code, kilobytes = map(int, f.read().split())
+    os.unlink(report)
+    stdout, stderr = out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
     for stream in (stdout, stderr):
         assert "Traceback" not in stream and "internal error" not in stream, stream
-    return proc.returncode, stdout, stderr, time.monotonic() - start, usage.ru_maxrss / 1024
+    return code, stdout, stderr, time.monotonic() - start, kilobytes / 1024
 
 
 # ------------------------------------------------------------------ sizes of input
@@ -318,17 +326,9 @@ def test_workers_die_with_their_parent(tmp_path):
         proc.send_signal(signal.SIGKILL)
         proc.wait()
     deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(_alive(w) for w in workers):
+    while time.monotonic() < deadline and any(alive(w) for w in workers):
         time.sleep(0.05)
-    assert not any(_alive(w) for w in workers), "orphaned workers still running"
-
-
-def _alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
+    assert not any(alive(w) for w in workers), "orphaned workers still running"
 
 
 def test_a_worker_that_dies_costs_only_its_jobs(tmp_path):

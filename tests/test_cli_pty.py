@@ -16,18 +16,10 @@ import time
 
 import pytest
 
-from terminal import Terminal, descendants
+from terminal import Terminal, alive, descendants
 
 # seconds from Ctrl-C to the end of the command: "a second or two", with room for a loaded CI box
 STOPS_WITHIN = 5.0
-
-
-def _alive(pid):
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
 
 
 def _whole_json_lines(path):
@@ -154,9 +146,9 @@ def _interrupted(args, wait_for=None, after=1.5, cwd=None):
         shown = t.text()
     for pid in below:  # nothing left running
         deadline = time.monotonic() + 5
-        while _alive(pid) and time.monotonic() < deadline:
+        while alive(pid) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(pid), f"process {pid} still running after the command ended"
+        assert not alive(pid), f"process {pid} still running after the command ended"
     assert "Traceback" not in shown and "internal error" not in shown, shown
     return status, seconds, shown, below
 

@@ -113,17 +113,53 @@ def test_hostile_batches_fail_cleanly_and_stay_independent(lines, options, bindi
 
 # ---------------------------------------------------------------- scripts: classes, iterators, literals, long lines
 
-CLASSES = {
-    "Count": "class Count:\n    def __init__(self, n):\n        self.n = n\n    def __iter__(self):\n        return self\n"
-             "    def __next__(self):\n        if self.n <= 0:\n            raise StopIteration\n        self.n -= 1\n"
-             "        return self.n\n",
-    "Seq": "class Seq:\n    def __init__(self, n):\n        self.n = n\n    def __getitem__(self, i):\n"
-           "        if i >= self.n:\n            raise IndexError(i)\n        return i * 2\n",
-    "Box": "class Box:\n    def __init__(self, n):\n        self.items = list(range(n))\n    def __iter__(self):\n"
-           "        return iter(self.items)\n    def __len__(self):\n        return len(self.items)\n",
-    "Bad": "class Bad:\n    def __init__(self, n):\n        self.n = n\n    def __iter__(self):\n        return self.n\n",
-    "Forever": "class Forever:\n    def __init__(self, n):\n        pass\n    def __iter__(self):\n        return self\n"
-               "    def __next__(self):\n        return 1\n",
+CLASSES = {  # a class each, with its __init__(self, n)
+    "Count": """
+class Count:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if self.n <= 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n
+""",
+    "Seq": """
+class Seq:
+    def __init__(self, n):
+        self.n = n
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return i * 2
+""",
+    "Box": """
+class Box:
+    def __init__(self, n):
+        self.items = list(range(n))
+    def __iter__(self):
+        return iter(self.items)
+    def __len__(self):
+        return len(self.items)
+""",
+    "Bad": """
+class Bad:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self.n
+""",
+    "Forever": """
+class Forever:
+    def __init__(self, n):
+        pass
+    def __iter__(self):
+        return self
+    def __next__(self):
+        return 1
+""",
 }
 USES = st.sampled_from([
     "s = 0\nfor v in {c}({n}):\n    s = s + v\nprint(s)", "print(list({c}({n})))", "print(sum({c}({n})))",
@@ -144,7 +180,7 @@ LONG = st.builds(lambda n, op: "z = [" + op.join(["1"] * n) + "]", st.integers(5
 @st.composite
 def scripts(draw):
     names = draw(st.lists(st.sampled_from(sorted(CLASSES)), min_size=1, max_size=3, unique=True))
-    lines = [CLASSES[name] for name in names]
+    lines = [CLASSES[name].strip("\n") for name in names]
     for _ in range(draw(st.integers(1, 5))):
         kind = draw(st.integers(0, 2))
         if kind == 0:

@@ -385,7 +385,8 @@ def _finishes_cleanly_within(seconds, *args):
 
 def test_huge_builtin_loop_is_stopped():
     err = _finishes_cleanly_within(5, "sum(range(10**9))*x", "x=1", "--max-steps", "100000")
-    assert err.startswith("error: a range of 1,000,000,000 items is too long to go through (limit 10,000,000 items; raise it with --max-items)")
+    assert err.startswith("error: a range of 1,000,000,000 items is too long to go through (limit 10,000,000 items; "
+                          "raise it with --max-items)")
 
 
 def test_huge_expanded_view_is_refused():
