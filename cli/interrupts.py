@@ -43,14 +43,26 @@ def deferred():
         _state.writing, _state.pending = 0, False
 
 
-@contextlib.contextmanager
-def whole():
-    """Within: a Ctrl-C is held back until the block ends (then it is raised)."""
-    _state.writing += 1
-    try:
-        yield
-    finally:
+class _Whole:
+    """`with whole():` -- a Ctrl-C is held back until the block ends (then it is raised). A class,
+    not a generator: a batch enters it once per job."""
+
+    __slots__ = ()
+
+    def __enter__(self):
+        _state.writing += 1
+
+    def __exit__(self, *exc):
         _state.writing -= 1
         if not _state.writing and _state.pending:
             _state.pending = False
             raise KeyboardInterrupt
+        return False
+
+
+_WHOLE = _Whole()
+
+
+def whole():
+    """Within: a Ctrl-C is held back until the block ends (then it is raised)."""
+    return _WHOLE

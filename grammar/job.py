@@ -432,9 +432,10 @@ def run_job(source, bindings=(), options=None):
     A one-line scalar job with default options goes down the lean lane (the same
     op rows without the parser and interpreter); anything else, the full pipeline."""
     options = options or JobOptions()
-    sizes = size_budgets(options)
-    if any(getattr(current, key) != value for key, value in sizes.items()):  # (a command sets them once)
-        with in_force(**sizes):
+    if options.max_items != current.max_items or options.max_digits != current.max_digits or \
+            options.max_line_length != current.max_line_length or \
+            options.max_program_length != current.max_program_length:  # (a command sets them once for all)
+        with in_force(**size_budgets(options)):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
         result = lean_lane.run(source, bindings, options)

@@ -38,7 +38,7 @@ __all__ = ["Interpreter", "UserFunction"]
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_MAX_DEPTH = 200
-_MEMORY_EVERY = (1 << 13) - 1  # the memory budget is looked at every 8,192 steps (budget.check_memory)
+_MEMORY_EVERY = 8192  # steps between two looks at the memory budget (budget.check_memory)
 
 _BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "@": operator.matmul,
@@ -276,6 +276,7 @@ class Interpreter:
         stack = frame.stack
         set_span = current_span.set
         max_steps = self.max_steps
+        check_at = min(max_steps, self.steps + _MEMORY_EVERY)  # the next step that looks at the budgets
         record = self.record  # a function shown every computed value (graph views), or None
         instr = None
         while True:
@@ -291,12 +292,13 @@ class Interpreter:
                     instr = code[frame.pc]
                     frame.pc += 1
                     self.steps += 1
-                    if not self.steps & _MEMORY_EVERY:
+                    if self.steps > check_at:  # (one comparison a step: both budgets behind it)
+                        if self.steps > max_steps:
+                            raise ScriptError(f"stopped after {max_steps:,} steps "
+                                              f"{over_budget('max_steps', said=True)}", kind="StepLimit",
+                                              hint="is there a loop that never ends? raise --max-steps if not")
                         check_memory()
-                    if self.steps > max_steps:
-                        raise ScriptError(f"stopped after {max_steps:,} steps {over_budget('max_steps', said=True)}",
-                                          kind="StepLimit",
-                                          hint="is there a loop that never ends? raise --max-steps if not")
+                        check_at = min(max_steps, self.steps + _MEMORY_EVERY)
                     op, arg, node = instr
                     if op == C.LOAD_FAST:
                         try:

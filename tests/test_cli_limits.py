@@ -22,6 +22,9 @@ from terminal import alive, autodiff_command, descendants
 
 README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
 BASE_MB = 120  # the command's own peak (interpreter, numpy, the engine) is well under this
+# the memory budget is the kernel's limit on the address space and /proc's count of it; processes are
+# counted in /proc
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux's RLIMIT_AS and /proc")
 
 
 # Run in a small Python of its own, which waits for the command with os.wait4: a process's peak
@@ -146,6 +149,7 @@ def test_parsing_memory_grows_in_proportion_to_the_input(tmp_path):
     assert large - base < 2.6 * max(small - base, 5), growth
 
 
+@linux_only
 def test_the_memory_budget_covers_parsing(tmp_path):
     jobs = tmp_path / "jobs.txt"
     jobs.write_text("len([" + ",".join(["7"] * 400_000) + "])\n")
@@ -155,6 +159,7 @@ def test_the_memory_budget_covers_parsing(tmp_path):
                                                          "it with --max-memory)")
 
 
+@linux_only
 def test_a_program_at_the_memory_limit_stops_promptly(tmp_path):
     """Many small objects up to the budget (CPython can loop for good when they meet the kernel's
     limit itself): the job stops with its error within seconds, each time."""
@@ -251,6 +256,7 @@ def test_the_allocation_cap_follows_max_memory():
     assert "(limit 4 GiB; raise it with --max-memory)" in text
 
 
+@linux_only
 def test_numpys_allocation_failure_is_worded_as_ours():
     message = failed_job("outer(ones(10**4), ones(10**4)).sum()*x", "x=1", "--max-memory", "64M")["message"]
     assert message.startswith("the job went past its memory budget (limit 64 MiB; raise it with --max-memory)")
@@ -296,6 +302,7 @@ def _most_workers(args, seconds, tmp_path):
     return most, proc.returncode, out_path.read_text()
 
 
+@linux_only
 def test_jobs_are_capped_by_the_work(tmp_path):
     most, code, out = _most_workers(["eval", "-f", _slow_batch(tmp_path / "ten.txt", 10), "x=1", "--json",
                                      "--jobs", "300"], 120, tmp_path)
@@ -303,6 +310,7 @@ def test_jobs_are_capped_by_the_work(tmp_path):
     assert most <= 1, most  # ten jobs: one chunk, one worker
 
 
+@linux_only
 def test_jobs_are_capped_by_the_cores(tmp_path):
     from autodiff.cli.options import most_jobs
     most, code, out = _most_workers(["eval", "-f", _slow_batch(tmp_path / "many.txt", 1200), "x=1", "--json",
@@ -312,6 +320,7 @@ def test_jobs_are_capped_by_the_cores(tmp_path):
     assert f"at most 4 per core ({most_jobs()} here)" in " ".join(ok("eval", "--help").stdout.split())
 
 
+@linux_only
 def test_workers_die_with_their_parent(tmp_path):
     proc = subprocess.Popen(autodiff_command() + ["eval", "-f", _slow_batch(tmp_path / "b.txt", 3000), "x=1",
                                                   "--json", "--jobs", "2"],
@@ -331,6 +340,7 @@ def test_workers_die_with_their_parent(tmp_path):
     assert not any(alive(w) for w in workers), "orphaned workers still running"
 
 
+@linux_only
 def test_a_worker_that_dies_costs_only_its_jobs(tmp_path):
     proc = subprocess.Popen(autodiff_command() + ["eval", "-f", _slow_batch(tmp_path / "b.txt", 1000), "x=1",
                                                   "--json", "--jobs", "2"],

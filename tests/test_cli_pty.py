@@ -11,12 +11,16 @@ the whole foreground process group, workers included.
 """
 import json
 import os
+import sys
 import threading
 import time
 
 import pytest
 
 from terminal import Terminal, alive, descendants
+
+# a pty, and /proc to see which processes are left
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses a pty and Linux's /proc")
 
 # seconds from Ctrl-C to the end of the command: "a second or two", with room for a loaded CI box
 STOPS_WITHIN = 5.0
