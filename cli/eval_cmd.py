@@ -119,7 +119,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = sys.stderr if as_json else sys.stdout
     report = _Report(as_json, graph_format, precision, pairs, options)
-    if options.device == "cuda":
+    if options.device == "cuda" and dask_address is None:  # (with Dask, the workers' devices count)
         _check_device(as_json)
     if not batch:
         try:
@@ -164,7 +164,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
 
 
 def _check_device(as_json):
-    """A batch on the GPU: stop before the first job when there is none."""
+    """Jobs on the GPU: stop before the first one when there is none."""
     from ..engine import backend
     try:
         backend.backend_for(backend.device("cuda"))
@@ -231,8 +231,10 @@ class _Report:
             else:
                 out.flush()
                 report_error(e, text, where, first_line=line, job_line=line if where is not None else None)
-        elif isinstance(e, MemoryError):
-            _plain_error(out, self.as_json, line, text, "MemoryError", str(e) or "out of memory")
+        elif isinstance(e, MemoryError):  # (one that escaped the job's own handling, at the very limit)
+            from ..grammar.budget import memory_error_message
+            _plain_error(out, self.as_json, line, text, "MemoryError",
+                         memory_error_message(e, self.options.max_memory)[0])
         else:  # a job's internal failure: said as such, and the batch goes on
             _plain_error(out, self.as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")
         self.last_line = line

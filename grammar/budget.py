@@ -7,15 +7,16 @@ error a budget raises ends with `(limit ...; raise it with --option)`
 (`over_budget`). While a job runs, its size budgets are the values in force
 (`in_force`), read by the checks in limits.py.
 
-The memory budget is enforced by the operating system: while a job runs, the
-limit on the process's address space (RLIMIT_AS) is what it uses now plus the
-budget, and put back afterwards. Any allocation past that -- a tensor, a
-list, a string, numpy's scratch space, the parser's tree -- fails at once
-with MemoryError, which the job reports as past its memory budget. Where the
-operating system has no such limit (or the job runs on a GPU, whose driver
-reserves address space of its own), it is not enforced this way; the engine's
-allocation cap (a tensor no larger than the budget) and the size budgets
-still apply.
+The memory budget: while a job runs, the process's address space may grow by
+the budget. The job's growth is looked at every few thousand interpreter
+steps, tokens or compiled items (`check_memory`) and stops it past the budget;
+the operating system's limit (RLIMIT_AS) is the budget plus HEADROOM, so that
+a single large allocation past it -- a tensor, numpy's scratch space -- fails
+at once with MemoryError while there is still room to report it. Either way
+the job reports that it went past its memory budget. The engine makes no
+tensor larger than the budget (its allocation cap). Where the operating system
+has no such limit (or the job runs on a GPU, whose driver reserves address
+space of its own), only the engine's cap and the size budgets apply.
 """
 import contextlib
 import math
