@@ -136,20 +136,22 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     if progress_wanted():  # results to a file or pipe, a terminal watching: a progress line on stderr
         progress = Progress(stream)
         stream = progress.reader(stream)
-    if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
-        from .dask_batch import run_batch_on_dask
-        chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
-                          precision=precision, where=where)
-        workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
-        failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress)
-        sys.exit(1 if failed else 0)
     try:
-        with deferred(), warning_printer() as printer:
-            if jobs > 1:
-                failed = _run_in_workers(job_lines(stream), jobs, report, printer, where, progress)
+        with deferred():
+            if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
+                from .dask_batch import run_batch_on_dask
+                chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
+                                  precision=precision, where=where)
+                workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
+                failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress,
+                                           written=report.written)
             else:
-                failed = report.jobs(job_lines(stream, _flush_stdout), printer, where, batch=True,
-                                     progress=progress)
+                with warning_printer() as printer:
+                    if jobs > 1:
+                        failed = _run_in_workers(job_lines(stream), jobs, report, printer, where, progress)
+                    else:
+                        failed = report.jobs(job_lines(stream, _flush_stdout), printer, where, batch=True,
+                                             progress=progress)
     except KeyboardInterrupt:
         if progress is not None:
             progress.close()
@@ -265,6 +267,10 @@ class _Report:
             out.write(_job_text(result, graph_format, self.precision))
         return 1 if mismatch else 0
 
+    def written(self, line):
+        """The output of the jobs up to `line` is written (by workers: --jobs, --dask)."""
+        self.last_line = line
+
     def lost(self, jobs, why):
         """Each of `jobs` reported as failed for `why` (their worker process died)."""
         for line, text, _ in jobs:
@@ -284,11 +290,8 @@ def _run_in_workers(lines, jobs, report, printer, where, progress):
         report.options.out = sys.stderr if report.as_json else sys.stdout  # the worker's caught streams
         return report.jobs(chunk, printer, where, batch=True, first=first)
 
-    def written(line):
-        report.last_line = line
-
     return run_batch_in_workers(lines, run_chunk, jobs, progress.update if progress is not None else None,
-                                written=written, lost=report.lost)
+                                written=report.written, lost=report.lost)
 
 
 def run_chunk_captured(jobs, pairs, options, as_json, graph_format, precision, where, first=True):

@@ -205,3 +205,16 @@ def test_ctrl_c_stops_a_test_run_and_reports_what_ran(tmp_path):
                                                   "1000000000"], after=3.0)
     assert status == 130 and seconds < STOPS_WITHIN, (status, seconds, shown)
     assert "1 passed, 0 failed" in shown and "interrupted: 1 of 2 files ran" in shown, shown
+
+
+def test_ctrl_c_stops_a_batch_on_a_local_dask_cluster(tmp_path):
+    pytest.importorskip("distributed")
+    batch = _batch(tmp_path / "jobs.txt", 5000, slow=True)
+    out = tmp_path / "out.jsonl"
+    status, seconds, shown, below = _interrupted(["eval", "-f", batch, "x=1", "--dask", "local", "--jobs", "2",
+                                                  "-o", str(out)], wait_for="jobs/s", after=0.5)
+    assert status == 130 and seconds < STOPS_WITHIN + 5, (status, seconds, shown)  # (closing the cluster)
+    assert "interrupted: the batch stopped (the results of lines up to " in shown, shown
+    last = int(shown.rsplit("lines up to ", 1)[1].split(" ")[0])
+    assert [o["line"] for o in _whole_json_lines(out)] == list(range(1, last + 1))
+    assert len(below) >= 2  # the cluster's processes, gone with it (checked in _interrupted)
