@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import invoke
+from test_language_iteration import COUNTDOWN
 from test_language_property import EXPRESSIONS
 
 EXAMPLES = int(os.environ.get("AUTODIFF_FUZZ_EXAMPLES", "12"))
@@ -114,18 +115,7 @@ def test_hostile_batches_fail_cleanly_and_stay_independent(lines, options, bindi
 # ---------------------------------------------------------------- scripts: classes, iterators, literals, long lines
 
 CLASSES = {  # a class each, with its __init__(self, n)
-    "Count": """
-class Count:
-    def __init__(self, n):
-        self.n = n
-    def __iter__(self):
-        return self
-    def __next__(self):
-        if self.n <= 0:
-            raise StopIteration
-        self.n -= 1
-        return self.n
-""",
+    "Countdown": COUNTDOWN,
     "Seq": """
 class Seq:
     def __init__(self, n):

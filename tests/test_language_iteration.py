@@ -10,18 +10,22 @@ import pytest
 
 from conftest import error_text, job, run, run_fails
 
+# n, n - 1, ..., 1 by the iterator protocol (test_fuzz.py's scripts use it too)
+COUNTDOWN = """
+class Countdown:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self
+    def __next__(self):
+        if self.n <= 0:
+            raise StopIteration
+        self.n -= 1
+        return self.n + 1
+"""
+
 PROGRAMS = {
     "iterator protocol": """
-        class Countdown:
-            def __init__(self, n):
-                self.n = n
-            def __iter__(self):
-                return self
-            def __next__(self):
-                if self.n <= 0:
-                    raise StopIteration
-                self.n -= 1
-                return self.n + 1
         print(list(Countdown(3)))
         for v in Countdown(2):
             print(v)
@@ -45,16 +49,6 @@ PROGRAMS = {
         class Pair:
             def __iter__(self):
                 return Countdown(2)
-        class Countdown:
-            def __init__(self, n):
-                self.n = n
-            def __iter__(self):
-                return self
-            def __next__(self):
-                if self.n == 0:
-                    raise StopIteration()
-                self.n -= 1
-                return self.n
         print([x * 2 for x in Box([1, 2, 3])], list(Box("ab")), list(Pair()), [*Box((4, 5))])
         for i, c in enumerate(Box("xy")):
             print(i, c)
@@ -116,7 +110,7 @@ def _python_prints(source):
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_prints_what_python_prints(name):
-    source = textwrap.dedent(PROGRAMS[name]).lstrip("\n")
+    source = COUNTDOWN.lstrip("\n") + textwrap.dedent(PROGRAMS[name]).lstrip("\n")
     result = run(source)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == _python_prints(source)
