@@ -23,6 +23,7 @@ import contextlib
 import dataclasses
 import gc
 import logging
+import signal
 import threading
 import uuid
 
@@ -70,18 +71,18 @@ def _import_distributed():
     return distributed
 
 
-def run_batch_on_dask(address, jobs, chunk_args, local_workers=None, progress=None):
+def run_batch_on_dask(address, jobs, chunk_args, local_workers=None, progress=None, written=None):
     """Run `jobs` (an iterator of (line, text, error)) on the Dask cluster at
     `address` ('local': one started here, of `local_workers` processes, else one
     per core): each partition through `run_chunk_captured(partition, **chunk_args)`
     on a worker, its output written here to sys.stdout/sys.stderr in input order.
     Returns how many jobs failed. `progress` (a cli.progress.Progress, or None)
-    is updated as partitions are written."""
+    is updated as partitions are written, and `written(last line)` called."""
     distributed = _import_distributed()
     options = chunk_args["options"]
     chunk_args = dict(chunk_args, options=dataclasses.replace(options, out=None))  # the worker sets its own
     with _client(distributed, address, local_workers) as (client, where):
-        failed = _run(client, where, jobs, chunk_args, progress.update if progress is not None else None)
+        failed = _run(client, where, jobs, chunk_args, progress.update if progress is not None else None, written)
     if progress is not None:
         progress.close()
     return failed
@@ -92,8 +93,9 @@ def _client(distributed, address, local_workers):
     with contextlib.ExitStack() as stack:
         if address == "local":
             try:
-                cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
-                                                   dashboard_address=":0", silence_logs=logging.ERROR)
+                with _without_interrupts():  # Ctrl-C is this process's to handle: its cluster goes with it
+                    cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
+                                                       dashboard_address=":0", silence_logs=logging.ERROR)
             except Exception as e:
                 raise DaskBatchError(f"could not start a local Dask cluster: {_reason(e)}") from None
             stack.callback(_quietly, cluster.close)
@@ -110,6 +112,22 @@ def _client(distributed, address, local_workers):
             raise problem
         stack.callback(_quietly, client.close, timeout=CONNECT_TIMEOUT)
         yield client, address
+
+
+@contextlib.contextmanager
+def _without_interrupts():
+    """Within: SIGINT ignored, so that the processes started here ignore it too (an ignored signal
+    stays ignored in a new program, and Python then installs no KeyboardInterrupt of its own). The
+    terminal's Ctrl-C goes to every process of its group: the local cluster's would print their
+    tracebacks while this process closes them."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _quietly(close, **kwargs):
@@ -132,7 +150,7 @@ def _in_flight(client):
     return max(MIN_IN_FLIGHT, IN_FLIGHT * threads)
 
 
-def _run(client, where, jobs, chunk_args, progress):
+def _run(client, where, jobs, chunk_args, progress, written=None):
     batch = uuid.uuid4().hex[:12]
     limit = _in_flight(client)
     pending = collections.deque()
@@ -143,16 +161,16 @@ def _run(client, where, jobs, chunk_args, progress):
                                    retries=RETRIES, pure=False)
             pending.append((chunk[0][0], chunk[-1][0], len(chunk), future))
             while pending and (len(pending) >= limit or pending[0][3].done()):
-                failed, done = _write(pending.popleft(), where, failed, done, progress)
+                failed, done = _write(pending.popleft(), where, failed, done, progress, written)
         while pending:
-            failed, done = _write(pending.popleft(), where, failed, done, progress)
+            failed, done = _write(pending.popleft(), where, failed, done, progress, written)
     finally:
         if pending:  # stopped early (an error, a closed pipe, Ctrl-C): the rest is not wanted
             _quietly(client.cancel, futures=[entry[3] for entry in pending])
     return failed
 
 
-def _write(entry, where, failed, done, progress):
+def _write(entry, where, failed, done, progress, written=None):
     first_line, last_line, count, future = entry
     try:
         result = future.result()
@@ -160,7 +178,11 @@ def _write(entry, where, failed, done, progress):
         hint = " (is autodiff-cli installed on every worker?)" if isinstance(e, ImportError) else ""
         raise DaskBatchError(f"the Dask cluster at {where} could not run the jobs on lines {first_line}-{last_line}: "
                              f"{_reason(e)}{hint}") from None
-    return write_output(result, count, failed, done, progress)
+    parts, chunk_failed = result
+    totals = write_output(parts, count, failed, done, progress, chunk_failed)
+    if written is not None:
+        written(last_line)
+    return totals
 
 
 # ------------------------------------------------------------------ on a worker
@@ -169,8 +191,8 @@ _ONE_AT_A_TIME = threading.Lock()  # a worker process's partitions, one after an
 
 
 def _run_partition(index, jobs, chunk_args):
-    """A Dask task: one partition of the batch through eval's own code; (stdout
-    text, stderr text, how many jobs failed)."""
+    """A Dask task: one partition of the batch through eval's own code; (its stdout
+    and stderr in the order written, how many jobs failed)."""
     from .eval_cmd import run_chunk_captured
     with _ONE_AT_A_TIME:
         return run_chunk_captured(restored(jobs), first=index == 0, **chunk_args)

@@ -2,7 +2,6 @@
 value and derivatives, as text or JSON. Options in, `run_job` called, results
 formatted: the meaning of a job lives in autodiff.grammar.job."""
 import contextlib
-import io
 import json
 import sys
 
@@ -10,8 +9,9 @@ import click
 import numpy
 
 from .inputs import job_lines
-from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, ExpressionCommand, Jobs, SEED
-from .output import (format_array, json_value, dumps, report_error, error_json, warning_printer)
+from .interrupts import deferred, whole
+from .options import ExpressionCommand, Jobs, JOBS_HELP, OutputPath, SEED, budget_options, write_failed
+from .output import format_array, json_value, dumps, report_error, report_interrupt, error_json, warning_printer
 from .progress import Progress, wanted as progress_wanted
 
 __all__ = ["eval_command"]
@@ -43,7 +43,8 @@ class _EvalCommand(ExpressionCommand):
               help="Differentiate by NAME (repeat, or a comma list). Default: every bound float variable f depends on.")
 @click.option("--order", type=click.IntRange(1, 20), default=1, show_default=True,
               help="The N-th derivative (grad chained with create_graph, summing between steps).")
-@click.option("--weights", metavar="W", help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
+@click.option("--weights", metavar="W",
+              help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
 @click.option("--jacobian", is_flag=True, help="Also print the full Jacobian of f by each variable.")
 @click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
 @click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
@@ -57,22 +58,19 @@ class _EvalCommand(ExpressionCommand):
 @click.option("--seed", type=SEED, default=None, help="Seed for rand/randn (as torch.manual_seed).")
 @click.option("--precision", type=click.IntRange(1, 17), default=6, show_default=True,
               help="Significant digits in text output.")
-@click.option("--max-steps", type=click.IntRange(1), default=10_000_000, show_default=True,
-              help="Stop a program after this many steps.")
-@click.option("--max-memory", type=MemorySize(), default=DEFAULT_MAX_MEMORY_TEXT, show_default=True,
-              help="How much memory each job may use (e.g. 512M, 8G); past it, the job fails cleanly.")
 @click.option("-f", "--file", "jobs_file", type=click.File("rb"), default=None,
               help="Run every non-blank, non-# line of FILE as a job ('-' is stdin).")
 @click.option("--jobs", "-j", type=Jobs(), default="1", show_default=True,
-              help="Run a batch's jobs in N worker processes ('auto': one per core); output stays in input order.")
+              help=f"Run a batch's jobs in N worker processes ('auto': one per core; {JOBS_HELP}); output "
+                   "stays in input order.")
 @click.option("--dask", "dask_address", metavar="ADDRESS", default=None,
               help="Run a batch on the Dask cluster at ADDRESS (tcp://host:8786; 'local': one started here, of "
                    "--jobs processes): JSON Lines out, in input order.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+@click.option("-o", "--output", type=OutputPath(), default=None,
               help="Write the results to FILE (default: stdout).")
+@budget_options("eval")
 def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
-                 fmt, as_json, device, dtype, seed, precision, max_steps, max_memory, jobs_file, jobs, dask_address,
-                 output):
+                 fmt, as_json, device, dtype, seed, precision, jobs_file, jobs, dask_address, output, **budgets):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
     \b
@@ -85,7 +83,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     the options apply to every job. In eval, numbers and lists of numbers are float
     tensors that require grad.
     """
-    from ..grammar.job import JobOptions, parse_binding
+    from ..grammar.budget import in_force
+    from ..grammar.job import JobOptions, parse_binding, size_budgets
     if expr is not None:
         expr = expr.strip() or None
     if expr is None and jobs_file is None:
@@ -103,7 +102,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     options = JobOptions(wrt=names, order=order, weights=weights, jacobian=jacobian, hessian=hessian,
                          check=check, formula=formula, graph=graph_format is not None,
                          device=None if device is None else ("cuda" if device == "gpu" else device),
-                         dtype=dtype, seed=seed, max_steps=max_steps, max_memory=max_memory)
+                         dtype=dtype, seed=seed, **budgets)
     as_json = as_json or fmt == "json"
     ctx = click.get_current_context()
     batch = jobs_file is not None or expr == "-"
@@ -115,140 +114,197 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         try:
             ctx.with_resource(contextlib.redirect_stdout(ctx.with_resource(open(output, "w", encoding="utf-8"))))
         except OSError as e:
-            raise click.BadParameter(f"cannot write {output!r}: {e.strerror}", param_hint="-o/--output")
+            raise write_failed(e, output, "-o/--output") from None
+    ctx.with_resource(in_force(**size_budgets(options)))
     # a program's print() goes with the results in text, and out of the JSON stream
     options.out = sys.stderr if as_json else sys.stdout
-    progress = None
-    if batch:
-        stream = jobs_file if jobs_file is not None else sys.stdin.buffer
-        where = getattr(stream, "name", "<stdin>")
-        where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
-        if progress_wanted():  # results to a file or pipe, a terminal watching: a progress line on stderr
-            progress = Progress(stream)
-            stream = progress.lines(stream)
-    if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
-        from .dask_batch import run_batch_on_dask
-        chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
-                          precision=precision, where=where)
-        workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
-        failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress)
-        sys.exit(1 if failed else 0)
-    if options.device == "cuda":
-        from ..engine import backend
+    report = _Report(as_json, graph_format, precision, pairs, options)
+    if options.device == "cuda" and dask_address is None:  # (with Dask, the workers' devices count)
+        _check_device(as_json)
+    if not batch:
         try:
-            backend.backend_for(backend.device("cuda"))
-        except backend.DeviceError as e:
-            if as_json:
-                click.echo(dumps({"error": {"type": "DeviceError", "message": str(e)}}))
+            with warning_printer() as printer:
+                failed = report.jobs([(1, expr, None)], printer, None, batch=False)
+        except KeyboardInterrupt as stop:
+            report_interrupt(stop, expr)
+            sys.exit(130)
+        sys.exit(1 if failed else 0)
+    stream = jobs_file if jobs_file is not None else sys.stdin.buffer
+    where = getattr(stream, "name", "<stdin>")
+    where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
+    progress = None
+    if progress_wanted():  # results to a file or pipe, a terminal watching: a progress line on stderr
+        progress = Progress(stream)
+        stream = progress.reader(stream)
+    try:
+        with deferred():
+            if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
+                from .dask_batch import run_batch_on_dask
+                chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
+                                  precision=precision, where=where)
+                workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
+                failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress,
+                                           written=report.written)
             else:
-                click.echo(f"error: {e}", err=True)
-            sys.exit(1)
-    with warning_printer() as printer:
-        if batch:
-            if jobs > 1:
-                failed = _run_in_workers(job_lines(stream), jobs, pairs, options, as_json, graph_format,
-                                         precision, printer, where, progress)
-            else:
-                failed = _run_jobs(job_lines(stream, _flush_stdout), pairs, options, as_json, graph_format,
-                                   precision, printer, where, batch=True, progress=progress)
-            if progress is not None:
-                progress.close()
-        else:
-            failed = _run_jobs([(1, expr, None)], pairs, options, as_json, graph_format, precision, printer,
-                               None, batch=False)
+                with warning_printer() as printer:
+                    if jobs > 1:
+                        failed = _run_in_workers(job_lines(stream), jobs, report, printer, where, progress)
+                    else:
+                        failed = report.jobs(job_lines(stream, _flush_stdout), printer, where, batch=True,
+                                             progress=progress)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.close()
+        sys.stdout.flush()
+        last = report.last_line
+        done = f"the results of lines up to {last} are written" if last else "no result was written"
+        click.echo(f"interrupted: the batch stopped ({done})", err=True)
+        sys.exit(130)
+    if progress is not None:
+        progress.close()
     sys.exit(1 if failed else 0)
 
 
-def _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first=True,
-              progress=None):
-    """Run and report each job in turn; how many failed. `first`: these are the
-    batch's first jobs (text output puts a blank line between jobs). `progress`
-    is told how many jobs are done."""
-    from .batch_tuning import batch_settings
-    with batch_settings() if batch else contextlib.nullcontext():
-        return _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first,
-                            progress)
+def _check_device(as_json):
+    """Jobs on the GPU: stop before the first one when there is none."""
+    from ..engine import backend
+    try:
+        backend.backend_for(backend.device("cuda"))
+    except backend.DeviceError as e:
+        if as_json:
+            click.echo(dumps({"error": {"type": "DeviceError", "message": str(e)}}))
+        else:
+            click.echo(f"error: {e}", err=True)
+        sys.exit(1)
 
 
-def _report_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch, first, progress):
-    from ..grammar.errors import LanguageError
-    from ..grammar.job import run_job
-    out = sys.stdout
-    failed = 0
-    printer.where = where
-    for done, (line, text, bad_bytes) in enumerate(jobs):
-        if progress is not None:
-            progress.update(done)
-        printer.source = text
-        printer.job_line = line
-        try:
-            if bad_bytes is not None:
-                raise bad_bytes
-            result = run_job(text, pairs, options)
-        except LanguageError as e:
-            failed += 1
-            if as_json:
+class _Report:
+    """Runs jobs and writes what each gives, as text or JSON: the one place a job's
+    result or error becomes output (a batch's workers and Dask's run this too)."""
+
+    def __init__(self, as_json, graph_format, precision, pairs, options):
+        self.as_json, self.graph_format, self.precision = as_json, graph_format, precision
+        self.pairs, self.options = pairs, options
+        self.last_line = None  # the line of the last job whose output is written (where Ctrl-C stopped)
+
+    def jobs(self, jobs, printer, where, batch, first=True, progress=None):
+        """Run and report each job in turn; how many failed. `first`: these are the
+        batch's first jobs (text output puts a blank line between jobs). `progress`
+        is told how many jobs are done."""
+        from .batch_tuning import batch_settings
+        with batch_settings() if batch else contextlib.nullcontext():
+            return self._jobs(jobs, printer, where, batch, first, progress)
+
+    def _jobs(self, jobs, printer, where, batch, first, progress):
+        from ..grammar.job import run_job
+        failed = 0
+        printer.where = where
+        for done, (line, text, bad_bytes) in enumerate(jobs):
+            if progress is not None:
+                progress.update(done)
+            printer.source = text
+            printer.job_line = line
+            try:
+                if bad_bytes is not None:
+                    raise bad_bytes
+                result = run_job(text, self.pairs, self.options)
+            except BrokenPipeError:  # the reader of our output went away: stop (cli.main exits quietly)
+                raise
+            except Exception as e:  # one job's failure never ends the batch
+                failed += 1
+                with whole():
+                    self.error(line, text, e, where if batch else None)
+                continue
+            with whole():
+                failed += self.result(line, text, result, batch, first)
+            first = False
+            self.last_line = line
+            if not batch:
+                sys.stdout.flush()  # a batch flushes before it waits for input (job_lines)
+        return failed
+
+    def error(self, line, text, e, where):
+        """A failed job's report: a JSON line, or the error on stderr after the results before it."""
+        from ..grammar.errors import LanguageError
+        out = sys.stdout
+        if isinstance(e, LanguageError):
+            if self.as_json:
                 out.write(dumps({"line": line, "expr": text, "error": error_json(e, text)}) + "\n")
             else:
-                report_error(e, text, where if batch else None, first_line=line)
-            continue
-        except MemoryError as e:
-            failed += 1
-            _plain_error(out, as_json, line, text, "MemoryError", str(e) or "out of memory")
-            continue
-        except BrokenPipeError:  # the reader of our output went away: stop (cli.main exits quietly)
-            raise
-        except Exception as e:  # one job's internal failure never ends the batch
-            failed += 1
-            _plain_error(out, as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")
-            continue
-        if result.check_ok is not None and not all(result.check_ok.values()):
-            failed += 1  # a derivative that disagrees with finite differences fails the job (CI gates on it)
-            if as_json:  # the JSON keeps the spec's keys; the verdict goes to stderr (and the exit status)
-                for name in (n for n, ok in result.check_ok.items() if not ok):
-                    note = result.check_notes.get(name)
-                    click.echo(f"warning (line {line}): d/d{name} disagrees with finite differences"
-                               + (f"; {note}" if note else ""), err=True)
-        if as_json:
+                out.flush()
+                report_error(e, text, where, first_line=line, job_line=line if where is not None else None)
+        elif isinstance(e, MemoryError):  # (one that escaped the job's own handling, at the very limit)
+            from ..grammar.budget import memory_error_message
+            _plain_error(out, self.as_json, line, text, "MemoryError",
+                         memory_error_message(e, self.options.max_memory)[0])
+        else:  # a job's internal failure: said as such, and the batch goes on
+            _plain_error(out, self.as_json, line, text, "InternalError", f"{type(e).__name__}: {e}")
+        self.last_line = line
+
+    def result(self, line, text, result, batch, first):
+        """Write a job's result; 1 if it counts as failed (--check found a mismatch), else 0."""
+        out = sys.stdout
+        mismatch = result.check_ok is not None and not all(result.check_ok.values())
+        if mismatch and self.as_json:  # the JSON keeps the spec's keys; the verdict goes to stderr (and the status)
+            out.flush()
+            for name in (n for n, ok in result.check_ok.items() if not ok):
+                note = result.check_notes.get(name)
+                click.echo(f"warning (line {line}): d/d{name} disagrees with finite differences"
+                           + (f"; {note}" if note else ""), err=True)
+        graph_format = self.graph_format
+        if self.as_json:
             out.write(_job_json_line(line, text, result, graph_format) + "\n")
-        elif graph_format == "dot":  # DOT alone on stdout, to pipe into `dot`; the values on stderr
+        elif graph_format in ("dot", "json"):  # the graph alone on stdout, to pipe on; the values on stderr
+            out.flush()
             sys.stderr.write((f"# line {line}: {text}\n" if batch else "")
-                             + _job_text(result, None, precision))
-            out.write(_graph(result, "dot"))
+                             + _job_text(result, None, self.precision))
+            sys.stderr.flush()
+            out.write(_graph(result, graph_format) if graph_format == "dot" else dumps(_graph(result, "json", True))
+                      + "\n")
         else:
             if batch:
                 out.write(("" if first else "\n") + f"# line {line}: {text}\n")
-            out.write(_job_text(result, graph_format, precision))
-        first = False
-        out.flush() if not batch else None  # a batch flushes before it waits for input (job_lines)
-    return failed
+            out.write(_job_text(result, graph_format, self.precision))
+        return 1 if mismatch else 0
+
+    def written(self, line):
+        """The output of the jobs up to `line` is written (by workers: --jobs, --dask)."""
+        self.last_line = line
+
+    def lost(self, jobs, why):
+        """Each of `jobs` reported as failed for `why` (their worker process died)."""
+        for line, text, _ in jobs:
+            _plain_error(sys.stdout, self.as_json, line, text, "InternalError", why)
+            self.last_line = line
 
 
 def _flush_stdout():
     sys.stdout.flush()
 
 
-def _run_in_workers(lines, jobs, pairs, options, as_json, graph_format, precision, printer, where, progress):
+def _run_in_workers(lines, jobs, report, printer, where, progress):
     """The batch over `jobs` worker processes: the same output, in input order."""
     from .parallel import run_batch_in_workers
 
     def run_chunk(chunk, first):
-        options.out = sys.stderr if as_json else sys.stdout  # the worker's caught streams
-        return _run_jobs(chunk, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
-                         first=first)
+        report.options.out = sys.stderr if report.as_json else sys.stdout  # the worker's caught streams
+        return report.jobs(chunk, printer, where, batch=True, first=first)
 
-    return run_batch_in_workers(lines, run_chunk, jobs, progress.update if progress is not None else None)
+    return run_batch_in_workers(lines, run_chunk, jobs, progress.update if progress is not None else None,
+                                written=report.written, lost=report.lost)
 
 
 def run_chunk_captured(jobs, pairs, options, as_json, graph_format, precision, where, first=True):
-    """Part of a batch run as `_run_jobs` runs it, its stdout and stderr caught:
-    (stdout text, stderr text, how many failed). A Dask worker runs this (cli/dask_batch.py)."""
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), warning_printer() as printer:
-        options.out = err if as_json else out
-        failed = _run_jobs(jobs, pairs, options, as_json, graph_format, precision, printer, where, batch=True,
-                           first=first)
-    return out.getvalue(), err.getvalue(), failed
+    """Part of a batch run as a single process runs it, its stdout and stderr caught in the order
+    they were written: (a Recorder's parts, how many failed). A Dask worker runs this
+    (cli/dask_batch.py)."""
+    from .parallel import Recorder
+    recorder = Recorder()
+    with recorder.caught(), warning_printer() as printer:
+        options.out = sys.stderr if as_json else sys.stdout
+        failed = _Report(as_json, graph_format, precision, pairs, options).jobs(jobs, printer, where, batch=True,
+                                                                                first=first)
+    return recorder.parts, failed
 
 
 def _plain_error(out, as_json, line, text, kind, message):
@@ -256,6 +312,7 @@ def _plain_error(out, as_json, line, text, kind, message):
         out.write(dumps({"line": line, "expr": text, "error": {"type": kind, "message": message,
                                                                "column": 1}}) + "\n")
     else:
+        out.flush()
         click.echo(f"error: {message}" + (f" (line {line})" if line != 1 else ""), err=True)
 
 

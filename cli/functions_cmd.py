@@ -89,7 +89,8 @@ def functions_command(filter_text, as_json):
     """The functions, methods, attributes and namespaces a program can use, with one line on each.
 
     FILTER keeps the names that contain it (torch.X, x.X and X_ spellings count);
-    a FILTER that names one thing exactly shows it in full.
+    a FILTER that names one thing exactly shows it in full. Exit 1 when no name
+    contains FILTER.
 
     \b
     autodiff functions            # everything, by group
@@ -104,12 +105,12 @@ def functions_command(filter_text, as_json):
         found = [exact]  # F.relu, torch.nn.functional.relu: another spelling of relu
     if as_json:
         sys.stdout.write("[" + ",\n ".join(json.dumps(e.as_json()) for e in found) + "]\n")
-        return
+        sys.exit(0 if found else 1)
     if not found:
         close = _suggestions(filter_text.strip())
         hint = f"; did you mean {' or '.join(close)}?" if close else ""
         click.echo(f"no name contains '{filter_text}'{hint}", err=True)
-        return
+        sys.exit(1)
     if exact is not None and len(found) == 1:
         sys.stdout.write(render_entry(exact))
         return

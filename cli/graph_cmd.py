@@ -1,11 +1,13 @@
 """`autodiff graph`: the graph of one job, as text, JSON, Graphviz DOT, SVG or PNG."""
+import re
 import shutil
 import subprocess
 import sys
 
 import click
 
-from .output import report_error, warning_printer, dumps
+from .options import OutputPath, budget_options, unwritable, write_failed
+from .output import report_error, report_interrupt, warning_printer, dumps
 
 __all__ = ["graph_command"]
 
@@ -20,14 +22,14 @@ GRAPHVIZ_HINT = ("install Graphviz (Debian/Ubuntu: apt-get install graphviz; mac
 @click.option("--set", "sets", multiple=True, metavar="NAME=VALUE", help="Bind a variable.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json", "dot", "svg", "png"]), default="text",
               show_default=True)
-@click.option("-o", "--output", "output", type=click.Path(dir_okay=False, writable=True, allow_dash=True),
-              default=None, metavar="FILE",
+@click.option("-o", "--output", "output", type=OutputPath(), default=None, metavar="FILE",
               help="Write to FILE instead of stdout; `-` is stdout for every format (svg/png go to "
                    "graph.svg/graph.png when not given).")
 @click.option("--backward", is_flag=True, help="Run backward first and show each node's grad.")
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
 @click.option("--seed", type=int, default=None)
-def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
+@budget_options("graph")
+def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed, **budgets):
     """The forward and backward graph of EXPR: nodes (MulBackward0, AccumulateGrad), edges, values.
 
     \b
@@ -56,31 +58,41 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
     to_stdout = output in (None, "-") if fmt in ("text", "json", "dot") else output == "-"
     try:
         with trace_inputs():  # every node keeps its arguments: the text view lists its constants too
-            result = run_graph_job(expr, pairs, backward=backward, options=JobOptions(dtype=dtype, seed=seed))
+            result = run_graph_job(expr, pairs, backward=backward,
+                                   options=JobOptions(dtype=dtype, seed=seed, **budgets))
     except LanguageError as e:
         report_error(e, expr)
         sys.exit(1)
+    except KeyboardInterrupt as stop:
+        report_interrupt(stop, expr)
+        sys.exit(130)
     graph = describe_graph(result.graph, result.variables, expr, result.produced, result.names)
     if fmt in ("text", "json", "dot"):
         text = dumps(graph) + "\n" if fmt == "json" else render(graph, fmt)
         if not to_stdout:
-            with open(output, "w", encoding="utf-8") as f:
-                f.write(text)
-            click.echo(f"wrote {output}", err=True)
+            _write_file(output, text.encode("utf-8"))
         else:
             sys.stdout.write(text)
         return
     source = render(graph, "dot")
     target = output or f"graph.{fmt}"
-    command = [dot, f"-T{fmt}"] if to_stdout else [dot, f"-T{fmt}", "-o", target]
+    if not to_stdout and output is None and unwritable(target):
+        raise click.BadParameter(f"cannot write {target!r}: {unwritable(target)}", param_hint="-o/--output")
     try:
-        done = subprocess.run(command, input=source.encode(), capture_output=True, timeout=60)
+        done = subprocess.run([dot, f"-T{fmt}"], input=source.encode(), capture_output=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         click.echo(f"error: running Graphviz failed: {e}", err=True)
         sys.exit(1)
+    complaint = done.stderr.decode(errors="replace").strip()
     if done.returncode != 0:
-        click.echo(f"error: Graphviz could not render the graph: {done.stderr.decode(errors='replace').strip()}",
-                   err=True)
+        click.echo(f"error: Graphviz could not render the graph: {complaint}", err=True)
+        sys.exit(1)
+    scaled = _SHRUNK.search(complaint)
+    if fmt == "png" and scaled:  # a picture shrunk to fit PNG's limit is one nobody can read
+        click.echo(f"error: the graph has {len(graph['nodes']):,} nodes: as a PNG, Graphviz would shrink it to "
+                   f"{float(scaled.group(1)):.0%} to fit its largest picture, too small to read", err=True)
+        click.echo("  hint: use --format svg (a picture of any size, to zoom into), --format text, or a "
+                   "smaller expression", err=True)
         sys.exit(1)
     if to_stdout:  # the image itself (binary for png) on stdout
         sys.stdout.flush()
@@ -94,4 +106,18 @@ def graph_command(expr, bindings, sets, fmt, output, backward, dtype, seed):
         stream.write(done.stdout)
         stream.flush()
         return
-    click.echo(f"wrote {target}", err=True)
+    _write_file(target, done.stdout)
+
+
+# Graphviz's words when a picture is past what its bitmap renderer makes (32,767 pixels a side)
+_SHRUNK = re.compile(r"too large for cairo-renderer bitmaps\. Scaling by ([0-9.]+)")
+
+
+def _write_file(path, data):
+    """Write the picture or text to `path` (a usage error naming -o if that fails after all)."""
+    try:
+        with open(path, "wb") as f:
+            f.write(data)
+    except OSError as e:
+        raise write_failed(e, path, "-o/--output") from None
+    click.echo(f"wrote {path}", err=True)

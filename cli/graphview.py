@@ -17,7 +17,7 @@ import numpy
 
 from ..engine import graph as G
 from ..engine.tensor import Tensor
-from .output import format_array, json_value
+from .output import format_array, format_number, json_value
 
 __all__ = ["describe_graph", "render", "to_text", "to_dot"]
 
@@ -237,6 +237,8 @@ def _operand_text(operand, precision=4):
         text = "a tensor" if "shape" in operand else "a number"
     elif isinstance(value, str):
         text = value
+    elif isinstance(value, float) and "shape" not in operand:  # a number: all its digits, as written
+        text = format_number(value) if value == int(value) and abs(value) < 1e15 else repr(value)
     else:
         text = _short(value, precision)
     return f"{operand['param']}={text}" if "param" in operand else text

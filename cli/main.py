@@ -85,8 +85,8 @@ def main(argv=None):
     except click.ClickException as e:
         e.show()
         code = e.exit_code
-    except click.exceptions.Abort:
-        click.echo("aborted", err=True)
+    except click.exceptions.Abort as e:  # click's form of Ctrl-C (or of the end of input at a prompt)
+        click.echo("interrupted" if isinstance(e.__cause__, KeyboardInterrupt) else "aborted", err=True)
         code = 130
     except KeyboardInterrupt:
         click.echo("interrupted", err=True)

@@ -3,7 +3,7 @@ import sys
 
 import click
 
-from .options import ExpressionCommand, SEED
+from .options import ExpressionCommand, SEED, budget_options
 from .output import format_array, json_value, dumps, report_error, warning_printer
 
 __all__ = ["minimize_command"]
@@ -26,8 +26,9 @@ __all__ = ["minimize_command"]
 @click.option("--precision", type=click.IntRange(1, 17), default=6, show_default=True)
 @click.option("--dtype", type=click.Choice(["float64", "float32"]), default=None)
 @click.option("--seed", type=SEED, default=None, help="Seed rand/randn (as torch.manual_seed) for f and --init.")
+@budget_options("minimize")
 def minimize_command(expr, bindings, inits, optimizer, lr, steps, tol, momentum, fmt, as_json, precision, dtype,
-                     seed):
+                     seed, **budgets):
     """Minimise EXPR over the --init variables using the engine's gradients.
 
     \b
@@ -60,7 +61,7 @@ def minimize_command(expr, bindings, inits, optimizer, lr, steps, tol, momentum,
             bar.update(1)
 
         result = minimize(expr, init_pairs, pairs, optimizer=optimizer, lr=lr, steps=steps, tol=tol,
-                          momentum=momentum, on_step=progress if bar is not None else None, seed=seed)
+                          momentum=momentum, on_step=progress if bar is not None else None, seed=seed, **budgets)
     except LanguageError as e:
         if bar is not None:
             bar.__exit__(None, None, None)

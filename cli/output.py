@@ -8,8 +8,8 @@ import warnings
 import click
 import numpy
 
-__all__ = ["format_number", "format_array", "json_value", "dumps", "report_error", "error_json",
-           "warning_printer"]
+__all__ = ["format_number", "format_array", "json_value", "dumps", "report_error", "report_interrupt",
+           "error_json", "warning_printer"]
 
 
 def format_number(v, precision=6):
@@ -92,10 +92,23 @@ def error_json(error, source):
     return out
 
 
-def report_error(error, source, where=None, first_line=1):
-    """Print a language error to stderr: message, place, caret, hint."""
+def report_error(error, source, where=None, first_line=1, job_line=None):
+    """Print a language error to stderr: message, place, caret, hint (`job_line`: see format_error)."""
     from ..grammar.errors import format_error
-    click.echo(format_error(error, source, where, first_line), err=True)
+    click.echo(format_error(error, source, where, first_line, job_line), err=True)
+
+
+def report_interrupt(stop, source=None, where=None):
+    """Ctrl-C stopped a program: `interrupted`, and where it was when the program knows (the
+    line, column and caret of the statement it was running)."""
+    from ..grammar.errors import Interrupted, format_error
+    sys.stdout.flush()
+    if sys.stderr.isatty():  # past the ^C the terminal shows
+        click.echo("", err=True)
+    if isinstance(stop, Interrupted):
+        click.echo(format_error(stop, source, where), err=True)
+    else:
+        click.echo("interrupted", err=True)
 
 
 class _WarningPrinter:

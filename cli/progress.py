@@ -14,7 +14,7 @@ INTERVAL = 0.1      # seconds between redraws
 
 
 class Progress:
-    """Counts the bytes read from the input (`lines` wraps its iterator) and draws
+    """Counts the bytes read from the input (`reader` wraps it) and draws
     `[=====>      ]  42%  12,345 jobs  3,210 jobs/s` as `update(done)` is called."""
 
     def __init__(self, stream, out=None, clock=time.monotonic):
@@ -25,11 +25,9 @@ class Progress:
         self.start = self.last = clock()
         self.drawn = False
 
-    def lines(self, stream):
-        """The stream's lines, counted as they are read."""
-        for raw in stream:
-            self.read += len(raw)
-            yield raw
+    def reader(self, stream):
+        """The stream, its bytes counted as they are read (read and read1, as job_lines reads)."""
+        return _Counted(stream, self)
 
     def update(self, done, force=False):
         now = self.clock()
@@ -53,6 +51,28 @@ class Progress:
         if self.drawn:
             self.out.write("\r\033[K")
             self.out.flush()
+
+
+class _Counted:
+    """A binary stream whose reads add to a Progress's count of bytes read."""
+
+    def __init__(self, stream, progress):
+        self.stream, self.progress = stream, progress
+        self.name = getattr(stream, "name", "<stdin>")
+
+    def read(self, size=-1):
+        data = self.stream.read(size)
+        self.progress.read += len(data)
+        return data
+
+    def read1(self, size=-1):
+        read1 = getattr(self.stream, "read1", None) or self.stream.read
+        data = read1(size)
+        self.progress.read += len(data)
+        return data
+
+    def fileno(self):
+        return self.stream.fileno()
 
 
 def _size(stream):

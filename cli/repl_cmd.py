@@ -7,7 +7,9 @@ import sys
 
 import click
 
-from .output import report_error, warning_printer
+from ..grammar.budget import over_budget
+from .options import budget_options
+from .output import report_error, report_interrupt, warning_printer
 
 __all__ = ["repl_command"]
 
@@ -22,17 +24,20 @@ _HELP = re.compile(r"""help(?:\s*\(\s*(['"]?)([\w.]*)\1\s*\)|\s+(['"]?)([\w.]+)\
               help="The default floating dtype (PyTorch's unless set, as in `autodiff run`).")
 @click.option("--device", type=click.Choice(["cpu", "cuda", "gpu"]), default=None)
 @click.option("--seed", type=int, default=None)
-@click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True)
-def repl_command(dtype, device, seed, max_steps):
+@budget_options("repl")
+def repl_command(dtype, device, seed, **budgets):
     """An interactive session: type statements, see values. Ctrl-D or `exit` leaves."""
     from ..grammar.errors import LanguageError
     from ..grammar.program import Session
     interactive = sys.stdin.isatty()
+    if hasattr(sys.stdin, "reconfigure"):  # a byte that is not UTF-8 is a character the parser refuses
+        sys.stdin.reconfigure(errors="replace")
     history = _setup_history() if interactive else None
     out = sys.stdout
     printer = click.get_current_context().with_resource(warning_printer())
+    reader = _Reader(interactive, budgets["max_line_length"])
     try:
-        session = Session(out=out, max_steps=max_steps, device=device, dtype=dtype, seed=seed)
+        session = Session(out=out, device=device, dtype=dtype, seed=seed, **budgets)
     except LanguageError as e:
         report_error(e, None)
         sys.exit(1)
@@ -41,7 +46,13 @@ def repl_command(dtype, device, seed, max_steps):
                    "functions (`help NAME` shows one); Ctrl-D leaves.")
     try:
         while True:
-            source = _read_statement(interactive)
+            try:
+                source = reader.statement()
+            except LanguageError as e:  # a line past the line budget, or binary input
+                report_error(e, None)
+                if reader.ended:
+                    sys.exit(1)
+                continue
             if source is None:
                 break
             if source.strip() in _EXIT_WORDS:
@@ -64,8 +75,8 @@ def repl_command(dtype, device, seed, max_steps):
             except MemoryError as e:
                 click.echo(f"error: out of memory ({e})", err=True)
                 continue
-            except KeyboardInterrupt:
-                click.echo("interrupted", err=True)
+            except KeyboardInterrupt as stop:  # the statement stops; the session goes on
+                report_interrupt(stop, source)
                 continue
             if value is not None:
                 out.write(repr(value) + "\n")
@@ -84,30 +95,72 @@ def _help_request(source):
     return match.group(2) or match.group(4) or ""
 
 
-def _read_statement(interactive):
-    """One statement's text: a line, or several for a block or an open bracket; None at the end."""
-    lines = []
-    while True:
-        prompt = (">>> " if not lines else "... ") if interactive else ""
-        try:
-            line = input(prompt) if interactive else sys.stdin.readline()
-        except EOFError:
-            line = None
-        except KeyboardInterrupt:
-            click.echo("")
-            return ""
-        if line is None or (not interactive and line == ""):
-            return "\n".join(lines) if lines else None
-        line = line.rstrip("\n")
-        lines.append(line)
-        text = "\n".join(lines)
-        if lines[0].rstrip().endswith(":"):
-            if line.strip() == "":  # an empty line ends a block
-                return text
-            continue
-        if _unfinished(text):
-            continue
-        return text
+class _Reader:
+    """The statements typed (or piped in): a line, or several for a block or an open bracket.
+    Piped input is read a line at a time, never more than the line budget of it: a longer
+    line is an error (its rest skipped), and a line too long with a NUL byte in it is binary
+    data, which ends the session."""
+
+    def __init__(self, interactive, max_line_length):
+        self.interactive = interactive
+        self.limit = max_line_length
+        self.ended = False
+
+    def statement(self):
+        """One statement's text; None at the end of the input."""
+        lines = []
+        while True:
+            prompt = (">>> " if not lines else "... ") if self.interactive else ""
+            try:
+                line = input(prompt) if self.interactive else self._piped_line()
+            except EOFError:
+                if self.interactive:
+                    click.echo("")  # Ctrl-D: end the prompt's line, as Python's REPL does
+                line = None
+            except KeyboardInterrupt:
+                click.echo("")
+                return ""
+            if line is None:
+                return "\n".join(lines) if lines else None
+            line = line.rstrip("\n")
+            lines.append(line)
+            text = "\n".join(lines)
+            if lines[0].rstrip().endswith(":"):
+                if line.strip() == "":  # an empty line ends a block
+                    return text
+                continue
+            if _unfinished(text):
+                continue
+            return text
+
+    def _piped_line(self):
+        """The next line of piped input (None at its end), read at most the line budget at a time."""
+        line = sys.stdin.readline(self.limit + 1)
+        if not line:
+            return None
+        if len(line) <= self.limit or line.endswith("\n") and len(line) == self.limit + 1:
+            return line
+        size, binary = len(line), "\0" in line
+        while not binary and not line.endswith("\n"):  # skip the rest of it
+            line = sys.stdin.readline(1 << 16)
+            if not line:
+                break
+            size += len(line)
+            binary = "\0" in line
+        if binary:
+            self.ended = True
+            raise _input_error(f"this is binary data, not text (a NUL byte in a line of more than {size:,} "
+                               f"characters) {over_budget('max_line_length', self.limit)}")
+        raise _input_error(f"this line of {size:,} characters is too long to read "
+                           f"{over_budget('max_line_length', self.limit)}")
+
+
+def _input_error(message):
+    """An error about the input itself, with no place in a statement."""
+    from ..grammar.errors import SyntaxProblem
+    error = SyntaxProblem(message, 0)
+    error.start = error.end = None
+    return error
 
 
 def _unfinished(text):

@@ -8,7 +8,7 @@ import time
 
 import click
 
-from .options import MemorySize, DEFAULT_MAX_MEMORY_TEXT, Jobs
+from .options import Jobs, JOBS_HELP, OutputPath, budget_options, write_failed
 
 __all__ = ["test_command"]
 
@@ -25,12 +25,10 @@ _WORD = {"passed": "PASSED", "failed": "FAILED", "error": "ERROR"}
 @click.option("-x", "--exitfirst", is_flag=True, help="Stop at the first file that fails.")
 @click.option("-v", "--verbose", is_flag=True, help="One line per file, with its name.")
 @click.option("--update", is_flag=True, help="(Re)write each passing file's golden NAME.expected from its output.")
-@click.option("--junit-xml", "junit_xml", type=click.Path(dir_okay=False), metavar="FILE",
+@click.option("--junit-xml", "junit_xml", type=OutputPath(), metavar="FILE",
               help="Also write a JUnit XML report to FILE.")
 @click.option("--jobs", "-j", type=Jobs(), default="1", show_default=True,
-              help="Run files in N worker processes ('auto': one per core).")
-@click.option("--timeout", type=click.FloatRange(0, min_open=True), default=60.0, show_default=True,
-              help="Seconds a file may run.")
+              help=f"Run files in N worker processes ('auto': one per core; {JOBS_HELP}).")
 @click.option("--rtol", type=click.FloatRange(0), default=1e-7, show_default=True,
               help="Relative tolerance for numbers compared with a golden file.")
 @click.option("--atol", type=click.FloatRange(0), default=1e-9, show_default=True,
@@ -38,12 +36,8 @@ _WORD = {"passed": "PASSED", "failed": "FAILED", "error": "ERROR"}
 @click.option("--exact", is_flag=True, help="Compare with golden files byte for byte.")
 @click.option("--dtype", type=click.Choice(["float32", "float64"]), default="float32", show_default=True,
               help="The default floating dtype, as in `autodiff run`.")
-@click.option("--max-steps", type=click.IntRange(1), default=100_000_000, show_default=True,
-              help="Interpreter steps each file may take.")
-@click.option("--max-memory", type=MemorySize(), default=DEFAULT_MAX_MEMORY_TEXT, show_default=True,
-              help="Memory each file may use.")
-def test_command(paths, keyword, exitfirst, verbose, update, junit_xml, jobs, timeout, rtol, atol, exact, dtype,
-                 max_steps, max_memory):
+@budget_options("test")
+def test_command(paths, keyword, exitfirst, verbose, update, junit_xml, jobs, rtol, atol, exact, dtype, **budgets):
     """Run the test_*.ad and *_test.ad scripts under PATHS (default: the current folder).
 
     A file passes when it runs to the end (no error, no failed assert) and its
@@ -66,16 +60,24 @@ def test_command(paths, keyword, exitfirst, verbose, update, junit_xml, jobs, ti
     if not files:
         click.echo(f"no tests collected in {time.perf_counter() - start:.2f}s")
         sys.exit(EXIT_NO_TESTS)
-    options = TestOptions(timeout=timeout, max_steps=max_steps, max_memory=max_memory, dtype=dtype,
-                          rtol=rtol, atol=atol, exact=exact, update=update)
+    options = TestOptions(dtype=dtype, rtol=rtol, atol=atol, exact=exact, update=update, **budgets)
     progress = _Progress(len(files), verbose, sys.stdout.isatty())
-    results = run_files(files, options, jobs=jobs, stop_early=exitfirst, on_result=progress.show)
+    try:
+        results = run_files(files, options, jobs=jobs, stop_early=exitfirst, on_result=progress.show)
+    except KeyboardInterrupt:  # the running files are stopped (run_files kills them): what ran, then 130
+        progress.close()
+        _report(progress.results, time.perf_counter() - start, False)
+        click.echo(f"interrupted: {len(progress.results)} of {len(files)} files ran", err=True)
+        sys.exit(130)
     progress.close()
     elapsed = time.perf_counter() - start
     _report(results, elapsed, exitfirst and len(results) < len(files))
     if junit_xml:
         from .junit import write_junit
-        write_junit(junit_xml, results, elapsed)
+        try:
+            write_junit(junit_xml, results, elapsed)
+        except OSError as e:
+            raise write_failed(e, junit_xml, "--junit-xml") from None
     sys.exit(0 if all(r.outcome == "passed" for r in results) else 1)
 
 
@@ -87,9 +89,11 @@ class _Progress:
         self.done = 0
         self.line = ""
         self.notes = []
+        self.results = []
 
     def show(self, result):
         self.done += 1
+        self.results.append(result)
         if self.verbose:
             percent = f" [{100 * self.done // self.total:3d}%]" if self.tty else ""
             click.echo(f"{result.path} {_WORD[result.outcome]}{percent}")

@@ -1,6 +1,8 @@
 """Python data -- numbers, nested lists, numpy arrays, tensors -- as a host (numpy) array, with
 PyTorch's messages for what cannot be one (rows of different lengths, whole numbers beyond int64,
 strings). torch.tensor builds on it, and so does the core where a user's weights arrive as lists."""
+import itertools
+
 import numpy
 
 __all__ = ["host_array_of", "is_number", "ragged_error", "INT_OVERFLOW"]
@@ -14,7 +16,8 @@ def is_number(x):
 
 
 def ragged_error(data):
-    """PyTorch's message for a list whose rows differ in length, found without recursion."""
+    """PyTorch's message for a list whose rows differ in length, found without recursion
+    (where a number stands beside a list, the message says which is where)."""
     level = [data]
     dim = 0
     while level:
@@ -22,12 +25,30 @@ def ragged_error(data):
         first = lengths[0]
         for n in lengths:
             if n != first:
+                if first is None or n is None:
+                    return ValueError(f"expected {'a number' if first is None else f'a sequence of length {first}'}"
+                                      f" at dim {dim} (got {'a number' if n is None else f'a sequence of length {n}'})")
                 return ValueError(f"expected sequence of length {first} at dim {dim} (got {n})")
         if first is None:
             break
         level = [y for x in level for y in x]
         dim += 1
     return ValueError("could not build a tensor from this data")
+
+
+MAX_NESTING = 32  # numpy's most dimensions (1.x): a list nested deeper is no tensor
+
+
+def check_nesting(data):
+    """Refuse a list nested deeper than a tensor can be -- one that holds itself would have numpy
+    walk it without end -- looking level by level, without recursion."""
+    level = [data]
+    for _ in range(MAX_NESTING):
+        items = list(itertools.chain.from_iterable(level))
+        if not any(issubclass(k, (list, tuple)) for k in set(map(type, items))):
+            return
+        level = [x for x in items if isinstance(x, (list, tuple))]
+    raise ValueError(f"a list nested more than {MAX_NESTING} deep is not a tensor (does it contain itself?)")
 
 
 def host_array_of(data):
@@ -37,6 +58,7 @@ def host_array_of(data):
     if hasattr(data, "__array__") and not isinstance(data, (list, tuple)):  # a tensor (its own host copy)
         return numpy.asarray(data)
     if isinstance(data, (list, tuple)):
+        check_nesting(data)
         try:
             arr = numpy.array(data)
         except (ValueError, OverflowError):

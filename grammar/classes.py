@@ -7,13 +7,17 @@ resolution order (Python's C3). An instance is a `UserInstance`: its class and i
 attributes. Reading `obj.name` looks in the instance, then along the class's MRO, and binds a
 function found there to the instance (`BoundMethod`); @staticmethod, @classmethod and @property (read-only) work as
 Python's, and so do the operator methods a class defines (__add__, __eq__, __len__,
-__getitem__, ...). Every attribute lives in these dicts;
+__getitem__, ...), and so does iteration: `for x in obj` takes the iterator __iter__ gives (its
+__next__ called until it raises StopIteration), or else calls __getitem__ with 0, 1, 2, ...
+until IndexError. Every attribute lives in these dicts;
 none of them is a Python attribute, so `obj.__class__` or `obj.__dict__` is just a missing
 attribute, as everything else the program did not assign. Calling a class or an instance
 (`__init__`, `__call__`) runs the program's own functions in the interpreter (vm.py)."""
 
+from .errors import LanguageError
+
 __all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", "DESCRIPTORS", "call_target",
-           "constructed", "class_attribute", "set_class_attribute", "is_program_object"]
+           "constructed", "class_attribute", "set_class_attribute", "is_program_object", "SequenceIterator"]
 
 
 class UserClass:
@@ -148,11 +152,73 @@ def _setitem(self, key, value):
     fn(self, key, value)
 
 
+def _iter(self):
+    """iter(obj), as Python's: the class's __iter__ (which must give an iterator), else the
+    old protocol of __getitem__ with 0, 1, 2, ... until IndexError."""
+    fn = self.cls.lookup("__iter__")
+    if fn is not MISSING:
+        it = fn(self)
+        if not (it.__class__ is UserInstance and it.cls.lookup("__next__") is not MISSING
+                or it.__class__ is not UserInstance and hasattr(type(it), "__next__")):
+            name = it.cls.name if it.__class__ is UserInstance else type(it).__name__
+            raise TypeError(f"iter() returned non-iterator of type '{name}'")
+        return it
+    if self.cls.lookup("__getitem__") is not MISSING:
+        return SequenceIterator(self)
+    raise TypeError(f"'{self.cls.name}' object is not iterable")
+
+
+def _next(self):
+    """next(obj): the class's __next__; a StopIteration the program raises there ends a loop."""
+    fn = self.cls.lookup("__next__")
+    if fn is MISSING:
+        raise TypeError(f"'{self.cls.name}' object is not an iterator")
+    try:
+        return fn(self)
+    except LanguageError as e:
+        stop = getattr(e, "exception", None)
+        if isinstance(stop, StopIteration):
+            raise StopIteration(*stop.args) from None
+        raise
+
+
+class SequenceIterator:
+    """The iterator of an object whose class has __getitem__ and no __iter__: items 0, 1, 2, ...
+    until __getitem__ raises IndexError (or StopIteration), as Python's."""
+    __slots__ = ("target", "index")
+
+    def __init__(self, target):
+        self.target, self.index = target, 0
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self.target is None:
+            raise StopIteration
+        try:
+            value = _getitem(self.target, self.index)
+        except (IndexError, StopIteration):
+            self.target = None
+            raise StopIteration from None
+        except LanguageError as e:
+            if not isinstance(getattr(e, "exception", None), (IndexError, StopIteration)):
+                raise
+            self.target = None
+            raise StopIteration from None
+        self.index += 1
+        return value
+
+
+SequenceIterator.__name__ = SequenceIterator.__qualname__ = "iterator"
+
 UserInstance.__len__ = _len
 UserInstance.__bool__ = _bool
 UserInstance.__hash__ = _hash
 UserInstance.__getitem__ = _getitem
 UserInstance.__setitem__ = _setitem
+UserInstance.__iter__ = _iter
+UserInstance.__next__ = _next
 
 
 class BoundMethod:

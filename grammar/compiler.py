@@ -8,6 +8,7 @@ An instruction is `(opcode, argument, node)`. The stack machine they drive:
 operands are pushed, operators pop them and push their result; jumps carry
 the index they go to.
 """
+from .budget import check_memory
 from .errors import SyntaxProblem
 from .syntax import Node
 
@@ -426,8 +427,12 @@ class _Compiler:
 
     def _run(self, work, out, state):
         """Drain the work stack: expand statements and expressions into instructions."""
+        count = 0
         while work:
             kind, item, ctx = work.pop()
+            count += 1
+            if not count & 0xFFFF:  # a long program: within the memory budget? (budget.check_memory)
+                check_memory()
             if kind == "emit":
                 out.append(item)
             elif kind == "label":

@@ -7,7 +7,8 @@ reach the command line (and if it does, it is still shown this way).
 import bisect
 import codecs
 
-__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Location", "locate", "format_error", "decode_source"]
+__all__ = ["LanguageError", "SyntaxProblem", "ScriptError", "Interrupted", "Location", "locate", "format_error",
+           "decode_source"]
 
 
 class Location:
@@ -84,11 +85,33 @@ class ScriptError(LanguageError):
         self.kind = kind
 
 
-def format_error(error, source, filename=None, first_line=1):
+SHOWN_WIDTH = 100  # characters of a source line an error shows at most (around the spot)
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C while a program ran, with where it was (offsets in its source, when known): still a
+    KeyboardInterrupt -- it ends the program and any batch -- shown as an error is."""
+
+    message = "interrupted"
+    hint = None
+    notes = ()
+
+    def __init__(self, start=None, end=None):
+        super().__init__()
+        self.start, self.end = start, end
+
+    def location(self, source):
+        if self.start is None or source is None:
+            return None
+        return locate(source, self.start, self.end)
+
+
+def format_error(error, source, filename=None, first_line=1, job_line=None):
     """The text shown for `error`: message, place, source line, caret, hint, notes.
 
-    `first_line` is the line of the file that `source` starts at (a batch job's line)."""
-    lines = [f"error: {error.message}"]
+    `first_line` is the line of the file that `source` starts at (a batch job's line);
+    `job_line`, a batch job's line, is given as the place of an error that has none in it."""
+    lines = ["interrupted" if isinstance(error, Interrupted) else f"error: {error.message}"]
     loc = error.location(source)
     if loc is not None:
         where = f"line {loc.line + first_line - 1}, column {loc.column}"
@@ -96,9 +119,18 @@ def format_error(error, source, filename=None, first_line=1):
             where = f"{filename}, {where}"
         lines.append(f"  at {where}:")
         shown = loc.source_line.rstrip("\r").expandtabs(1)
-        width = max(1, min(loc.end_column, len(shown) + 2) - loc.column)
+        column, end = loc.column, min(loc.end_column, len(shown) + 2)
+        if len(shown) > SHOWN_WIDTH:  # a long line: the part around the spot
+            first = max(0, min(column - 1 - SHOWN_WIDTH // 2, len(shown) - SHOWN_WIDTH))
+            last = first + SHOWN_WIDTH
+            lead = "..." if first else ""
+            shown = lead + shown[first:last] + ("..." if last < len(shown) else "")
+            column, end = column - first + len(lead), min(end, last + 1) - first + len(lead)
+        width = max(1, end - column)
         lines.append(f"    {shown}")
-        lines.append("    " + " " * (loc.column - 1) + "^" * width)
+        lines.append("    " + " " * (column - 1) + "^" * width)
+    elif job_line is not None:  # a batch job's error with no place in it: its line
+        lines.append(f"  at {filename}, line {job_line}" if filename else f"  at line {job_line}")
     if error.hint:
         lines.append(f"  hint: {error.hint}")
     for note in error.notes:

@@ -17,7 +17,8 @@ from .. import engine as E
 from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
 from ..engine.core import InplaceModifiedError
-from .budget import DEFAULT_MAX_MEMORY, BUDGET_HINT, MemoryBudget, budget_message, format_size
+from .budget import BUDGET_HINT, MemoryBudget, current, defaults, format_size, in_force, \
+    memory_error_message, over_budget
 from .errors import LanguageError, ScriptError, SyntaxProblem
 from . import lean_lane
 
@@ -37,8 +38,14 @@ class JobOptions:
     device: str = None
     dtype: str = None
     seed: int = None
-    max_steps: int = 10_000_000
-    max_memory: int = DEFAULT_MAX_MEMORY  # bytes the job may grow the process by (--max-memory)
+    # the budgets (grammar/budget.py's table, eval's defaults)
+    max_steps: int = defaults("eval")["max_steps"]
+    max_memory: int = defaults("eval")["max_memory"]  # bytes the job may grow the process by
+    max_depth: int = defaults("eval")["max_depth"]
+    max_items: int = defaults("eval")["max_items"]
+    max_digits: int = defaults("eval")["max_digits"]
+    max_line_length: int = defaults("eval")["max_line_length"]
+    max_program_length: int = defaults("eval")["max_program_length"]
     out: object = None            # where the program's print() writes (None: nowhere)
 
     # Whether these options let a job take the lean lane: asked once per options object (a batch
@@ -207,6 +214,7 @@ def _execute(source, bindings, options, overrides=None):
                           hint="end the program with an expression, e.g. `y = x**2; y`", kind="SyntaxError")
     code = compile_program(program, source, keep_last=True)
     interp = _eval_interpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
+                              max_depth=options.max_depth,
                               out=options.out if overrides is None else None)
     interp.max_memory = options.max_memory
     if options.graph or options.formula:
@@ -362,8 +370,8 @@ def _check_matrix_size(what, rows, columns, itemsize, max_memory):
     nbytes = rows * columns * itemsize
     if nbytes > max_memory:
         raise ScriptError(f"{what} would hold {rows * columns:,} numbers ({format_size(nbytes)}), past the job's "
-                          f"memory budget of {format_size(max_memory)}", hint=BUDGET_HINT + " (or fewer --wrt)",
-                          kind="MemoryError")
+                          f"memory budget {over_budget('max_memory', max_memory)}",
+                          hint=BUDGET_HINT + " (or fewer --wrt)", kind="MemoryError")
     if rows > MAX_MATRIX_ROWS:
         raise ScriptError(f"{what} would take {rows:,} backward passes, one per row (the limit is "
                           f"{MAX_MATRIX_ROWS:,})", hint="ask for --weights and the gradient, or a smaller f",
@@ -424,10 +432,24 @@ def run_job(source, bindings=(), options=None):
     A one-line scalar job with default options goes down the lean lane (the same
     op rows without the parser and interpreter); anything else, the full pipeline."""
     options = options or JobOptions()
-    result = lean_lane.run(source, bindings, options)
-    if result is not None:
-        return result
+    if options.max_items != current.max_items or options.max_digits != current.max_digits or \
+            options.max_line_length != current.max_line_length or \
+            options.max_program_length != current.max_program_length:  # (a command sets them once for all)
+        with in_force(**size_budgets(options)):
+            return run_job(source, bindings, options)
+    if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
+        result = lean_lane.run(source, bindings, options)
+        if result is not None:
+            return result
     return isolated(_run_job, source, bindings, options)
+
+
+_SIZES = ("max_items", "max_digits", "max_line_length", "max_program_length")
+
+
+def size_budgets(options):
+    """{key: value} of the size budgets in `options` (JobOptions or any object with them)."""
+    return {key: getattr(options, key) for key in _SIZES}
 
 
 def _run_job(source, bindings, options):
@@ -451,11 +473,8 @@ def _run_job(source, bindings, options):
 def out_of_memory(e, max_memory):
     """A MemoryError as the job's error: past its budget (an allocation that failed), or one
     of the language's own size limits (its message says which)."""
-    message = str(e)
-    if not message or message.startswith("Unable to allocate"):
-        detail = f" ({message[0].lower() + message[1:]})" if message else ""
-        return ScriptError(budget_message(max_memory) + detail, hint=BUDGET_HINT, kind="MemoryError")
-    return ScriptError(message, kind="MemoryError")
+    message, hint = memory_error_message(e, max_memory)
+    return ScriptError(message, hint=hint, kind="MemoryError")
 
 
 def _inplace_script_error(e):
@@ -575,7 +594,7 @@ def _check(source, bindings, options, interp, variables, grads):
             """The scalar whose gradient by `name` is the reported derivative."""
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),
-                             max_memory=options.max_memory)
+                             max_memory=options.max_memory, max_depth=options.max_depth)
             interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
             steps_left[0] -= interp2.steps
             w = _weights(interp2, f2, options.weights)
@@ -635,17 +654,25 @@ def run_graph_job(source, bindings=(), backward=False, options=None):
     run with every intermediate retaining its grad, so each node can show it."""
     options = options or JobOptions()
     options.graph = True
-    with engine_settings(options.dtype, options.device):
-        interp, f = _execute(source, bindings, options)
-        result = JobResult(source=source, variables=dict(interp.variables))
-        result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
-        result.produced = interp.produced
-        if backward and f.requires_grad:
-            for t in interp.produced.values():
-                if t.requires_grad and t.grad_fn is not None:
-                    t.retain_grad()
-            weights = None if f.numel() == 1 else E.ones_like(f)
-            f.backward(weights, retain_graph=True)
-        result.set_output(f)
-        result.graph = f
-        return result
+    with engine_settings(options.dtype, options.device), in_force(**size_budgets(options)), \
+            MemoryBudget(options.max_memory, enforce=options.device != "cuda"):
+        try:
+            return _graph_job(source, bindings, backward, options)
+        except MemoryError as e:
+            raise out_of_memory(e, options.max_memory) from None
+
+
+def _graph_job(source, bindings, backward, options):
+    interp, f = _execute(source, bindings, options)
+    result = JobResult(source=source, variables=dict(interp.variables))
+    result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}
+    result.produced = interp.produced
+    if backward and f.requires_grad:
+        for t in interp.produced.values():
+            if t.requires_grad and t.grad_fn is not None:
+                t.retain_grad()
+        weights = None if f.numel() == 1 else E.ones_like(f)
+        f.backward(weights, retain_graph=True)
+    result.set_output(f)
+    result.graph = f
+    return result

@@ -8,7 +8,8 @@ import numpy
 
 from .. import engine as E
 from .errors import ScriptError
-from .job import JobOptions, _execute, _evaluate_value, _eval_interpreter
+from .budget import MemoryBudget, in_force
+from .job import JobOptions, _execute, _evaluate_value, _eval_interpreter, out_of_memory, size_budgets
 
 __all__ = ["MinimizeResult", "minimize"]
 
@@ -24,7 +25,7 @@ class MinimizeResult:
 
 
 def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, tol=1e-8, momentum=0.0,
-             betas=(0.9, 0.999), max_steps=10_000_000, on_step=None, seed=None):
+             betas=(0.9, 0.999), on_step=None, seed=None, **budgets):
     """Minimise the scalar f of `source` over the variables in `inits` (name -> value text).
 
     Stops after `steps` updates, or earlier when the largest |gradient| is at most
@@ -32,11 +33,21 @@ def minimize(source, inits, bindings=(), optimizer="sgd", lr=0.01, steps=1000, t
     would only spread nan), or on Ctrl-C (`stopped` is "interrupted"; the result
     holds the iterate reached). `on_step(k, f)` is called after each update
     (progress). `seed` seeds rand/randn before the --init values and before each
-    evaluation of f, so f is the same function at every step."""
-    options = JobOptions(max_steps=max_steps, seed=seed)
+    evaluation of f, so f is the same function at every step. `budgets`: as JobOptions
+    takes them (each evaluation of f has the step budget; the whole run, the others)."""
+    options = JobOptions(seed=seed, **budgets)
+    with in_force(**size_budgets(options)), MemoryBudget(options.max_memory):
+        try:
+            return _minimize(source, inits, bindings, optimizer, lr, steps, tol, momentum, betas, on_step, seed,
+                             options)
+        except MemoryError as e:
+            raise out_of_memory(e, options.max_memory) from None
+
+
+def _minimize(source, inits, bindings, optimizer, lr, steps, tol, momentum, betas, on_step, seed, options):
     if seed is not None:
         E.manual_seed(seed)
-    helper = _eval_interpreter(max_steps=max_steps)
+    helper = _eval_interpreter(max_steps=options.max_steps, max_depth=options.max_depth)
     variables = {}
     for name, text in inits:
         value = _evaluate_value(helper, text, f"--init {name}")

@@ -23,9 +23,8 @@ import operator as _operator
 import numpy as _np
 
 from .. import engine as E
-from ..engine import functions as _functions
 from ..engine.allocation import check_allocation as _check_allocation
-from .limits import MAX_INT_BITS, bounded_list, TooLarge
+from .limits import bounded_list, check_bits
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS
 
@@ -75,23 +74,17 @@ def _scalar(x):
     return x
 
 
-def _check_bits(bits):
-    if bits > MAX_INT_BITS:
-        raise TooLarge(f"the result would be a whole number of about {int(bits * 0.30103) + 1:,} digits, "
-                       f"too large to compute (the limit is about {int(MAX_INT_BITS * 0.30103):,} digits)")
-
-
 def _factorial(n):
     n = _operator.index(_scalar(n)) if not isinstance(n, float) else n
     if isinstance(n, int) and n > 2:
-        _check_bits(_math.lgamma(n + 1) / _math.log(2))
+        check_bits(_math.lgamma(n + 1) / _math.log(2))
     return _math.factorial(n)
 
 
 def _comb(n, k):
     n, k = _scalar(n), _scalar(k)
     if isinstance(n, int) and isinstance(k, int) and 0 <= k <= n and n > 2:
-        _check_bits((_math.lgamma(n + 1) - _math.lgamma(k + 1) - _math.lgamma(n - k + 1)) / _math.log(2))
+        check_bits((_math.lgamma(n + 1) - _math.lgamma(k + 1) - _math.lgamma(n - k + 1)) / _math.log(2))
     return _math.comb(n, k)
 
 
@@ -99,14 +92,14 @@ def _perm(n, k=None):
     n = _scalar(n)
     k = n if k is None else _scalar(k)
     if isinstance(n, int) and isinstance(k, int) and 0 <= k <= n and n > 2:
-        _check_bits((_math.lgamma(n + 1) - _math.lgamma(n - k + 1)) / _math.log(2))
+        check_bits((_math.lgamma(n + 1) - _math.lgamma(n - k + 1)) / _math.log(2))
     return _math.perm(n, k)
 
 
 def _prod(iterable, *, start=1):
     items = bounded_list(iterable)
     if isinstance(start, int) and all(isinstance(x, int) for x in items):
-        _check_bits(sum(abs(x).bit_length() for x in items) + abs(start).bit_length())
+        check_bits(sum(abs(x).bit_length() for x in items) + abs(start).bit_length())
     return _math.prod(items, start=start)
 
 
@@ -115,7 +108,7 @@ def _fsum(iterable):
 
 
 def _lcm(*ints):
-    _check_bits(sum(abs(_operator.index(x)).bit_length() for x in ints))
+    check_bits(sum(abs(_operator.index(x)).bit_length() for x in ints))
     return _math.lcm(*ints)
 
 

@@ -20,12 +20,11 @@ from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
 from ..engine.tensor import Size as _Size
 
-__all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names",
-           "MAX_LIST"]
+__all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names"]
 
 from .words import show, register as _register_words  # noqa: E402
 from .module_classes import program_names  # noqa: E402
-from .limits import MAX_LIST, bounded_list, check_items, check_width, check_format_spec, checked_power  # noqa: E402
+from .limits import bounded_list, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
 def _has_tensor(values):
@@ -35,8 +34,8 @@ def _has_tensor(values):
 def _bounded(values):
     """Refuse to walk a range too long to finish (one call is one interpreter step)."""
     for v in values:
-        if isinstance(v, range) and len(v) > MAX_LIST:
-            raise MemoryError(f"a range of {len(v)} items is too long to go through (the limit is {MAX_LIST})")
+        if isinstance(v, range):
+            check_items(len(v), "range")
 
 
 def _hybrid(python_fn, engine_fn, name):

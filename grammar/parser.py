@@ -17,6 +17,7 @@ same trees, same errors, only slower.
 Syntax errors carry the offset of the bad spot and a hint from a table of
 known mistakes (`2x`, `x +* 3`, unbalanced brackets, ...).
 """
+import itertools
 import operator
 import os
 import re
@@ -24,6 +25,8 @@ import re
 from . import lark_seam
 from .unicode_maths import ascii_operators, hint_for
 from .errors import SyntaxProblem
+from .budget import check_memory
+from .limits import check_source
 from .syntax import Tok, SyntaxBuilder, _OrderError, _Misplaced
 
 __all__ = ["parse", "parse_expression"]
@@ -88,10 +91,11 @@ class _Tables:
                 punct.append((t.priority, 3, t.name, regex))
         punct.sort(key=lambda p: (-p[0], -p[1]))
         symbols = "|".join(f"(?P<{name}>{rx})" for _, _, name, rx in punct)
-        # one regex for every token; value terminals first (f"..." before the name f), then symbols
+        # one regex for every token; value terminals first (f"..." and r"..." before the names f and r),
+        # then symbols
         self.master = re.compile(
             r"(?P<_WS>[ \t\f]+)|(?P<_CONT>\\[ \t\f]*\r?\n)|(?P<COMMENT>#[^\n]*)|(?P<_NL>\r?\n)|"
-            + "|".join(f"(?P<{name}>{values[name]})" for name in ("FSTRING", "NUMBER", "NAME", "STRING"))
+            + "|".join(f"(?P<{name}>{values[name]})" for name in ("FSTRING", "STRING", "NUMBER", "NAME"))
             + "|" + symbols)
         self.word_cache = {}
         # which terminal a word may also be when the parser cannot take its first reading
@@ -220,10 +224,12 @@ def tables(path=None):
 
 
 def tokenize(text, t):
-    """Tokens of `text`, with _NEWLINE, _INDENT and _DEDENT as the grammar expects."""
+    """Tokens of `text`, with _NEWLINE, _INDENT and _DEDENT as the grammar expects: made as
+    the parser takes them (a generator), so that a token lives only until its rule is
+    reduced -- parsing a long input never holds all its tokens at once."""
     master = t.master.match
-    tokens = []
-    append = tokens.append
+    last = None   # the type of the token made last
+    count = 0
     indents = [0]
     brackets = []
     pos = 0
@@ -245,11 +251,13 @@ def tokenize(text, t):
             at_line_start = False
             if width > indents[-1]:
                 indents.append(width)
-                append(Tok("_INDENT", "", j, j))
+                last = "_INDENT"
+                yield Tok("_INDENT", "", j, j)
             elif width < indents[-1]:
                 while width < indents[-1]:
                     indents.pop()
-                    append(Tok("_DEDENT", "", j, j))
+                    last = "_DEDENT"
+                    yield Tok("_DEDENT", "", j, j)
                 if width != indents[-1]:
                     raise SyntaxProblem("this line's indentation matches no enclosing block", j,
                                         hint="indent it exactly like the lines of the block it belongs to")
@@ -266,13 +274,17 @@ def tokenize(text, t):
             continue
         if kind == "_NL":
             if not brackets:  # inside brackets a line break is just space
-                if tokens and tokens[-1].type != "_NEWLINE":
-                    append(Tok("_NEWLINE", "\n", pos, pos))
+                if last is not None and last != "_NEWLINE":
+                    last = "_NEWLINE"
+                    yield Tok("_NEWLINE", "\n", pos, pos)
                 at_line_start = True
             pos = end
             continue
         value = m.group()
         if kind == "NAME":
+            if value in _UNSUPPORTED_WORDS:
+                message, hint = _UNSUPPORTED_WORDS[value]
+                raise SyntaxProblem(message, pos, hint=hint)
             kind, end = t.word_type(value, text, pos)
             value = text[pos:end]
         elif value in _OPEN:
@@ -284,18 +296,31 @@ def tokenize(text, t):
             if _CLOSE[value] != opener:
                 raise SyntaxProblem(f"{value!r} does not match {opener!r}", pos,
                                     hint=f"the {opener!r} at offset {where} needs {_OPEN[opener]!r}")
-        append(Tok(kind, value, pos, end))
+        last = kind
+        yield Tok(kind, value, pos, end)
         pos = end
+        count += 1
+        if not count & 0xFFFF:  # a long program: within the memory budget? (budget.check_memory)
+            check_memory()
     if brackets:
         opener, where = brackets[-1]
         raise SyntaxProblem(f"{opener!r} was never closed", where,
                             hint=f"add {_OPEN[opener]!r} at the end", at_end=True)
-    if tokens and tokens[-1].type not in ("_NEWLINE", "_DEDENT"):
-        append(Tok("_NEWLINE", "\n", n, n))
+    if last is not None and last not in ("_NEWLINE", "_DEDENT"):
+        yield Tok("_NEWLINE", "\n", n, n)
     while len(indents) > 1:
         indents.pop()
-        append(Tok("_DEDENT", "", n, n))
-    return tokens
+        yield Tok("_DEDENT", "", n, n)
+
+
+# Python's keywords for what the language does not do: each a clear error where it stands (as a
+# name, which Python never allows them to be, it would only lead to a misleading one)
+_UNSUPPORTED_WORDS = {
+    "yield": ("generators are not supported: `yield` has no meaning here",
+              "build a list and return it, or write a class with __iter__ and __next__"),
+    "async": ("asynchronous code is not supported: `async` has no meaning here", "write a plain def"),
+    "await": ("asynchronous code is not supported: `await` has no meaning here", "call the function directly"),
+}
 
 
 def _character_hint(ch):
@@ -337,9 +362,8 @@ def _run_tables(tokens, t, text):
     end_state = t.end
     state_stack = [t.start]
     values = []
-    tokens.append(_End(len(text)))
     prev = None
-    for tok in tokens:
+    for tok in itertools.chain(tokens, (_End(len(text)),)):
         while True:
             actions = states[state_stack[-1]]
             step = actions.get(tok.type)
@@ -389,9 +413,8 @@ def _run_public(tokens, t, text):
     same tokens in, the same SyntaxBuilder calls, the same errors out."""
     feed = t.grammar.start()
     prev = None
-    tokens.append(_End(len(text)))
     try:
-        for tok in tokens:
+        for tok in itertools.chain(tokens, (_End(len(text)),)):
             try:
                 try:
                     result = feed(tok)
@@ -475,15 +498,18 @@ def _expected_hint(actions):
 
 
 def parse(text, t=None):
-    """The program (a syntax tree) of `text`; SyntaxProblem on bad input.
+    """The program (a syntax tree) of `text`; SyntaxProblem on bad input (a program or line
+    past its length budget included, refused before any work).
     `t`: the tables to use (`tables()` when not given)."""
+    check_source(text)
     if t is None:
         t = tables()
     tokens = tokenize(ascii_operators(text), t)
-    if not tokens:
+    first = next(tokens, None)
+    if first is None:
         from .syntax import Node
         return Node("program", (), 0, 0)
-    return t.run(tokens, t, text)
+    return t.run(itertools.chain((first,), tokens), t, text)
 
 
 def parse_expression(text):

@@ -4,6 +4,8 @@ A `Node` has a `kind` (what it is: "binop", "call", "assign", ...), its
 `args`, and the character offsets `start`/`end` of the source it came from,
 which every later error and every graph node points back to.
 """
+from .literals import number_value, string_value, string_body, unescape
+
 __all__ = ["Node", "Tok", "SyntaxBuilder"]
 
 
@@ -51,33 +53,6 @@ def _node(kind, args, first, last):
 
 def _present(children):
     return [c for c in children if c is not None]
-
-
-def _number(text):
-    if any(ch in text for ch in ".eE"):
-        return float(text)
-    return int(text)
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "\\": "\\", "'": "'", '"': '"', "0": "\0"}
-
-
-def unquote(text):
-    """The value of a quoted string literal (simple backslash escapes)."""
-    body = text[3:-3] if text[:3] in ('"""', "'''") else text[1:-1]
-    if "\\" not in body:
-        return body
-    out = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch == "\\" and i + 1 < len(body):
-            out.append(_ESCAPES.get(body[i + 1], "\\" + body[i + 1]))
-            i += 2
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 _CONSTANTS = {"true": True, "false": False, "none": None}
@@ -398,8 +373,6 @@ class SyntaxBuilder:
 
     def dict_display(self, *items):
         items = _present(items)
-        if not items:
-            return Node("dict", (), 0, 0)
         return Node("dict", tuple(i.args for i in items), _start(items[0]) - 1, _end(items[-1]) + 1)
 
     def dict_item(self, key, value):
@@ -437,22 +410,15 @@ class SyntaxBuilder:
         return Node("name", (tok.value,), tok.start_pos, tok.end_pos)
 
     def number(self, tok):
-        if len(tok.value) > 4300 and not any(ch in tok.value for ch in ".eE"):
-            from .errors import SyntaxProblem
-            raise SyntaxProblem(f"a whole number written with {len(tok.value):,} digits is too long to read (the "
-                                f"limit is 4,300 digits)", tok.start_pos, hint="write it as a float (1e5000 is inf)")
-        text = tok.value
-        if text[0] == "0" and text.strip("0") and text.isdigit():  # 007, as Python refuses it; 00 and 007.5 are fine
-            from .errors import SyntaxProblem
-            raise SyntaxProblem("leading zeros in decimal integer literals are not permitted", tok.start_pos,
-                                hint=f"write {text.lstrip('0')}")
-        return Node("const", (_number(text),), tok.start_pos, tok.end_pos)
+        return Node("const", (number_value(tok.value, tok.start_pos),), tok.start_pos, tok.end_pos)
 
     def string(self, tok):
-        return Node("const", (unquote(tok.value),), tok.start_pos, tok.end_pos)
+        return Node("const", (string_value(tok.value, tok.start_pos),), tok.start_pos, tok.end_pos)
 
     def fstring(self, tok):
-        return Node("fstring", (unquote(tok.value[1:]), tok.start_pos + 2), tok.start_pos, tok.end_pos)
+        prefix, body = string_body(tok.value)
+        start = tok.start_pos + len(prefix) + 1
+        return Node("fstring", (body if "r" in prefix else unescape(body, start), start), tok.start_pos, tok.end_pos)
 
     def constant(self, tok):
         return Node("const", (_CONSTANTS[tok.value.lower()],), tok.start_pos, tok.end_pos)
@@ -463,15 +429,20 @@ class SyntaxBuilder:
 
     def tuple_display(self, *items):
         items = _present(items)
-        if not items:
-            return Node("tuple", (), 0, 0)
         return _node("tuple", tuple(items), items[0], items[-1])
 
     def list_display(self, *items):
         items = _present(items)
-        if not items:
-            return Node("list", (), 0, 0)
         return Node("list", tuple(items), _start(items[0]) - 1, _end(items[-1]) + 1)
+
+    def empty_tuple(self, opening, closing):
+        return _node("tuple", (), opening, closing)
+
+    def empty_list(self, opening, closing):
+        return _node("list", (), opening, closing)
+
+    def empty_dict(self, opening, closing):
+        return _node("dict", (), opening, closing)
 
     def ellipsis(self):
         return Node("const", (Ellipsis,), 0, 0)

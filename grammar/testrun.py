@@ -20,6 +20,8 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
+from .budget import defaults
+
 __all__ = ["collect", "is_test_file", "golden_path", "outputs_match", "TestOptions", "FileResult",
            "run_file", "run_files", "PASSED", "FAILED", "ERROR"]
 
@@ -110,11 +112,20 @@ def output_diff(actual, expected, path):
 
 # ---------------------------------------------------------------- running one file
 
+_BUDGETS = defaults("test")
+
+
 @dataclass
 class TestOptions:
-    timeout: float = 60.0
-    max_steps: int = 100_000_000
-    max_memory: int = None
+    # the budgets (grammar/budget.py's table)
+    timeout: float = _BUDGETS["timeout"]
+    max_steps: int = _BUDGETS["max_steps"]
+    max_memory: int = _BUDGETS["max_memory"]
+    max_depth: int = _BUDGETS["max_depth"]
+    max_items: int = _BUDGETS["max_items"]
+    max_digits: int = _BUDGETS["max_digits"]
+    max_line_length: int = _BUDGETS["max_line_length"]
+    max_program_length: int = _BUDGETS["max_program_length"]
     dtype: str = "float32"
     rtol: float = 1e-7
     atol: float = 1e-9
@@ -138,25 +149,25 @@ class FileResult:
 
 def _execute(path, options):
     """Run the script at `path` here; (outcome, output, message, report, line, column)."""
-    from .errors import LanguageError, decode_source, format_error
+    from .budget import in_force
+    from .errors import LanguageError, format_error
+    from .limits import read_source
     from .program import Session
     from ..engine.state import isolated
     out = io.StringIO()
+    budgets = {key: getattr(options, key) for key in _BUDGETS if key != "timeout"}
     try:
-        with open(path, "rb") as f:
-            raw = f.read()
+        with open(path, "rb") as f, in_force(max_program_length=options.max_program_length):
+            source, bad_bytes = read_source(f)
     except OSError as e:
         return ERROR, "", f"cannot read {path}: {e.strerror}", f"error: cannot read {path}: {e.strerror}", None, None
-    source, bad_bytes = decode_source(raw, first=True)
     if bad_bytes is not None:
-        bad_bytes.hint = "save the file as UTF-8"
         loc = bad_bytes.location(source)
         return (ERROR, "", f"SyntaxError: {bad_bytes.message}", format_error(bad_bytes, source, path),
-                loc.line, loc.column)
+                loc.line if loc else None, loc.column if loc else None)
 
     def run():
-        session = Session(out=out, max_steps=options.max_steps, dtype=options.dtype,
-                          max_memory=options.max_memory)
+        session = Session(out=out, dtype=options.dtype, **budgets)
         try:
             session.run(source)
         finally:
@@ -170,8 +181,9 @@ def _execute(path, options):
         loc = e.location(source)
         return (outcome, out.getvalue(), f"{getattr(e, 'kind', 'Error')}: {e.message}",
                 format_error(e, source, path), loc.line if loc else None, loc.column if loc else None)
-    except MemoryError:
-        message = "the script went past its memory budget"
+    except MemoryError as e:
+        from .budget import memory_error_message
+        message, _ = memory_error_message(e, options.max_memory)
         return ERROR, out.getvalue(), message, f"error: {message}\n  at {path}", None, None
     return PASSED, out.getvalue(), "", "", None, None
 
@@ -216,7 +228,9 @@ def _judge_golden(result, options):
 
 # ---------------------------------------------------------------- running many, in workers
 
-def _worker(path, options, conn):
+def _worker(path, options, conn, parent):
+    from .workers import die_with_parent
+    die_with_parent(parent)  # killed with the run, and Ctrl-C is the run's to handle
     try:
         conn.send(run_file(path, options))
     except BaseException as e:  # Ctrl-C or a pipe gone: nothing more to say
@@ -252,7 +266,8 @@ def run_files(paths, options, jobs=1, stop_early=False, on_result=None):
         while next_to_report < len(paths):
             while not stopping and next_to_start < len(paths) and len(running) < max(1, jobs):
                 receive, send = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=_worker, args=(paths[next_to_start], options, send), daemon=True)
+                proc = ctx.Process(target=_worker, args=(paths[next_to_start], options, send, os.getpid()),
+                                   daemon=True)
                 proc.start()
                 send.close()
                 running[next_to_start] = (proc, receive, time.monotonic() + options.timeout)

@@ -21,22 +21,24 @@ from .. import engine as E
 from ..engine.core import InplaceModifiedError
 from ..engine.graph import current_span, use_spans
 from . import compiler as C
-from .errors import ScriptError, LanguageError, SyntaxProblem
+from .errors import ScriptError, LanguageError, SyntaxProblem, Interrupted
 from . import modules
-from .budget import DEFAULT_MAX_MEMORY
+from .budget import DEFAULT_MAX_MEMORY, check_memory, memory_error_message, over_budget
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
-from .limits import TooLarge, MAX_LIST, bounded_list, check_items, checked_power, checked_product, checked_shift, \
+from .budget import current as _budgets
+from .limits import TooLarge, bounded_list, check_items, checked_power, checked_product, checked_shift, \
     check_format_spec, check_percent_format
 from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
-    set_class_attribute, is_program_object, MISSING
+    set_class_attribute, is_program_object, MISSING, SequenceIterator
 
 __all__ = ["Interpreter", "UserFunction"]
 
 DEFAULT_MAX_STEPS = 10_000_000
 DEFAULT_MAX_DEPTH = 200
+_MEMORY_EVERY = 8192  # steps between two looks at the memory budget (budget.check_memory)
 
 _BINARY = {
     "+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "@": operator.matmul,
@@ -244,8 +246,7 @@ class Interpreter:
     def call_from_python(self, function, args, kwargs):
         """Run a program function for the engine (hooks, functions given to jacobian)."""
         if self.depth >= self.max_depth:
-            raise ScriptError(f"calls nested more than {self.max_depth} deep", kind="RecursionError",
-                              hint="is a function calling itself without end?")
+            raise _too_deep(self.max_depth)
         try:
             local = function.bind(args, kwargs)
         except TypeError as e:
@@ -275,6 +276,7 @@ class Interpreter:
         stack = frame.stack
         set_span = current_span.set
         max_steps = self.max_steps
+        check_at = min(max_steps, self.steps + _MEMORY_EVERY)  # the next step that looks at the budgets
         record = self.record  # a function shown every computed value (graph views), or None
         instr = None
         while True:
@@ -290,9 +292,13 @@ class Interpreter:
                     instr = code[frame.pc]
                     frame.pc += 1
                     self.steps += 1
-                    if self.steps > max_steps:
-                        raise ScriptError(f"stopped after {max_steps} steps (--max-steps)", kind="StepLimit",
-                                          hint="is there a loop that never ends? raise --max-steps if not")
+                    if self.steps > check_at:  # (one comparison a step: both budgets behind it)
+                        if self.steps > max_steps:
+                            raise ScriptError(f"stopped after {max_steps:,} steps "
+                                              f"{over_budget('max_steps', said=True)}", kind="StepLimit",
+                                              hint="is there a loop that never ends? raise --max-steps if not")
+                        check_memory()
+                        check_at = min(max_steps, self.steps + _MEMORY_EVERY)
                     op, arg, node = instr
                     if op == C.LOAD_FAST:
                         try:
@@ -336,9 +342,7 @@ class Interpreter:
                                 continue
                         if func.__class__ is UserFunction:
                             if len(frames) + self.depth >= self.max_depth:
-                                raise ScriptError(f"calls nested more than {self.max_depth} deep",
-                                                  kind="RecursionError",
-                                                  hint="is a function calling itself without end?")
+                                raise _too_deep(self.max_depth)
                             frame = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
                             frames.append(frame)
                             code = frame.code.instructions
@@ -471,7 +475,7 @@ class Interpreter:
                         value = stack.pop()
                         target = stack[-arg - 1]
                         target.append(value)
-                        if len(target) > MAX_LIST:
+                        if len(target) > _budgets.max_items:
                             check_items(len(target))
                     elif op == C.MAP_ADD:
                         value = stack.pop()
@@ -712,6 +716,13 @@ class Interpreter:
             except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
                 self._unwind(frames)
                 raise
+            except KeyboardInterrupt as stop:  # Ctrl-C: the program ends here, and says where it was
+                self._unwind(frames)
+                if isinstance(stop, Interrupted) and stop.start is not None:
+                    raise
+                node = instr[2] if instr is not None else None
+                raise Interrupted(node.start if node is not None else None,
+                                  node.end if node is not None else None) from None
             except Exception as raw:  # an engine or Python error inside one instruction, or a raise
                 exc = self._catchable(raw, instr)
                 if exc is not None and self._find_handler(frames, exc):
@@ -792,7 +803,7 @@ class Interpreter:
             exc = raw
         else:
             cls = next((c for c in cls.__mro__ if c in _EXPOSED), RuntimeError)
-            exc = cls(*raw.args) if cls is KeyError else cls(plain_names(str(raw)))
+            exc = cls(*raw.args) if cls is KeyError else cls(plain_names(str(raw), instr, self.source))
         if getattr(exc, "_ad_origin", None) is None:
             exc._ad_origin = (raw, instr)
         return exc
@@ -920,6 +931,11 @@ class Interpreter:
         return func(*args, **kwargs)
 
 
+def _too_deep(max_depth):
+    return ScriptError(f"calls nested more than {max_depth:,} deep {over_budget('max_depth', said=True)}",
+                       kind="RecursionError", hint="is a function calling itself without end?")
+
+
 def _multiplication_hint(func, node, source):
     """For `x(x+1)` or `2(x+1)`, a calculator's implied product: write `x*(x+1)`."""
     if not isinstance(func, (int, float, E.Tensor)) or isinstance(func, bool):
@@ -989,9 +1005,24 @@ def _callee(func):
 _PUBLIC_NAMES = dict(_WORD_NAMES)
 
 
-def plain_names(message):
-    """Python's message with the language's names for its own functions (`_as_int()` is `int()`)."""
-    return _CALLED.sub(lambda m: f"{_WORD_NAMES.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+def plain_names(message, instr=None, source=None):
+    """Python's message with the language's names for its own functions (`_as_int()` is `int()`),
+    and a class's `Name.__init__()` as the call the program wrote (`nn.Conv2d()`, not the
+    `_ConvNd.__init__()` of the class it derives from)."""
+    message = _CALLED.sub(lambda m: f"{_WORD_NAMES.get(m.group(1), m.group(1).lstrip('_'))}()", message)
+    init = _INIT.match(message)
+    if init is not None:
+        node = instr[2] if instr is not None else None
+        if node is not None and node.kind == "call" and source is not None:
+            callee = node.args[0]
+            called = source[callee.start:callee.end]
+        else:
+            called = init.group(1).strip("_")
+        message = f"{called}(){message[init.end():]}"
+    return message
+
+
+_INIT = re.compile(r"([A-Za-z_][\w]*)\.__init__\(\)")
 
 
 def _bounded(items):
@@ -1108,6 +1139,8 @@ def _next(it, *default):
     or StopIteration where none is given."""
     if len(default) > 1:
         raise TypeError(f"next expected at most 2 arguments, got {1 + len(default)}")
+    if it.__class__ is UserInstance:  # its class's __next__ (without a call of its __iter__)
+        return next(it, *default)
     if not hasattr(type(it), "__next__") or iterate(it) is not it:  # iterate: only what a for loop may walk
         raise TypeError(f"'{_python_type(it)}' object is not an iterator")
     return next(it, *default)
@@ -1273,7 +1306,8 @@ def unpack(value, n):
 
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
-_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType,
+_ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType, UserInstance,
+             SequenceIterator,
              E.nn.Sequential, E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList, E.data.DataLoader,
              E.data.TensorDataset) + modules.ITERABLE_TYPES
 # the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
@@ -1370,14 +1404,12 @@ def script_error(e, instr, interpreter):
     node = instr[2] if instr is not None else None
     kind = _kind(e)
     message = str(e) or kind
-    message = plain_words(_LOCALS.sub("", message))
+    message = plain_words(plain_names(_LOCALS.sub("", message), instr, interpreter.source))
     if isinstance(e, KeyError):
         message = f"no {e.args[0]!r}" if e.args else "key not found"
     hint = None
-    if isinstance(e, MemoryError) and (not str(e) or message.startswith("Unable to allocate")):
-        from .budget import budget_message, BUDGET_HINT
-        detail = f" ({message[0].lower() + message[1:]})" if str(e) else ""
-        message, hint = budget_message(interpreter.max_memory) + detail, BUDGET_HINT
+    if isinstance(e, MemoryError):
+        message, hint = memory_error_message(e, interpreter.max_memory)
     if isinstance(e, E.DeviceError):
         kind = "DeviceError"
     if isinstance(e, ImportError):

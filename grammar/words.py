@@ -18,7 +18,9 @@ TYPE_WORDS = {"int": "a whole number", "float": "a number", "str": "a string", "
               "method": "a function", "method-wrapper": "a function", "functools.partial": "a function",
               "Size": "a torch.Size", "UserFunction": "a function", "Namespace": "a module",
               "UserClass": "a class", "UserInstance": "an object of a class of the program",
-              "BoundMethod": "a method", "SuperProxy": "super()"}
+              "BoundMethod": "a method", "SuperProxy": "super()", "iterator": "an iterator",
+              "list_iterator": "an iterator", "tuple_iterator": "an iterator", "str_ascii_iterator": "an iterator",
+              "range_iterator": "an iterator"}
 
 _names = {}  # id of a built-in callable or class -> the name the language knows it by
 
@@ -53,6 +55,8 @@ def _show_one(value):
     if isinstance(value, (types.FunctionType, types.BuiltinFunctionType, types.BuiltinMethodType)) \
             or type(value).__name__ == "partial":
         return f"<built-in function {_named(value)}>"
+    if type(value).__repr__ is object.__repr__:  # an object of the engine's with Python's own text: no module path
+        return f"<{type(value).__name__} object at {id(value):#x}>"
     return None
 
 
@@ -63,13 +67,21 @@ def show(value, as_repr=False):
         return own
     if not isinstance(value, (list, tuple, dict)):
         return repr(value) if as_repr else str(value)
-    # containers: walked with a stack, each element as its repr
+    # containers: walked with a stack, each element as its repr; one that holds itself shows as
+    # Python shows it there ([1, [...]], {'a': {...}})
     pieces = []
     stack = [("value", value)]
+    open_ids = set()  # the containers being shown (the path from the top one to here)
     while stack:
         kind, item = stack.pop()
         if kind == "text":
             pieces.append(item)
+            continue
+        if kind == "closed":
+            open_ids.discard(item)
+            continue
+        if isinstance(item, (list, tuple, dict)) and id(item) in open_ids:
+            pieces.append("{...}" if isinstance(item, dict) else "[...]" if isinstance(item, list) else "(...)")
             continue
         if isinstance(item, (list, tuple, dict)):
             if isinstance(item, dict):
@@ -95,6 +107,8 @@ def show(value, as_repr=False):
                 if type(item) not in (list, tuple):  # a named tuple (torch.return_types...): Python's text
                     pieces.append(repr(item))
                     continue
+            open_ids.add(id(item))
+            stack.append(("closed", id(item)))
             stack.append(("text", closed))
             stack.extend(reversed(parts))
             stack.append(("text", opened))

@@ -125,4 +125,4 @@ def test_lines_longer_than_a_read_come_out_whole():
     import io
     from autodiff.cli.inputs import _lines
     data = b"x = 1; " + b"x + " * 50 + b"x\nshort\n\n" + b"y" * 40 + b"\nend"
-    assert list(_lines(io.BytesIO(data), lambda: None, size=7)) == list(io.BytesIO(data))
+    assert list(_lines(io.BytesIO(data), lambda: None, 10 ** 6, size=7)) == list(io.BytesIO(data))

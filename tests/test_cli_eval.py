@@ -13,6 +13,7 @@ import pytest
 
 from cuda_fixtures import REAL_GPU
 from conftest import console, error_text, fails, failed_job, invoke, job, ok, usage_error
+from terminal import autodiff_command
 
 BASE_KEYS = ["line", "expr", "value", "shape", "dtype", "device", "order", "grad"]
 QUAD = ["a*x**2+b*x+c", "a=1", "b=-2", "c=1"]
@@ -409,7 +410,7 @@ def test_precision():
 def test_max_steps_stops_an_endless_loop():
     result = invoke("eval", "while True:\n    pass\nx", "x=1", "--max-steps", "1000")
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: stopped after 1000 steps")
+    assert result.stderr.startswith("error: stopped after 1,000 steps (its limit; raise it with --max-steps)")
     assert "--max-steps" in result.stderr and "line 1" in result.stderr
     err = failed_job("while True: pass\nx", "x=1", "--max-steps", "1000")
     assert "--max-steps" in err["message"]
@@ -419,7 +420,7 @@ def test_max_steps_counts_loop_iterations():
     prog = "s = x\nfor i in range(100):\n    s = s + x\ns"
     assert job(prog, "x=1", "--max-steps", "100000")["grad"] == {"x": 101.0}
     assert error_text("eval", prog, "x=1", "--max-steps", "50").startswith(
-        "error: stopped after 50 steps (--max-steps)\n  at line 3, column 9:\n")
+        "error: stopped after 50 steps (its limit; raise it with --max-steps)\n  at line 3, column 9:\n")
 
 
 def test_program_without_final_expression():
@@ -657,3 +658,24 @@ def test_a_scalar_jobs_json_line_is_the_encoders_bytes():
     for i, v in enumerate(values):  # the lean lane's results (its source: ASCII without quotes or backslashes)
         r = JobResult.scalar("x = 1e-3; -x/2 + sin(x)", v, {"x": values[-1 - i], "θ": values[(i * 5) % len(values)]})
         assert r.lean and _job_json_line(7, r.source, r, None) == dumps(_job_json(7, r.source, r, None))
+
+
+# ------------------------------------------------------------------ issue 27
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_text_batch_shows_each_error_after_the_results_before_it(tmp_path, jobs):
+    """`2>&1`: one stream, in the order things happened."""
+    batch = tmp_path / "jobs.txt"
+    batch.write_text("x*2\nx*\nx*3\n")
+    proc = subprocess.run(autodiff_command() + ["eval", "-f", str(batch), "x=1", "--jobs", jobs],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=120)
+    assert proc.returncode == 1
+    text = proc.stdout
+    assert text.index("df/dx = 2") < text.index("error: the expression ends with '*'") < text.index("# line 3: x*3")
+
+
+def test_graph_json_in_text_mode_is_the_graph_alone_on_stdout():
+    result = ok("eval", "x*2", "x=3", "--graph", "json")
+    graph = json.loads(result.stdout)
+    assert set(graph) >= {"output", "nodes", "root"}
+    assert result.stderr == "f = 6\ndf/dx = 2\n"

@@ -16,7 +16,7 @@ from autodiff import engine as ad
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.program import Session
 
-from conftest import console, ok
+from conftest import fails, console, ok
 
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
@@ -165,11 +165,11 @@ def test_an_exact_name_is_shown_in_full():
     assert text.splitlines()[0] == "relu(input)" and "also: torch.relu, x.relu(), relu_" in text
 
 
-def test_no_match_says_so_and_suggests():
-    result = ok("functions", "sinus")
+def test_no_match_says_so_suggests_and_exits_1():
+    result = fails("functions", "sinus")
     assert result.stdout == ""
     assert result.stderr.startswith("no name contains 'sinus'") and "sinh" in result.stderr
-    assert json.loads(ok("functions", "zzzz", "--json").stdout) == []
+    assert json.loads(fails("functions", "zzzz", "--json").stdout) == []
 
 
 def test_help_and_version():

@@ -17,7 +17,7 @@ import sys
 
 import pytest
 
-from conftest import console, error_text, job, ok, usage_error
+from conftest import console, error_text, invoke, job, ok, usage_error
 
 HAVE_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz's `dot` is not installed")
@@ -595,3 +595,18 @@ def test_dash_output_without_graphviz_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(graph_cmd.shutil, "which", lambda name, *a, **k: None)
     err = error_text("graph", *WX, "--format", "png", "-o", "-")
     assert err.startswith("error: --format png needs Graphviz's `dot` program, which is not installed\n")
+
+
+def test_a_constant_shows_all_its_digits():
+    out = ok("graph", "x*1.0001 + 2.5e-7 + x/3", "x=1").stdout
+    assert "<- mul(x, 1.0001)" in out and "add(x*1.0001, 2.5e-07)" in out and "<- div(x, 3)" in out
+
+
+@pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
+def test_a_png_too_large_to_read_is_refused_with_a_hint(tmp_path):
+    program = "y = x\nfor i in range(2000):\n    y = y * 1.0001\ny"
+    result = invoke("graph", program, "x=1", "--format", "png", "-o", str(tmp_path / "g.png"))
+    assert result.exit_code == 1 and not (tmp_path / "g.png").exists()
+    assert result.stderr.startswith("error: the graph has 2,001 nodes: as a PNG, Graphviz would shrink it to ")
+    assert "hint: use --format svg" in result.stderr
+    ok("graph", program, "x=1", "--format", "svg", "-o", str(tmp_path / "g.svg"))  # svg has no such limit

@@ -79,5 +79,5 @@ def test_input_is_read_as_it_goes():
                                            progress=lambda done: seen.append((done, consumed[0])))
     assert failed == 0
     ahead = max(read - done for done, read in seen)
-    assert ahead <= parallel.CHUNK * (2 * parallel.IN_FLIGHT + 1)  # never the whole input
+    assert ahead <= parallel.CHUNK * (parallel.AHEAD * 2 + 1)  # never the whole input
     assert seen[-1][0] == 20000

@@ -20,9 +20,9 @@ def test_a_file_gets_a_bar_with_percent_jobs_and_rate(tmp_path):
     with open(path, "rb") as stream:
         progress = Progress(stream, out=out, clock=clock)
         assert progress.total == 110
-        lines = progress.lines(stream)
+        reader = progress.reader(stream)
         for _ in range(4):
-            next(lines)
+            reader.read1(11)  # four lines of eleven bytes
         clock.now += 2.0
         progress.update(4)
     assert out.getvalue() == "\r[============>                 ]  40%  4 jobs  2 jobs/s\033[K"

@@ -493,7 +493,8 @@ def test_step_budget_stops_endless_loop():
     start = time.perf_counter()
     err = run_fails("while True: pass", "--max-steps", "10000")
     assert time.perf_counter() - start < 10
-    assert head(err) == ["error: stopped after 10000 steps (--max-steps)", "  at <code>, line 1, column 7:"]
+    assert head(err) == ["error: stopped after 10,000 steps (its limit; raise it with --max-steps)",
+                         "  at <code>, line 1, column 7:"]
 
 
 def test_call_depth_limit_stops_endless_recursion():
@@ -503,7 +504,8 @@ def test_call_depth_limit_stops_endless_recursion():
         f(0)
     """)
     message, where = head(err)
-    assert re.fullmatch(r"error: calls nested more than \d+ deep", message), err
+    assert re.fullmatch(r"error: calls nested more than \d+ deep \(its limit; raise it with --max-depth\)", message), \
+        err
     assert where == "  at <code>, line 2, column 12:"
 
 
@@ -512,7 +514,8 @@ def test_absurd_allocation_fails_fast():
     err = run_fails("x = torch.zeros(10**6, 10**6)")
     assert time.perf_counter() - start < 5
     message, where = head(err)
-    assert message.startswith("error: refusing to allocate 3.6 TiB for a tensor of shape [1000000, 1000000] ")
+    assert message.startswith("error: refusing to allocate 3.6 TiB for a tensor of shape [1000000, 1000000] "
+                              "(limit 4 GiB; raise it with --max-memory)")
     assert where == "  at <code>, line 1, column 5:"
 
 

@@ -3,6 +3,7 @@
 Each test writes its own scripts into a temporary folder; the expected values
 in the scripts are hand derivations (d/dx x**3 = 3x**2 = 12 at 2, ...)."""
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -213,3 +214,26 @@ def test_pytest_plugin_can_be_turned_off(tmp_path):
     write(tmp_path, "test_ok.ad", PASSING)
     proc = _pytest(tmp_path, "-p", "no:autodiff")
     assert proc.returncode == 5, proc.stdout  # nothing collected
+
+
+SCRIPTS_AND_OUTCOMES = {
+    "test_syntax.ad": ("x = (\n", "error"),                   # a syntax error
+    "test_runtime.ad": ("x = undefined_name + 1\n", "error"),  # an error at run time
+    "test_assert.ad": ("assert 1 == 2\n", "failed"),           # a failed check
+    "test_fine.ad": ("print(1)\n", "passed"),
+}
+
+
+def test_pytest_and_autodiff_test_give_each_script_the_same_outcome(tmp_path):
+    for name, (script, _) in SCRIPTS_AND_OUTCOMES.items():
+        write(tmp_path, name, script)
+    proc = _pytest(tmp_path, "-rA")
+    assert proc.stdout.strip().splitlines()[-1].startswith("1 failed, 1 passed, 2 errors"), proc.stdout
+    assert "Traceback" not in proc.stdout and "autodiff/cli" not in proc.stdout, proc.stdout
+    assert "'(' was never closed" in proc.stdout  # the script's own message, not the plugin's code
+    words = {"error": "ERROR", "failed": "FAILED", "passed": "PASSED"}
+    result = invoke("test", str(tmp_path), "-v")
+    assert result.stdout.strip().splitlines()[-1].startswith("1 passed, 1 failed, 2 errors"), result.stdout
+    for name, (_, outcome) in SCRIPTS_AND_OUTCOMES.items():
+        assert f"{words[outcome]} {name}::{name}" in proc.stdout, (name, proc.stdout)  # pytest's summary
+        assert re.search(rf"{re.escape(name)} {words[outcome]}\b", result.stdout), (name, result.stdout)

@@ -12,15 +12,22 @@ as a batch. Whatever comes in:
 - each job of the batch gives exactly what it gives when run alone (no job
   can change another's result).
 
+Scripts through `autodiff run`: classes with the iterator protocol (right and wrong),
+__getitem__ iteration, random number and string literals (hex, octal, binary, underscores,
+raw strings, escapes) and long lines near and past the line budget -- exit 0 or 1, and
+every error placed in the script or naming the budget it met.
+
 Bounded to a few seconds in CI; set AUTODIFF_FUZZ_EXAMPLES to run longer.
 """
 import json
+import re
 import os
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from conftest import invoke
+from test_language_iteration import COUNTDOWN
 from test_language_property import EXPRESSIONS
 
 EXAMPLES = int(os.environ.get("AUTODIFF_FUZZ_EXAMPLES", "12"))
@@ -103,3 +110,89 @@ def test_hostile_batches_fail_cleanly_and_stay_independent(lines, options, bindi
         assert len(alone) == 1
         alone[0]["line"] = obj["line"]
         assert alone[0] == obj, (lines[n - 1], alone[0], obj)
+
+
+# ---------------------------------------------------------------- scripts: classes, iterators, literals, long lines
+
+CLASSES = {  # a class each, with its __init__(self, n)
+    "Countdown": COUNTDOWN,
+    "Seq": """
+class Seq:
+    def __init__(self, n):
+        self.n = n
+    def __getitem__(self, i):
+        if i >= self.n:
+            raise IndexError(i)
+        return i * 2
+""",
+    "Box": """
+class Box:
+    def __init__(self, n):
+        self.items = list(range(n))
+    def __iter__(self):
+        return iter(self.items)
+    def __len__(self):
+        return len(self.items)
+""",
+    "Bad": """
+class Bad:
+    def __init__(self, n):
+        self.n = n
+    def __iter__(self):
+        return self.n
+""",
+    "Forever": """
+class Forever:
+    def __init__(self, n):
+        pass
+    def __iter__(self):
+        return self
+    def __next__(self):
+        return 1
+""",
+}
+USES = st.sampled_from([
+    "s = 0\nfor v in {c}({n}):\n    s = s + v\nprint(s)", "print(list({c}({n})))", "print(sum({c}({n})))",
+    "it = iter({c}({n}))\nprint(next(it, None), next(it, 'end'))", "a, *b = {c}({n})\nprint(a, b)",
+    "print(sorted({c}({n}), reverse=True)[:3])", "print([v * 2 for v in {c}({n})][-1:])",
+    "print({n} in {c}({n}), dict(enumerate({c}({n}))))", "print(max({c}({n}), default=None))",
+])
+DIGITS = st.text(alphabet="0123456789abcdefABCDEFxXoObB_.eE+-", min_size=1, max_size=10)
+LITERALS = st.one_of(
+    st.builds(lambda p, d: p + d, st.sampled_from(["", "0x", "0o", "0b", "0X", "1", "0", "."]), DIGITS),
+    st.builds(lambda p, q, body: f"{p}{q}{body}{q}", st.sampled_from(["", "r", "R", "f", "rf", "Fr", "b"]),
+              st.sampled_from(["'", '"']), st.text(alphabet="ab \\'{}nxu0N1", max_size=12)),
+)
+LONG = st.builds(lambda n, op: "z = [" + op.join(["1"] * n) + "]", st.integers(500, 12_000),
+                 st.sampled_from(["+", "*", ", ", "-"]))
+
+
+@st.composite
+def scripts(draw):
+    names = draw(st.lists(st.sampled_from(sorted(CLASSES)), min_size=1, max_size=3, unique=True))
+    lines = [CLASSES[name].strip("\n") for name in names]
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.integers(0, 2))
+        if kind == 0:
+            lines.append(draw(USES).format(c=draw(st.sampled_from(names)), n=draw(st.integers(0, 6))))
+        elif kind == 1:
+            lines.append(f"v = {draw(LITERALS)}\nprint(v)")
+        else:
+            lines.append(draw(LONG))
+    return "\n".join(lines) + "\n"
+
+
+@SETTINGS
+@given(scripts(), st.sampled_from(["1000000", "20000"]))
+def test_hostile_scripts_fail_cleanly_with_a_place(script, line_budget):
+    result = invoke("run", "-c", script, "--max-steps", "20000", "--max-line-length", line_budget)
+    assert result.exit_code in (0, 1), (result.exit_code, result.stderr)
+    for stream in (result.stdout, result.stderr):
+        assert "Traceback" not in stream and "internal error" not in stream, stream
+    if result.exit_code == 1:
+        err = result.stderr
+        assert err.startswith("error: "), err
+        placed = re.search(r"\n  at <code>, line (\d+), column \d+:\n", err)
+        assert placed or "raise it with --" in err.splitlines()[0], err
+        if placed:
+            assert 1 <= int(placed.group(1)) <= script.count("\n") + 1, err

@@ -3,9 +3,11 @@
 caret under the spot, the hint, the exit code, and never a Python traceback.
 Also the sandbox (nothing reaches Python itself) and the parser's robustness
 on deeply nested and very long input."""
+import re
+
 import pytest
 
-from conftest import console, error_text, failed_job, job
+from conftest import console, error_text, failed_job, job, run_fails, run_ok
 
 
 def parts(stderr):
@@ -228,7 +230,7 @@ def test_program_with_no_final_expression():
 def test_max_steps_error():
     expr = "while True:\n    pass\nx"
     p = parts(error_text("eval", expr, "x=1", "--max-steps", "100"))
-    assert p["message"] == "stopped after 100 steps (--max-steps)"
+    assert p["message"] == "stopped after 100 steps (its limit; raise it with --max-steps)"
     assert p["where"].startswith("at line 1, column ") and p["source"] == "while True:"
     assert "--max-steps" in p["hint"]
     err = failed_job(expr, "x=1", "--max-steps", "100")
@@ -237,7 +239,7 @@ def test_max_steps_error():
 
 def test_max_steps_error_with_option():
     text = error_text("eval", "while True:\n    pass\nx", "x=1", "--max-steps", "100")
-    assert text.startswith("error: stopped after 100 steps (--max-steps)\n")
+    assert text.startswith("error: stopped after 100 steps (its limit; raise it with --max-steps)\n")
 
 
 def test_absurd_allocation_is_refused():
@@ -366,8 +368,8 @@ def test_huge_integer_errors_have_no_traceback():
     for args, message in ((["7**777"], "the result is too large to represent (overflow)"),
                           (["x**2", "x=2**2000"], "in the value of x: a number is too large to represent (overflow)"),
                           (["10**10**10*x", "x=1"], "the result would be a whole number of about "
-                                                    "10,000,000,145 digits, too large to compute (the limit is "
-                                                    "about 30,103 digits)")):
+                                                    "10,000,000,145 digits, too large to compute (limit 30,000 "
+                                                    "digits; raise it with --max-digits)")):
         assert error_text("eval", *args).startswith(f"error: {message}\n")
 
 
@@ -383,7 +385,8 @@ def _finishes_cleanly_within(seconds, *args):
 
 def test_huge_builtin_loop_is_stopped():
     err = _finishes_cleanly_within(5, "sum(range(10**9))*x", "x=1", "--max-steps", "100000")
-    assert err.startswith("error: a range of 1000000000 items is too long to go through ")
+    assert err.startswith("error: a range of 1,000,000,000 items is too long to go through (limit 10,000,000 items; "
+                          "raise it with --max-items)")
 
 
 def test_huge_expanded_view_is_refused():
@@ -411,3 +414,27 @@ def test_classes_reach_nothing_of_python(source, message):
     """A class of the program is the interpreter's own object: its Python insides are missing
     attributes, its bases are the program's classes, and its recursion is bounded."""
     assert message in error_text("run", "-", input=source)
+
+
+# ------------------------------------------------- messages without Python's insides (issue 27)
+
+@pytest.mark.parametrize("source, message", [
+    ("property(1, 2, 3, 4, 5)", "property() takes 2 positional arguments but 6 were given"),
+    ("nn.Conv2d()", "nn.Conv2d() missing 3 required positional arguments: 'in_channels', 'out_channels', "
+                    "and 'kernel_size'"),
+    ("torch.optim.SGD()", "torch.optim.SGD() missing 1 required positional argument: 'params'"),
+    ("torch.optim.Optimizer([ones(1)])", "torch.optim.Optimizer() missing 1 required positional argument: "
+                                         "'defaults'"),
+    ("tensor([[1], 2])", "expected a sequence of length 1 at dim 1 (got a number)"),
+    ("tensor([1, [2]])", "expected a number at dim 1 (got a sequence of length 1)"),
+])
+def test_a_constructors_error_names_what_the_program_called(source, message):
+    err = run_fails(f"y = {source}")
+    assert err.startswith(f"error: {message}\n  at <code>, line 1, column 5:"), err
+    assert "__init__" not in err and "_ConvNd" not in err and "property_" not in err
+
+
+def test_an_engine_object_prints_without_its_module():
+    out = run_ok("x = tensor(1., requires_grad=True)\nh = x.register_hook(lambda g: g)\nprint(h, [h])")
+    assert re.fullmatch(r"<RemovableHandle object at 0x[0-9a-f]+> \[<RemovableHandle object at 0x[0-9a-f]+>\]\n",
+                        out), out

@@ -21,7 +21,8 @@ from conftest import invoke
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
-NUMBERS = st.sampled_from(["0", "1", "2", "3", "0.5", "1.5", "2.5", "1e-3", ".5", "10", "1e2", "True", "None"])
+NUMBERS = st.sampled_from(["0", "1", "2", "3", "0.5", "1.5", "2.5", "1e-3", ".5", "10", "1e2", "True", "None",
+                           "0x1F", "0o17", "0b101", "1_000", "2.5e-1_0"])
 NAMES = st.sampled_from(["x", "y", "x", "y", "z", "pi", "torch.pi"])
 UNARY_FUNCS = ["exp", "log", "sin", "cos", "tan", "tanh", "sigmoid", "relu", "sqrt", "abs", "sum", "mean",
                "max", "min", "prod", "norm", "neg", "softmax", "torch.exp", "torch.sum", "F.relu",

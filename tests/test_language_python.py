@@ -147,7 +147,7 @@ def test_numpy_random_is_seeded_per_program():
 # ------------------------------------------------------------ the budgets
 
 @pytest.mark.parametrize("body,message", [
-    ("while True:\n        pass", "stopped after 100000 steps"),
+    ("while True:\n        pass", "stopped after 100,000 steps"),
     ("x = [0] * 10**9", "too long"),
     ("y = 3 ** 10**8", "too large to compute"),
     ("x = 'a' * 10**10", "too long"),
@@ -159,7 +159,7 @@ def test_numpy_random_is_seeded_per_program():
     ("import math\n    math.factorial(10**6)", "too large to compute"),
     ("list(range(10**9))", "too long"),
     ("def r(n):\n        return r(n + 1)\n    r(0)", "calls nested more than 200 deep"),
-    ("d = {}\n    for i in range(10**9):\n        d[i] = i", "stopped after 100000 steps"),
+    ("d = {}\n    for i in range(10**9):\n        d[i] = i", "stopped after 100,000 steps"),
 ])
 @pytest.mark.parametrize("handler", ["except Exception as e", "except", "except BaseException",
                                      "except (MemoryError, RecursionError, OverflowError, RuntimeError)"])
