@@ -412,7 +412,19 @@ def _backward_of(node, F, g, arrays, create_graph, retain_graph):
     if saved is None:  # the row saves nothing
         return op.backward(F, node, g, **params) if params else op.backward(F, node, g)
     if arrays and saved.__class__ is list:
-        saved = _saved_arrays(node, saved)
+        # _unpack's arrays, the common cases inline (this runs once per node); where it would raise, it does
+        values = []
+        for kind, v, version, producer in saved:
+            if kind == SAVED_VALUE:
+                values.append(v)
+            elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None or v._rg):
+                values.append(v.array)
+            elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
+                values.append(v[0])
+            else:
+                values = _unpack(node, False)
+                break
+        saved = values
     elif saved.__class__ is not tuple:  # (a tuple: numbers only, as they are)
         saved = _unpack(node, create_graph)
     k = len(saved)
@@ -451,22 +463,6 @@ def _before_node(node, g, targets, inputs, captured, create_graph, borrowed):
     if targets is not None and node in targets:
         _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
     return g
-
-
-def _saved_arrays(node, saved):
-    """_unpack's arrays for a backward of arrays, the common cases inline (this runs once per node);
-    where _unpack would raise, it does."""
-    values = []
-    for kind, v, version, producer in saved:
-        if kind == SAVED_VALUE:
-            values.append(v)
-        elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None or v._rg):
-            values.append(v.array)
-        elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
-            values.append(v[0])
-        else:
-            return _unpack(node, False)
-    return values
 
 
 def _fitted(F, gi, node, shape, dtype, uniform, create_graph):

@@ -50,7 +50,7 @@ _WEAK_NUMBERS = int(numpy.__version__.split(".")[0]) >= 2  # numpy 2: a Python n
 def into(op, args, arrays, requires):
     """The array of `args` (two Tensors, `arrays` theirs) that `op`'s result may be
     written into, or None. `requires`: some input wants a gradient, so the op may
-    save inputs for its backward. (Called by run_op.)"""
+    save inputs for its backward. (Called by run_op, through _forward_of_many.)"""
     a0, a1 = arrays
     if a0.__class__ is not _ndarray or a1.__class__ is not _ndarray:
         return None
@@ -61,7 +61,7 @@ def into(op, args, arrays, requires):
         counts = _measured()
         if counts is False:
             return None
-    at_operator = _at_operator(sys._getframe(2))  # into <- run_op <- operator <- caller
+    at_operator = _at_operator(sys._getframe(3))  # into <- _forward_of_many <- run_op <- operator <- caller
     # read before any other name is bound to an operand, so the counts never depend on the path
     t0, t1 = args
     seen = ((sys.getrefcount(t0), sys.getrefcount(a0)), (sys.getrefcount(t1), sys.getrefcount(a1)))

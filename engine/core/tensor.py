@@ -157,80 +157,148 @@ def apply(op, *args, **params):
 
 
 def run_op(op, args, params):
-    """apply() with the arguments as a tuple and the parameters as a dict: the
-    one path every op takes (the operators call it directly) -- its operands, the
-    row's forward, the result, its node.
-
-    The commonest call, one tensor (maybe with a number), is read here without a
-    call; any other by `_gather`. What depends only on the row is worked out once,
-    when the row is defined (Op.special, op.keeps' save plans)."""
+    """apply() with the arguments as a tuple and the parameters as a dict: the one path of every op
+    -- operands, forward, result, node. A call of one tensor (maybe with a number), the commonest,
+    is read and recorded here without a call; the row's plans are worked out once (op.keeps...)."""
     a = args[0]
     n = len(args)
-    # --- the operands and the forward
-    if n == 1 and a.__class__ is Tensor:
-        t, at = a, 0
-    elif n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
+    t = None  # the one tensor of a call of one (maybe with a number), at 0 (alone), 1 (first) or 2 (second)
+    if n == 2:
         if a.__class__ is Tensor:
-            t, at = a, 1
-        else:
-            t, at = args[1], 2
+            if args[1].__class__ is not Tensor:
+                t = a
+                at = 1
+        elif args[1].__class__ is Tensor:
+            t = args[1]
+            at = 2
+    elif n == 1 and a.__class__ is Tensor:
+        t = a
+        at = 0
+    special = op.special  # (a view row, or one that moves to another device)
+    if t is None:  # several tensors (or none)
+        out, device, requires, x, b = _forward_of_many(op, args, params, special)
     else:
-        t = None
-    if t is not None:  # one tensor, maybe with a number
         if t._base is not None:
             refresh_view(t)
-        device, requires, x = t.device, t._rg, t.array
+        device = t.device
+        requires = t._rg
+        x = t.array
         b = device.backend or _load_backend(device)
-        if op.special and op.is_view and isinstance(x, _np_generic):
+        if special and op.is_view and isinstance(x, _np_generic):
             x = storage_of(t)  # a view must share memory: box a numpy scalar
-        if at == 0:
-            out = op.forward(b.xp, x, **params) if params else op.forward(b.xp, x)
-        elif params:
-            out = op.forward(b.xp, x, args[1], **params) if at == 1 else op.forward(b.xp, a, x, **params)
-        elif op.ufunc is None or x.__class__ is not _np_ndarray or x.nbytes < _ELIDE_BYTES \
+        if params:
+            out = op.forward(b.xp, x, **params) if at == 0 else op.forward(b.xp, x, args[1], **params) \
+                if at == 1 else op.forward(b.xp, a, x, **params)
+        elif at == 0:
+            out = op.forward(b.xp, x)
+        elif x.__class__ is not _np_ndarray or op.ufunc is None or x.nbytes < _ELIDE_BYTES \
                 or (into := _elision.into_one(op, args, x, at == 1, requires)) is None:
             out = op.forward(b.xp, x, args[1]) if at == 1 else op.forward(b.xp, a, x)
         else:  # a temporary's memory takes the result (elision.py): the row's ufunc, bit for bit
             out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if at == 1 else \
                 getattr(b.xp, op.ufunc)(a, x, out=into)
-    else:  # any other call: several tensors (or none)
-        device, requires, arrays = _gather(op, args)
-        b = device.backend or _load_backend(device)
-        if op.special and op.is_view and isinstance(arrays[0], _np_generic):
-            arrays = (storage_of(args[0]),) + tuple(arrays[1:])
-        if params:
-            out = op.forward(b.xp, *arrays, **params)
-        elif n == 2 and op.ufunc is not None and (into := _elision.into(op, args, arrays, requires)) is not None:
-            out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
-        else:
-            out = op.forward(b.xp, *arrays)
-        x = arrays[0]
-    special = op.special
-    if special and op.moves_device:
-        device = params["device"]
-        b = device.backend or _load_backend(device)
+    if special:
+        return _special_result(op, args, params, out, x, device, requires)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
-    # --- the result: a view of args[0] where a view row's result shares its memory
-    parent = args[0] if special and op.is_view and b.xp.may_share_memory(out, x) else None
     result = _new_tensor()
     result.array = out
     result.device = device
-    result._base = None
-    inference = inference_used[0] and _inference_on()
-    result._vc = parent._vc if parent is not None else InferenceVersion((0,)) if inference else [0]
-    if requires and op.differentiable and not inference and _grad_enabled():
-        result._rg = True
-        result._fn = _record_one(op, args, params, result, t, at) if t is not None else \
-            record_node(op, args, params, result)
+    result._base = result._fn = None
+    result._rg = False
+    if inference_used[0] and _inference_on():
+        result._vc = InferenceVersion((0,))
+        return result
+    result._vc = [0]
+    if not (requires and op.differentiable and _grad_enabled()):
+        return result
+    result._rg = True
+    result._fn = _record_one(op, args, params, result, t, at, x, device) if t is not None else \
+        record_node(op, args, params, result)
+    return result
+
+
+def _record_one(op, args, params, result, t, at, x, device):
+    """run_op's node of a call of one tensor `t` (which wants a gradient, its array `x`) alone (at 0),
+    then a number (1) or after one (2): the commonest calls, straight-line (record_node makes
+    every other node)."""
+    node = Node()
+    node.op = op
+    node.params = params or NO_PARAMS
+    node.pre_hooks = node.retain = None
+    edge = t._fn or (accumulator_of(t) if t._base is None else edge_of_leaf(t))
+    node.inputs = (edge,) if at == 0 else (edge, None) if at == 1 else (None, edge)
+    needs = node.needs = _ONE_WANTED if at == 0 else _FIRST_WANTED if at == 1 else _SECOND_WANTED
+    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
+    out = result.array
+    meta = SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None
+    if meta is not None:
+        node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
     else:
-        result._rg = False
-        result._fn = None
-    if special:
-        if parent is not None:
-            _link_view(result, parent, op, params)
-        elif op.is_view and result._fn is not None:
-            result._fn.copied = True
+        node.shapes, node.dtypes = _input_shapes(x, at)
+        node.out_shape, node.out_dtype = out.shape, out.dtype
+    if op.saves:
+        plan = op.keeps.get(needs) or save_plan_of(op, needs)
+        # only numbers of the call: kept as they are (saving.saved_entries reads them)
+        if plan.__class__ is ValuesPlan:
+            saved = []
+            for s in plan:
+                saved.append(None if s is None else args[s])
+            node.saved = tuple(saved)
+        else:
+            node.saved = _saved(plan, args, result)
+    else:
+        node.saved = None
+    node.seq = next_sequence()
+    node.device = device
+    if spans_used[0] or tracing[0]:
+        _annotate(node, args)
+    return node
+
+
+def _input_shapes(x, at):
+    """A one-tensor call's (shapes, dtypes) of its inputs: the tensor's array `x` alone (at 0), first (1)
+    or second (2), beside a number."""
+    shape, dtype = x.shape, x.dtype
+    return ((shape,), (dtype,)) if at == 0 else ((shape, None), (dtype, None)) if at == 1 else \
+        ((None, shape), (None, dtype))
+
+
+def _forward_of_many(op, args, params, special):
+    """run_op's operands and forward for a call of several tensors (or none): (result array,
+    device, whether any input wants a gradient, the first input's array, backend)."""
+    device, requires, arrays = _gather(op, args)
+    b = device.backend or _load_backend(device)
+    if special and op.is_view and isinstance(arrays[0], _np_generic):
+        arrays = (storage_of(args[0]),) + tuple(arrays[1:])
+    if params:
+        out = op.forward(b.xp, *arrays, **params)
+    elif len(args) == 2 and op.ufunc is not None and (into := _elision.into(op, args, arrays, requires)) is not None:
+        out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
+    else:
+        out = op.forward(b.xp, *arrays)
+    return out, device, requires, arrays[0], b
+
+
+def _special_result(op, args, params, out, x, device, requires):
+    """run_op's result of a view row -- a view of args[0] where it shares its memory -- or of a row
+    that moves its input to another device."""
+    parent = None
+    if op.moves_device:
+        device = params["device"]
+    elif (device.backend or _load_backend(device)).xp.may_share_memory(out, x):
+        parent = args[0]
+    b = device.backend or _load_backend(device)
+    if out.__class__ not in b.native:
+        out = b.xp.asarray(out)
+    result = make_tensor(out, device) if parent is None else make_tensor(out, device, False, None, parent._vc)
+    if requires and op.differentiable and _grad_enabled() and not (inference_used[0] and _inference_on()):
+        result._rg = True
+        result._fn = record_node(op, args, params, result)
+    if parent is not None:
+        _link_view(result, parent, op, params)
+    elif op.is_view and result._fn is not None:
+        result._fn.copied = True
     return result
 
 
@@ -404,12 +472,8 @@ def edge_of_leaf(a):
 
 
 _ONE_WANTED, _FIRST_WANTED, _SECOND_WANTED = (True,), (True, False), (False, True)
-_NEEDS = {True: _ONE_WANTED, False: (False,)}
-_NEEDS_FIRST = {True: _FIRST_WANTED, False: (False, False)}
-_NEEDS_SECOND = {True: _SECOND_WANTED, False: (False, False)}
 
 
-_NEEDS_AT = (_NEEDS, _NEEDS_FIRST, _NEEDS_SECOND)  # by where the one tensor is: alone, first, second
 
 
 def _scalar_meta(zero):
@@ -431,15 +495,9 @@ def record_node(op, args, params, result):
     The node keeps what `op.saves` names -- an input tensor (checked against
     its version when used) or the output's array and version counter (not
     the tensor: no cycle) -- except what no wanted gradient uses (`save_for`).
-    Every node is made here or in `_record_one` (once per recorded op, so the
-    fields are filled in directly rather than through a constructor call)."""
-    a = args[0]
-    n = len(args)
-    if n == 1 and a.__class__ is Tensor:
-        return _record_one(op, args, params, result, a, 0)
-    if n == 2 and (a.__class__ is Tensor) is not (args[1].__class__ is Tensor):
-        return _record_one(op, args, params, result, a, 1) if a.__class__ is Tensor else \
-            _record_one(op, args, params, result, args[1], 2)
+    Every node is made here or, for a call with one tensor, in run_op (once per
+    recorded op, so the fields are filled in directly rather than through a
+    constructor call)."""
     node = Node()
     node.op = op
     node.params = params or NO_PARAMS
@@ -449,50 +507,6 @@ def record_node(op, args, params, result):
     node.saved = _saved(save_plan_of(op, needs), args, result) if op.saves else None
     out = result.array
     node.out_shape, node.out_dtype = out.shape, out.dtype
-    node.seq = next_sequence()
-    node.device = result.device
-    if spans_used[0] or tracing[0]:
-        _annotate(node, args)
-    return node
-
-
-def _record_one(op, args, params, result, t, at):
-    """record_node of a call with one tensor `t`, alone (at 0), then a number (1) or after one (2):
-    the commonest calls, straight-line."""
-    node = Node()
-    node.op = op
-    node.params = params or NO_PARAMS
-    node.pre_hooks = node.retain = None
-    arr = t.array
-    rg = t._rg
-    edge = None
-    if rg:
-        edge = t._fn
-        if edge is None:
-            edge = edge_of_leaf(t)
-    node.inputs = (edge,) if at == 0 else (edge, None) if at == 1 else (None, edge)
-    needs = node.needs = _NEEDS_AT[at][rg]
-    out = result.array
-    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
-    meta = SCALAR_META.get(arr.__class__) if out.__class__ is arr.__class__ else None
-    if meta is not None:
-        node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
-    else:
-        shape, dtype = arr.shape, arr.dtype
-        node.shapes, node.dtypes = ((shape,), (dtype,)) if at == 0 else \
-            ((shape, None), (dtype, None)) if at == 1 else ((None, shape), (None, dtype))
-        node.out_shape, node.out_dtype = out.shape, out.dtype
-    if op.saves:
-        plan = op.keeps.get(needs) or save_plan_of(op, needs)
-        if plan.__class__ is ValuesPlan and rg:  # only numbers of the call: kept as they are (saved_entries)
-            saved = []
-            for s in plan:
-                saved.append(None if s is None else args[s])
-            node.saved = tuple(saved)
-        else:
-            node.saved = _saved(plan, args, result)
-    else:
-        node.saved = None
     node.seq = next_sequence()
     node.device = result.device
     if spans_used[0] or tracing[0]:
