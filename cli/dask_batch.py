@@ -4,7 +4,7 @@ output byte for byte what one process writes with --json, in input order.
 The client reads the jobs as it goes and cuts them into ordered partitions
 (PARTITION lines each). Each partition is one Dask task: a worker imports
 autodiff and runs it through eval's own per-job code (`run_chunk_captured` in
-eval_cmd.py, stdout and stderr caught) and sends back (stdout text, stderr
+job_report.py, stdout and stderr caught) and sends back (stdout text, stderr
 text, how many failed). The client writes the partitions' text in input order.
 At most a few partitions per worker thread are submitted and not yet written,
 so memory stays bounded however long the input is.
@@ -193,6 +193,6 @@ _ONE_AT_A_TIME = threading.Lock()  # a worker process's partitions, one after an
 def _run_partition(index, jobs, chunk_args):
     """A Dask task: one partition of the batch through eval's own code; (its stdout
     and stderr in the order written, how many jobs failed)."""
-    from .eval_cmd import run_chunk_captured
+    from .job_report import run_chunk_captured
     with _ONE_AT_A_TIME:
         return run_chunk_captured(restored(jobs), first=index == 0, **chunk_args)

@@ -43,6 +43,7 @@ import sys
 import numpy
 
 from ..engine.core.autograd import quiet_numpy, ALREADY_QUIET
+from .results import JobResult
 
 __all__ = ["run", "forget_programs"]
 
@@ -151,7 +152,6 @@ class _Lane:
         from ..engine.dtypes import _default as default_dtype
         from ..engine.backend import _default_device as default_device
         self.default_dtype, self.default_device = default_dtype, default_device  # E.get_default_*'s cells
-        from .job import JobResult  # job.py imports this module: JobResult is taken once it exists
         self.JobResult = JobResult
 
 

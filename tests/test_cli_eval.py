@@ -643,21 +643,20 @@ def test_a_scalar_jobs_json_line_is_the_encoders_bytes():
     JSON encoder writes for the same result (nan, infinities, -0.0, 1e300, 0-d arrays,
     non-ASCII text)."""
     import numpy
-    from autodiff.cli.eval_cmd import _job_json, _job_json_line
-    from autodiff.cli.output import dumps
-    from autodiff.grammar.job import JobResult
+    from autodiff.cli.output import dumps, job_json, job_json_line
+    from autodiff.grammar.results import JobResult
     values = [numpy.float64(v) for v in (0.1, -0.0, 1.0, 1e300, -2.5e-308, float("nan"), float("inf"),
                                           -float("inf"), 123456789.125)] + [numpy.array(0.75), numpy.array(-1e-5)]
     for i, v in enumerate(values):
         grads = {"x": values[-1 - i], "θ": values[(i * 3) % len(values)], 'a"b': numpy.float64(2.0)}
         r = JobResult(source="s", value=v, shape=(), dtype="float64", device="cpu", order=1, grad=grads)
         text = f"x = {i}; sin(x) + \"π\" * 0  # ü"
-        assert _job_json_line(i + 1, text, r, None) == dumps(_job_json(i + 1, text, r, None))
+        assert job_json_line(i + 1, text, r) == dumps(job_json(i + 1, text, r))
     r = JobResult(value=numpy.array([1.0, 2.0]), shape=(2,), grad={"x": numpy.array([1.0, 0.0])})
-    assert _job_json_line(1, "t", r, None) == dumps(_job_json(1, "t", r, None))   # not a scalar: the encoder
-    for i, v in enumerate(values):  # the lean lane's results (its source: ASCII without quotes or backslashes)
+    assert job_json_line(1, "t", r) == dumps(job_json(1, "t", r))   # not a scalar: the encoder
+    for i, v in enumerate(values):  # the compiled form's results (JobResult.scalar)
         r = JobResult.scalar("x = 1e-3; -x/2 + sin(x)", v, {"x": values[-1 - i], "θ": values[(i * 5) % len(values)]})
-        assert r.lean and _job_json_line(7, r.source, r, None) == dumps(_job_json(7, r.source, r, None))
+        assert job_json_line(7, r.source, r) == dumps(job_json(7, r.source, r))
 
 
 # ------------------------------------------------------------------ issue 27
