@@ -263,69 +263,8 @@ def analyze(scope, statements, params=()):
         if k == "global" or k == "nonlocal":
             _declare(scope, node, k)
             continue
-        bound = []
-        uses = []
-        children = []
-        if k == "expr":
-            uses.append(a[0])
-        elif k == "assign":
-            for t in a[0]:
-                _target_names(t, bound)
-                uses += _target_uses(t)
-            uses.append(a[1])
-        elif k == "augassign":
-            _target_names(a[0], bound)
-            uses += _target_uses(a[0]) + [a[2]]
-        elif k == "for":
-            _target_names(a[0], bound)
-            uses += _target_uses(a[0]) + [a[1]]
-            children += [a[2], a[3]]
-        elif k == "while":
-            uses.append(a[0])
-            children += [a[1], a[2]]
-        elif k == "if":
-            for test, body in a[0]:
-                uses.append(test)
-                children.append(body)
-            children.append(a[1])
-        elif k == "with":
-            for context, name in a[0]:
-                uses.append(context)
-                if name is not None:
-                    bound.append((name, node))
-            children.append(a[1])
-        elif k == "try":
-            body, handlers, orelse, final = a
-            children.append(body)
-            for h in handlers:
-                uses.append(h.args[0])
-                if h.args[1] is not None:
-                    bound.append((h.args[1], h))
-                children.append(h.args[2])
-            children += [orelse, final]
-        elif k == "def":
-            name, params, body, decorators = a
-            uses += list(decorators) + [p.args[1] for p in params if p.kind == "param"]
-            bound.append((name, node))
-        elif k == "class":
-            uses += list(a[1])
-            bound.append((a[0], node))
-        elif k == "import":
-            for module, asname, where in a:
-                bound.append((asname or module.split(".")[0], where))
-        elif k == "importfrom":
-            for name, asname, where in a[1]:
-                if name == "*":
-                    if scope.kind == "function":
-                        raise SyntaxProblem("import * only allowed at module level", where.start)
-                    continue
-                bound.append((asname or name, where))
-        elif k == "del":
-            for t in a:
-                _target_names(t, bound)
-                uses += _target_uses(t)
-        elif k in ("return", "assert", "raise"):
-            uses += list(a)
+        reads = _NAMES_OF.get(k)
+        bound, uses, children = reads(scope, node, a) if reads is not None else ([], [], [])
         for u in uses:
             if u is not None:
                 _expression_uses(u, scope)
@@ -340,6 +279,94 @@ def analyze(scope, statements, params=()):
                     scope.resolve(name)[0] != "deref":
                 raise SyntaxProblem(f"no binding for nonlocal '{name}' found", scope.declared_at[name].start)
     return scope
+
+
+# ---- what each kind of statement binds, uses and holds: (bound [(name, where)], used expressions,
+# child blocks), for analyze()
+
+def _names_of_expr(scope, node, a):
+    return [], [a[0]], []
+
+
+def _names_of_assign(scope, node, a):
+    bound, uses = [], []
+    for t in a[0]:
+        _target_names(t, bound)
+        uses += _target_uses(t)
+    return bound, uses + [a[1]], []
+
+
+def _names_of_augassign(scope, node, a):
+    bound = []
+    _target_names(a[0], bound)
+    return bound, _target_uses(a[0]) + [a[2]], []
+
+
+def _names_of_for(scope, node, a):
+    bound = []
+    _target_names(a[0], bound)
+    return bound, _target_uses(a[0]) + [a[1]], [a[2], a[3]]
+
+
+def _names_of_while(scope, node, a):
+    return [], [a[0]], [a[1], a[2]]
+
+
+def _names_of_if(scope, node, a):
+    return [], [test for test, _ in a[0]], [body for _, body in a[0]] + [a[1]]
+
+
+def _names_of_with(scope, node, a):
+    return [(name, node) for _, name in a[0] if name is not None], [context for context, _ in a[0]], [a[1]]
+
+
+def _names_of_try(scope, node, a):
+    body, handlers, orelse, final = a
+    bound = [(h.args[1], h) for h in handlers if h.args[1] is not None]
+    return bound, [h.args[0] for h in handlers], [body] + [h.args[2] for h in handlers] + [orelse, final]
+
+
+def _names_of_def(scope, node, a):
+    name, params, body, decorators = a
+    return [(name, node)], list(decorators) + [p.args[1] for p in params if p.kind == "param"], []
+
+
+def _names_of_class(scope, node, a):
+    return [(a[0], node)], list(a[1]), []
+
+
+def _names_of_import(scope, node, a):
+    return [(asname or module.split(".")[0], where) for module, asname, where in a], [], []
+
+
+def _names_of_importfrom(scope, node, a):
+    bound = []
+    for name, asname, where in a[1]:
+        if name == "*":
+            if scope.kind == "function":
+                raise SyntaxProblem("import * only allowed at module level", where.start)
+            continue
+        bound.append((asname or name, where))
+    return bound, [], []
+
+
+def _names_of_del(scope, node, a):
+    bound, uses = [], []
+    for t in a:
+        _target_names(t, bound)
+        uses += _target_uses(t)
+    return bound, uses, []
+
+
+def _names_used(scope, node, a):
+    return [], list(a), []  # return, assert, raise: only what they use
+
+
+_NAMES_OF = {"expr": _names_of_expr, "assign": _names_of_assign, "augassign": _names_of_augassign,
+             "for": _names_of_for, "while": _names_of_while, "if": _names_of_if, "with": _names_of_with,
+             "try": _names_of_try, "def": _names_of_def, "class": _names_of_class, "import": _names_of_import,
+             "importfrom": _names_of_importfrom, "del": _names_of_del, "return": _names_used,
+             "assert": _names_used, "raise": _names_used}
 
 
 def _declare(scope, node, k):
@@ -473,92 +500,105 @@ class _Compiler:
         """Push, in reverse, the work that evaluates `node` onto the stack."""
         k = node.kind
         a = node.args
-        seq = []
         if k == "group":
-            seq.append(("node", a[0], None))
+            seq = [("node", a[0], None)]
         elif k == "const":
-            seq.append(("emit", (CONST, a[0], node), None))
+            seq = [("emit", (CONST, a[0], node), None)]
         elif k == "name":
-            seq.append(self._load(a[0], node))
+            seq = [self._load(a[0], node)]
         elif k == "binop":
-            seq += [("node", a[1], None), ("node", a[2], None), ("emit", (BINARY, a[0], node), None)]
+            seq = [("node", a[1], None), ("node", a[2], None), ("emit", (BINARY, a[0], node), None)]
         elif k == "unary":
-            seq += [("node", a[1], None), ("emit", (UNARY, a[0], node), None)]
+            seq = [("node", a[1], None), ("emit", (UNARY, a[0], node), None)]
         elif k == "walrus":  # (name := value): the value, also stored
-            seq += [("node", a[1], None), ("emit", (DUP, None, node), None), self._store_name(a[0], node)]
+            seq = [("node", a[1], None), ("emit", (DUP, None, node), None), self._store_name(a[0], node)]
         elif k == "not":
-            seq += [("node", a[0], None), ("emit", (NOT, None, node), None)]
-        elif k == "and" or k == "or":
-            end = _Label()
-            jump = JUMP_IF_FALSE_KEEP if k == "and" else JUMP_IF_TRUE_KEEP
-            for i, operand in enumerate(a):
-                seq.append(("node", operand, None))
-                if i < len(a) - 1:
-                    seq.append(("emit", (jump, end, node), None))
-            seq.append(("label", end, None))
-        elif k == "compare":
-            first, pairs = a
-            seq.append(("node", first, None))
-            for op, operand in pairs:
-                seq.append(("node", operand, None))
-            seq.append(("emit", (COMPARE, tuple(op for op, _ in pairs), node), None))
-        elif k == "cond":
-            test, body, orelse = a
-            other, end = _Label(), _Label()
-            seq += [("node", test, None), ("emit", (JUMP_IF_FALSE, other, node), None), ("node", body, None),
-                    ("emit", (JUMP, end, node), None), ("label", other, None), ("node", orelse, None),
-                    ("label", end, None)]
-        elif (k == "tuple" or k == "list") and any(item.kind == "starred" for item in a):
-            # (a, *b, c): a list built item by item, each *iterable extending it
-            seq.append(("emit", (LIST, 0, node), None))
-            seq += _gathered(a, LIST_APPEND, "display")
-            if k == "tuple":
-                seq.append(("emit", (LIST_TO_TUPLE, None, node), None))
-        elif k == "tuple" or k == "list":
-            for item in a:
-                seq.append(("node", item, None))
-            seq.append(("emit", (TUPLE if k == "tuple" else LIST, len(a), node), None))
-        elif k == "dict":
-            seq.append(("emit", (BUILD_MAP, 0, node), None))
-            for key, value in a:
-                if key is None:
-                    seq += [("node", value, None), ("emit", (MAP_UPDATE, None, value), None)]
-                else:
-                    seq += [("node", key, None), ("node", value, None), ("emit", (MAP_ADD, 0, node), None)]
-        elif k == "set":
-            seq.append(("emit", (BUILD_SET, 0, node), None))
-            seq += _gathered(a, SET_ADD, "display")
-        elif k in ("listcomp", "genexp", "setcomp", "dictcomp"):
-            clauses = a[-1]
-            first = clauses[0]
-            code = Code([], "<genexpr>" if k == "genexp" else f"<{k}>", source=self.source)
-            code.qualname = _qualname(self.code, code.name)
-            code.params = (COMPREHENSION_ARG,)
-            code.comprehension = True
-            self.pending.append((code, [node], Scope("function", self.state.scope)))
-            seq += [("node", first.args[1], None), ("emit", (GET_ITER, None, first.args[1]), None),
-                    ("emit", (COMPREHENSION, (code, k), node), None)]
+            seq = [("node", a[0], None), ("emit", (NOT, None, node), None)]
         elif k == "call":
-            seq += self._call(node)
+            seq = self._call(node)
         elif k == "attr":
-            seq += [("node", a[0], None), ("emit", (ATTR, a[1], node), None)]
+            seq = [("node", a[0], None), ("emit", (ATTR, a[1], node), None)]
         elif k == "index":
-            seq += [("node", a[0], None), ("node", a[1], None), ("emit", (INDEX, None, node), None)]
-        elif k == "slice":
-            for part in a:
-                seq.append(("node", part, None) if part is not None else ("emit", (CONST, None, node), None))
-            seq.append(("emit", (SLICE, None, node), None))
+            seq = [("node", a[0], None), ("node", a[1], None), ("emit", (INDEX, None, node), None)]
         elif k == "fstring":
-            seq.append(("call", self._fstring_emitter(node), None))
-        elif k == "lambda":
-            params, body = a
-            ret = type(body)("return", (body,), body.start, body.end)
-            seq.append(("call", self._function_emitter(node, "<lambda>", params, (ret,)), None))
-        elif k == "starred":
-            raise SyntaxProblem("can't use starred expression here", node.start)
+            seq = [("call", self._fstring_emitter(node), None)]
         else:
-            raise SyntaxProblem(f"'{k}' can't be used as a value here", node.start)
+            compound = self._COMPOUND.get(k)
+            if compound is None:
+                if k == "starred":
+                    raise SyntaxProblem("can't use starred expression here", node.start)
+                raise SyntaxProblem(f"'{k}' can't be used as a value here", node.start)
+            seq = compound(self, node)
         work.extend(reversed(seq))
+
+    def _and_or(self, node):
+        """a and b, a or b: each operand in turn, jumping to the end with the one that decides."""
+        end = _Label()
+        jump = JUMP_IF_FALSE_KEEP if node.kind == "and" else JUMP_IF_TRUE_KEEP
+        seq = []
+        for i, operand in enumerate(node.args):
+            seq.append(("node", operand, None))
+            if i < len(node.args) - 1:
+                seq.append(("emit", (jump, end, node), None))
+        return seq + [("label", end, None)]
+
+    def _compare(self, node):
+        first, pairs = node.args
+        return [("node", first, None)] + [("node", operand, None) for _, operand in pairs] + \
+            [("emit", (COMPARE, tuple(op for op, _ in pairs), node), None)]
+
+    def _conditional(self, node):
+        test, body, orelse = node.args
+        other, end = _Label(), _Label()
+        return [("node", test, None), ("emit", (JUMP_IF_FALSE, other, node), None), ("node", body, None),
+                ("emit", (JUMP, end, node), None), ("label", other, None), ("node", orelse, None),
+                ("label", end, None)]
+
+    def _sequence_display(self, node):
+        """(a, b) and [a, b]; with a *starred item, a list built item by item, each *iterable extending it."""
+        k, a = node.kind, node.args
+        if any(item.kind == "starred" for item in a):
+            seq = [("emit", (LIST, 0, node), None)] + _gathered(a, LIST_APPEND, "display")
+            return seq + [("emit", (LIST_TO_TUPLE, None, node), None)] if k == "tuple" else seq
+        return [("node", item, None) for item in a] + [("emit", (TUPLE if k == "tuple" else LIST, len(a), node), None)]
+
+    def _dict_display(self, node):
+        seq = [("emit", (BUILD_MAP, 0, node), None)]
+        for key, value in node.args:
+            if key is None:
+                seq += [("node", value, None), ("emit", (MAP_UPDATE, None, value), None)]
+            else:
+                seq += [("node", key, None), ("node", value, None), ("emit", (MAP_ADD, 0, node), None)]
+        return seq
+
+    def _set_display(self, node):
+        return [("emit", (BUILD_SET, 0, node), None)] + _gathered(node.args, SET_ADD, "display")
+
+    def _comprehension(self, node):
+        """A comprehension is a function of its first iterable, compiled later (self.pending)."""
+        k = node.kind
+        first = node.args[-1][0]
+        code = Code([], "<genexpr>" if k == "genexp" else f"<{k}>", source=self.source)
+        code.qualname = _qualname(self.code, code.name)
+        code.params = (COMPREHENSION_ARG,)
+        code.comprehension = True
+        self.pending.append((code, [node], Scope("function", self.state.scope)))
+        return [("node", first.args[1], None), ("emit", (GET_ITER, None, first.args[1]), None),
+                ("emit", (COMPREHENSION, (code, k), node), None)]
+
+    def _slice(self, node):
+        seq = [("node", part, None) if part is not None else ("emit", (CONST, None, node), None) for part in node.args]
+        return seq + [("emit", (SLICE, None, node), None)]
+
+    def _lambda(self, node):
+        params, body = node.args
+        ret = type(body)("return", (body,), body.start, body.end)
+        return [("call", self._function_emitter(node, "<lambda>", params, (ret,)), None)]
+
+    _COMPOUND = {"and": _and_or, "or": _and_or, "compare": _compare, "cond": _conditional,
+                 "tuple": _sequence_display, "list": _sequence_display, "dict": _dict_display, "set": _set_display,
+                 "listcomp": _comprehension, "genexp": _comprehension, "setcomp": _comprehension,
+                 "dictcomp": _comprehension, "slice": _slice, "lambda": _lambda}
 
     def _call(self, node):
         func, args, kwargs = node.args
@@ -759,136 +799,163 @@ class _Compiler:
         return [("stmt", s, None) for s in body.args] if body is not None else []
 
     def _statement(self, node, work, state):
-        k = node.kind
-        a = node.args
-        seq = []
-        if k == "expr":
-            seq += [("node", a[0], None), ("emit", (POP, None, a[0]), None)]
-        elif k == "assign":
-            targets, value = a
-            seq.append(("node", value, None))
-            for i, target in enumerate(targets):
-                if i < len(targets) - 1:
-                    seq.append(("emit", (DUP, None, target), None))
-                seq += self._store(target)
-        elif k == "augassign":
-            target, op, value = a
-            seq += self._augmented(target, op, value, node)
-        elif k == "assert":
-            test, message = a
-            seq.append(("node", test, None))
-            if message is not None:
-                seq.append(("node", message, None))
-            seq.append(("emit", (ASSERT, message is not None, node), None))
-        elif k in ("pass", "global", "nonlocal"):
-            pass
-        elif k == "import":
-            for module, asname, where in a:
-                seq.append(("emit", (IMPORT, (module, asname is not None), where), None))
-                seq.append(self._store_name(asname or module.split(".")[0], where))
-        elif k == "importfrom":
-            module, aliases, where = a
-            seq.append(("emit", (IMPORT, (module, True), where), None))
-            for name, asname, name_node in aliases:
-                if name == "*":
-                    seq.append(("emit", (IMPORT_STAR, module, name_node), None))
-                    break
-                seq += [("emit", (IMPORT_FROM, (module, name), name_node), None),
-                        self._store_name(asname or name, name_node)]
-            else:
-                seq.append(("emit", (POP, None, where), None))
-        elif k == "del":
-            for target in a:
-                seq += self._delete(target)
-        elif k == "return":
-            if not state.in_function:
-                raise SyntaxProblem("'return' outside a function", node.start)
-            if a[0] is None:
-                seq.append(("emit", (CONST, None, node), None))
-            else:
-                seq.append(("node", a[0], None))
-            seq.append(("emit", (RETURN, None, node), None))
-        elif k == "raise":
-            exc, cause = a
-            if exc is None:
-                seq.append(("emit", (RERAISE, None, node), None))
-            else:
-                seq.append(("node", exc, None))
-                if cause is not None:
-                    seq.append(("node", cause, None))
-                seq.append(("emit", (RAISE, cause is not None, node), None))
-        elif k == "break" or k == "continue":
-            if not state.loops:
-                raise SyntaxProblem(f"'{k}' outside a loop", node.start)
-            loop = state.loops[-1]
-            target = loop.end if k == "break" else loop.head
-            if state.blocks > loop.blocks:
-                seq.append(("emit", (JUMP_UNWIND, (target, loop.blocks), node), None))
-            else:
-                seq.append(("emit", (JUMP, target, node), None))
-        elif k == "if":
-            branches, orelse = a
-            end = _Label()
-            for test, body in branches:
-                other = _Label()
-                seq += [("node", test, None), ("emit", (JUMP_IF_FALSE, other, test), None)]
-                seq += self._block(body)
-                seq += [("emit", (JUMP, end, test), None), ("label", other, None)]
-            seq += self._block(orelse)
-            seq.append(("label", end, None))
-        elif k == "while":
-            test, body, orelse = a
-            head, otherwise, end = _Label(), _Label(), _Label()
-            loop = _Loop(head, end, state.blocks)
-            seq += [("label", head, None), ("node", test, None), ("emit", (JUMP_IF_FALSE, otherwise, test), None),
-                    ("call", _push_loop(loop), None)]
-            seq += self._block(body)
-            seq += [("call", _pop_loop, None), ("emit", (JUMP, head, test), None), ("label", otherwise, None)]
-            seq += self._block(orelse)
-            seq.append(("label", end, None))
-        elif k == "for":
-            target, iterable, body, orelse = a
-            head, otherwise, exit_, end = _Label(), _Label(), _Label(), _Label()
-            loop = _Loop(head, exit_, state.blocks)
-            seq += [("node", iterable, None), ("emit", (GET_ITER, None, iterable), None), ("label", head, None),
-                    ("emit", (FOR_ITER, otherwise, iterable), None)]
+        handler = self._STATEMENTS.get(node.kind)
+        if handler is None:
+            raise SyntaxProblem(f"unsupported statement '{node.kind}'", node.start)
+        work.extend(reversed(handler(self, node, state)))
+
+    def _expression_statement(self, node, state):
+        return [("node", node.args[0], None), ("emit", (POP, None, node.args[0]), None)]
+
+    def _assign(self, node, state):
+        targets, value = node.args
+        seq = [("node", value, None)]
+        for i, target in enumerate(targets):
+            if i < len(targets) - 1:
+                seq.append(("emit", (DUP, None, target), None))
             seq += self._store(target)
-            seq.append(("call", _push_loop(loop), None))
-            seq += self._block(body)
-            # `break` leaves the iterator on the stack: exit_ pops it (and skips the else block)
-            seq += [("call", _pop_loop, None), ("emit", (JUMP, head, node), None), ("label", exit_, None),
-                    ("emit", (POP, None, node), None), ("emit", (JUMP, end, node), None),
-                    ("label", otherwise, None)]
-            seq += self._block(orelse)
-            seq.append(("label", end, None))
-        elif k == "with":
-            items, body = a
-            for context, name in items:
-                seq += [("node", context, None), ("emit", (WITH_ENTER, None, context), None),
-                        ("call", _blocks(+1), None)]
-                if name is not None:
-                    seq.append(self._store_name(name, context))
-                else:
-                    seq.append(("emit", (POP, None, context), None))
-            seq += self._block(body)
-            for context, name in reversed(items):
-                seq += [("call", _blocks(-1), None), ("emit", (WITH_EXIT, None, context), None)]
-        elif k == "try":
-            seq += self._try(node)
-        elif k == "def":
-            name, params, body, decorators = a
-            seq.append(("call", self._function_emitter(node, name, params, body.args, decorators), None))
-            seq.append(self._store_name(name, node))
-        elif k == "class":
-            # the bases, then the body run as a function returning its names, then the class
-            name, bases, body = a
-            seq += [("node", b, None) for b in bases]
-            seq += [("emit", (TUPLE, len(bases), node), None), ("call", self._class_emitter(node, name, body), None),
-                    ("emit", (CALL, (0, ()), node), None), ("emit", (BUILD_CLASS, name, node), None),
-                    self._store_name(name, node)]
+        return seq
+
+    def _augassign(self, node, state):
+        target, op, value = node.args
+        return self._augmented(target, op, value, node)
+
+    def _assert(self, node, state):
+        test, message = node.args
+        seq = [("node", test, None)]
+        if message is not None:
+            seq.append(("node", message, None))
+        seq.append(("emit", (ASSERT, message is not None, node), None))
+        return seq
+
+    def _nothing(self, node, state):
+        return []  # pass, global, nonlocal (names are resolved when they are used)
+
+    def _import(self, node, state):
+        seq = []
+        for module, asname, where in node.args:
+            seq.append(("emit", (IMPORT, (module, asname is not None), where), None))
+            seq.append(self._store_name(asname or module.split(".")[0], where))
+        return seq
+
+    def _import_from(self, node, state):
+        module, aliases, where = node.args
+        seq = [("emit", (IMPORT, (module, True), where), None)]
+        for name, asname, name_node in aliases:
+            if name == "*":
+                seq.append(("emit", (IMPORT_STAR, module, name_node), None))
+                break
+            seq += [("emit", (IMPORT_FROM, (module, name), name_node), None),
+                    self._store_name(asname or name, name_node)]
         else:
-            raise SyntaxProblem(f"unsupported statement '{k}'", node.start)
-        work.extend(reversed(seq))
+            seq.append(("emit", (POP, None, where), None))
+        return seq
+
+    def _del(self, node, state):
+        seq = []
+        for target in node.args:
+            seq += self._delete(target)
+        return seq
+
+    def _return(self, node, state):
+        if not state.in_function:
+            raise SyntaxProblem("'return' outside a function", node.start)
+        value = node.args[0]
+        return [("emit", (CONST, None, node), None) if value is None else ("node", value, None),
+                ("emit", (RETURN, None, node), None)]
+
+    def _raise(self, node, state):
+        exc, cause = node.args
+        if exc is None:
+            return [("emit", (RERAISE, None, node), None)]
+        seq = [("node", exc, None)]
+        if cause is not None:
+            seq.append(("node", cause, None))
+        seq.append(("emit", (RAISE, cause is not None, node), None))
+        return seq
+
+    def _break_or_continue(self, node, state):
+        k = node.kind
+        if not state.loops:
+            raise SyntaxProblem(f"'{k}' outside a loop", node.start)
+        loop = state.loops[-1]
+        target = loop.end if k == "break" else loop.head
+        if state.blocks > loop.blocks:
+            return [("emit", (JUMP_UNWIND, (target, loop.blocks), node), None)]
+        return [("emit", (JUMP, target, node), None)]
+
+    def _if(self, node, state):
+        branches, orelse = node.args
+        end = _Label()
+        seq = []
+        for test, body in branches:
+            other = _Label()
+            seq += [("node", test, None), ("emit", (JUMP_IF_FALSE, other, test), None)]
+            seq += self._block(body)
+            seq += [("emit", (JUMP, end, test), None), ("label", other, None)]
+        return seq + self._block(orelse) + [("label", end, None)]
+
+    def _while(self, node, state):
+        test, body, orelse = node.args
+        head, otherwise, end = _Label(), _Label(), _Label()
+        loop = _Loop(head, end, state.blocks)
+        seq = [("label", head, None), ("node", test, None), ("emit", (JUMP_IF_FALSE, otherwise, test), None),
+               ("call", _push_loop(loop), None)]
+        seq += self._block(body)
+        seq += [("call", _pop_loop, None), ("emit", (JUMP, head, test), None), ("label", otherwise, None)]
+        return seq + self._block(orelse) + [("label", end, None)]
+
+    def _for(self, node, state):
+        target, iterable, body, orelse = node.args
+        head, otherwise, exit_, end = _Label(), _Label(), _Label(), _Label()
+        loop = _Loop(head, exit_, state.blocks)
+        seq = [("node", iterable, None), ("emit", (GET_ITER, None, iterable), None), ("label", head, None),
+               ("emit", (FOR_ITER, otherwise, iterable), None)]
+        seq += self._store(target)
+        seq.append(("call", _push_loop(loop), None))
+        seq += self._block(body)
+        # `break` leaves the iterator on the stack: exit_ pops it (and skips the else block)
+        seq += [("call", _pop_loop, None), ("emit", (JUMP, head, node), None), ("label", exit_, None),
+                ("emit", (POP, None, node), None), ("emit", (JUMP, end, node), None),
+                ("label", otherwise, None)]
+        return seq + self._block(orelse) + [("label", end, None)]
+
+    def _with(self, node, state):
+        items, body = node.args
+        seq = []
+        for context, name in items:
+            seq += [("node", context, None), ("emit", (WITH_ENTER, None, context), None),
+                    ("call", _blocks(+1), None)]
+            if name is not None:
+                seq.append(self._store_name(name, context))
+            else:
+                seq.append(("emit", (POP, None, context), None))
+        seq += self._block(body)
+        for context, name in reversed(items):
+            seq += [("call", _blocks(-1), None), ("emit", (WITH_EXIT, None, context), None)]
+        return seq
+
+    def _try_statement(self, node, state):
+        return self._try(node)
+
+    def _def(self, node, state):
+        name, params, body, decorators = node.args
+        return [("call", self._function_emitter(node, name, params, body.args, decorators), None),
+                self._store_name(name, node)]
+
+    def _class(self, node, state):
+        # the bases, then the body run as a function returning its names, then the class
+        name, bases, body = node.args
+        seq = [("node", b, None) for b in bases]
+        return seq + [("emit", (TUPLE, len(bases), node), None), ("call", self._class_emitter(node, name, body), None),
+                      ("emit", (CALL, (0, ()), node), None), ("emit", (BUILD_CLASS, name, node), None),
+                      self._store_name(name, node)]
+
+    _STATEMENTS = {"expr": _expression_statement, "assign": _assign, "augassign": _augassign, "assert": _assert,
+                   "pass": _nothing, "global": _nothing, "nonlocal": _nothing, "import": _import,
+                   "importfrom": _import_from, "del": _del, "return": _return, "raise": _raise,
+                   "break": _break_or_continue, "continue": _break_or_continue, "if": _if, "while": _while,
+                   "for": _for, "with": _with, "try": _try_statement, "def": _def, "class": _class}
 
     def _try(self, node):
         """try / except / else / finally as blocks: SETUP_FINALLY (around

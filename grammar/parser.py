@@ -237,31 +237,13 @@ def tokenize(text, t):
     at_line_start = True
     while pos < n:
         if at_line_start and not brackets:
-            # measure the indentation of a line that holds code
-            j = pos
-            width = 0
-            while j < n and text[j] in " \t\f":
-                width = (width // 8 + 1) * 8 if text[j] == "\t" else width + 1
-                j += 1
-            if j >= n or text[j] in "\r\n#":
-                # blank or comment-only line: no tokens, no indentation change
-                k = text.find("\n", j)
-                pos = n if k < 0 else k + 1
+            pos, marks = _line_start(text, pos, indents)
+            if marks is None:  # a blank or comment-only line: no tokens, no indentation change
                 continue
             at_line_start = False
-            if width > indents[-1]:
-                indents.append(width)
-                last = "_INDENT"
-                yield Tok("_INDENT", "", j, j)
-            elif width < indents[-1]:
-                while width < indents[-1]:
-                    indents.pop()
-                    last = "_DEDENT"
-                    yield Tok("_DEDENT", "", j, j)
-                if width != indents[-1]:
-                    raise SyntaxProblem("this line's indentation matches no enclosing block", j,
-                                        hint="indent it exactly like the lines of the block it belongs to")
-            pos = j
+            for mark in marks:
+                last = mark.type
+                yield mark
         m = master(text, pos)
         if m is None:
             ch = text[pos]
@@ -287,15 +269,8 @@ def tokenize(text, t):
                 raise SyntaxProblem(message, pos, hint=hint)
             kind, end = t.word_type(value, text, pos)
             value = text[pos:end]
-        elif value in _OPEN:
-            brackets.append((value, pos))
-        elif value in _CLOSE:
-            if not brackets:
-                raise SyntaxProblem(f"unmatched {value!r}", pos, hint=f"there is no {_CLOSE[value]!r} for it to close")
-            opener, where = brackets.pop()
-            if _CLOSE[value] != opener:
-                raise SyntaxProblem(f"{value!r} does not match {opener!r}", pos,
-                                    hint=f"the {opener!r} at offset {where} needs {_OPEN[opener]!r}")
+        elif value in _OPEN or value in _CLOSE:
+            _track_bracket(value, pos, brackets)
         last = kind
         yield Tok(kind, value, pos, end)
         pos = end
@@ -311,6 +286,46 @@ def tokenize(text, t):
     while len(indents) > 1:
         indents.pop()
         yield Tok("_DEDENT", "", n, n)
+
+
+def _line_start(text, pos, indents):
+    """At the start of a line outside brackets: (where its code starts, the _INDENT / _DEDENT tokens
+    its indentation makes against the `indents` in force, which it updates), or (the next line's
+    start, None) for a blank or comment-only line."""
+    j = pos
+    width = 0
+    n = len(text)
+    while j < n and text[j] in " \t\f":
+        width = (width // 8 + 1) * 8 if text[j] == "\t" else width + 1
+        j += 1
+    if j >= n or text[j] in "\r\n#":
+        k = text.find("\n", j)
+        return (n if k < 0 else k + 1), None
+    marks = []
+    if width > indents[-1]:
+        indents.append(width)
+        marks.append(Tok("_INDENT", "", j, j))
+    elif width < indents[-1]:
+        while width < indents[-1]:
+            indents.pop()
+            marks.append(Tok("_DEDENT", "", j, j))
+        if width != indents[-1]:
+            raise SyntaxProblem("this line's indentation matches no enclosing block", j,
+                                hint="indent it exactly like the lines of the block it belongs to")
+    return j, marks
+
+
+def _track_bracket(value, pos, brackets):
+    """An opening bracket pushed, a closing one checked against the last opened."""
+    if value in _OPEN:
+        brackets.append((value, pos))
+        return
+    if not brackets:
+        raise SyntaxProblem(f"unmatched {value!r}", pos, hint=f"there is no {_CLOSE[value]!r} for it to close")
+    opener, where = brackets.pop()
+    if _CLOSE[value] != opener:
+        raise SyntaxProblem(f"{value!r} does not match {opener!r}", pos,
+                            hint=f"the {opener!r} at offset {where} needs {_OPEN[opener]!r}")
 
 
 # Python's keywords for what the language does not do: each a clear error where it stands (as a
