@@ -413,7 +413,7 @@ def ours_in_process(text, repeats, warm_text):
     """Best wall time of our eval command run in this process by CliRunner, and its output.
     Each run starts with no compiled templates, as a new process would: a repeat must not
     find the batch's own lines already compiled."""
-    from autodiff.grammar.lean_lane import forget_programs
+    from autodiff.grammar.compiled import forget_programs
     runner, cli = _cli_runner()
     runner.invoke(cli, ["eval", "-", "--json"], input=warm_text)     # imports, parser tables
     best, out, cpu = float("inf"), None, float("inf")
@@ -514,7 +514,7 @@ def profile_batch(text, n_jobs, top, warm_text):
     import pstats
     runner, cli = _cli_runner()
     runner.invoke(cli, ["eval", "-", "--json"], input=warm_text)
-    from autodiff.grammar.lean_lane import forget_programs
+    from autodiff.grammar.compiled import forget_programs
     forget_programs()   # as a new process: no template compiled yet
     prof = cProfile.Profile()
     prof.enable()

@@ -119,13 +119,13 @@ def job_json_line(line, text, r, graph=None):
 
 _json_string = json.encoder.encode_basestring_ascii  # as the encoder writes strings (ensure_ascii)
 _FLOAT64 = numpy.dtype(numpy.float64)
+_F64, _NDARRAY = numpy.float64, numpy.ndarray
 
 
 def _json_float(v):
     """A float64 scalar (or 0-d array) as our JSON writes it (nan and infinities as strings), or None
     for anything else."""
-    if v.__class__ is not numpy.float64 and not (v.__class__ is numpy.ndarray and v.dtype == _FLOAT64
-                                                 and not v.shape):
+    if v.__class__ is not _F64 and not (v.__class__ is _NDARRAY and v.dtype == _FLOAT64 and not v.shape):
         return None
     f = float(v)
     if f - f == 0:

@@ -14,7 +14,7 @@ one to write).
 
 Workers are forked as work arrives -- never more than `workers`, nor more
 than there are chunks -- after the parent has imported the engine and made
-the lean lane's tables, so each starts warm; a worker builds the parser only
+the compiled form's tables, so each starts warm; a worker builds the parser only
 when one of its jobs needs the full pipeline. They die with the parent
 (grammar/workers.py) and ignore Ctrl-C: on an interrupt the parent stops
 reading, kills them at once (SIGKILL: no shared state can be left broken) and
@@ -185,8 +185,8 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None, written=None, 
     writes the report of a chunk whose worker died (each job failed)."""
     if "fork" not in multiprocessing.get_all_start_methods() or not hasattr(socket, "socketpair"):
         return _in_this_process(jobs, run_chunk, written)
-    from ..grammar import lean_lane
-    lean_lane._get_lane()  # the engine and the lean lane's tables, made once here for every forked worker;
+    from ..grammar import compiled
+    compiled._get_lane()  # the engine and the compiled form's tables, made once here for every forked worker;
     # the parser is built by a worker only if one of its jobs needs the full pipeline (most batches never do)
     pool = []
     ready = {}          # chunk index -> (parts, failed, its jobs): done, waiting for the ones before it

@@ -19,7 +19,7 @@ from ..engine.core import InplaceModifiedError
 from .budget import BUDGET_HINT, MemoryBudget, current, format_size, in_force, \
     memory_error_message, over_budget
 from .errors import LanguageError, ScriptError, SyntaxProblem
-from . import lean_lane
+from . import compiled
 from .results import JobOptions, JobResult, host_value as _host
 
 __all__ = ["JobOptions", "JobResult", "run_job", "parse_binding"]
@@ -61,7 +61,7 @@ def _calculator_value(value, in_program=False):
 
 
 def _eval_interpreter(**kw):
-    """eval's interpreter (its class made on first use: a job the lean lane takes never
+    """eval's interpreter (its class made on first use: a job its compiled form takes never
     loads the parser, compiler or interpreter)."""
     global _EvalInterpreter
     if _EvalInterpreter is None:
@@ -344,8 +344,8 @@ def run_job(source, bindings=(), options=None):
     """Run one eval job; a JobResult, or a LanguageError raised. Whatever engine
     settings the job changes (grad mode, default dtype, print options, the
     random generator...) are put back afterwards: a job cannot change another's.
-    A one-line scalar job with default options goes down the lean lane (the same
-    op rows without the parser and interpreter); anything else, the full pipeline."""
+    A one-line scalar job with default options runs as its template's compiled form (compiled.py:
+    the same op rows without the parser and interpreter); anything else through the interpreter."""
     options = options or JobOptions()
     if options.max_items != current.max_items or options.max_digits != current.max_digits or \
             options.max_line_length != current.max_line_length or \
@@ -353,7 +353,7 @@ def run_job(source, bindings=(), options=None):
         with in_force(**size_budgets(options)):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
-        result = lean_lane.run(source, bindings, options)
+        result = compiled.run(source, bindings, options)
         if result is not None:
             return result
     return isolated(_run_job, source, bindings, options)

@@ -1,5 +1,5 @@
 """What an `eval` job is asked (JobOptions) and what it gives back (JobResult): plain data, read by
-the pipeline that runs a job (job.py, and its compiled form for one-line jobs, lean_lane.py) and
+the pipeline that runs a job (job.py, and its compiled form for one-line jobs, compiled.py) and
 by the command line that prints it."""
 from dataclasses import dataclass, field
 
@@ -33,14 +33,14 @@ class JobOptions:
     max_program_length: int = defaults("eval")["max_program_length"]
     out: object = None            # where the program's print() writes (None: nowhere)
 
-    # Whether these options let a job take the lean lane: asked once per options object (a batch
+    # Whether these options let a job run as its compiled form: asked once per options object (a batch
     # shares one), forgotten whenever an option changes.
-    lean_lane_fit = None
+    compiled_fit = None
 
     def __setattr__(self, name, value):
         object.__setattr__(self, name, value)
-        if name != "lean_lane_fit":
-            object.__setattr__(self, "lean_lane_fit", None)
+        if name != "compiled_fit":
+            object.__setattr__(self, "compiled_fit", None)
 
 
 _new = object.__new__

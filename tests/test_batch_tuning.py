@@ -4,7 +4,7 @@ import gc
 
 import pytest
 
-from autodiff.grammar import lean_lane
+from autodiff.grammar import compiled as lean_lane
 
 from conftest import invoke
 

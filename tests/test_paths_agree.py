@@ -20,7 +20,7 @@ import re
 import pytest
 
 import autodiff.engine as ad
-from autodiff.grammar import lean_lane
+from autodiff.grammar import compiled as lean_lane
 from conftest import console, invoke
 
 FUNCTIONS = ["sin", "cos", "exp", "log", "tanh", "sqrt", "sigmoid", "atan", "asinh", "expm1", "log1p", "erf",

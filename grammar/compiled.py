@@ -1,40 +1,33 @@
-"""The lean lane: one-line scalar eval jobs without the parser, compiler and interpreter.
+"""The compiled form of one-line scalar eval jobs: a template's straight-line program over the
+op table's rows -- the stage of eval's pipeline that takes most batch jobs.
 
-Most batch jobs are one line such as `x = 0.37; 1.3*x**2 + sin(0.8*x) - 2`:
-number bindings, then a formula of + - * / **, unary minus and calls of
-elementwise functions. For those, the general pipeline (tokenize, LALR parse,
-tree, compile, step the interpreter, record Tensor nodes, run the Kahn
-backward) spends nearly all its time on generality. This lane reads such a
-line with an operator-precedence pass into a flat program of op-table rows,
-runs it on numpy scalars, and runs the rows' own backward formulas over the
-resulting tape in reverse.
+Most batch jobs are one line such as `x = 0.37; 1.3*x**2 + sin(0.8*x) - 2`: number bindings,
+then a formula of + - * / **, unary minus and calls of elementwise functions. A line's
+*template* -- the line with every number literal as a slot -- is read once, by an
+operator-precedence pass, into a program: a straight line of forward steps over registers (the
+numbers first, then each step's result) and the rows' backward formulas for the reverse pass.
+A line whose template was seen before goes straight to running the program on its own
+numbers; a template in heavy use (HOT runs) is written out as straight-line Python, the same calls
+in the same order with the registers as local variables (Python's compile() costs as much as a few
+hundred runs of a program save, so a batch of distinct lines never pays it).
 
-A batch's lines often differ only in their numbers (the same formula at
-many points, or with other constants), so a program is compiled for a line's
-*template* -- the line with every number literal as a slot -- and kept: a line
-whose template was seen before skips the reading and goes straight to
-running the program on its own numbers.
+It is not a second engine: every value comes from the op table's `forward` and every derivative
+from its `backward` (through the same raw-array `F` the engine's backward uses), applied in the
+engine's order -- the engine runs nodes newest first, which on a tape is reverse order, and adds
+gradients in that order -- so results are bit-identical to the interpreter's. The rows an
+operator reaches are the ones the engine's operators reach (`2 / x` is reciprocal then mul,
+`x ** 2` is pow_scalar, ...), and the functions are the language's own names whose engine
+function is one elementwise row (its `_row`). Arithmetic between plain numbers is the
+interpreter's own `binary`/`unary`. A variable is a float64 numpy scalar here where the engine's
+leaf holds a 0-d array: the rows compute through numpy's ufuncs (never Python's `**`), which give
+a scalar and a 0-d array the same bits.
 
-It is not a second engine: every value comes from the op table's `forward`
-and every derivative from its `backward` (through the same raw-array `F` the
-engine's backward uses), applied in the engine's order -- the engine runs
-nodes newest first, which on a tape is reverse order, and adds gradients in
-that order -- so results are bit-identical to the full pipeline's. The rows
-an operator reaches are the ones the engine's operators reach (`2 / x` is
-reciprocal then mul, `x ** 2` is pow_scalar, ...), and the functions are the
-language's own names whose engine function is a plain wrapper of one
-elementwise row. Arithmetic between plain numbers is the interpreter's own
-`binary`/`unary`. A variable is a float64 numpy scalar here where the
-engine's leaf holds a 0-d array: the rows compute through numpy's ufuncs
-(never Python's `**`), which give a scalar and a 0-d array the same bits.
-
-Anything else -- another statement form, a name that is not a bound
-variable, a function of a number, options beyond the defaults, any error at
-all -- returns None, and the job takes the full pipeline (which then gives
-the exact message, column and hint). tests/test_lean_lane.py checks both
-paths agree bit for bit on generated jobs, and that the lane really takes
-them.
+Anything else -- another statement form, a name that is not a bound variable, a function of a
+number, options beyond the defaults, any error at all -- returns None, and the job takes the
+interpreter (which then gives the exact message, column and hint). tests/test_compiled_jobs.py
+checks both agree bit for bit on generated jobs, and that this form really takes them.
 """
+import inspect
 import keyword
 import operator
 import re
@@ -51,6 +44,8 @@ MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget
 MIN_STEPS = 10_000        # a --max-steps below this: the full pipeline, which counts steps
 MIN_MEMORY = 64 << 20     # a --max-memory below this: the full pipeline, which enforces it
 CACHE_SIZE = 4096         # compiled templates kept (the oldest is dropped first)
+HOT = 256                 # a template run this often gets straight-line Python: Python's compile() costs
+                          # ~0.8 ms, which its ~3 us a run less pays back after some 270 runs
 
 # The tokenizer: operators get spaces around them ("**" is read as "^"; a line holding "^" itself is
 # declined) and str.split does the rest -- chained str.replace costs a quarter of a regular expression.
@@ -88,9 +83,10 @@ class _Decline(Exception):
 
 
 class _Ctx:
-    """What a row's backward reads of its node: which inputs want a gradient, and their shapes.
-    (Its parameters too, in the engine; the lane's rows get theirs positionally, and _Lane checks
-    their backward reads nothing else of the node.)"""
+    """What a row's backward reads of its node: which inputs want a gradient, and their shapes. (Its
+    parameters too, in the engine; here a row gets its one parameter positionally, after its saved
+    values, as the table's backward formulas take them. A formula that reads anything else of its
+    node meets an AttributeError, and the job takes the interpreter.)"""
     __slots__ = ("needs", "shapes")
 
     def __init__(self, needs, shapes):
@@ -135,15 +131,12 @@ class _Lane:
         rows = list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]
         for row in rows:
             if not _lean_row(row):
-                raise AssertionError(f"op row {row.name} no longer fits the lean lane")
+                raise AssertionError(f"op row {row.name} no longer fits the compiled form")
         for row, param in ((self.pow_scalar, "exponent"), (self.rpow_scalar, "base")):
             if not (_argument(row.forward, 2) == param and  # after xp and the tensor
                      _argument(row.backward, 3 + len(row.saves)) == param):
                 raise AssertionError(f"op row {row.name}: its {param} no longer follows its tensors")
         rows += self.functions.values()
-        for row in rows:
-            if not _CTX_READS.issuperset(_node_reads(row.backward)):
-                raise AssertionError(f"op row {row.name}: its backward reads more of its node than the lane's stands-in")
         # what the compiler reads of a row, looked up once (an attribute of a row class is a slow
         # lookup): its forward, its backward, and how many values that takes after g, picked how
         self.parts = {row: (row.forward, row.backward)
@@ -162,21 +155,10 @@ def _lean_row(row):
             and not row.saves_params and all(s == "out" or isinstance(s, int) for s in row.saves))
 
 
-_CTX_READS = frozenset(_Ctx.__slots__)
-
-
-def _node_reads(function):
-    """What a backward formula may read of its node: each name its code reads that a node has
-    (read of anything: the check errs on the safe side)."""
-    from ..engine.core.graph import Node
-    of_node = set(Node.__slots__) | {name for name in vars(Node) if not name.startswith("__")}
-    return set(function.__code__.co_names) & of_node
-
-
 def _argument(function, index):
     """The name of a function's positional parameter `index` (None past the last)."""
-    code = function.__code__
-    return code.co_varnames[index] if index < code.co_argcount else None
+    names = list(inspect.signature(function).parameters)
+    return names[index] if index < len(names) else None
 
 
 def _picker(saves, has_param):
@@ -209,11 +191,11 @@ def _get_lane():
 
 
 def run(source, bindings, options):
-    """The JobResult of `source` through the lean lane, or None when the job is not
-    one the lane takes (the caller then runs the full pipeline)."""
-    fit = options.lean_lane_fit
+    """The JobResult of `source` from its template's compiled form, or None when the job is not one
+    this form takes (the pipeline then runs it through the interpreter)."""
+    fit = options.compiled_fit
     if fit is None:
-        fit = options.lean_lane_fit = _options_fit(options)
+        fit = options.compiled_fit = _options_fit(options)
     if not fit or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
         return None  # ("^": the language's other spelling of **: the full pipeline)
     lane = _lane or _get_lane()
@@ -236,8 +218,16 @@ def run(source, bindings, options):
                      for t in literals]
         if bindings:
             registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
-        return _result(lane, source, program, _execute(program[0], registers))
-    except (_Decline, ArithmeticError, ValueError, TypeError, MemoryError, RecursionError, KeyError, IndexError):
+        code = program.code
+        if code is not None:  # a template in use: its straight-line Python
+            quiet = quiet_numpy()  # the backward's inf and nan come out silently, as in the engine's
+            return JobResult.scalar(source, *code(registers, None if quiet is ALREADY_QUIET else quiet))
+        program.runs += 1
+        if program.runs == HOT:
+            program.code = _generate(program)
+        return _result(lane, source, program, _execute(program.steps, registers))
+    except (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
+            KeyError, IndexError):
         return None
 
 
@@ -380,6 +370,18 @@ class _Compiler:
         return out, _TENSOR
 
 
+class _Program:
+    """A template's compiled form: its steps (the numbers' registers first, then each step's
+    result), its backward steps newest first, f's register and its variables' -- and, once the
+    template is in use (HOT runs), the same steps as straight-line Python (`code`)."""
+    __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "runs", "code")
+
+    def __init__(self, steps, backward, f, variables, n_numbers):
+        self.steps, self.backward, self.f, self.variables, self.n_numbers = steps, backward, f, variables, n_numbers
+        self.runs = 0
+        self.code = None
+
+
 def _compile(lane, names, parts, literals):
     """The program of a line (its tokens) whose number literals are `literals`, with `names`
     bound on the command line first: (steps, backward steps newest first, f's register,
@@ -414,7 +416,7 @@ def _compile(lane, names, parts, literals):
         # f a number or a bare variable (the full pipeline says what that means); or literals the
         # template's pattern reads otherwise than the tokenizer (as in 2x): the pipeline's error
         raise _Decline
-    return c.steps, c.backward[::-1], f[0], tuple(c.variables.items())
+    return _Program(c.steps, c.backward[::-1], f[0], tuple(c.variables.items()), c.n_numbers)
 
 
 def _expression(c, tokens, values):
@@ -549,7 +551,7 @@ def _execute(steps, registers):
 
 def _result(lane, source, program, registers):
     """Backward over the row steps, newest first (the engine's order), then the JobResult."""
-    _, backward, f, variables = program
+    backward, f, variables = program.backward, program.f, program.variables
     F = lane.F
     grads = [None] * len(registers)
     grads[f] = _ROOT_GRAD
@@ -598,3 +600,81 @@ def _backward(F, backward, registers, grads):
                 raise _Decline
             prev = grads[ib]
             grads[ib] = gi if prev is None else prev + gi
+
+
+# ------------------------------------------------------------------------------------------- code
+
+def _generate(program):
+    """The program as straight-line Python: the very calls _execute and _backward make, in their
+    order, with the registers as local variables -- no loop, no dispatch. Returns a function of
+    (registers, errstate) -> (f, {name: gradient}); errstate, where given, makes numpy quiet for
+    the backward (a batch has made it quiet already)."""
+    names = {}
+
+    def name_of(obj):
+        return names.setdefault(obj, f"c{len(names)}")
+
+    forward = [f"    r{k} = R[{k}]" for k in range(program.n_numbers)]
+    out = program.n_numbers
+    for code, what, ra, rb in program.steps:
+        if code == _T2 or code == _T1:
+            args = f"r{ra}, r{rb}" if code == _T2 else f"r{ra}"
+            forward += [f"    r{out} = {name_of(what)}(np, {args})", f"    if r{out}.__class__ is not float64:",
+                        f"        _scalar(r{out})"]
+        elif code == _MAKE_LEAF:
+            forward.append(f"    r{out} = float64(float(r{ra}))")
+        elif code == _NUM2:
+            forward.append(f"    r{out} = binary({what!r}, r{ra}, r{rb})")
+        else:
+            forward.append(f"    r{out} = unary({what!r}, r{ra})")
+        out += 1
+    backward, graded = _backward_lines(program, name_of)
+    lines = ["def program(R, errstate):"] + forward + \
+        ["    if errstate is not None:", "        errstate.__enter__()", "    try:"] + \
+        [f"        g{k} = None" for k in sorted(graded - {program.f})] + [f"        g{program.f} = ROOT"] + \
+        ["    " + line for line in backward] + ["        grad = {}"]
+    for name, k in program.variables:
+        if k in graded:
+            lines += [f"        if g{k} is not None:", f"            grad[{name!r}] = g{k}"]
+    lines += [f"        return r{program.f}, grad", "    finally:", "        if errstate is not None:",
+              "            errstate.__exit__(None, None, None)"]
+    source = "\n".join(lines) + "\n"
+    namespace = {v: k for k, v in names.items()}
+    namespace.update(np=numpy, F=_lane.F, float64=_FLOAT64, ROOT=_ROOT_GRAD, _scalar=_scalar,
+                     binary=_lane.binary, unary=_lane.unary)
+    exec(compile(source, "<compiled template>", "exec"), namespace)
+    function = namespace["program"]
+    function.__source__ = source
+    return function
+
+
+def _backward_lines(program, name_of):
+    """The backward steps as lines (newest first), and the registers that may get a gradient."""
+    lines = []
+    f = program.f
+    graded = {f}
+    for n, bwd, ctx, out, s0, s1, ia, ib in program.backward:
+        if out not in graded:
+            continue  # not on f's graph
+        values = [f"r{s}" for s in s0] if n > 2 else [f"r{s}" for s in (s0, s1)[:n]]
+        pad = "    "
+        if out != f:
+            lines.append(f"    if g{out} is not None:")
+            pad = "        "
+        lines.append(f"{pad}res = {name_of(bwd)}(F, {name_of(ctx)}, g{out}" + "".join(f", {v}" for v in values) + ")")
+        for i, k in ((0, ia), (1, ib)):  # first input then second (x*x: both to x, in that order)
+            if k < 0:
+                continue
+            lines += [f"{pad}gi = res[{i}]", f"{pad}if gi is not None:",
+                      f"{pad}    if gi.__class__ is not float64:", f"{pad}        _scalar(gi)",
+                      f"{pad}    g{k} = gi" if k not in graded else f"{pad}    g{k} = gi if g{k} is None else g{k} + gi"]
+            graded.add(k)
+    return lines, graded
+
+
+def _scalar(v):
+    """What _backward and _execute accept of a result: a float64 scalar, or the 0-d float64 array
+    numpy.where makes (kept as it is, as the engine keeps it); _Decline for anything else."""
+    if v.__class__ is not _NDARRAY or v.shape or v.dtype != _FLOAT64:
+        raise _Decline
+    return v

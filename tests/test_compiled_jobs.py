@@ -1,5 +1,5 @@
-"""The eval lean lane against the full pipeline: bit-identical results, and the lane
-really takes the jobs it is meant for (grammar/lean_lane.py).
+"""eval's compiled form of one-line jobs against the interpreter: bit-identical results, and it
+really takes the jobs it is meant for (grammar/compiled.py).
 
 The full pipeline (parser, compiler, interpreter, engine tensors and backward) is
 the reference: for every generated job both paths must give the same value and the
@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from autodiff.engine.state import isolated
-from autodiff.grammar import lean_lane
+from autodiff.grammar import compiled as lean_lane
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.job import JobOptions, _run_job
 
@@ -135,6 +135,25 @@ def test_generated_jobs_are_bit_identical_to_the_full_pipeline():
 def test_random_jobs_agree(seed):
     source = _job(random.Random(seed))
     _check(source, lane_takes=False)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_a_template_in_use_runs_as_straight_line_python_with_the_same_bits(seed, monkeypatch):
+    """After HOT runs a template's steps become Python code (grammar/compiled.py _generate): its
+    results are the steps' own, bit for bit -- and so the full pipeline's."""
+    monkeypatch.setattr(lean_lane, "_programs", {})
+    r = random.Random(1000 + seed)
+    source = _job(r)
+    with numpy.errstate(all="ignore"):
+        first = lean_lane.run(source, (), JobOptions())
+        if first is None:
+            return  # a job the compiled form declines: the pipeline's
+        for _ in range(lean_lane.HOT + 1):
+            again = lean_lane.run(source, (), JobOptions())
+    (program,) = lean_lane._programs.values()
+    assert program.code is not None
+    _same(again, first)
+    _check(source)
 
 
 @pytest.mark.parametrize("source", [
