@@ -83,7 +83,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     tensors that require grad.
     """
     from ..grammar.budget import in_force
-    from ..grammar.job import JobOptions, parse_binding, size_budgets
+    from ..grammar.job import JobOptions, size_budgets
     if expr is not None:
         expr = expr.strip() or None
     if expr is None and jobs_file is None:
@@ -91,12 +91,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     if expr is not None and jobs_file is not None and "=" in expr and expr.split("=")[0].isidentifier():
         bindings = (expr,) + bindings
         expr = None
-    pairs = []
-    for text in tuple(bindings) + tuple(sets):
-        try:
-            pairs.append(parse_binding(text))
-        except ValueError as e:
-            raise click.BadParameter(f"{e} (bindings look like x=1 or \"x=[1, 2]\")", param_hint="NAME=VALUE")
+    pairs = _bindings(tuple(bindings) + tuple(sets))
     names = tuple(n.strip() for w in wrt for n in w.split(",") if n.strip())
     options = JobOptions(wrt=names, order=order, weights=weights, jacobian=jacobian, hessian=hessian,
                          check=check, formula=formula, graph=graph_format is not None,
@@ -128,6 +123,24 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
             report_interrupt(stop, expr)
             sys.exit(130)
         sys.exit(1 if failed else 0)
+    _run_batch(ctx, jobs_file, report, jobs, dask_address)
+
+
+def _bindings(texts):
+    """NAME=VALUE arguments as (name, text) pairs; a usage error for one that is not."""
+    from ..grammar.job import parse_binding
+    pairs = []
+    for text in texts:
+        try:
+            pairs.append(parse_binding(text))
+        except ValueError as e:
+            raise click.BadParameter(f"{e} (bindings look like x=1 or \"x=[1, 2]\")", param_hint="NAME=VALUE")
+    return pairs
+
+
+def _run_batch(ctx, jobs_file, report, jobs, dask_address):
+    """A batch: the jobs read line by line (a progress line on stderr where a terminal watches the
+    results go elsewhere), run here, in worker processes or on a Dask cluster; exits with its status."""
     stream = jobs_file if jobs_file is not None else sys.stdin.buffer
     where = getattr(stream, "name", "<stdin>")
     where = "<stdin>" if where in ("<stdin>", "-") or not isinstance(where, str) else where
@@ -139,8 +152,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         with deferred():
             if dask_address is not None:  # the jobs run on the workers (their devices, their warnings), none here
                 from .dask_batch import run_batch_on_dask
-                chunk_args = dict(pairs=pairs, options=options, as_json=as_json, graph_format=graph_format,
-                                  precision=precision, where=where)
+                chunk_args = dict(pairs=report.pairs, options=report.options, as_json=report.as_json,
+                                  graph_format=report.graph_format, precision=report.precision, where=where)
                 workers = None if ctx.get_parameter_source("jobs").name == "DEFAULT" else jobs
                 failed = run_batch_on_dask(dask_address, job_lines(stream), chunk_args, workers, progress,
                                            written=report.written)
