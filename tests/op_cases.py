@@ -410,9 +410,8 @@ C("maximum", "ties", lambda a, b: ad.maximum(a, b), [(2, 3), (2, 3)], np.maximum
   gen=ties_with(1), gradgrad="ties: the first derivative jumps there")
 C("maximum", "max_two_tensors", lambda a, b: ad.max(a, b), [(2, 3), (2, 3)], np.maximum, "MaximumBackward0",
   gen=separated)
-C("maximum", "clamp_tensor_min", lambda x, lo: ad.clamp(x, min=lo), [(2, 3), (2, 3)], np.maximum,
-  "ClampBackward0", gen=separated,
-  xfail={"node": NAME + " (clamp with a tensor bound is ClampBackward0 in PyTorch)"})
+C("clamp_tensors", "min_only", lambda x, lo: ad.clamp(x, min=lo), [(2, 3), (2, 3)], np.maximum,
+  "ClampBackward0", gen=separated)
 C("minimum", "same", lambda a, b: ad.minimum(a, b), [(2, 3), (2, 3)], np.minimum, "MinimumBackward0", gen=separated)
 C("minimum", "bcast_2x3_3", lambda a, b: ad.minimum(a, b), [(2, 3), (3,)], np.minimum, "MinimumBackward0",
   gen=separated)
@@ -499,6 +498,8 @@ C("xlogy", "fn", lambda a, b: ad.xlogy(a, b), [(2, 3), (2, 3)], lambda a, b: a *
   gen=gen_each(normal, positive(0.3, 3.0)))
 C("xlogy", "method_bcast", lambda a, b: a.xlogy(b), [(2, 3), (3,)], lambda a, b: a * np.log(b), "XlogyBackward0",
   gen=gen_each(normal, positive(0.3, 3.0)))
+C("xlogy", "x_at_zero", lambda a, b: ad.xlogy(a, b), [(3,), (3,)], lambda a, b: a * np.log(b), "XlogyBackward0",
+  gen=lambda rng, s: [np.array([0.0, 0.5, 0.0]), np.array([2.0, 3.0, 0.7])])  # d/dx at 0 is log(y), as PyTorch's
 C("xlogy", "number_y", lambda a: ad.xlogy(a, 2.5), [(4,)], lambda a: a * np.log(2.5), "XlogyBackward2")
 C("xlogy", "number_x", lambda b: ad.xlogy(1.5, b), [(4,)], lambda b: 1.5 * np.log(b), "XlogyBackward1",
   gen=gen_each(positive(0.3, 3.0)))
@@ -548,6 +549,23 @@ C("clamp", "clip_scalar_input", lambda x: ad.clip(x, -0.5, 0.5), [()], lambda x:
   "ClampBackward1", gen=_clamp_gen)
 C("clamp", "inplace_clamp_", on_copy(lambda y: y.clamp_(-0.5, 0.5)), [(2, 3)], lambda x: np.clip(x, -0.5, 0.5),
   "ClampBackward1", gen=_clamp_gen)
+
+# ---- clamp (tensor bounds: the gradient to x within them, to a bound where it is the result)
+def _x_and_bounds(rng, shapes):
+    """x, a lower bound and an upper one, x never within 0.1 of either (no tie for differences)."""
+    while True:
+        x, lo, hi = _normal(rng, shapes[0]), rng.uniform(-0.8, -0.3, shapes[1]), rng.uniform(0.3, 0.8, shapes[2])
+        if min(np.min(np.abs(x - lo)), np.min(np.abs(x - hi))) > 0.1:
+            return [x, lo, hi]
+
+
+C("clamp_tensors", "both", lambda x, lo, hi: ad.clamp(x, lo, hi), [(2, 3), (2, 3), (3,)],
+  lambda x, lo, hi: np.minimum(np.maximum(x, lo), hi), "ClampBackward0", gen=_x_and_bounds)
+C("clamp_tensors", "clamp_min", lambda x, lo, hi: ad.clamp_min(x, lo) + 0 * hi, [(2, 3), (2, 3), (2, 3)],
+  lambda x, lo, hi: np.maximum(x, lo), "AddBackward0", gen=_x_and_bounds)
+C("clamp_tensors", "clip_max", lambda x, lo, hi: x.clip(max=hi) + 0 * lo, [(2, 3), (2, 3), (2, 3)],
+  lambda x, lo, hi: np.minimum(x, hi), "AddBackward0", gen=_x_and_bounds)
+
 
 # ================================================================== reductions
 

@@ -96,14 +96,14 @@ def square(input):
 def clamp_min(input, min):
     """Each element at least min."""
     if isinstance(min, Tensor):
-        return clamp(input, min=min)
+        return _op["clamp_tensors"].call(tensor_in(input), min, None, "ClampMinBackward1")
     return apply(_op["clamp"], tensor_in(input), min=min, name="ClampMinBackward0")
 
 
 def clamp_max(input, max):
     """Each element at most max."""
     if isinstance(max, Tensor):
-        return clamp(input, max=max)
+        return _op["clamp_tensors"].call(tensor_in(input), None, max, "ClampMaxBackward1")
     return apply(_op["clamp"], tensor_in(input), max=max, name="ClampMaxBackward0")
 
 

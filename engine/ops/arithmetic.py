@@ -380,10 +380,9 @@ class Xlogy(Op):
         return xp.where((x == 0) & ~xp.isnan(y), 0.0, out)
 
     def backward(F, ctx, g, x, y):
-        # PyTorch's: g * xlogy(x != 0, y) for x (g * log(y) for a number y, at x = 0 too), g * x / y for y
-        if ctx.needs[0]:
-            gx = g * F.xlogy(x != 0, y) if ctx.shapes[1] is not None else g * _log_number(y)
-        return (gx if ctx.needs[0] else None), (g * x / y if ctx.needs[1] else None)
+        # PyTorch's: g * log(y) for x, but 0 where x is 0 and y is not positive (xlogy of the mask); g * x / y for y
+        gx = g * F.xlogy((x != 0) | (y > 0), y) if ctx.needs[0] else None
+        return gx, (g * x / y if ctx.needs[1] else None)
 
 
 def _log_number(y):

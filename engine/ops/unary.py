@@ -8,7 +8,7 @@ from .. import dtypes as _dt
 from .. import kernels
 from ..core.tensor import TensorBase, run_op
 from ..host_data import is_number
-from .table import TABLE, Elementwise, MaskedGradient, Op, call, custom, tensor_of
+from .table import Elementwise, MaskedGradient, Op, call, custom, tensor_of
 
 
 class Abs(Elementwise):
@@ -681,10 +681,30 @@ class Clamp(Op):
             raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
         if (min is None or is_number(min)) and (max is None or is_number(max)):
             return run_op(Clamp, (input,), {"min": min, "max": max})
-        # a tensor bound: PyTorch's clamp(Tensor? min, Tensor? max) is maximum, then minimum
-        out = input
-        for bound, row in ((min, "maximum"), (max, "minimum")):
-            if bound is not None:
-                bound = bound if isinstance(bound, TensorBase) else tensor_of(bound, input.device)
-                out = TABLE[row].call(out, bound)
-        return out
+        return ClampTensors.call(input, min, max, "ClampBackward0")
+
+
+class ClampTensors(Op):
+    """clamp with tensor bounds (either may be None): each element held between its bounds, and
+    where a lower bound is above its upper one, the upper. The gradient goes to x where it is within
+    them (ties too), to a bound where it is the result -- PyTorch's rules, ties included."""
+    name = "clamp_tensors"
+    names = ()
+    elementwise = True
+    saves = (0, 1, 2)
+    node = staticmethod(lambda ctx: ctx.params["name"])
+    formula = call("name")
+
+    def forward(xp, x, lo, hi, name):
+        return xp.clip(x, lo, hi) if lo is None or hi is None else xp.minimum(xp.maximum(x, lo), hi)
+
+    def backward(F, ctx, g, x, lo, hi, name):
+        inside = x >= lo if hi is None else x <= hi if lo is None else (x >= lo) & (x <= hi)
+        return (F.where(inside, g, 0.0) if ctx.needs[0] else None,
+                F.where((x < lo) if hi is None else (x < lo) & (lo < hi), g, 0.0) if ctx.needs[1] else None,
+                F.where((x > hi) if lo is None else (x > hi) | (lo > hi), g, 0.0) if ctx.needs[2] else None)
+
+    def call(input, min, max, name):
+        bounds = [None if b is None else b if isinstance(b, TensorBase) else tensor_of(b, input.device)
+                  for b in (min, max)]
+        return run_op(ClampTensors, (input, *bounds), {"name": name})
