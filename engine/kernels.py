@@ -43,10 +43,19 @@ def variance(xp, x, dims, correction, keepdim, count):
         return (d * d).sum(axis=dims, keepdims=keepdim) / max(0, count - correction)
 
 
+def _largest(xp, x, dim):
+    """The largest value along dim (an int, a tuple of them, or None: all), keepdims; -inf along an
+    empty dim (the largest of nothing)."""
+    if x.size:
+        return x.max(axis=dim, keepdims=True)
+    dims = range(x.ndim) if dim is None else (dim,) if isinstance(dim, int) else dim
+    return xp.full(tuple(1 if k in dims else n for k, n in enumerate(x.shape)), -numpy.inf, dtype=x.dtype)
+
+
 def _shift(xp, x, dim):
     """The largest value along dim (keepdims), 0 where it is not finite: subtracted before exp so
     that nothing overflows, and an all -inf or +inf slice still gives -inf or +inf (not NaN)."""
-    m = x.max(axis=dim, keepdims=True)
+    m = _largest(xp, x, dim)
     return xp.where(xp.isfinite(m), m, 0)
 
 
@@ -60,14 +69,14 @@ def logsumexp(xp, x, dim, keepdim):
 
 def softmax(xp, x, dim):
     """exp(x) / sum(exp(x)) along dim, the largest value shifted out first."""
-    e = xp.exp(x - x.max(axis=dim, keepdims=True))
+    e = xp.exp(x - _largest(xp, x, dim))
     return e / e.sum(axis=dim, keepdims=True)
 
 
 def log_softmax(xp, x, dim):
     """x - logsumexp(x) along dim, as (x - max) - log(sum(exp(x - max))): exact where one term
     dominates, where log(softmax(x)) would give log(0) = -inf."""
-    s = x - x.max(axis=dim, keepdims=True)
+    s = x - _largest(xp, x, dim)
     return s - xp.log(xp.exp(s).sum(axis=dim, keepdims=True))
 
 

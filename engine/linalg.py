@@ -63,7 +63,8 @@ def _float_input(x, fname):
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
-    """The ord-norm of x's elements (all, or along dim): ord > 0, inf or -inf."""
+    """The ord-norm of x's elements (all, or along dim): any ord, inf and -inf (0 counts the nonzero
+    ones; below 0, (sum |x|^ord)^(1/ord), 0 where an element is)."""
     if isinstance(ord, Tensor):
         ord = ord.item()
     if isinstance(ord, (str, bool)) or not isinstance(ord, (int, float)):
@@ -77,8 +78,6 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
         x = _to(x, dtype=target)
     if ord == -math.inf:
         return _amin(apply(_op["abs"], x), dim=dim, keepdim=keepdim)
-    if not ord > 0:
-        raise RuntimeError(f"linalg.vector_norm: ord={ord} is not supported here (ord > 0, inf and -inf are)")
     return _norm(x, p=ord, dim=dim, keepdim=keepdim)
 
 

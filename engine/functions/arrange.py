@@ -48,7 +48,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
     """The n-th forward difference along dim (prepend=, append= joined first).
 
     The n-th forward difference along dim (prepend/append joined on first): narrow(1) - narrow(0)
-    n times, logical_xor for bools; n = 0 is a copy (CopyBackwards), as PyTorch's."""
+    n times, logical_xor for bools; n = 0 is a copy of the input alone (CopyBackwards), as PyTorch's."""
     input = tensor_in(input)
     if not isinstance(n, int) or isinstance(n, bool):
         raise TypeError(f"diff(): argument 'n' must be int, not {type(n).__name__}")
@@ -72,9 +72,9 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
                                    f"except along the differencing dimension; input.size({i}) = {a}, but got "
                                    f"tensor.size({i}) = {b}")
         joined.insert(0 if name == "prepend" else len(joined), other)
+    if n == 0:  # no difference: the input itself, prepend and append left out (PyTorch's)
+        return copy_(zeros_like(input), input)
     result = cat(joined, d) if len(joined) > 1 else input
-    if n == 0:
-        return copy_(zeros_like(result), result)
     step = _logical_xor if result.array.dtype.kind == "b" else sub
     length = result.array.shape[d] - 1
     for _ in range(min(n, result.array.shape[d])):
@@ -228,5 +228,8 @@ def take_along_dim(input, indices, dim=None):
     check_broadcastable(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     index_shape = numpy.broadcast_shapes(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     input_shape = numpy.broadcast_shapes(ishape[:d] + (shape[d],) + ishape[d + 1:], shape)
-    index = array_module(indices.device).broadcast_to(indices.array, index_shape)
+    xp = array_module(indices.device)
+    index = xp.broadcast_to(indices.array, index_shape)
+    if index.size and bool((index < 0).any()):  # take_along_dim counts from the end, as indexing does
+        index = xp.where(index < 0, index + shape[d], index)
     return gather(expand(input, input_shape), d, as_tensor_like(index, input))

@@ -236,7 +236,10 @@ def flatten(input, start_dim=0, end_dim=-1):
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     shape = input.array.shape
-    return reshape(input, shape[:s] + (-1,) + shape[e + 1:])
+    merged = 1
+    for n in shape[s:e + 1]:
+        merged *= n  # (not -1: a zero-size dim elsewhere leaves -1 undetermined)
+    return reshape(input, shape[:s] + (merged,) + shape[e + 1:])
 
 
 def swapaxes(input, axis0, axis1):

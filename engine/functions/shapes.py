@@ -39,6 +39,8 @@ def _along(dim, step):
 def narrow(input, dim, start, length):
     """Length elements from start along dim (a view)."""
     input = tensor_in(input)
+    if input.array.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     d = wrap_dim(int(dim), input.array.ndim)
     size = input.array.shape[d]
     start, length = int(start), int(length)
@@ -125,6 +127,12 @@ def index_select(input, dim, index):
         raise IndexError("index_select(): Index is supposed to be a vector")
     if index.array.dtype.kind not in "iu":
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if input.array.ndim == 0:  # a scalar: one index, 0, picks it
+        if index.array.size != 1:
+            raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got {index.array.size} value(s)")
+        if int(index.array.reshape(-1)[0]) != 0:
+            raise IndexError("index out of range in self")
+        return apply(_GETITEM, input, key=(), name="IndexSelectBackward0")
     key = index_key(input, _along(d, index.reshape(-1)))
     return apply(_GETITEM, input, key=key, name="IndexSelectBackward0")
 

@@ -148,6 +148,11 @@ class Prod(Op):
     node = staticmethod(lambda ctx: "ProdBackward0" if ctx.params.get("dim") is None else "ProdBackward1")
     saves = (0,)
 
+    def call(input, dim, keepdim):
+        if dim is not None and input.array.ndim == 0:
+            dim = ()  # a 0-d tensor's one dim (PyTorch's): no axis of the array
+        return run_op(Prod, (input,), {"dim": dim, "keepdim": keepdim})
+
     def forward(xp, x, dim=None, keepdim=False):
         return xp.prod(x, axis=dim, keepdims=keepdim)
 
@@ -170,6 +175,8 @@ class ProdOthers(Op):
     saves = (0,)
 
     def forward(xp, x, dim=None):
+        if dim == () or (dim is not None and x.shape[dim] == 0):  # a 0-d input's product of no others: 1
+            return xp.ones_like(x)
         if dim is None:
             return ProdOthers.forward(xp, x.reshape(-1), 0).reshape(x.shape)
         x = xp.moveaxis(x, dim, -1)
@@ -182,6 +189,8 @@ class ProdOthers(Op):
         # d others_i / d x_j = product of all but i and j (i != j), 0 on i == j:
         # the others-products of the rows of a matrix whose row i has x_i set to 1.
         shape = ctx.shapes[0]
+        if dim == ():
+            return (F.zeros_like(g),)
         if dim is None:
             flat = F.reshape(x, shape=(-1,))
             gf = F.reshape(g, shape=(-1,))
@@ -1060,7 +1069,12 @@ class Norm(Op):
             return a.sum(axis=dim, keepdims=keepdim)
         if p == math.inf:
             return a.max(axis=dim, keepdims=keepdim)
-        return kernels.power(xp, kernels.power(xp, a, p).sum(axis=dim, keepdims=keepdim), 1.0 / p)
+        if p == -math.inf:
+            return a.min(axis=dim, keepdims=keepdim)
+        if p == 0:  # how many are not zero
+            return (x != 0).sum(axis=dim, keepdims=keepdim).astype(x.dtype)
+        with numpy.errstate(divide="ignore"):  # p < 0: a zero's |x|^p is inf, and the norm 0
+            return kernels.power(xp, kernels.power(xp, a, p).sum(axis=dim, keepdims=keepdim), 1.0 / p)
 
     def backward(F, ctx, g, x, out, p=2, dim=None, keepdim=False):
         return Norm._grad(F, ctx, unreduce(F, ctx, g, dim, keepdim), x, out, p, dim, keepdim)
@@ -1070,19 +1084,28 @@ class Norm(Op):
 
     @staticmethod
     def _grad(F, ctx, g, x, out, p, dim, keepdim):
+        """PyTorch's norm_backward. Where it masks a 0/0 or an inf, the masked value is computed from
+        a safe stand-in (1), so that no NaN reaches a higher derivative through the other branch."""
         out = unreduce(F, ctx, out, dim, keepdim)
+        if p == 0:
+            return (F.zeros_like(x * g),)  # a count: no gradient
         if p == 1:
             return (g * F.sign(x),)
-        if abs(p) == math.inf:  # the largest |x| (the smallest for -inf, dist's): shared among ties
+        if abs(p) == math.inf:  # the largest |x| (the smallest for -inf): shared among ties
             a = F.abs(x)
             mask = a == out
             count = F.sum(mask * 1.0, dim=dim, keepdim=True)
             return (g * F.sign(x) * mask / count,)
         if p == 2:
-            return (F.where(out == 0, 0.0, g * x / out),)
-        a = F.abs(x)
-        return (F.where(out == 0, 0.0, g * x * F.pow_scalar(a, exponent=p - 2) /
-                        F.pow_scalar(out, exponent=p - 1)),)
+            return (F.where(out == 0, 0.0, g * x / F.where(out == 0, 1.0, out)),)
+        zero = x == 0
+        a = F.where(zero, 1.0, F.abs(x))
+        if p < 1:  # sign(x) |x|^(p-1) (0 at x = 0) times the norm^(1-p)
+            return (F.where(zero, 0.0, F.sign(x) * F.pow_scalar(a, exponent=p - 1)) * g *
+                    F.pow_scalar(out, exponent=1 - p),)
+        scale = F.where(out == 0, 1.0, out)
+        return (F.where((out == 0) | zero, 0.0, g * x * F.pow_scalar(a, exponent=p - 2) /
+                        F.pow_scalar(scale, exponent=p - 1)),)
 
     def call(input, p, dim, keepdim):
         if input.array.dtype.kind != "f":
@@ -1090,13 +1113,12 @@ class Norm(Op):
         if p in ("fro", None):
             p = 2
         if isinstance(p, str):
-            if p not in ("inf", "Inf"):
-                raise RuntimeError(f"norm: p={p!r} is not supported; use a number, 'fro' or inf")
-            p = math.inf
+            if p not in ("inf", "Inf", "-inf", "-Inf"):
+                raise RuntimeError(f"norm: p={p!r} is not supported here; use a number, 'fro' or inf "
+                                   "(the nuclear norm: linalg.matrix_norm)")
+            p = -math.inf if p[0] == "-" else math.inf
         p = float(p)
-        if not p > 0:
-            raise RuntimeError(f"norm: p must be positive (or inf), got {p}")
-        if p != math.inf and p == int(p):
+        if abs(p) != math.inf and p == int(p):
             p = int(p)
         return run_op(Norm, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
 

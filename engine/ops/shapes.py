@@ -520,7 +520,8 @@ class Flip(Op):
 
     def call(input, dims):
         nd = input.array.ndim
-        return run_op(Flip, (input,), {"dims": tuple(wrap_dim(d, nd) for d in _int_tuple(dims))})
+        dims = tuple(wrap_dim(d, nd) for d in _int_tuple(dims))
+        return run_op(Flip, (input,), {"dims": dims if nd else ()})  # (a 0-d tensor's one dim: no axis)
 
 
 class Roll(Op):
@@ -554,6 +555,8 @@ class Roll(Op):
         if len(shifts) != len(dims):
             raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
         nd = input.array.ndim
+        if nd == 0:
+            raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
         return run_op(Roll, (input,), {"shifts": shifts, "dims": tuple(wrap_dim(d, nd) for d in dims)})
 
 

@@ -148,18 +148,22 @@ def int_argument(value, fn, name, position):
 
 
 def reduction_dims(dim, ndim):
-    """Validated reduction axes: None, or a tuple of non-negative axes."""
+    """Validated reduction axes: None, or a tuple of non-negative axes (an int: one axis). A 0-d
+    tensor has one dim to PyTorch (0, or -1): reducing over it is () -- no axis of the array."""
     if dim is None:
         return None
     if isinstance(dim, (list, tuple)):
         if len(dim) == 0:
             return None
         axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        if ndim == 0:
+            return ()
         for i, a in enumerate(axes):
             if a in axes[:i]:  # PyTorch names the first dim seen twice
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         return axes
-    return wrap_dim(int(dim), ndim)
+    axis = wrap_dim(int(dim), ndim)
+    return () if ndim == 0 else axis
 
 
 def scatter_add(xp, target, key, values):
