@@ -37,6 +37,8 @@ half, float, double, long, int, short, bool = float16, float32, float64, int64, 
 # torch.e, torch.pi, torch.inf, torch.nan
 import math as _math  # noqa: E402
 e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
+from .dtypes import MemoryFormat as memory_format, contiguous_format, preserve_format, channels_last, \
+    channels_last_3d  # noqa: E402
 
 __all__ = sorted(set(_function_names) | {
     "Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
@@ -48,4 +50,5 @@ __all__ = sorted(set(_function_names) | {
     "backward", "grad", "InplaceModifiedError", "jacobian", "hessian", "Function", "FunctionCtx",
     "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
-    "set_printoptions", "OPS"})
+    "set_printoptions", "OPS", "memory_format", "contiguous_format", "preserve_format", "channels_last",
+    "channels_last_3d"})

@@ -122,3 +122,26 @@ def promote(da, a_dim, db, b_dim):
         # the higher category wins; a 0-d or dimensioned tensor alike
         return hi
     return _by_numpy[numpy.promote_types(da.np, db.np)]
+
+
+class MemoryFormat:
+    """torch.contiguous_format, preserve_format, channels_last, channels_last_3d: accepted where
+    PyTorch takes a memory_format. Values never depend on it; this engine keeps every tensor it
+    makes row-major (a copy's strides are numpy's), so a format asks for nothing more."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return f"torch.{self.name}"
+
+
+contiguous_format, preserve_format, channels_last, channels_last_3d = (
+    MemoryFormat(n) for n in ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d"))
+
+
+def check_memory_format(value, fname):
+    """A memory_format argument as PyTorch's parser takes it: a MemoryFormat or None."""
+    if value is not None and not isinstance(value, MemoryFormat):
+        raise TypeError(f"{fname}(): argument 'memory_format' must be torch.memory_format, not {type(value).__name__}")

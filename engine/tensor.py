@@ -43,8 +43,9 @@ class Tensor(TensorBase, metaclass=_TensorType):
     __hash__ = TensorBase.__hash__  # (a class that defines __eq__ loses its inherited hash otherwise)
     vars().update(_fn.tensor_methods())  # the methods of the op table's rows (x.exp(), x.sum(dim), x.add_(y))
 
-    def contiguous(self, memory_format=None):
+    def contiguous(self, memory_format=_dt.contiguous_format):
         """self when already row-major, else a row-major copy (CloneBackward0, as PyTorch's)."""
+        _dt.check_memory_format(memory_format, "contiguous")
         return self if self.is_contiguous() else self.clone()
 
     @property
@@ -79,22 +80,28 @@ class Tensor(TensorBase, metaclass=_TensorType):
         """This tensor in other's dtype (itself when it has it already), as PyTorch's type_as."""
         return self.to(other.dtype)
 
-    def float(self):
+    def float(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "float")
         return _fn.to(self, dtype=_dt.float32)
 
-    def double(self):
+    def double(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "double")
         return _fn.to(self, dtype=_dt.float64)
 
-    def half(self):
+    def half(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "half")
         return _fn.to(self, dtype=_dt.float16)
 
-    def long(self):
+    def long(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "long")
         return _fn.to(self, dtype=_dt.int64)
 
-    def int(self):
+    def int(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "int")
         return _fn.to(self, dtype=_dt.int32)
 
-    def bool(self):
+    def bool(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, "bool")
         return _fn.to(self, dtype=_dt.bool_)
 
     def __repr__(self):
@@ -277,6 +284,18 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def expand_as(self, other):
         return _fn.expand(self, other.shape)
+
+    def new(self, *args, device=None):
+        """The legacy constructor of this tensor's kind: new(data) a tensor of the data, new(sizes)
+        one of that shape (zeros, where PyTorch leaves memory as it finds it), new() an empty one --
+        in this tensor's dtype, on its device (or `device`)."""
+        device = device or self.device
+        if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], Size):
+            return _fn.tensor(args[0], dtype=self.dtype, device=device)
+        return _fn.zeros(*(args or (0,)), dtype=self.dtype, device=device)
+
+    def split_with_sizes(self, split_sizes, dim=0):
+        return _fn.split_with_sizes(self, split_sizes, dim)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         """A new leaf from `data`, with this tensor's dtype and device unless given."""

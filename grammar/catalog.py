@@ -112,6 +112,12 @@ PYTHON_EXTRAS = {
 
 # Short descriptions, for the names whose docstring is missing or says too little.
 SUMMARIES = {
+    # memory formats (accepted; values never depend on them)
+    "memory_format": "the type of the memory formats (contiguous_format, preserve_format, channels_last...)",
+    "contiguous_format": "a memory format: row-major, as every tensor made here is",
+    "preserve_format": "a memory format: the input's (a copy here is row-major)",
+    "channels_last": "a memory format of 4-d tensors (accepted: values do not depend on it)",
+    "channels_last_3d": "a memory format of 5-d tensors (accepted: values do not depend on it)",
     # creation
     "tensor": "a new leaf tensor from numbers or nested lists (copies the data)",
     "as_tensor": "a tensor from data, reusing it when it already is one of the right dtype and device",
@@ -442,7 +448,7 @@ def _kind(value):
         return "namespace"
     if isinstance(value, type(E.float32)):
         return "dtype"
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if isinstance(value, (int, float, E.memory_format)) and not isinstance(value, bool):
         return "constant"
     if N.is_context_manager(value) or value in (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode):
         return "context manager"

@@ -126,7 +126,7 @@ class _Lane:
         self.pow_scalar, self.rpow_scalar = t["pow_scalar"], t["rpow_scalar"]
         # the language's functions that are one elementwise row applied to a tensor
         self.functions = {name: fn._row for name, fn in BUILTINS.items()
-                          if getattr(fn, "_row", None) is not None and len(fn._row.parsed.params) == 1
+                          if getattr(fn, "_row", None) is not None and _one_input(fn._row.parsed)
                           and _lean_row(fn._row)}
         rows = list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]
         for row in rows:
@@ -146,6 +146,11 @@ class _Lane:
         from ..engine.backend import _default_device as default_device
         self.default_dtype, self.default_device = default_dtype, default_device  # E.get_default_*'s cells
         self.JobResult = JobResult
+
+
+def _one_input(signature):
+    """A signature of one tensor and nothing else but keyword options (clone(input, *, memory_format=None))."""
+    return signature.params[0].is_tensor and all(p.keyword_only and not p.required for p in signature.params[1:])
 
 
 def _lean_row(row):

@@ -176,7 +176,9 @@ _OTHER = {"device": E.device, "manual_seed": E.manual_seed, "get_default_dtype":
           "ShortTensor": E.ShortTensor, "CharTensor": E.CharTensor, "ByteTensor": E.ByteTensor,
           "BoolTensor": E.BoolTensor, "is_inference_mode_enabled": E.is_inference_mode_enabled,
           "is_inference": E.is_inference, "set_default_device": E.set_default_device,
-          "get_default_device": E.get_default_device}
+          "get_default_device": E.get_default_device, "memory_format": E.memory_format,
+          "contiguous_format": E.contiguous_format, "preserve_format": E.preserve_format,
+          "channels_last": E.channels_last, "channels_last_3d": E.channels_last_3d}
 
 
 class Namespace:

@@ -341,6 +341,11 @@ C("mul", "inplace_mul_", on_copy(lambda y, b: y.mul_(b)), [(2, 3), (3,)], np.mul
 
 # ---- div
 _nz = gen_all(away(0.0, margin=0.5))
+C("div_rounded", "trunc", lambda a, b: ad.div(a, b, rounding_mode="trunc"), [(2, 3), (2, 3)],
+  lambda a, b: np.trunc(a / b), "DivBackward2",
+  gen=lambda rng, s: [np.array([[-3.3, 2.2, 7.1], [1.6, -2.2, 0.4]]), np.array([[2.0, -1.5, 2.0], [0.5, 3.0, -4.0]])])
+C("div_rounded", "floor_number", lambda a: a.div(2, rounding_mode="floor"), [(4,)], lambda a: np.floor(a / 2),
+  "DivBackward2", gen=lambda rng, s: [np.array([-3.3, 2.2, 7.1, -0.4])])
 C("div", "same", lambda a, b: a / b, [(2, 3), (2, 3)], np.divide, "DivBackward0", gen=_nz)
 # remainder: away from the jumps of a % b (where a/b is a whole number)
 _rem = lambda rng, s: [np.array([[0.3, 2.6, -1.2], [4.4, -3.7, 1.1]]).reshape(s[0]),

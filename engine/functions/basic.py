@@ -335,8 +335,9 @@ def detach(input):
     return tensor_in(input).detach()
 
 
-def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False):
+def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False, memory_format=None):
     """to(device), to(dtype), to(device, dtype), to(other_tensor)."""
+    _dt.check_memory_format(memory_format, "to")
     for a in args:
         if isinstance(a, Tensor):
             device, dtype = a.device, a.dtype

@@ -24,7 +24,7 @@ from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
 # functions the rows give (arrange.py takes flip and repeat from here)
 expand, permute, flip, repeat = (made(n) for n in ("expand", "permute", "flip", "repeat"))
 
-__all__ = ["narrow", "select", "unbind", "split", "chunk", "index_select", "masked_select", "movedim",
+__all__ = ["narrow", "select", "unbind", "split", "split_with_sizes", "chunk", "index_select", "masked_select", "movedim",
            "moveaxis", "gather", "scatter"]
 
 _GETITEM = TABLE["getitem"]
@@ -105,6 +105,14 @@ def split(tensor, split_size_or_sections, dim=0):
         name = "SplitBackward0"
     starts = [sum(sizes[:i]) for i in range(len(sizes))]
     return _multi_views(input, d, [slice(a, a + s) for a, s in zip(starts, sizes)], name)
+
+
+def split_with_sizes(input, split_sizes, dim=0):
+    """Pieces of the given sizes along dim (split with a list)."""
+    if not isinstance(split_sizes, (list, tuple)):
+        raise TypeError(f"split_with_sizes(): argument 'split_sizes' must be tuple of ints, not "
+                        f"{type(split_sizes).__name__}")
+    return split(input, split_sizes, dim)
 
 
 def chunk(input, chunks, dim=0):

@@ -4,9 +4,11 @@ and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/c
 PyTorch does for convolutions (SqueezeBackward1 on top)."""
 import warnings
 
+import numpy
+
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import mean as _mean, empty, bernoulli_
+from ..functions import mean as _mean, empty, bernoulli_, matmul as _matmul, transpose as _transpose
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
@@ -270,8 +272,19 @@ def adaptive_avg_pool2d(input, output_size):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
                      divisor=array_module(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
-    raise NotImplementedError("adaptive_avg_pool2d: output sizes that do not divide the input's are not "
-                              "available here")
+    # windows that overlap or differ in size: the means as products with averaging matrices, one a dim
+    rows, columns = (_averaging(n, o, x) for n, o in zip(size, out))
+    return _matmul(_matmul(rows, x), _transpose(columns, 0, 1))
+
+
+def _averaging(n, o, like):
+    """The (o, n) matrix whose row i averages window i of n over a dim of size n: [floor(i n / o),
+    ceil((i + 1) n / o))."""
+    i = numpy.arange(o)[:, None]
+    j = numpy.arange(n)[None, :]
+    inside = (j >= (i * n) // o) & (j < -((-(i + 1) * n) // o))
+    weights = inside / inside.sum(axis=1, keepdims=True)
+    return make_tensor(array_module(like.device).asarray(weights.astype(like.array.dtype)), like.device)
 
 
 # ------------------------------------------------------------------ batch norm

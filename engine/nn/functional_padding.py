@@ -1,5 +1,10 @@
-"""F.pad: widening a tensor by amounts on each side of its last dims (constant mode)."""
+"""F.pad: widening a tensor by amounts on each side of its last dims -- with a constant, or by
+reflecting, replicating or wrapping its own values."""
+import numpy
+
 from ..functions.arguments import tensor_in
+from ..functions.shapes import index_select
+from ..functions.creation import tensor
 from ..ops import TABLE as _op
 from ..core.tensor import apply
 
@@ -8,11 +13,13 @@ __all__ = ["pad"]
 
 def pad(input, pad, mode="constant", value=None):
     """input widened by `pad` -- (before, after) amounts for the last dim, then the one before it,
-    ... -- filled with value (0 by default); a negative amount narrows instead. Constant mode only."""
+    ... -- filled with value (0 by default; a negative amount narrows instead), or, by `mode`, with
+    its own values reflected at the edges ('reflect'), the edge values repeated ('replicate') or
+    the other end's ('circular'); those gather, so the gradient adds up where a value is used twice."""
     input = tensor_in(input)
-    if mode != "constant":
-        raise NotImplementedError(f"pad: mode {mode!r} is not available here; only 'constant' (the default)")
     pad = tuple(int(p) for p in pad)
+    if mode != "constant":
+        return _pad_from_input(input, pad, mode, value)
     nd = input.array.ndim
     if len(pad) % 2:
         raise RuntimeError("Padding length must be divisible by 2")
@@ -23,3 +30,35 @@ def pad(input, pad, mode="constant", value=None):
         if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
             raise RuntimeError("narrow(): length must be non-negative.")
     return apply(_op["constant_pad_nd"], input, pad=pad, value=0 if value is None else value)
+
+
+_SOURCES = {"reflect": lambda i, n: numpy.where(i < 0, -i, numpy.where(i >= n, 2 * (n - 1) - i, i)),
+            "replicate": lambda i, n: numpy.clip(i, 0, n - 1),
+            "circular": lambda i, n: i % n}
+
+
+def _pad_from_input(input, pad, mode, value):
+    """The reflect, replicate and circular modes: each padded dim gathered at the positions its
+    new elements take their values from (index_select: its gradient adds them up)."""
+    source = _SOURCES.get(mode)
+    if source is None:
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
+    if value not in (None, 0):
+        raise RuntimeError(f"Padding mode \"{mode}\" doesn't take in value argument")
+    nd = input.array.ndim
+    if len(pad) % 2 or len(pad) // 2 > nd - 1 or len(pad) // 2 > 3:
+        raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
+                                  f"(input of dimension {nd} and padding of length {len(pad)})")
+    out = input
+    for k in range(len(pad) // 2):
+        dim = nd - 1 - k
+        n = input.array.shape[dim]
+        before, after = pad[2 * k], pad[2 * k + 1]
+        if mode == "reflect" and (before >= n or after >= n):
+            raise RuntimeError(f"Argument #4: Padding size should be less than the corresponding input dimension, "
+                               f"but got: padding ({before}, {after}) at dimension {dim} of input {list(input.shape)}")
+        if mode == "circular" and (before > n or after > n):
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        positions = numpy.arange(-before, n + after)
+        out = index_select(out, dim, tensor(source(positions, n).astype(numpy.int64), device=input.device))
+    return out

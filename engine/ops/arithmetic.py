@@ -9,7 +9,7 @@ from .. import kernels
 from ..backend import get_default_device
 from ..core.tensor import NO_PARAMS, TensorBase, run_op
 from ..host_data import is_number
-from .table import Elementwise, Op, custom, infix, prefix, refuse_dtype, result_dtype, tensor_of
+from .table import Elementwise, Op, call, custom, infix, prefix, refuse_dtype, result_dtype, tensor_of
 
 
 class Add(Op):
@@ -160,7 +160,7 @@ class Div(Op):
 
     input / other, elementwise (they broadcast)."""
     name = "div"
-    signature = "div(Tensor input, Tensor other) -> Tensor"
+    signature = "div(Tensor input, Tensor other, *, str? rounding_mode=None) -> Tensor"
     names = ("div", "divide", "true_divide")
     method = inplace = True
     formula = infix("/")
@@ -178,11 +178,42 @@ class Div(Op):
         gb = -g * ((a / b) / b) if ctx.needs[1] else None  # PyTorch's rounding
         return ga, gb
 
-    def call(input, other):
+    def call(input, other, rounding_mode):
+        if rounding_mode is not None:
+            return DivRounded.call(input, other, rounding_mode)
         if is_number(input) and isinstance(other, TensorBase):
             # number / tensor is reciprocal(tensor) * number, as in PyTorch (same rounding, same graph)
             return run_op(Mul, (run_op(Reciprocal, (other,), NO_PARAMS), input), NO_PARAMS)
         return run_op(Div, (input, other), NO_PARAMS)
+
+
+class DivRounded(Op):
+    """div with rounding_mode 'trunc' (towards zero) or 'floor' (down, as Python's //); integers
+    stay integers. Piecewise constant: its gradient is zero (PyTorch's DivBackward2)."""
+    name = "div_rounded"
+    names = ()
+    elementwise = True
+    node = "DivBackward2"
+    formula = call("rounding_mode")
+
+    def forward(xp, a, b, rounding_mode):
+        if rounding_mode == "floor":
+            return xp.floor_divide(a, b)
+        q = a / b
+        if getattr(q, "dtype", numpy.dtype(float)).kind == "f" and xp.result_type(a, b).kind in "iu":
+            q = xp.floor_divide(a, b)  # integers: floored, then one up where the remainder and b differ in sign
+            return q + ((a - q * b != 0) & ((q < 0))).astype(q.dtype)
+        return xp.trunc(q)
+
+    def backward(F, ctx, g, rounding_mode):
+        return tuple(F.zeros_like(g) if need else None for need in ctx.needs)
+
+    def call(input, other, rounding_mode):
+        if rounding_mode not in ("trunc", "floor"):
+            raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                               f"'{rounding_mode}'")
+        input, other = tensor_operands(input, other)
+        return run_op(DivRounded, (input, other), {"rounding_mode": rounding_mode})
 
 
 class Remainder(Op):

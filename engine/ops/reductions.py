@@ -7,6 +7,7 @@ import warnings
 import numpy
 
 from .. import dtypes as _dt
+from ..dtypes import as_dtype
 from .. import kernels
 from ..core.tensor import NO_PARAMS, TensorBase, array_module, check_broadcastable, make_tensor, run_op
 from ..host_data import is_number
@@ -1207,7 +1208,7 @@ class Softmax(Op):
 
     exp(x) / sum(exp(x)) along `dim`."""
     name = "softmax"
-    signature = "softmax(Tensor input, int? dim=None) -> Tensor"
+    signature = "softmax(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "SoftmaxBackward0"
@@ -1224,8 +1225,10 @@ class Softmax(Op):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else Softmax.backward(F, ctx, g, out, d)
 
-    def call(input, dim):
+    def call(input, dim, dtype):
         _along_a_dim(input, dim, "softmax", "the axis to work along")
+        if dtype is not None and input.array.dtype != dtype:  # the input cast first, as PyTorch's
+            input = input.to(dtype=as_dtype(dtype))
         return run_op(Softmax, (input,), {"dim": dim})
 
 
@@ -1234,7 +1237,7 @@ class LogSoftmax(Op):
 
     log(softmax(x)) along `dim`, computed without its log(0)."""
     name = "log_softmax"
-    signature = "log_softmax(Tensor input, int? dim=None) -> Tensor"
+    signature = "log_softmax(Tensor input, int? dim=None, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim")
     node = "LogSoftmaxBackward0"
@@ -1251,8 +1254,10 @@ class LogSoftmax(Op):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else LogSoftmax.backward(F, ctx, g, out, d)
 
-    def call(input, dim):
+    def call(input, dim, dtype):
         _along_a_dim(input, dim, "log_softmax", "the axis to work along")
+        if dtype is not None and input.array.dtype != dtype:  # the input cast first, as PyTorch's
+            input = input.to(dtype=as_dtype(dtype))
         return run_op(LogSoftmax, (input,), {"dim": dim})
 
 

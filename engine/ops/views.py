@@ -7,6 +7,8 @@ view's own node once its base changed (AsStrided), the gradient that node
 sends back (ViewScatter), and the base's node after an in-place op on the
 view (CopySlices)."""
 from ..backend import backend_for
+from ..core.tensor import NO_PARAMS, run_op
+from ..dtypes import check_memory_format
 from .table import Op, SAME, custom, scatter_add
 
 
@@ -92,7 +94,7 @@ class CopySlices(Op):
 class Clone(Op):
     """A copy that keeps the graph (the gradient flows back)."""
     name = "clone"
-    signature = "clone(Tensor input) -> Tensor"
+    signature = "clone(Tensor input, *, Any memory_format=None) -> Tensor"
     names = ("clone",)
     method = True
     formula = SAME
@@ -104,6 +106,10 @@ class Clone(Op):
 
     def backward(F, ctx, g):
         return (g,)
+
+    def call(input, memory_format):
+        check_memory_format(memory_format, "clone")
+        return run_op(Clone, (input,), NO_PARAMS)
 
 
 class Fill(Op):
