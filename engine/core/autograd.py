@@ -11,6 +11,9 @@ here, once, for every op.
 import contextlib
 import contextvars
 import heapq
+import os
+import sys
+import warnings
 
 from numpy import errstate as _errstate, geterr as _geterr
 
@@ -147,8 +150,29 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             t.retain_grad()  # as PyTorch: a non-leaf input keeps (and accumulates) its grad
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph and inputs is None:
+        warnings.warn(CREATE_GRAPH_CYCLE, UserWarning, stacklevel=_caller_level())
     grads = _root_grads(outputs, grad_tensors, create_graph)
     _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=True)
+
+
+# PyTorch's words for a backward that builds a graph into the leaves' .grad
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the parameter and its gradient "
+    "which can cause a memory leak. We recommend using autograd.grad when creating the graph to avoid this. If you "
+    "have to use this function, make sure to reset the .grad fields of your parameters to None after use to break "
+    "the cycle and avoid the leak.")
+
+
+_ENGINE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _caller_level():
+    """The stack level of the user's call of backward (through Tensor.backward or not)."""
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(_ENGINE_DIR):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False,
