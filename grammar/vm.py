@@ -531,12 +531,6 @@ class Interpreter:
         err.exception = exc
         return err
 
-    def _call(self, func, args, kwargs, node):
-        if not callable(func):
-            raise ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
-                              hint=_multiplication_hint(func, node, self.source))
-        return func(*args, **kwargs)
-
 
 def _too_deep(max_depth):
     return ScriptError(f"calls nested more than {max_depth:,} deep {over_budget('max_depth', said=True)}",
@@ -1459,46 +1453,59 @@ def _op_for_iter(vm, frames, frame, arg, node):
 
 # ---- calls, functions, returns
 
-@_handles(C.CALL)
-def _op_call(vm, frames, frame, arg, node):
-    """f(a, k=b), `arg` (how many positional values, the keywords' names): the callee, then the values."""
-    stack = frame.stack
+def _calling(arguments):
+    """The handler of a call whose arguments `arguments(stack, arg)` takes off the stack, as (args, kwargs);
+    the callee is below them. A program's function (a class's __init__, a method) gets a new frame, which
+    runs next; anything else is called right here, its value pushed and recorded (here, not in a helper:
+    a program's function it calls back nests as few Python frames deep as it did in the if/elif loop)."""
+    def handler(vm, frames, frame, arg, node):
+        stack = frame.stack
+        args, kwargs = arguments(stack, arg)
+        func = stack.pop()
+        constructs = None
+        if func.__class__ is not UserFunction and is_program_call(func):
+            func, args, constructs = call_target(func, args, kwargs)
+            if func is None:  # a class without __init__: the instance itself
+                stack.append(constructs)
+                return None
+        if func.__class__ is UserFunction:
+            if len(frames) + vm.depth >= vm.max_depth:
+                raise _too_deep(vm.max_depth)
+            callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
+            frames.append(callee)
+            return callee
+        _set_span(node)
+        if not callable(func):
+            raise _not_callable(func, node, vm.source)
+        stack.append(func(*args, **kwargs))
+        if vm.record is not None:
+            vm.record(stack[-1])
+        return None
+    handler.__name__ = handler.__qualname__ = f"_op_call_with{arguments.__name__}"  # as a profile shows it
+    return handler
+
+
+def _listed_arguments(stack, arg):
+    """f(a, k=b), `arg` (how many positional values, the keywords' names): the values, keywords' last."""
     npos, kwnames = arg
     kwargs = _take_keywords(stack, kwnames) if kwnames else {}
-    args = _take(stack, npos)
-    return _call_or_enter(vm, frames, frame, stack.pop(), args, kwargs, node)
+    return _take(stack, npos), kwargs
 
 
-@_handles(C.CALL_EX)
-def _op_call_ex(vm, frames, frame, arg, node):
-    """f(*args, **kwargs): the callee, then the arguments built as a list and a dict."""
-    stack = frame.stack
+def _built_arguments(stack, arg):
+    """f(*args, **kwargs): the arguments built as a list and a dict."""
     kwargs = stack.pop()
-    args = stack.pop()
-    return _call_or_enter(vm, frames, frame, stack.pop(), args, kwargs, node)
+    return stack.pop(), kwargs
 
 
-def _call_or_enter(vm, frames, frame, func, args, kwargs, node):
-    """Call `func`. A program's function (a class's __init__, a method) gets a new frame, which runs next;
-    anything else is called here, its value pushed and recorded."""
-    constructs = None
-    if func.__class__ is not UserFunction and is_program_call(func):
-        func, args, constructs = call_target(func, args, kwargs)
-        if func is None:  # a class without __init__: the instance itself
-            frame.stack.append(constructs)
-            return None
-    if func.__class__ is UserFunction:
-        if len(frames) + vm.depth >= vm.max_depth:
-            raise _too_deep(vm.max_depth)
-        callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
-        frames.append(callee)
-        return callee
-    stack = frame.stack
-    _set_span(node)
-    stack.append(vm._call(func, args, kwargs, node))
-    if vm.record is not None:
-        vm.record(stack[-1])
-    return None
+_op_call = _handles(C.CALL)(_calling(_listed_arguments))
+_op_call_ex = _handles(C.CALL_EX)(_calling(_built_arguments))
+
+
+def _not_callable(func, node, source):
+    """The error of a call of what is not a function, with a hint where it reads as a product: x(x+1)."""
+    return ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
+                       hint=_multiplication_hint(func, node, source))
 
 
 @_handles(C.ARGS_EXTEND)
