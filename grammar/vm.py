@@ -154,7 +154,25 @@ class UserFunction:
         return local
 
     def __call__(self, *args, **kwargs):
-        return self.interpreter.call_from_python(self, args, kwargs)
+        """Run the function for the engine (a hook, a key, a function given to jacobian, a class's operator):
+        a run of its own, nested in the one that called the engine. (Here, not in an Interpreter method: a
+        run nested through the engine is as many Python frames deep as the language lets it be.)"""
+        vm = self.interpreter
+        if vm.depth >= vm.max_depth:
+            raise _too_deep(vm.max_depth)
+        try:
+            local = self.bind(args, kwargs)
+        except TypeError as e:
+            err = ScriptError(str(e), kind="TypeError")
+            err.exception = e
+            raise err from None
+        vm.depth += 1
+        token = current_span.get()
+        try:
+            return vm._execute([Frame(self.code, local, self.scopes, self)])
+        finally:
+            vm.depth -= 1
+            current_span.set(token)
 
     def __repr__(self):
         return f"<function {self.code.name}>"
@@ -251,24 +269,6 @@ class Interpreter:
         finally:
             current_span.reset(token)
         return self.result
-
-    def call_from_python(self, function, args, kwargs):
-        """Run a program function for the engine (hooks, functions given to jacobian)."""
-        if self.depth >= self.max_depth:
-            raise _too_deep(self.max_depth)
-        try:
-            local = function.bind(args, kwargs)
-        except TypeError as e:
-            err = ScriptError(str(e), kind="TypeError")
-            err.exception = e
-            raise err from None
-        self.depth += 1
-        token = current_span.get()
-        try:
-            return self._execute([Frame(function.code, local, function.scopes, function)])
-        finally:
-            self.depth -= 1
-            current_span.set(token)
 
     def _print(self, *args, sep=" ", end="\n", flush=False):
         sep = " " if sep is None else sep
@@ -1453,53 +1453,48 @@ def _op_for_iter(vm, frames, frame, arg, node):
 
 # ---- calls, functions, returns
 
-def _calling(arguments):
-    """The handler of a call whose arguments `arguments(stack, arg)` takes off the stack, as (args, kwargs);
-    the callee is below them. A program's function (a class's __init__, a method) gets a new frame, which
-    runs next; anything else is called right here, its value pushed and recorded (here, not in a helper:
-    a program's function it calls back nests as few Python frames deep as it did in the if/elif loop)."""
-    def handler(vm, frames, frame, arg, node):
-        stack = frame.stack
-        args, kwargs = arguments(stack, arg)
-        func = stack.pop()
-        constructs = None
-        if func.__class__ is not UserFunction and is_program_call(func):
-            func, args, constructs = call_target(func, args, kwargs)
-            if func is None:  # a class without __init__: the instance itself
-                stack.append(constructs)
-                return None
-        if func.__class__ is UserFunction:
-            if len(frames) + vm.depth >= vm.max_depth:
-                raise _too_deep(vm.max_depth)
-            callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
-            frames.append(callee)
-            return callee
-        _set_span(node)
-        if not callable(func):
-            raise _not_callable(func, node, vm.source)
-        stack.append(func(*args, **kwargs))
-        if vm.record is not None:
-            vm.record(stack[-1])
-        return None
-    handler.__name__ = handler.__qualname__ = f"_op_call_with{arguments.__name__}"  # as a profile shows it
-    return handler
-
-
-def _listed_arguments(stack, arg):
-    """f(a, k=b), `arg` (how many positional values, the keywords' names): the values, keywords' last."""
+@_handles(C.CALL)
+def _op_call(vm, frames, frame, arg, node):
+    """f(a, k=b), `arg` (how many positional values, the keywords' names): the callee, then the values."""
+    stack = frame.stack
     npos, kwnames = arg
     kwargs = _take_keywords(stack, kwnames) if kwnames else {}
-    return _take(stack, npos), kwargs
+    args = _take(stack, npos)
+    return _call(vm, frames, frame, stack.pop(), args, kwargs, node)
 
 
-def _built_arguments(stack, arg):
-    """f(*args, **kwargs): the arguments built as a list and a dict."""
+@_handles(C.CALL_EX)
+def _op_call_ex(vm, frames, frame, arg, node):
+    """f(*args, **kwargs): the callee, then the arguments built as a list and a dict."""
+    stack = frame.stack
     kwargs = stack.pop()
-    return stack.pop(), kwargs
+    args = stack.pop()
+    return _call(vm, frames, frame, stack.pop(), args, kwargs, node)
 
 
-_op_call = _handles(C.CALL)(_calling(_listed_arguments))
-_op_call_ex = _handles(C.CALL_EX)(_calling(_built_arguments))
+def _call(vm, frames, frame, func, args, kwargs, node):
+    """Call `func`. A program's function (a class's __init__, a method) gets a new frame, which runs next;
+    anything else is called here, its value pushed and recorded."""
+    constructs = None
+    if func.__class__ is not UserFunction and is_program_call(func):
+        func, args, constructs = call_target(func, args, kwargs)
+        if func is None:  # a class without __init__: the instance itself
+            frame.stack.append(constructs)
+            return None
+    if func.__class__ is UserFunction:
+        if len(frames) + vm.depth >= vm.max_depth:
+            raise _too_deep(vm.max_depth)
+        callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
+        frames.append(callee)
+        return callee
+    stack = frame.stack
+    _set_span(node)
+    if not callable(func):
+        raise _not_callable(func, node, vm.source)
+    stack.append(func(*args, **kwargs))
+    if vm.record is not None:
+        vm.record(stack[-1])
+    return None
 
 
 def _not_callable(func, node, source):
