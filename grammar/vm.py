@@ -154,7 +154,25 @@ class UserFunction:
         return local
 
     def __call__(self, *args, **kwargs):
-        return self.interpreter.call_from_python(self, args, kwargs)
+        """Run the function for the engine (a hook, a key, a function given to jacobian, a class's operator):
+        a run of its own, nested in the one that called the engine. (Here, not in an Interpreter method: a
+        run nested through the engine is as many Python frames deep as the language lets it be.)"""
+        vm = self.interpreter
+        if vm.depth >= vm.max_depth:
+            raise _too_deep(vm.max_depth)
+        try:
+            local = self.bind(args, kwargs)
+        except TypeError as e:
+            err = ScriptError(str(e), kind="TypeError")
+            err.exception = e
+            raise err from None
+        vm.depth += 1
+        token = current_span.get()
+        try:
+            return vm._execute([Frame(self.code, local, self.scopes, self)])
+        finally:
+            vm.depth -= 1
+            current_span.set(token)
 
     def __repr__(self):
         return f"<function {self.code.name}>"
@@ -194,6 +212,15 @@ class _Pending:
 
     def __init__(self, kind, value):
         self.kind = kind
+        self.value = value
+
+
+class _Finished:
+    """The value of a run's bottom frame, once it has returned (what _execute gives)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value):
         self.value = value
 
 
@@ -243,24 +270,6 @@ class Interpreter:
             current_span.reset(token)
         return self.result
 
-    def call_from_python(self, function, args, kwargs):
-        """Run a program function for the engine (hooks, functions given to jacobian)."""
-        if self.depth >= self.max_depth:
-            raise _too_deep(self.max_depth)
-        try:
-            local = function.bind(args, kwargs)
-        except TypeError as e:
-            err = ScriptError(str(e), kind="TypeError")
-            err.exception = e
-            raise err from None
-        self.depth += 1
-        token = current_span.get()
-        try:
-            return self._execute([Frame(function.code, local, function.scopes, function)])
-        finally:
-            self.depth -= 1
-            current_span.set(token)
-
     def _print(self, *args, sep=" ", end="\n", flush=False):
         sep = " " if sep is None else sep
         end = "\n" if end is None else end
@@ -270,449 +279,40 @@ class Interpreter:
 
     # ------------------------------------------------------------ the loop
     def _execute(self, frames):
-        """Run frames until the bottom one returns; returns its value."""
-        frame = frames[0]
-        code = frame.code.instructions
-        stack = frame.stack
-        set_span = current_span.set
+        """Run frames until the bottom one returns; returns its value.
+
+        Each instruction runs in its opcode's handler (`_HANDLERS`, at the end of
+        the module); a handler that calls or returns gives the frame to run next,
+        so a program's calls never recurse here."""
+        handlers = _HANDLERS
         max_steps = self.max_steps
         check_at = min(max_steps, self.steps + _MEMORY_EVERY)  # the next step that looks at the budgets
-        record = self.record  # a function shown every computed value (graph views), or None
         instr = None
         while True:
             try:
+                # the frame that runs: the bottom one, or after an error the one whose `except` takes it.
+                # (Set inside the try, so that the inner loop's head is not the try's first instruction:
+                # Python 3.11 checks for Ctrl-C at a jump back as if at the instruction before its target.)
+                frame = frames[-1]
+                code = frame.code.instructions
                 while True:
-                    if frame.pc >= len(code):
-                        # falling off the end: return None
+                    if frame.pc < len(code):
+                        instr = code[frame.pc]
+                        frame.pc += 1
+                        self.steps += 1
+                        if self.steps > check_at:  # (one comparison a step: both budgets behind it)
+                            check_at = self._check_budgets(max_steps)
+                        op, arg, node = instr
+                        switched = handlers[op](self, frames, frame, arg, node)
+                        if switched is None:
+                            continue
+                    else:  # falling off the end: return None
                         instr = None
-                        frame, code, stack, done, value = self._return(frames, None)
-                        if done:
-                            return value
-                        continue
-                    instr = code[frame.pc]
-                    frame.pc += 1
-                    self.steps += 1
-                    if self.steps > check_at:  # (one comparison a step: both budgets behind it)
-                        if self.steps > max_steps:
-                            raise ScriptError(f"stopped after {max_steps:,} steps "
-                                              f"{over_budget('max_steps', said=True)}", kind="StepLimit",
-                                              hint="is there a loop that never ends? raise --max-steps if not")
-                        check_memory()
-                        check_at = min(max_steps, self.steps + _MEMORY_EVERY)
-                    op, arg, node = instr
-                    if op == C.LOAD_FAST:
-                        try:
-                            stack.append(frame.locals[arg])
-                        except KeyError:
-                            raise _unbound_local(arg, node) from None
-                    elif op == C.LOAD:
-                        stack.append(self._load(frame, arg, node))
-                    elif op == C.CONST:
-                        stack.append(arg)
-                    elif op == C.BINARY:
-                        b = stack.pop()
-                        a = stack.pop()
-                        set_span(node)
-                        stack.append(binary(arg, a, b))
-                        if record is not None:
-                            record(stack[-1])
-                    elif op == C.CALL or op == C.CALL_EX:
-                        if op == C.CALL_EX:
-                            kwargs = stack.pop()
-                            args = stack.pop()
-                        else:
-                            npos, kwnames = arg
-                            if kwnames:
-                                kwvalues = stack[-len(kwnames):]
-                                del stack[-len(kwnames):]
-                                kwargs = dict(zip(kwnames, kwvalues))
-                            else:
-                                kwargs = {}
-                            if npos:
-                                args = stack[-npos:]
-                                del stack[-npos:]
-                            else:
-                                args = []
-                        func = stack.pop()
-                        constructs = None
-                        if func.__class__ is not UserFunction and is_program_call(func):
-                            func, args, constructs = call_target(func, args, kwargs)
-                            if func is None:  # a class without __init__: the instance itself
-                                stack.append(constructs)
-                                continue
-                        if func.__class__ is UserFunction:
-                            if len(frames) + self.depth >= self.max_depth:
-                                raise _too_deep(self.max_depth)
-                            frame = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
-                            frames.append(frame)
-                            code = frame.code.instructions
-                            stack = frame.stack
-                            continue
-                        set_span(node)
-                        stack.append(self._call(func, args, kwargs, node))
-                        if record is not None:
-                            record(stack[-1])
-                    elif op == C.STORE_FAST:
-                        frame.locals[arg] = stack.pop()
-                    elif op == C.STORE:
-                        self._store(frame, arg, stack.pop())
-                    elif op == C.POP:
-                        stack.pop()
-                    elif op == C.ATTR:
-                        set_span(node)  # reading .grad of a non-leaf warns: say where
-                        stack.append(get_attribute(stack.pop(), arg, node))
-                    elif op == C.UNARY:
-                        set_span(node)
-                        stack.append(unary(arg, stack.pop()))
-                        if record is not None:
-                            record(stack[-1])
-                    elif op == C.INDEX:
-                        key = stack.pop()
-                        obj = stack.pop()
-                        if arg == "keep":
-                            stack.append(obj)
-                            stack.append(key)
-                        set_span(node)
-                        stack.append(index(obj, key))
-                        if record is not None:
-                            record(stack[-1])
-                    elif op == C.JUMP:
-                        frame.pc = arg
-                    elif op == C.JUMP_IF_FALSE:
-                        if not truth(stack.pop()):
-                            frame.pc = arg
-                    elif op == C.JUMP_IF_FALSE_KEEP:
-                        if truth(stack[-1]):
-                            stack.pop()
-                        else:
-                            frame.pc = arg
-                    elif op == C.JUMP_IF_TRUE_KEEP:
-                        if truth(stack[-1]):
-                            frame.pc = arg
-                        else:
-                            stack.pop()
-                    elif op == C.COMPARE:
-                        n = len(arg) + 1
-                        operands = stack[-n:]
-                        del stack[-n:]
-                        set_span(node)
-                        stack.append(compare(arg, operands))
-                    elif op == C.NOT:
-                        stack.append(not truth(stack.pop()))
-                    elif op == C.TUPLE:
-                        items = tuple(stack[-arg:]) if arg else ()
-                        if arg:
-                            del stack[-arg:]
-                        stack.append(items)
-                    elif op == C.LIST:
-                        items = stack[-arg:] if arg else []
-                        if arg:
-                            del stack[-arg:]
-                        stack.append(items)
-                    elif op == C.SLICE:
-                        step = stack.pop()
-                        stop = stack.pop()
-                        start = stack.pop()
-                        stack.append(slice(start, stop, step))
-                    elif op == C.INPLACE:
-                        b = stack.pop()
-                        a = stack.pop()
-                        set_span(node)
-                        stack.append(inplace(arg, a, b))
-                        if record is not None:
-                            record(stack[-1])
-                    elif op == C.STORE_ATTR:
-                        obj = stack.pop()
-                        value = stack.pop()
-                        if is_program_object(obj):
-                            set_class_attribute(obj, arg, value)
-                            continue
-                        if not settable(obj, arg):
-                            raise AttributeError(f"can't set '{arg}' here (only a tensor's grad, requires_grad "
-                                                 f"and data can be set)")
-                        setattr(obj, arg, value)
-                    elif op == C.STORE_INDEX:
-                        if arg == "kept":
-                            value = stack.pop()
-                            key = stack.pop()
-                            obj = stack.pop()
-                        else:
-                            key = stack.pop()
-                            obj = stack.pop()
-                            value = stack.pop()
-                        set_span(node)
-                        store_index(obj, key, value)
-                    elif op == C.DUP:
-                        stack.append(stack[-1])
-                    elif op == C.ROT2:
-                        stack[-1], stack[-2] = stack[-2], stack[-1]
-                    elif op == C.UNPACK:
-                        stack.extend(reversed(unpack(stack.pop(), arg)))
-                    elif op == C.UNPACK_EX:
-                        stack.extend(reversed(unpack_starred(stack.pop(), *arg)))
-                    elif op == C.LIST_TO_TUPLE:
-                        stack.append(tuple(stack.pop()))
-                    elif op == C.GET_ITER:
-                        stack.append(iterate(stack.pop()))
-                    elif op == C.FOR_ITER:
-                        try:
-                            stack.append(next(stack[-1]))
-                        except StopIteration:
-                            stack.pop()
-                            frame.pc = arg
-                    elif op == C.LOAD_DEREF:
-                        name, depth = arg
-                        scope = frame.scopes[depth - 1]
-                        if name in scope:
-                            stack.append(scope[name])
-                        else:
-                            raise _unbound_free(name, node)
-                    elif op == C.STORE_DEREF:
-                        frame.scopes[arg[1] - 1][arg[0]] = stack.pop()
-                    elif op == C.STORE_GLOBAL:
-                        self.globals[arg] = stack.pop()
-                    elif op == C.LIST_APPEND:
-                        value = stack.pop()
-                        target = stack[-arg - 1]
-                        target.append(value)
-                        if len(target) > _budgets.max_items:
-                            check_items(len(target))
-                    elif op == C.MAP_ADD:
-                        value = stack.pop()
-                        key = stack.pop()
-                        stack[-arg - 1][key] = value
-                    elif op == C.SET_ADD:
-                        value = stack.pop()
-                        stack[-arg - 1].add(value)
-                    elif op == C.BUILD_MAP:
-                        stack.append({})
-                    elif op == C.BUILD_SET:
-                        stack.append(set())
-                    elif op == C.MAP_UPDATE:
-                        mapping = stack.pop()
-                        if not isinstance(mapping, dict):
-                            raise TypeError(f"'{_python_type(mapping)}' object is not a mapping")
-                        stack[-1].update(mapping)
-                    elif op == C.ARGS_EXTEND:
-                        items = stack.pop()
-                        try:
-                            iterate(items)
-                        except TypeError:
-                            where = "Value" if arg == "display" else f"{_callee(stack[-2])} argument"
-                            raise TypeError(f"{where} after * must be an iterable, not "
-                                            f"{_python_type(items)}") from None
-                        target = stack[-1]  # a list (of arguments, or a display's items) or a set display
-                        (target.update if target.__class__ is set else target.extend)(_bounded(items))
-                        check_items(len(target))
-                    elif op == C.KW_SET:
-                        value = stack.pop()
-                        if arg in stack[-1]:
-                            raise TypeError(f"{_callee(stack[-3])} got multiple values for keyword argument "
-                                            f"'{arg}'")
-                        stack[-1][arg] = value
-                    elif op == C.KW_MERGE:
-                        mapping = stack.pop()
-                        if not isinstance(mapping, dict):
-                            raise TypeError(f"{_callee(stack[-3])} argument after ** must be a mapping, not "
-                                            f"{_python_type(mapping)}")
-                        kwargs = stack[-1]
-                        for key, value in mapping.items():
-                            if not isinstance(key, str):
-                                raise TypeError("keywords must be strings")
-                            if key in kwargs:
-                                raise TypeError(f"{_callee(stack[-3])} got multiple values for keyword argument "
-                                                f"'{key}'")
-                            kwargs[key] = value
-                    elif op == C.COMPREHENSION:
-                        fcode, kind = arg
-                        iterator = stack.pop()
-                        scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
-                        frame = Frame(fcode, {C.COMPREHENSION_ARG: iterator}, scopes)
-                        frames.append(frame)
-                        code = fcode.instructions
-                        stack = frame.stack
-                    elif op == C.RETURN:
-                        value = stack.pop()
-                        if arg == "genexp":
-                            # a generator expression is run at once (see compiler._comprehension_body);
-                            # what it gives is an iterator over its items, used once, as a generator is
-                            value = iter(value)
-                        if frame.blocks:
-                            fin = self._leave_blocks(frame, 0)
-                            if fin is not None:
-                                stack.append(_Pending("return", value))
-                                frame.pc = fin
-                                continue
-                        frame, code, stack, done, value = self._return(frames, value)
-                        if done:
-                            return value
-                    elif op == C.KEEP:
-                        self.result = stack.pop()
-                    elif op == C.MAKE_FUNCTION:
-                        fcode, ndefaults, kwnames = arg
-                        kwdefaults = None
-                        if kwnames:
-                            kwdefaults = dict(zip(kwnames, stack[-len(kwnames):]))
-                            del stack[-len(kwnames):]
-                        defaults = tuple(stack[-ndefaults:]) if ndefaults else ()
-                        if ndefaults:
-                            del stack[-ndefaults:]
-                        if frame.code.class_body:  # a method does not see its class body's names
-                            scopes = frame.scopes
-                        else:
-                            scopes = (frame.locals,) + frame.scopes if frame.locals is not None else ()
-                        stack.append(UserFunction(fcode, defaults, scopes, self, kwdefaults))
-                    elif op == C.BUILD_CLASS:
-                        namespace = stack.pop()
-                        bases = stack.pop()
-                        if any(modules.is_exception_class(b) for b in bases):
-                            stack.append(modules.exception_class(arg, bases, namespace))
-                            continue
-                        # torch.utils.data.Dataset asks nothing of a subclass: a program's class of its own
-                        bases = [b for b in bases if b is not E.data.Dataset]
-                        if any(is_layer_class(b) for b in bases):  # class Net(nn.Module)
-                            stack.append(layer_class(arg, bases, namespace, UserFunction))
-                            continue
-                        if any(is_function_class(b) for b in bases):  # class F(torch.autograd.Function)
-                            stack.append(function_class(arg, bases, namespace, UserFunction))
-                            continue
-                        cls = UserClass(arg, bases, namespace)
-                        for value in namespace.values():
-                            if value.__class__ is UserFunction and value.owner is None:
-                                value.owner = cls
-                        stack.append(cls)
-                    elif op == C.SUPER:
-                        if arg == "explicit":  # super(Class, obj)
-                            instance = stack.pop()
-                            owner = stack.pop()
-                            if owner.__class__ is not UserClass and not is_layer_class(owner):
-                                raise TypeError(f"super() argument 1 must be a type, not {_python_type(owner)}")
-                            stack.append(instance)
-                        else:
-                            owner = frame.function.owner if frame.function is not None else None
-                        if owner is None:
-                            raise RuntimeError("super(): __class__ cell not found")
-                        stack.append(SuperProxy(owner, stack.pop()) if owner.__class__ is UserClass
-                                     else LayerSuper(owner, stack.pop()))
-                    elif op == C.FORMAT:
-                        conversion, spec = arg
-                        if spec is None:
-                            spec = stack.pop()
-                        stack.append(format_value(stack.pop(), spec, conversion))
-                    elif op == C.FSTRING:
-                        stack.append(join_strings(stack, arg))
-                    elif op == C.WITH_ENTER:
-                        manager = stack.pop()
-                        if not is_context_manager(manager):
-                            raise TypeError("`with` works with no_grad(), enable_grad(), set_grad_enabled(...), "
-                                            "inference_mode() and a hook's handle here")
-                        entered = manager.__enter__()
-                        frame.blocks.append((_WITH, None, len(stack), manager))
-                        stack.append(entered)
-                    elif op == C.WITH_EXIT:
-                        frame.blocks.pop()[3].__exit__(None, None, None)
-                    elif op == C.SETUP_TRY:
-                        frame.blocks.append((_TRY, arg, len(stack), None))
-                    elif op == C.SETUP_FINALLY:
-                        frame.blocks.append((_FINALLY, arg, len(stack), None))
-                    elif op == C.POP_BLOCK:
-                        frame.blocks.pop()
-                    elif op == C.EXC_MATCH:
-                        cls = stack.pop()
-                        stack.append(exception_matches(stack.pop(), cls))
-                    elif op == C.BEGIN_HANDLER:
-                        exc = stack.pop()
-                        self.handling.append(exc)
-                        frame.blocks.append((_HANDLER, None, len(stack), None))
-                    elif op == C.END_HANDLER:
-                        frame.blocks.pop()
-                        self.handling.pop()
-                    elif op == C.RAISE:
-                        cause = stack.pop() if arg else None
-                        exc = make_exception(stack.pop())
-                        if arg:
-                            if cause is not None:
-                                cause = make_exception(cause)
-                            exc.__cause__ = cause
-                        if getattr(exc, "_ad_origin", None) is None:
-                            exc._ad_origin = ("raised", instr)
-                        raise _Raise(exc)
-                    elif op == C.RERAISE:
-                        if arg == "pending":  # no except clause matched: the exception goes on
-                            raise _Raise(stack.pop())
-                        if not self.handling:
-                            raise RuntimeError("No active exception to reraise")
-                        raise _Raise(self.handling[-1])
-                    elif op == C.BEGIN_FINALLY:
-                        frame.blocks.append((_FINALLY_BODY, None, len(stack) - 1, None))
-                    elif op == C.END_FINALLY:
-                        frame.blocks.pop()
-                        pending = stack.pop()
-                        if pending is not None:
-                            if pending.kind == "raise":
-                                raise _Raise(pending.value)
-                            if pending.kind == "return":
-                                fin = self._leave_blocks(frame, 0)
-                                if fin is not None:
-                                    stack.append(pending)
-                                    frame.pc = fin
-                                    continue
-                                frame, code, stack, done, value = self._return(frames, pending.value)
-                                if done:
-                                    return value
-                            else:
-                                target, depth = pending.value
-                                fin = self._leave_blocks(frame, depth)
-                                if fin is not None:
-                                    stack.append(pending)
-                                    frame.pc = fin
-                                else:
-                                    frame.pc = target
-                    elif op == C.JUMP_UNWIND:
-                        target, depth = arg
-                        fin = self._leave_blocks(frame, depth)
-                        if fin is not None:
-                            stack.append(_Pending("jump", arg))
-                            frame.pc = fin
-                        else:
-                            frame.pc = target
-                    elif op == C.DELETE:
-                        kind, name, depth = arg
-                        self._delete(frame, kind, name, depth, node)
-                    elif op == C.DELETE_INDEX:
-                        key = stack.pop()
-                        obj = stack.pop()
-                        set_span(node)
-                        delete_index(obj, key)
-                    elif op == C.ASSERT:
-                        message = stack.pop() if arg else None
-                        if not truth(stack.pop()):
-                            text = "assertion failed" + (f": {show(message)}" if message is not None else "")
-                            err = ScriptError(text, node.start, node.end, kind="AssertionError")
-                            exc = AssertionError(message) if message is not None else AssertionError()
-                            exc._ad_origin = (err, instr)
-                            err.exception = exc
-                            raise err
-                    elif op == C.IMPORT:
-                        module, whole = arg
-                        found = modules.resolve(module, self.modules)
-                        stack.append(found if whole else modules.resolve(module.split(".")[0], self.modules))
-                    elif op == C.IMPORT_FROM:
-                        module, name = arg
-                        try:
-                            stack.append(modules.import_from(stack[-1], name))
-                        except ImportError:
-                            try:  # a submodule: from torch.nn import functional
-                                stack.append(modules.resolve(f"{module}.{name}", self.modules))
-                            except ImportError:
-                                raise ImportError(f"cannot import name '{name}' from '{module}'") from None
-                    elif op == C.IMPORT_STAR:
-                        module = stack.pop()
-                        for name, value in module.table.items():
-                            if not name.startswith("_"):
-                                self._store(frame, name, value)
-                    else:  # pragma: no cover - the compiler emits only the opcodes above
-                        raise ScriptError(f"internal error: unknown instruction {op}")
+                        switched = self._return(frames, None)
+                    if switched.__class__ is _Finished:
+                        return switched.value
+                    frame = switched
+                    code = frame.code.instructions
             except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
                 self._unwind(frames)
                 raise
@@ -726,12 +326,18 @@ class Interpreter:
             except Exception as raw:  # an engine or Python error inside one instruction, or a raise
                 exc = self._catchable(raw, instr)
                 if exc is not None and self._find_handler(frames, exc):
-                    frame = frames[-1]
-                    code = frame.code.instructions
-                    stack = frame.stack
                     continue
                 self._unwind(frames)
                 raise self._uncaught(raw, exc, instr) from None
+
+    def _check_budgets(self, max_steps):
+        """Stop at the step budget, or when the job's memory is over its own; the step of the next look."""
+        if self.steps > max_steps:
+            raise ScriptError(f"stopped after {max_steps:,} steps "
+                              f"{over_budget('max_steps', said=True)}", kind="StepLimit",
+                              hint="is there a loop that never ends? raise --max-steps if not")
+        check_memory()
+        return min(max_steps, self.steps + _MEMORY_EVERY)
 
     def _leave_blocks(self, frame, depth):
         """Leave the frame's blocks down to `depth` (a return, break or continue):
@@ -835,7 +441,8 @@ class Interpreter:
         return err
 
     def _return(self, frames, value):
-        """Pop a frame; hand `value` to the caller (or finish when it was the bottom one)."""
+        """Pop a frame and hand `value` to its caller: the caller's frame, which
+        runs next, or _Finished(value) when it was the bottom one."""
         done = frames.pop()
         if done.blocks:
             self._leave_blocks(done, 0)
@@ -844,10 +451,10 @@ class Interpreter:
         elif done.constructs is not None:
             value = constructed(value, done.constructs)
         if not frames:
-            return None, None, None, True, value
+            return _Finished(value)
         frame = frames[-1]
         frame.stack.append(value)
-        return frame, frame.code.instructions, frame.stack, False, value
+        return frame
 
     def _unwind(self, frames):
         """Leave every open `with` block (grad mode comes back) after an error."""
@@ -923,12 +530,6 @@ class Interpreter:
         exc._ad_origin = (err, None)
         err.exception = exc
         return err
-
-    def _call(self, func, args, kwargs, node):
-        if not callable(func):
-            raise ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
-                              hint=_multiplication_hint(func, node, self.source))
-        return func(*args, **kwargs)
 
 
 def _too_deep(max_depth):
@@ -1375,13 +976,6 @@ def _str_format(text):
     return format
 
 
-def join_strings(stack, n):
-    pieces = stack[-n:] if n else []
-    if n:
-        del stack[-n:]
-    return "".join(pieces)
-
-
 def _describe(value):
     if isinstance(value, UserFunction):
         return f"function {value.code.name}"
@@ -1431,3 +1025,778 @@ def _inplace_error(e, instr):
     if needed_by is not None:
         err.needed_by = needed_by
     return err
+
+
+# ------------------------------------------------------------ the instructions
+# A handler an opcode (those alike share helpers): handler(vm, frames, frame, arg, node) runs an
+# instruction `(opcode, arg, node)` of `frame`, the innermost of `frames`, for the
+# interpreter `vm`. It gives None to go on in that frame, or the frame that runs next (a
+# call's, a comprehension's, a caller's after a return) or _Finished (the bottom frame
+# returned): what Interpreter._return gives. The loop looks the handler up by its opcode
+# in _HANDLERS, a tuple made once below.
+
+_BY_OPCODE = {}
+_set_span = current_span.set  # the span the engine gives the graph nodes it makes (the instruction's node)
+
+
+def _handles(opcode):
+    """Make the decorated function the handler of `opcode`."""
+    def register(handler):
+        _BY_OPCODE[opcode] = handler
+        return handler
+    return register
+
+
+def _take(stack, n):
+    """The top `n` items of the stack in order, taken off it."""
+    if not n:
+        return []
+    items = stack[-n:]
+    del stack[-n:]
+    return items
+
+
+def _take_keywords(stack, names):
+    """The values of keyword `names` (the last on top), taken off the stack, as a dict."""
+    return dict(zip(names, _take(stack, len(names))))
+
+
+def _enclosing_scopes(frame):
+    """The scopes a function or comprehension made in `frame` sees: the frame's locals, then its own scopes."""
+    return (frame.locals,) + frame.scopes if frame.locals is not None else ()
+
+
+def _instruction(frame):
+    """The instruction the frame is running (its pc has moved on): an error raised by the program keeps it."""
+    return frame.code.instructions[frame.pc - 1]
+
+
+# ---- names
+
+@_handles(C.LOAD_FAST)
+def _op_load_fast(vm, frames, frame, arg, node):
+    """A function's own variable; UnboundLocalError before it is assigned."""
+    try:
+        frame.stack.append(frame.locals[arg])
+    except KeyError:
+        raise _unbound_local(arg, node) from None
+
+
+@_handles(C.LOAD)
+def _op_load(vm, frames, frame, arg, node):
+    """A global or built-in name."""
+    frame.stack.append(vm._load(frame, arg, node))
+
+
+@_handles(C.LOAD_DEREF)
+def _op_load_deref(vm, frames, frame, arg, node):
+    """A variable of an enclosing function, `arg` (name, how many scopes out)."""
+    name, depth = arg
+    scope = frame.scopes[depth - 1]
+    if name in scope:
+        frame.stack.append(scope[name])
+    else:
+        raise _unbound_free(name, node)
+
+
+@_handles(C.CONST)
+def _op_const(vm, frames, frame, arg, node):
+    """A literal value."""
+    frame.stack.append(arg)
+
+
+@_handles(C.STORE_FAST)
+def _op_store_fast(vm, frames, frame, arg, node):
+    """Assign a function's own variable."""
+    frame.locals[arg] = frame.stack.pop()
+
+
+@_handles(C.STORE)
+def _op_store(vm, frames, frame, arg, node):
+    """Assign a name where the frame keeps its names (a declared global: the globals)."""
+    vm._store(frame, arg, frame.stack.pop())
+
+
+@_handles(C.STORE_DEREF)
+def _op_store_deref(vm, frames, frame, arg, node):
+    """Assign an enclosing function's variable (`nonlocal`)."""
+    frame.scopes[arg[1] - 1][arg[0]] = frame.stack.pop()
+
+
+@_handles(C.STORE_GLOBAL)
+def _op_store_global(vm, frames, frame, arg, node):
+    """Assign a global from inside a function (`global`)."""
+    vm.globals[arg] = frame.stack.pop()
+
+
+@_handles(C.DELETE)
+def _op_delete(vm, frames, frame, arg, node):
+    """`del name`, `arg` (which scope, name, how many scopes out)."""
+    kind, name, depth = arg
+    vm._delete(frame, kind, name, depth, node)
+
+
+# ---- the stack
+
+@_handles(C.POP)
+def _op_pop(vm, frames, frame, arg, node):
+    """Drop the top value (an expression statement's)."""
+    frame.stack.pop()
+
+
+@_handles(C.DUP)
+def _op_dup(vm, frames, frame, arg, node):
+    """The top value twice (chained assignment, augmented targets)."""
+    stack = frame.stack
+    stack.append(stack[-1])
+
+
+@_handles(C.ROT2)
+def _op_rot2(vm, frames, frame, arg, node):
+    """Swap the two top values."""
+    stack = frame.stack
+    stack[-1], stack[-2] = stack[-2], stack[-1]
+
+
+# ---- operators, attributes, items
+
+def _operator(apply):
+    """The handler of an operator of two operands, `apply(symbol, a, b)`: at the operator's span, its value
+    recorded."""
+    def handler(vm, frames, frame, arg, node):
+        stack = frame.stack
+        b = stack.pop()
+        a = stack.pop()
+        _set_span(node)
+        stack.append(apply(arg, a, b))
+        if vm.record is not None:
+            vm.record(stack[-1])
+    handler.__name__ = handler.__qualname__ = f"_op_{apply.__name__}"  # as a profile shows it
+    return handler
+
+
+_op_binary = _handles(C.BINARY)(_operator(binary))     # a + b
+_op_inplace = _handles(C.INPLACE)(_operator(inplace))  # a += b: in place for a tensor
+
+
+@_handles(C.UNARY)
+def _op_unary(vm, frames, frame, arg, node):
+    """-a, +a, ~a; its value recorded."""
+    stack = frame.stack
+    _set_span(node)
+    stack.append(unary(arg, stack.pop()))
+    if vm.record is not None:
+        vm.record(stack[-1])
+
+
+@_handles(C.NOT)
+def _op_not(vm, frames, frame, arg, node):
+    """`not a`."""
+    stack = frame.stack
+    stack.append(not truth(stack.pop()))
+
+
+@_handles(C.COMPARE)
+def _op_compare(vm, frames, frame, arg, node):
+    """A comparison, chained or not: `arg` the operators, their operands on the stack."""
+    stack = frame.stack
+    operands = _take(stack, len(arg) + 1)
+    _set_span(node)
+    stack.append(compare(arg, operands))
+
+
+@_handles(C.ATTR)
+def _op_attr(vm, frames, frame, arg, node):
+    """obj.name."""
+    stack = frame.stack
+    _set_span(node)  # reading .grad of a non-leaf warns: say where
+    stack.append(get_attribute(stack.pop(), arg, node))
+
+
+@_handles(C.STORE_ATTR)
+def _op_store_attr(vm, frames, frame, arg, node):
+    """obj.name = value: any attribute of a program's object, only the settable ones of the engine's."""
+    stack = frame.stack
+    obj = stack.pop()
+    value = stack.pop()
+    if is_program_object(obj):
+        set_class_attribute(obj, arg, value)
+        return
+    if not settable(obj, arg):
+        raise AttributeError(f"can't set '{arg}' here (only a tensor's grad, requires_grad "
+                             f"and data can be set)")
+    setattr(obj, arg, value)
+
+
+@_handles(C.INDEX)
+def _op_index(vm, frames, frame, arg, node):
+    """obj[key]; its value recorded. With `arg` "keep", obj and key stay below it (for obj[key] += ...)."""
+    stack = frame.stack
+    key = stack.pop()
+    obj = stack.pop()
+    if arg == "keep":
+        stack.append(obj)
+        stack.append(key)
+    _set_span(node)
+    stack.append(index(obj, key))
+    if vm.record is not None:
+        vm.record(stack[-1])
+
+
+@_handles(C.STORE_INDEX)
+def _op_store_index(vm, frames, frame, arg, node):
+    """obj[key] = value; with `arg` "kept", the value is on top of what INDEX "keep" left."""
+    stack = frame.stack
+    if arg == "kept":
+        value = stack.pop()
+        key = stack.pop()
+        obj = stack.pop()
+    else:
+        key = stack.pop()
+        obj = stack.pop()
+        value = stack.pop()
+    _set_span(node)
+    store_index(obj, key, value)
+
+
+@_handles(C.DELETE_INDEX)
+def _op_delete_index(vm, frames, frame, arg, node):
+    """`del obj[key]`."""
+    stack = frame.stack
+    key = stack.pop()
+    obj = stack.pop()
+    _set_span(node)
+    delete_index(obj, key)
+
+
+@_handles(C.SLICE)
+def _op_slice(vm, frames, frame, arg, node):
+    """start:stop:step (as an index)."""
+    stack = frame.stack
+    step = stack.pop()
+    stop = stack.pop()
+    start = stack.pop()
+    stack.append(slice(start, stop, step))
+
+
+# ---- jumps
+
+@_handles(C.JUMP)
+def _op_jump(vm, frames, frame, arg, node):
+    """Go to instruction `arg`."""
+    frame.pc = arg
+
+
+@_handles(C.JUMP_IF_FALSE)
+def _op_jump_if_false(vm, frames, frame, arg, node):
+    """if / while: go to `arg` when the condition (taken off) is false."""
+    if not truth(frame.stack.pop()):
+        frame.pc = arg
+
+
+@_handles(C.JUMP_IF_FALSE_KEEP)
+def _op_jump_if_false_keep(vm, frames, frame, arg, node):
+    """`a and b`: a false `a` is the value (kept, go to `arg`); a true one is dropped for b."""
+    stack = frame.stack
+    if truth(stack[-1]):
+        stack.pop()
+    else:
+        frame.pc = arg
+
+
+@_handles(C.JUMP_IF_TRUE_KEEP)
+def _op_jump_if_true_keep(vm, frames, frame, arg, node):
+    """`a or b`: a true `a` is the value (kept, go to `arg`); a false one is dropped for b."""
+    stack = frame.stack
+    if truth(stack[-1]):
+        frame.pc = arg
+    else:
+        stack.pop()
+
+
+@_handles(C.JUMP_UNWIND)
+def _op_jump_unwind(vm, frames, frame, arg, node):
+    """break or continue out of blocks, `arg` (target, how many blocks stay open): a `finally` on the way
+    runs first, then jumps on."""
+    target, depth = arg
+    fin = vm._leave_blocks(frame, depth)
+    if fin is not None:
+        frame.stack.append(_Pending("jump", arg))
+        frame.pc = fin
+    else:
+        frame.pc = target
+
+
+# ---- tuples, lists, dicts, sets, strings
+
+@_handles(C.TUPLE)
+def _op_tuple(vm, frames, frame, arg, node):
+    """A tuple of the top `arg` values."""
+    stack = frame.stack
+    stack.append(tuple(_take(stack, arg)))
+
+
+@_handles(C.LIST)
+def _op_list(vm, frames, frame, arg, node):
+    """A list of the top `arg` values."""
+    stack = frame.stack
+    stack.append(_take(stack, arg))
+
+
+@_handles(C.LIST_TO_TUPLE)
+def _op_list_to_tuple(vm, frames, frame, arg, node):
+    """A tuple display with *items, built as a list."""
+    stack = frame.stack
+    stack.append(tuple(stack.pop()))
+
+
+@_handles(C.BUILD_MAP)
+def _op_build_map(vm, frames, frame, arg, node):
+    """An empty dict (a display or comprehension fills it)."""
+    frame.stack.append({})
+
+
+@_handles(C.BUILD_SET)
+def _op_build_set(vm, frames, frame, arg, node):
+    """An empty set (a display or comprehension fills it)."""
+    frame.stack.append(set())
+
+
+@_handles(C.LIST_APPEND)
+def _op_list_append(vm, frames, frame, arg, node):
+    """Append the top value to the list `arg` below it, within the item limit."""
+    stack = frame.stack
+    value = stack.pop()
+    target = stack[-arg - 1]
+    target.append(value)
+    if len(target) > _budgets.max_items:
+        check_items(len(target))
+
+
+@_handles(C.SET_ADD)
+def _op_set_add(vm, frames, frame, arg, node):
+    """Add the top value to the set `arg` below it."""
+    stack = frame.stack
+    value = stack.pop()
+    stack[-arg - 1].add(value)
+
+
+@_handles(C.MAP_ADD)
+def _op_map_add(vm, frames, frame, arg, node):
+    """Put the key and value on top into the dict `arg` below them."""
+    stack = frame.stack
+    value = stack.pop()
+    key = stack.pop()
+    stack[-arg - 1][key] = value
+
+
+@_handles(C.MAP_UPDATE)
+def _op_map_update(vm, frames, frame, arg, node):
+    """{**mapping} in a dict display."""
+    stack = frame.stack
+    mapping = stack.pop()
+    if not isinstance(mapping, dict):
+        raise TypeError(f"'{_python_type(mapping)}' object is not a mapping")
+    stack[-1].update(mapping)
+
+
+@_handles(C.UNPACK)
+def _op_unpack(vm, frames, frame, arg, node):
+    """a, b = value: its `arg` items, the first on top."""
+    stack = frame.stack
+    stack.extend(reversed(unpack(stack.pop(), arg)))
+
+
+@_handles(C.UNPACK_EX)
+def _op_unpack_ex(vm, frames, frame, arg, node):
+    """a, *rest, z = value, `arg` (targets before the star, after it)."""
+    stack = frame.stack
+    stack.extend(reversed(unpack_starred(stack.pop(), *arg)))
+
+
+@_handles(C.FORMAT)
+def _op_format(vm, frames, frame, arg, node):
+    """An f-string's field, `arg` (conversion, spec; a spec of None was computed: it is on top)."""
+    stack = frame.stack
+    conversion, spec = arg
+    if spec is None:
+        spec = stack.pop()
+    stack.append(format_value(stack.pop(), spec, conversion))
+
+
+@_handles(C.FSTRING)
+def _op_fstring(vm, frames, frame, arg, node):
+    """An f-string: its `arg` pieces joined."""
+    stack = frame.stack
+    stack.append("".join(_take(stack, arg)))
+
+
+# ---- iteration
+
+@_handles(C.GET_ITER)
+def _op_get_iter(vm, frames, frame, arg, node):
+    """The iterator a for loop walks."""
+    stack = frame.stack
+    stack.append(iterate(stack.pop()))
+
+
+@_handles(C.FOR_ITER)
+def _op_for_iter(vm, frames, frame, arg, node):
+    """The iterator's next item; once it is used up, the iterator goes and the loop ends (go to `arg`)."""
+    stack = frame.stack
+    try:
+        stack.append(next(stack[-1]))
+    except StopIteration:
+        stack.pop()
+        frame.pc = arg
+
+
+# ---- calls, functions, returns
+
+@_handles(C.CALL)
+def _op_call(vm, frames, frame, arg, node):
+    """f(a, k=b), `arg` (how many positional values, the keywords' names): the callee, then the values."""
+    stack = frame.stack
+    npos, kwnames = arg
+    kwargs = _take_keywords(stack, kwnames) if kwnames else {}
+    args = _take(stack, npos)
+    return _call(vm, frames, frame, stack.pop(), args, kwargs, node)
+
+
+@_handles(C.CALL_EX)
+def _op_call_ex(vm, frames, frame, arg, node):
+    """f(*args, **kwargs): the callee, then the arguments built as a list and a dict."""
+    stack = frame.stack
+    kwargs = stack.pop()
+    args = stack.pop()
+    return _call(vm, frames, frame, stack.pop(), args, kwargs, node)
+
+
+def _call(vm, frames, frame, func, args, kwargs, node):
+    """Call `func`. A program's function (a class's __init__, a method) gets a new frame, which runs next;
+    anything else is called here, its value pushed and recorded."""
+    constructs = None
+    if func.__class__ is not UserFunction and is_program_call(func):
+        func, args, constructs = call_target(func, args, kwargs)
+        if func is None:  # a class without __init__: the instance itself
+            frame.stack.append(constructs)
+            return None
+    if func.__class__ is UserFunction:
+        if len(frames) + vm.depth >= vm.max_depth:
+            raise _too_deep(vm.max_depth)
+        callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
+        frames.append(callee)
+        return callee
+    stack = frame.stack
+    _set_span(node)
+    if not callable(func):
+        raise _not_callable(func, node, vm.source)
+    stack.append(func(*args, **kwargs))
+    if vm.record is not None:
+        vm.record(stack[-1])
+    return None
+
+
+def _not_callable(func, node, source):
+    """The error of a call of what is not a function, with a hint where it reads as a product: x(x+1)."""
+    return ScriptError(f"{_describe(func)} is not callable", node.start, node.end, kind="TypeError",
+                       hint=_multiplication_hint(func, node, source))
+
+
+@_handles(C.ARGS_EXTEND)
+def _op_args_extend(vm, frames, frame, arg, node):
+    """*items into a call's list of arguments, or into a display (`arg` "display")."""
+    stack = frame.stack
+    items = stack.pop()
+    try:
+        iterate(items)
+    except TypeError:
+        where = "Value" if arg == "display" else f"{_callee(stack[-2])} argument"
+        raise TypeError(f"{where} after * must be an iterable, not "
+                        f"{_python_type(items)}") from None
+    target = stack[-1]  # a list (of arguments, or a display's items) or a set display
+    (target.update if target.__class__ is set else target.extend)(_bounded(items))
+    check_items(len(target))
+
+
+def _add_keyword(stack, key, value):
+    """One keyword argument into the call's dict (on top; the callee two below it), given once only."""
+    kwargs = stack[-1]
+    if key in kwargs:
+        raise TypeError(f"{_callee(stack[-3])} got multiple values for keyword argument '{key}'")
+    kwargs[key] = value
+
+
+@_handles(C.KW_SET)
+def _op_kw_set(vm, frames, frame, arg, node):
+    """k=value, keyword `arg`, in a call with **kwargs."""
+    stack = frame.stack
+    _add_keyword(stack, arg, stack.pop())
+
+
+@_handles(C.KW_MERGE)
+def _op_kw_merge(vm, frames, frame, arg, node):
+    """**mapping in a call."""
+    stack = frame.stack
+    mapping = stack.pop()
+    if not isinstance(mapping, dict):
+        raise TypeError(f"{_callee(stack[-3])} argument after ** must be a mapping, not "
+                        f"{_python_type(mapping)}")
+    for key, value in mapping.items():
+        if not isinstance(key, str):
+            raise TypeError("keywords must be strings")
+        _add_keyword(stack, key, value)
+
+
+@_handles(C.MAKE_FUNCTION)
+def _op_make_function(vm, frames, frame, arg, node):
+    """def or lambda, `arg` (code, how many defaults, keyword-only defaults' names): the defaults' values on
+    the stack."""
+    stack = frame.stack
+    fcode, ndefaults, kwnames = arg
+    kwdefaults = _take_keywords(stack, kwnames) if kwnames else None
+    defaults = tuple(_take(stack, ndefaults))
+    # a method does not see its class body's names
+    scopes = frame.scopes if frame.code.class_body else _enclosing_scopes(frame)
+    stack.append(UserFunction(fcode, defaults, scopes, vm, kwdefaults))
+
+
+@_handles(C.COMPREHENSION)
+def _op_comprehension(vm, frames, frame, arg, node):
+    """Run a comprehension's code, `arg` (code, kind), in a frame of its own, given the iterator on top."""
+    fcode, kind = arg
+    iterator = frame.stack.pop()
+    inner = Frame(fcode, {C.COMPREHENSION_ARG: iterator}, _enclosing_scopes(frame))
+    frames.append(inner)
+    return inner
+
+
+@_handles(C.RETURN)
+def _op_return(vm, frames, frame, arg, node):
+    """return value."""
+    value = frame.stack.pop()
+    if arg == "genexp":
+        # a generator expression is run at once (see compiler._comprehension_body);
+        # what it gives is an iterator over its items, used once, as a generator is
+        value = iter(value)
+    return _return_through_finally(vm, frames, frame, value)
+
+
+def _return_through_finally(vm, frames, frame, value):
+    """Return `value` from the frame; a `finally` block still open runs first (and returns it at its end)."""
+    if frame.blocks:
+        fin = vm._leave_blocks(frame, 0)
+        if fin is not None:
+            frame.stack.append(_Pending("return", value))
+            frame.pc = fin
+            return None
+    return vm._return(frames, value)
+
+
+@_handles(C.KEEP)
+def _op_keep(vm, frames, frame, arg, node):
+    """The program's final expression: its value is the run's result."""
+    vm.result = frame.stack.pop()
+
+
+# ---- classes
+
+@_handles(C.BUILD_CLASS)
+def _op_build_class(vm, frames, frame, arg, node):
+    """class `arg`(bases): from its bases and its body's names (an exception, a layer, an autograd Function
+    or a class of the program's own)."""
+    stack = frame.stack
+    namespace = stack.pop()
+    bases = stack.pop()
+    if any(modules.is_exception_class(b) for b in bases):
+        stack.append(modules.exception_class(arg, bases, namespace))
+        return
+    # torch.utils.data.Dataset asks nothing of a subclass: a program's class of its own
+    bases = [b for b in bases if b is not E.data.Dataset]
+    if any(is_layer_class(b) for b in bases):  # class Net(nn.Module)
+        stack.append(layer_class(arg, bases, namespace, UserFunction))
+        return
+    if any(is_function_class(b) for b in bases):  # class F(torch.autograd.Function)
+        stack.append(function_class(arg, bases, namespace, UserFunction))
+        return
+    cls = UserClass(arg, bases, namespace)
+    for value in namespace.values():
+        if value.__class__ is UserFunction and value.owner is None:
+            value.owner = cls
+    stack.append(cls)
+
+
+@_handles(C.SUPER)
+def _op_super(vm, frames, frame, arg, node):
+    """super() in a method, or super(Class, obj) (`arg` "explicit")."""
+    stack = frame.stack
+    if arg == "explicit":  # super(Class, obj)
+        instance = stack.pop()
+        owner = stack.pop()
+        if owner.__class__ is not UserClass and not is_layer_class(owner):
+            raise TypeError(f"super() argument 1 must be a type, not {_python_type(owner)}")
+        stack.append(instance)
+    else:
+        owner = frame.function.owner if frame.function is not None else None
+    if owner is None:
+        raise RuntimeError("super(): __class__ cell not found")
+    stack.append(SuperProxy(owner, stack.pop()) if owner.__class__ is UserClass
+                 else LayerSuper(owner, stack.pop()))
+
+
+# ---- with, try, except, finally, raise, assert
+
+@_handles(C.WITH_ENTER)
+def _op_with_enter(vm, frames, frame, arg, node):
+    """with manager: enter it; its block is open until WITH_EXIT (or an error leaves it)."""
+    stack = frame.stack
+    manager = stack.pop()
+    if not is_context_manager(manager):
+        raise TypeError("`with` works with no_grad(), enable_grad(), set_grad_enabled(...), "
+                        "inference_mode() and a hook's handle here")
+    entered = manager.__enter__()
+    frame.blocks.append((_WITH, None, len(stack), manager))
+    stack.append(entered)
+
+
+@_handles(C.WITH_EXIT)
+def _op_with_exit(vm, frames, frame, arg, node):
+    """The end of a with block: exit its manager."""
+    frame.blocks.pop()[3].__exit__(None, None, None)
+
+
+@_handles(C.SETUP_TRY)
+def _op_setup_try(vm, frames, frame, arg, node):
+    """try (with except clauses): an error goes to the handlers at `arg`."""
+    frame.blocks.append((_TRY, arg, len(frame.stack), None))
+
+
+@_handles(C.SETUP_FINALLY)
+def _op_setup_finally(vm, frames, frame, arg, node):
+    """try (with finally): an error, return or jump out runs the finally block at `arg` first."""
+    frame.blocks.append((_FINALLY, arg, len(frame.stack), None))
+
+
+@_handles(C.POP_BLOCK)
+def _op_pop_block(vm, frames, frame, arg, node):
+    """The end of a try block's body."""
+    frame.blocks.pop()
+
+
+@_handles(C.EXC_MATCH)
+def _op_exc_match(vm, frames, frame, arg, node):
+    """`except spec`: whether the exception under it is one."""
+    stack = frame.stack
+    cls = stack.pop()
+    stack.append(exception_matches(stack.pop(), cls))
+
+
+@_handles(C.BEGIN_HANDLER)
+def _op_begin_handler(vm, frames, frame, arg, node):
+    """An except clause starts: its exception is the one a bare `raise` raises again."""
+    exc = frame.stack.pop()
+    vm.handling.append(exc)
+    frame.blocks.append((_HANDLER, None, len(frame.stack), None))
+
+
+@_handles(C.END_HANDLER)
+def _op_end_handler(vm, frames, frame, arg, node):
+    """An except clause ends."""
+    frame.blocks.pop()
+    vm.handling.pop()
+
+
+@_handles(C.RAISE)
+def _op_raise(vm, frames, frame, arg, node):
+    """raise exc, or raise exc from cause (`arg` true)."""
+    stack = frame.stack
+    cause = stack.pop() if arg else None
+    exc = make_exception(stack.pop())
+    if arg:
+        if cause is not None:
+            cause = make_exception(cause)
+        exc.__cause__ = cause
+    if getattr(exc, "_ad_origin", None) is None:
+        exc._ad_origin = ("raised", _instruction(frame))
+    raise _Raise(exc)
+
+
+@_handles(C.RERAISE)
+def _op_reraise(vm, frames, frame, arg, node):
+    """A bare `raise` (the exception being handled), or `arg` "pending": no except clause matched."""
+    if arg == "pending":  # no except clause matched: the exception goes on
+        raise _Raise(frame.stack.pop())
+    if not vm.handling:
+        raise RuntimeError("No active exception to reraise")
+    raise _Raise(vm.handling[-1])
+
+
+@_handles(C.BEGIN_FINALLY)
+def _op_begin_finally(vm, frames, frame, arg, node):
+    """A finally block starts; what it is to do at its end (a _Pending, or None) is on the stack."""
+    frame.blocks.append((_FINALLY_BODY, None, len(frame.stack) - 1, None))
+
+
+@_handles(C.END_FINALLY)
+def _op_end_finally(vm, frames, frame, arg, node):
+    """A finally block ends: what was pending goes on (raise, return, jump), or nothing was."""
+    frame.blocks.pop()
+    pending = frame.stack.pop()
+    if pending is None:
+        return None
+    if pending.kind == "raise":
+        raise _Raise(pending.value)
+    if pending.kind == "return":
+        return _return_through_finally(vm, frames, frame, pending.value)
+    return _op_jump_unwind(vm, frames, frame, pending.value, node)
+
+
+@_handles(C.ASSERT)
+def _op_assert(vm, frames, frame, arg, node):
+    """assert test, or assert test, message (`arg` true)."""
+    stack = frame.stack
+    message = stack.pop() if arg else None
+    if not truth(stack.pop()):
+        text = "assertion failed" + (f": {show(message)}" if message is not None else "")
+        err = ScriptError(text, node.start, node.end, kind="AssertionError")
+        exc = AssertionError(message) if message is not None else AssertionError()
+        exc._ad_origin = (err, _instruction(frame))
+        err.exception = exc
+        raise err
+
+
+# ---- imports
+
+@_handles(C.IMPORT)
+def _op_import(vm, frames, frame, arg, node):
+    """import a.b, `arg` (module, whole): the module, or its top package (bound to `a`)."""
+    module, whole = arg
+    found = modules.resolve(module, vm.modules)
+    frame.stack.append(found if whole else modules.resolve(module.split(".")[0], vm.modules))
+
+
+@_handles(C.IMPORT_FROM)
+def _op_import_from(vm, frames, frame, arg, node):
+    """from module import name, `arg` (module, name): the module stays on the stack for the next name."""
+    module, name = arg
+    stack = frame.stack
+    try:
+        stack.append(modules.import_from(stack[-1], name))
+    except ImportError:
+        try:  # a submodule: from torch.nn import functional
+            stack.append(modules.resolve(f"{module}.{name}", vm.modules))
+        except ImportError:
+            raise ImportError(f"cannot import name '{name}' from '{module}'") from None
+
+
+@_handles(C.IMPORT_STAR)
+def _op_import_star(vm, frames, frame, arg, node):
+    """from module import *: its public names."""
+    module = frame.stack.pop()
+    for name, value in module.table.items():
+        if not name.startswith("_"):
+            vm._store(frame, name, value)
+
+
+# the handlers by opcode (a KeyError here: an opcode without one)
+_HANDLERS = tuple(_BY_OPCODE[op] for op in range(len(C.OPCODES)))
