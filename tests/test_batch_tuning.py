@@ -6,10 +6,8 @@ import pytest
 
 from autodiff.grammar import compiled as lean_lane
 
-from conftest import invoke
 
-
-def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(monkeypatch):
+def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(cli, monkeypatch):
     seen = []
     real_run = lean_lane.run
 
@@ -19,7 +17,7 @@ def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(monkey
 
     monkeypatch.setattr(lean_lane, "run", spy)
     before = gc.get_threshold()
-    result = invoke("eval", "-", "--json", input="x = 0.5; sin(x)\nx = 1; y\nx = 2; x**2\n")
+    result = cli.invoke("eval", "-", "--json", input="x = 0.5; sin(x)\nx = 1; y\nx = 2; x**2\n")
     assert result.exit_code == 1                      # the bad line still reports
     assert len(result.output.splitlines()) == 3
     assert seen and all(threshold >= 10_000 and frozen for threshold, frozen, _ in seen)
@@ -28,12 +26,12 @@ def test_a_batch_raises_the_young_threshold_while_it_runs_and_restores_it(monkey
     assert gc.get_freeze_count() == 0
 
 
-def test_one_job_leaves_the_collector_alone(monkeypatch):
+def test_one_job_leaves_the_collector_alone(cli, monkeypatch):
     seen = []
     real_run = lean_lane.run
     monkeypatch.setattr(lean_lane, "run", lambda *a: seen.append(gc.get_threshold()[0]) or real_run(*a))
     before = gc.get_threshold()
-    assert invoke("eval", "x*2", "x=1").exit_code == 0
+    assert cli.invoke("eval", "x*2", "x=1").exit_code == 0
     assert seen == [before[0]]
 
 

@@ -12,8 +12,6 @@ import sys
 
 import pytest
 
-from conftest import console, fails, invoke, usage_error
-
 distributed = pytest.importorskip("distributed")
 cloudpickle = pytest.importorskip("cloudpickle")
 
@@ -50,9 +48,9 @@ def client(cluster):
 
 
 @pytest.fixture(scope="module")
-def local():
+def local(cli):
     """The batch as one process runs it."""
-    result = invoke("eval", "-", *ARGS, "--json", input=BATCH)
+    result = cli.invoke("eval", "-", *ARGS, "--json", input=BATCH)
     assert result.exit_code == 1 and result.stdout.count("\n") == 300
     assert '"type": "SyntaxError"' in result.stdout and '"type": "NameError"' in result.stdout
     return result
@@ -66,27 +64,27 @@ def partition(monkeypatch):
     return use
 
 
-def test_a_cluster_writes_what_one_process_writes(cluster, local, partition):
+def test_a_cluster_writes_what_one_process_writes(cli, cluster, local, partition):
     partition(64)
-    result = invoke("eval", "-", *ARGS, "--json", "--dask", cluster.scheduler_address, input=BATCH)
+    result = cli.invoke("eval", "-", *ARGS, "--json", "--dask", cluster.scheduler_address, input=BATCH)
     assert result.exit_code == 1  # some jobs failed, as locally
     assert result.stdout == local.stdout and result.stderr == local.stderr
 
 
-def test_dask_means_json_lines_and_o_writes_the_file(cluster, local, tmp_path):
+def test_dask_means_json_lines_and_o_writes_the_file(cli, cluster, local, tmp_path):
     out = tmp_path / "out.jsonl"
-    result = invoke("eval", "-f", "-", *ARGS, "--dask", cluster.scheduler_address, "-o", str(out), input=BATCH)
+    result = cli.invoke("eval", "-f", "-", *ARGS, "--dask", cluster.scheduler_address, "-o", str(out), input=BATCH)
     assert result.exit_code == 1 and result.stdout == ""
     assert out.read_bytes() == local.stdout.encode()
     # -o without --dask writes the same lines too
-    assert invoke("eval", "-", *ARGS, "--json", "-o", str(out), input=BATCH).stdout == ""
+    assert cli.invoke("eval", "-", *ARGS, "--json", "-o", str(out), input=BATCH).stdout == ""
     assert out.read_bytes() == local.stdout.encode()
 
 
-def test_an_all_good_batch_exits_0(cluster, partition):
+def test_an_all_good_batch_exits_0(cli, cluster, partition):
     partition(50)
     batch = "".join(f"x*{k}\n" for k in range(200))
-    result = invoke("eval", "-", "x=1", "--dask", cluster.scheduler_address, input=batch)
+    result = cli.invoke("eval", "-", "x=1", "--dask", cluster.scheduler_address, input=batch)
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert [line.split(",")[0] for line in lines] == [f'{{"line": {k}' for k in range(1, 201)]
@@ -111,14 +109,14 @@ class _DieOnce(distributed.WorkerPlugin):
         os._exit(1)
 
 
-def test_a_worker_lost_mid_batch_loses_and_repeats_no_line(cluster, client, local, partition, tmp_path):
+def test_a_worker_lost_mid_batch_loses_and_repeats_no_line(cli, cluster, client, local, partition, tmp_path):
     partition(16)  # 19 partitions; the worker running the fourth dies
     marker = tmp_path / "killed"
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the plugin travels by value
     try:
         register = getattr(client, "register_plugin", None) or client.register_worker_plugin  # Dask < 2023.9
         register(_DieOnce(str(marker), 3), name="die-once")
-        result = invoke("eval", "-", *ARGS, "--json", "--dask", cluster.scheduler_address, input=BATCH)
+        result = cli.invoke("eval", "-", *ARGS, "--json", "--dask", cluster.scheduler_address, input=BATCH)
     finally:
         client.unregister_worker_plugin("die-once")
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
@@ -153,30 +151,30 @@ def _closed_port():
         return s.getsockname()[1]
 
 
-def test_an_unreachable_cluster_is_a_clean_error(monkeypatch):
+def test_an_unreachable_cluster_is_a_clean_error(cli, monkeypatch):
     monkeypatch.setattr(dask_batch, "CONNECT_TIMEOUT", 1)
     address = f"tcp://127.0.0.1:{_closed_port()}"
-    result = fails("eval", "-", "x=1", "--json", "--dask", address, input="x\n")
+    result = cli.fails("eval", "-", "x=1", "--json", "--dask", address, input="x\n")
     assert result.stdout == ""
     assert result.stderr.startswith(f"error: cannot reach the Dask scheduler at {address}: "), result.stderr
     assert result.stderr.count("\n") == 1
 
 
-def test_what_is_not_an_address_is_a_usage_error():
-    assert "--dask" in usage_error("eval", "-", "x=1", "--dask", "nonsense", input="x\n")
+def test_what_is_not_an_address_is_a_usage_error(cli):
+    assert "--dask" in cli.usage_error("eval", "-", "x=1", "--dask", "nonsense", input="x\n")
 
 
-def test_without_dask_installed_the_install_hint(monkeypatch):
+def test_without_dask_installed_the_install_hint(cli, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails as when it is missing
-    message = usage_error("eval", "-", "x=1", "--dask", "tcp://127.0.0.1:8786", input="x\n")
+    message = cli.usage_error("eval", "-", "x=1", "--dask", "tcp://127.0.0.1:8786", input="x\n")
     assert "pip install 'autodiff-cli[dask]'" in message
 
 
-def test_usage_errors_of_dask():
-    assert "batch" in usage_error("eval", "x", "x=1", "--dask", "tcp://127.0.0.1:8786")
-    assert "JSON Lines" in usage_error("eval", "-", "--format", "text", "--dask", "tcp://127.0.0.1:8786",
-                                       input="x\n")
-    assert "--jobs" in usage_error("eval", "-", "--jobs", "2", "--dask", "tcp://127.0.0.1:8786", input="x\n")
+def test_usage_errors_of_dask(cli):
+    assert "batch" in cli.usage_error("eval", "x", "x=1", "--dask", "tcp://127.0.0.1:8786")
+    assert "JSON Lines" in cli.usage_error("eval", "-", "--format", "text", "--dask", "tcp://127.0.0.1:8786",
+                                           input="x\n")
+    assert "--jobs" in cli.usage_error("eval", "-", "--jobs", "2", "--dask", "tcp://127.0.0.1:8786", input="x\n")
 
 
 def test_eval_does_not_import_dask():
@@ -188,9 +186,9 @@ def test_eval_does_not_import_dask():
     assert proc.stdout.splitlines()[-1] == "[]", proc.stdout + proc.stderr
 
 
-def test_dask_local_from_the_console_script():
+def test_dask_local_from_the_console_script(cli):
     batch = "".join(f"{e}\n" for e in EXPRESSIONS) * 3
-    one = invoke("eval", "-", *ARGS, "--json", input=batch)
-    proc = console("eval", "-", *ARGS, "--dask", "local", "--jobs", "1", input=batch)
+    one = cli.invoke("eval", "-", *ARGS, "--json", input=batch)
+    proc = cli.console("eval", "-", *ARGS, "--dask", "local", "--jobs", "1", input=batch)
     assert proc.returncode == one.exit_code == 1
     assert proc.stdout == one.stdout and proc.stderr == one.stderr

@@ -16,17 +16,22 @@ from autodiff import engine as ad
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.program import Session
 
-from conftest import fails, console, ok
-
 README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 
 
-def listing(*args):
-    return json.loads(ok("functions", *args, "--json").stdout)
+def listing(cli, *args):
+    return json.loads(cli.ok("functions", *args, "--json").stdout)
 
 
-ALL = listing()
-BY_NAME = {e["name"]: e for e in ALL}
+@pytest.fixture(scope="module")
+def entries(cli):
+    """Every entry of `autodiff functions --json`."""
+    return listing(cli)
+
+
+@pytest.fixture(scope="module")
+def by_name(entries):
+    return {e["name"]: e for e in entries}
 
 
 def spellings(entry):
@@ -42,11 +47,11 @@ def program_for(spelling):
     return spelling
 
 
-def test_every_listed_spelling_resolves_in_the_language():
+def test_every_listed_spelling_resolves_in_the_language(entries):
     session = Session()
     unresolved = []
     try:
-        for entry in ALL:
+        for entry in entries:
             for spelling in spellings(entry):
                 try:
                     session.run(program_for(spelling), echo=True)
@@ -68,54 +73,54 @@ def test_a_name_that_does_not_resolve_is_caught_by_the_check():
         session.close()
 
 
-def test_every_public_name_of_the_op_table_is_listed():
-    bare = {s for e in ALL for s in spellings(e)}
+def test_every_public_name_of_the_op_table_is_listed(entries):
+    bare = {s for e in entries for s in spellings(e)}
     missing = sorted(n for op in ad.OPS.values() for n in op.names if n not in bare)
     assert not missing
 
 
-def test_every_name_of_the_readmes_op_list_is_listed():
+def test_every_name_of_the_readmes_op_list_is_listed(entries):
     section = README.read_text(encoding="utf-8").split("\n## Ops\n", 1)[1].split("\n## ", 1)[0]
     names = set(re.findall(r"`([a-z_][a-z0-9_]*)`", section))
     names |= {"torch.linalg." + n for n in re.findall(r"`linalg\.([a-z_]+)`", section)}
     assert names
-    listed = {s for e in ALL for s in spellings(e)}
+    listed = {s for e in entries for s in spellings(e)}
     assert sorted(names - listed) == []
 
 
-def test_methods_and_in_place_forms_are_folded_into_the_function():
-    sin = BY_NAME["sin"]
+def test_methods_and_in_place_forms_are_folded_into_the_function(by_name):
+    sin = by_name["sin"]
     assert sin["kind"] == "function" and sin["signature"] == "sin(input)"
     assert set(sin["also"]) == {"torch.sin", "Tensor.sin", "sin_", "torch.sin_", "Tensor.sin_"}
-    assert "Tensor.sin" not in BY_NAME and "sin_" not in BY_NAME
+    assert "Tensor.sin" not in by_name and "sin_" not in by_name
     # same name, different things: kept apart
-    assert BY_NAME["grad"]["kind"] == "function" and BY_NAME["Tensor.grad"]["kind"] == "attribute"
-    assert BY_NAME["float"]["group"] == "Python built-ins" and BY_NAME["torch.float"]["kind"] == "dtype"
-    assert BY_NAME["Tensor.float"]["kind"] == "method" and "float32" in BY_NAME["Tensor.float"]["summary"]
+    assert by_name["grad"]["kind"] == "function" and by_name["Tensor.grad"]["kind"] == "attribute"
+    assert by_name["float"]["group"] == "Python built-ins" and by_name["torch.float"]["kind"] == "dtype"
+    assert by_name["Tensor.float"]["kind"] == "method" and "float32" in by_name["Tensor.float"]["summary"]
 
 
-def test_namespaces_and_their_own_functions():
-    assert {"torch", "torch.linalg", "torch.nn.functional", "torch.autograd", "torch.optim"} <= set(BY_NAME)
-    assert all(BY_NAME[n]["kind"] == "namespace" for n in ("torch.linalg", "torch.nn.functional"))
-    assert BY_NAME["torch.nn.functional"]["also"] == ["F"]
+def test_namespaces_and_their_own_functions(by_name):
+    assert {"torch", "torch.linalg", "torch.nn.functional", "torch.autograd", "torch.optim"} <= set(by_name)
+    assert all(by_name[n]["kind"] == "namespace" for n in ("torch.linalg", "torch.nn.functional"))
+    assert by_name["torch.nn.functional"]["also"] == ["F"]
     for n in ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm"):
-        assert BY_NAME[f"torch.linalg.{n}"]["group"] == "Linear algebra"
-    assert BY_NAME["torch.linalg.solve"]["signature"] == "torch.linalg.solve(A, B, *, left=True)"
+        assert by_name[f"torch.linalg.{n}"]["group"] == "Linear algebra"
+    assert by_name["torch.linalg.solve"]["signature"] == "torch.linalg.solve(A, B, *, left=True)"
 
 
 # ------------------------------------------------------------------ the summaries
 
-def test_sin_is_described_as_the_sine():
-    assert "sine" in BY_NAME["sin"]["summary"]
-    text = ok("functions").stdout
+def test_sin_is_described_as_the_sine(cli, by_name):
+    assert "sine" in by_name["sin"]["summary"]
+    text = cli.ok("functions").stdout
     line = next(l for l in text.splitlines() if re.match(r"\s+sin\s", l))
     assert "sine" in line and "m_" in line
 
 
-def test_every_entry_has_a_summary_of_one_line_without_python_insides():
+def test_every_entry_has_a_summary_of_one_line_without_python_insides(entries):
     # the word "module" (Python's); PyTorch's own parameter `modules` (nn.ModuleList) is fine
     leaks = re.compile(r"\bself\b|autodiff|engine|__|<[a-z]|\bctx\b|\bxp\b|numpy\.|\bmodule\b")
-    for e in ALL:
+    for e in entries:
         assert e["summary"] and e["summary"] != "(no description)", e
         assert "\n" not in e["summary"] and len(e["summary"]) <= 110, e
         assert not leaks.search(e["summary"]), e
@@ -124,19 +129,19 @@ def test_every_entry_has_a_summary_of_one_line_without_python_insides():
             assert "*args, **kwargs" not in e["signature"], e
 
 
-def test_json_entries_have_the_documented_keys():
-    assert isinstance(ALL, list) and len(ALL) > 250
-    for e in ALL:
+def test_json_entries_have_the_documented_keys(entries):
+    assert isinstance(entries, list) and len(entries) > 250
+    for e in entries:
         assert {"name", "kind", "summary"} <= set(e) <= {"name", "kind", "group", "signature", "summary", "also"}
         assert e["kind"] in {"function", "in-place function", "method", "attribute", "namespace", "constant",
                              "dtype", "class", "context manager"}
-    assert len({e["name"] for e in ALL}) == len(ALL)
+    assert len({e["name"] for e in entries}) == len(entries)
 
 
 # ------------------------------------------------------------------ the command line
 
-def test_text_is_grouped_with_a_legend():
-    text = ok("functions").stdout
+def test_text_is_grouped_with_a_legend(cli):
+    text = cli.ok("functions").stdout
     lines = text.splitlines()
     assert lines[0].startswith("A function is also torch.NAME, save for Python's built-ins.")
     headings = [l for l in lines if l and not l.startswith(" ")][1:]
@@ -145,37 +150,38 @@ def test_text_is_grouped_with_a_legend():
     assert re.search(r"^  torch\.linalg\.det\s+the determinant", text, re.M)
 
 
-def test_filter_is_a_substring_of_any_spelling():
-    names = [e["name"] for e in listing("sin")]
+def test_filter_is_a_substring_of_any_spelling(cli, by_name):
+    names = [e["name"] for e in listing(cli, "sin")]
     assert {"sin", "asin", "sinh", "arcsin"} <= set(names)
-    assert all("sin" in " ".join(spellings(e)).lower() for e in listing("sin"))
-    assert sorted(e["name"] for e in listing("linalg.")) == sorted(n for n in BY_NAME if n.startswith("torch.linalg."))
+    assert all("sin" in " ".join(spellings(e)).lower() for e in listing(cli, "sin"))
+    assert sorted(e["name"] for e in listing(cli, "linalg.")) == sorted(n for n in by_name
+                                                                      if n.startswith("torch.linalg."))
     # a capital letter makes case matter: F is torch.nn.functional, not every name with an f
-    found = [e["name"] for e in listing("F")]
+    found = [e["name"] for e in listing(cli, "F")]
     assert "torch.nn.functional" in found and "FloatTensor" in found and "sin" not in found
-    assert all("F" in " ".join(spellings(e)) for e in listing("F"))
+    assert all("F" in " ".join(spellings(e)) for e in listing(cli, "F"))
 
 
-def test_an_exact_name_is_shown_in_full():
-    text = ok("functions", "torch.linalg.solve").stdout
+def test_an_exact_name_is_shown_in_full(cli):
+    text = cli.ok("functions", "torch.linalg.solve").stdout
     assert text.splitlines()[0] == "torch.linalg.solve(A, B, *, left=True)"
-    text = ok("functions", "x.item").stdout
+    text = cli.ok("functions", "x.item").stdout
     assert text.splitlines()[0] == "x.item()" and "Python number" in text
-    text = ok("functions", "F.relu").stdout  # another spelling of relu
+    text = cli.ok("functions", "F.relu").stdout  # another spelling of relu
     assert text.splitlines()[0] == "relu(input)" and "also: torch.relu, x.relu(), relu_" in text
 
 
-def test_no_match_says_so_suggests_and_exits_1():
-    result = fails("functions", "sinus")
+def test_no_match_says_so_suggests_and_exits_1(cli):
+    result = cli.fails("functions", "sinus")
     assert result.stdout == ""
     assert result.stderr.startswith("no name contains 'sinus'") and "sinh" in result.stderr
-    assert json.loads(fails("functions", "zzzz", "--json").stdout) == []
+    assert json.loads(cli.fails("functions", "zzzz", "--json").stdout) == []
 
 
-def test_help_and_version():
-    assert "FILTER" in ok("functions", "--help").stdout
-    assert "functions" in ok("--help").stdout
-    assert ok("functions", "--version").stdout.startswith("autodiff")
+def test_help_and_version(cli):
+    assert "FILTER" in cli.ok("functions", "--help").stdout
+    assert "functions" in cli.ok("--help").stdout
+    assert cli.ok("functions", "--version").stdout.startswith("autodiff")
 
 
 def test_piping_to_head_is_quiet():
@@ -188,15 +194,15 @@ def test_piping_to_head_is_quiet():
     assert done.returncode in (0, 141)
 
 
-def test_from_the_shell():
-    done = console("functions", "cumprod")  # a name no other contains (logcumsumexp contains cumsum)
+def test_from_the_shell(cli):
+    done = cli.console("functions", "cumprod")  # a name no other contains (logcumsumexp contains cumsum)
     assert done.returncode == 0 and done.stdout.startswith("cumprod(input, dim, *, dtype=None)")
 
 
-def test_everything_the_language_resolves_is_listed():
+def test_everything_the_language_resolves_is_listed(entries):
     """What a program can name bare, after `torch.`, or on a tensor: all listed (but the engine's plumbing)."""
     from autodiff.grammar import names
-    listed = {s for e in ALL for s in spellings(e)}
+    listed = {s for e in entries for s in spellings(e)}
     plumbing = {"run_op", "getitem", "setitem"}
     assert sorted(set(names.BUILTINS) - plumbing - listed) == []
     assert sorted(f"torch.{n}" for n in names.TORCH if f"torch.{n}" not in listed and n not in listed
@@ -209,7 +215,7 @@ def test_everything_the_language_resolves_is_listed():
     assert {"divmod", "getattr", "isinstance", "ValueError"} <= listed
 
 
-def test_tensor_dot_lists_a_tensors_methods_and_attributes():
-    found = listing("Tensor.")
+def test_tensor_dot_lists_a_tensors_methods_and_attributes(cli):
+    found = listing(cli, "Tensor.")
     assert {"sin", "sum", "Tensor.item", "Tensor.shape", "Tensor.grad"} <= {e["name"] for e in found}
     assert "arange" not in {e["name"] for e in found}

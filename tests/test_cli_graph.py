@@ -17,8 +17,6 @@ import sys
 
 import pytest
 
-from conftest import console, error_text, invoke, job, ok, usage_error
-
 HAVE_DOT = shutil.which("dot") is not None
 needs_dot = pytest.mark.skipif(not HAVE_DOT, reason="Graphviz's `dot` is not installed")
 
@@ -31,8 +29,8 @@ QUAD = ["a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0"]
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 
-def graph_json(*args):
-    return json.loads(ok("graph", *args, "--format", "json").stdout)
+def graph_json(cli, *args):
+    return json.loads(cli.ok("graph", *args, "--format", "json").stdout)
 
 
 def by_name(graph, name):
@@ -66,8 +64,8 @@ def check_ids(graph):
 
 # ------------------------------------------------------------ y = (w+x)*(w+1)
 
-def test_wx_graph_structure():
-    g = graph_json(*WX)
+def test_wx_graph_structure(cli):
+    g = graph_json(cli, *WX)
     check_ids(g)
     assert g["output"]["value"] == 6.0 and g["output"]["shape"] == [] and g["output"]["requires_grad"] is True
     root = g["nodes"][g["root"]]
@@ -92,8 +90,8 @@ def test_wx_graph_structure():
         assert n["shape"] == [] and n["dtype"] == "float64"
 
 
-def test_wx_graph_after_backward():
-    g = graph_json(*WX, "--backward")
+def test_wx_graph_after_backward(cli):
+    g = graph_json(cli, *WX, "--backward")
     check_ids(g)
     assert leaf(g, "w")["grad"] == 5.0
     assert leaf(g, "x")["grad"] == 2.0
@@ -109,22 +107,22 @@ def test_wx_graph_after_backward():
     assert a["saved"] == [] and b["saved"] == []
 
 
-def test_wx_inline_expression_has_the_same_graph():
-    named, inline = graph_json(*WX, "--backward"), graph_json(*WX_INLINE, "--backward")
+def test_wx_inline_expression_has_the_same_graph(cli):
+    named, inline = graph_json(cli, *WX, "--backward"), graph_json(cli, *WX_INLINE, "--backward")
     assert [(n["name"], n["next"], n["grad"]) for n in named["nodes"]] == \
            [(n["name"], n["next"], n["grad"]) for n in inline["nodes"]]
     assert inline["output"]["value"] == 6.0
 
 
-def test_span_of_parenthesised_operands():
-    inline = graph_json(*WX_INLINE)
+def test_span_of_parenthesised_operands(cli):
+    inline = graph_json(cli, *WX_INLINE)
     assert [n.get("expr") for n in inline["nodes"] if n["kind"] == "op"] == ["(w+x)*(w+1)", "w+x", "w+1"]
     assert inline["output"]["expr"] == "(w+x)*(w+1)"
-    assert graph_json("(x+1)**2", "x=1")["nodes"][0]["expr"] == "(x+1)**2"
+    assert graph_json(cli, "(x+1)**2", "x=1")["nodes"][0]["expr"] == "(x+1)**2"
 
 
-def test_wx_forward_view():
-    g = graph_json(*WX, "--backward")
+def test_wx_forward_view(cli):
+    g = graph_json(cli, *WX, "--backward")
     tensors, ops = g["forward"]["tensors"], g["forward"]["ops"]
     labels = [t["label"] for t in tensors]
     assert sorted(labels) == ["a", "b", "w", "x", "y"]
@@ -148,8 +146,8 @@ def test_wx_forward_view():
 
 # ------------------------------------------------------------ l1..l4 and loss
 
-def test_loss_graph_structure_and_grads():
-    g = graph_json(*LOSS, "--backward")
+def test_loss_graph_structure_and_grads(cli):
+    g = graph_json(cli, *LOSS, "--backward")
     check_ids(g)
     assert g["output"]["value"] == 40.0 and g["output"]["shape"] == []
     root = g["nodes"][0]
@@ -187,8 +185,8 @@ def test_loss_graph_structure_and_grads():
                            {"of": "input 1", "shape": [], "version": 0, "current_version": 0}]
 
 
-def test_loss_forward_view():
-    g = graph_json(*LOSS)
+def test_loss_forward_view(cli):
+    g = graph_json(cli, *LOSS)
     tensors, ops = g["forward"]["tensors"], g["forward"]["ops"]
     labels = [t["label"] for t in tensors]
     assert sorted(labels) == ["l1", "l2", "l3", "l4", "loss", "w1", "w2", "w3"]
@@ -203,8 +201,8 @@ def test_loss_forward_view():
 
 # ------------------------------------------------------------ a*x**2 + b*x + c
 
-def test_quadratic_graph():
-    g = graph_json(*QUAD, "--backward")
+def test_quadratic_graph(cli):
+    g = graph_json(cli, *QUAD, "--backward")
     check_ids(g)
     names = sorted(n["name"] for n in g["nodes"])
     assert names == ["AccumulateGrad"] * 4 + ["AddBackward0"] * 2 + ["MulBackward0"] * 2 + ["PowBackward0"]
@@ -227,36 +225,36 @@ def test_quadratic_graph():
            {"a": 0.0, "b": 0.0, "c": 1.0, "x": -2.0}
 
 
-def test_quadratic_values_away_from_zero():
-    g = graph_json("a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=3", "--backward")
+def test_quadratic_values_away_from_zero(cli):
+    g = graph_json(cli, "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=3", "--backward")
     value = {n["expr"]: n["value"] for n in g["nodes"] if n["kind"] == "op"}
     assert value == {"a*x**2+b*x+c": 4.0, "a*x**2+b*x": 3.0, "a*x**2": 9.0, "x**2": 9.0, "b*x": -6.0}
     assert leaf(g, "x")["grad"] == 4.0  # 2*a*x + b
     assert leaf(g, "a")["grad"] == 9.0 and leaf(g, "b")["grad"] == 3.0
 
 
-def test_non_scalar_output_backward_uses_weights_of_one():
-    g = graph_json("x*x", "x=[1,2,3]", "--backward")
+def test_non_scalar_output_backward_uses_weights_of_one(cli):
+    g = graph_json(cli, "x*x", "x=[1,2,3]", "--backward")
     assert g["output"]["shape"] == [3] and g["output"]["value"] == [1.0, 4.0, 9.0]
     assert leaf(g, "x")["grad"] == [2.0, 4.0, 6.0]
 
 
-def test_output_without_graph():
-    g = graph_json("2+3")
+def test_output_without_graph(cli):
+    g = graph_json(cli, "2+3")
     assert g["root"] is None and g["nodes"] == [] and g["output"]["value"] == 5.0
-    text = ok("graph", "2+3").stdout
+    text = cli.ok("graph", "2+3").stdout
     assert "no graph" in text
 
 
-def test_a_leaf_alone_is_its_accumulate_grad():
-    g = graph_json("x", "x=1", "--backward")
+def test_a_leaf_alone_is_its_accumulate_grad(cli):
+    g = graph_json(cli, "x", "x=1", "--backward")
     assert [n["name"] for n in g["nodes"]] == ["AccumulateGrad"] and g["nodes"][0]["grad"] == 1.0
 
 
 # ------------------------------------------------------------------ the text tree
 
-def test_text_tree_shows_shared_node_once():
-    text = ok("graph", *WX, "--backward").stdout
+def test_text_tree_shows_shared_node_once(cli):
+    text = cli.ok("graph", *WX, "--backward").stdout
     lines = text.splitlines()
     assert lines[0].startswith("output") and "value 6" in lines[0]
     full = [line for line in lines if re.search(r"#\d+ AccumulateGrad w\b", line) and "shown above" not in line]
@@ -279,8 +277,8 @@ def test_text_tree_shows_shared_node_once():
     assert any(line.startswith("├─ #") for line in lines) and any(line.startswith("└─ #") for line in lines)
 
 
-def test_text_tree_of_loss_refers_back_to_l1():
-    text = ok("graph", *LOSS, "--backward").stdout
+def test_text_tree_of_loss_refers_back_to_l1(cli):
+    text = cli.ok("graph", *LOSS, "--backward").stdout
     l1_lines = [line for line in text.splitlines() if "MulBackward0" in line and "l1" in line
                 and "l1*" not in line and "l1+" not in line]
     assert len(l1_lines) == 1 and "grad [[7, 7], [7, 7]]" in l1_lines[0]
@@ -290,8 +288,8 @@ def test_text_tree_of_loss_refers_back_to_l1():
     assert "forward (inputs first):" in text and "backward (from the output" in text
 
 
-def test_text_forward_section():
-    text = ok("graph", *WX).stdout
+def test_text_forward_section(cli):
+    text = cli.ok("graph", *WX).stdout
     forward = text.split("forward (inputs first):")[1].split("backward")[0]
     rows = {line.split()[0]: line for line in forward.strip().splitlines()}
     assert set(rows) == {"w", "x", "a", "b", "y"}
@@ -301,10 +299,10 @@ def test_text_forward_section():
 # ------------------------------------------------------------------ formats and files
 
 @pytest.mark.parametrize("fmt", ["text", "json", "dot"])
-def test_output_file(fmt, tmp_path):
+def test_output_file(cli, fmt, tmp_path):
     target = tmp_path / f"graph.{fmt}"
-    stdout = ok("graph", *WX, "--backward", "--format", fmt).stdout
-    result = ok("graph", *WX, "--backward", "--format", fmt, "-o", str(target))
+    stdout = cli.ok("graph", *WX, "--backward", "--format", fmt).stdout
+    result = cli.ok("graph", *WX, "--backward", "--format", fmt, "-o", str(target))
     assert result.stdout == ""
     assert str(target) in result.stderr
     assert target.read_text(encoding="utf-8") == stdout
@@ -312,10 +310,10 @@ def test_output_file(fmt, tmp_path):
         assert json.loads(target.read_text())["nodes"][0]["name"] == "MulBackward0"
 
 
-def test_dot_source():
-    dot = ok("graph", *WX, "--backward", "--format", "dot").stdout
+def test_dot_source(cli):
+    dot = cli.ok("graph", *WX, "--backward", "--format", "dot").stdout
     assert dot.startswith("digraph") and dot.rstrip().endswith("}")
-    g = graph_json(*WX, "--backward")
+    g = graph_json(cli, *WX, "--backward")
     decls = dict(re.findall(r"^\s*(n\d+|output) \[(.*)\];$", dot, re.M))
     assert set(decls) == {f"n{i}" for i in range(len(g["nodes"]))} | {"output"}
     edges = set(re.findall(r"^\s*(n\d+) -> (n\d+|output);$", dot, re.M))
@@ -329,10 +327,10 @@ def test_dot_source():
     assert len(colours) == 3
 
 
-def test_dot_escapes_quotes_and_backslashes(tmp_path):
+def test_dot_escapes_quotes_and_backslashes(cli, tmp_path):
     # a node's source text holding characters DOT would choke on stays valid source
     expr = 'x*len("a\\"b\\\\")'
-    dot = ok("graph", expr, "x=1", "--format", "dot").stdout
+    dot = cli.ok("graph", expr, "x=1", "--format", "dot").stdout
     n0 = next(line for line in dot.splitlines() if line.strip().startswith("n0 ["))
     label = re.search(r'label="((?:[^"\\]|\\.)*)"', n0).group(1)
     lines = re.split(r"(?<!\\)\\n", label)  # DOT's line breaks; then undo the escapes
@@ -344,8 +342,8 @@ def test_dot_escapes_quotes_and_backslashes(tmp_path):
 
 @needs_dot
 @pytest.mark.parametrize("args", [WX, LOSS, QUAD], ids=["wx", "loss", "quadratic"])
-def test_dot_parses_with_graphviz(args, tmp_path):
-    source = ok("graph", *args, "--backward", "--format", "dot").stdout
+def test_dot_parses_with_graphviz(cli, args, tmp_path):
+    source = cli.ok("graph", *args, "--backward", "--format", "dot").stdout
     done = subprocess.run(["dot", "-Tsvg"], input=source.encode(), capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     svg = done.stdout.decode()
@@ -354,9 +352,9 @@ def test_dot_parses_with_graphviz(args, tmp_path):
 
 
 @needs_dot
-def test_svg_file(tmp_path):
+def test_svg_file(cli, tmp_path):
     target = tmp_path / "seed.svg"
-    result = ok("graph", *WX, "--backward", "--format", "svg", "-o", str(target))
+    result = cli.ok("graph", *WX, "--backward", "--format", "svg", "-o", str(target))
     assert result.stdout == "" and str(target) in result.stderr
     svg = target.read_text(encoding="utf-8")
     assert "<svg" in svg and "</svg>" in svg
@@ -364,9 +362,9 @@ def test_svg_file(tmp_path):
 
 
 @needs_dot
-def test_png_file(tmp_path):
+def test_png_file(cli, tmp_path):
     target = tmp_path / "seed.png"
-    result = ok("graph", *LOSS, "--backward", "--format", "png", "-o", str(target))
+    result = cli.ok("graph", *LOSS, "--backward", "--format", "png", "-o", str(target))
     assert result.stdout == "" and str(target) in result.stderr
     data = target.read_bytes()
     assert data[:8] == PNG_MAGIC and len(data) > 1000
@@ -374,68 +372,68 @@ def test_png_file(tmp_path):
 
 @needs_dot
 @pytest.mark.parametrize("fmt", ["svg", "png"])
-def test_default_file_name(fmt, tmp_path, monkeypatch):
+def test_default_file_name(cli, fmt, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = ok("graph", *WX, "--format", fmt)
+    result = cli.ok("graph", *WX, "--format", fmt)
     assert os.path.exists(f"graph.{fmt}")
     assert f"graph.{fmt}" in result.stderr
 
 
 @pytest.mark.parametrize("fmt", ["svg", "png"])
-def test_missing_graphviz_is_a_clear_error(fmt, tmp_path, monkeypatch):
+def test_missing_graphviz_is_a_clear_error(cli, fmt, tmp_path, monkeypatch):
     import autodiff.cli.graph_cmd as graph_cmd
     monkeypatch.setattr(graph_cmd.shutil, "which", lambda name, *a, **k: None)
     target = tmp_path / f"out.{fmt}"
-    err = error_text("graph", *WX, "--format", fmt, "-o", str(target))
+    err = cli.error_text("graph", *WX, "--format", fmt, "-o", str(target))
     assert err.startswith(f"error: --format {fmt} needs Graphviz's `dot` program, which is not installed\n")
     assert "apt-get install graphviz" in err and "brew install graphviz" in err
     assert "--format dot" in err  # and the way around it
     assert not target.exists()
 
 
-def test_missing_graphviz_from_the_shell(tmp_path):
+def test_missing_graphviz_from_the_shell(cli, tmp_path):
     empty = tmp_path / "bin"
     empty.mkdir()
     target = tmp_path / "g.png"
-    done = console("graph", *WX, "--format", "png", "-o", str(target), env={"PATH": str(empty)})
+    done = cli.console("graph", *WX, "--format", "png", "-o", str(target), env={"PATH": str(empty)})
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr.startswith("error: --format png needs Graphviz's `dot` program, which is not installed\n")
     assert "hint: install Graphviz" in done.stderr
     assert not target.exists()
     # nothing but svg/png needs Graphviz
     for fmt in ("text", "json", "dot"):
-        done = console("graph", *WX, "--format", fmt, env={"PATH": str(empty)})
+        done = cli.console("graph", *WX, "--format", fmt, env={"PATH": str(empty)})
         assert done.returncode == 0, done.stderr
         assert "MulBackward0" in done.stdout
 
 
-def test_graph_errors_are_reported_without_traceback():
-    assert error_text("graph", "x+", "x=1") == (
+def test_graph_errors_are_reported_without_traceback(cli):
+    assert cli.error_text("graph", "x+", "x=1") == (
         "error: the expression ends with '+'\n"
         "  at line 1, column 2:\n"
         "    x+\n"
         "     ^\n"
         "  hint: something is missing after '+'\n")
-    assert error_text("graph", "x*y", "x=1").startswith(
+    assert cli.error_text("graph", "x*y", "x=1").startswith(
         "error: name 'y' is not defined\n  at line 1, column 3:\n    x*y\n      ^\n")
-    assert usage_error("graph", "x", "x") == "Invalid value for NAME=VALUE: expected NAME=VALUE, got 'x'"
-    assert usage_error("graph", "x", "x=1", "--format", "gif") == \
+    assert cli.usage_error("graph", "x", "x") == "Invalid value for NAME=VALUE: expected NAME=VALUE, got 'x'"
+    assert cli.usage_error("graph", "x", "x=1", "--format", "gif") == \
         "Invalid value for '--format': 'gif' is not one of 'text', 'json', 'dot', 'svg', 'png'."
 
 
-def test_graph_help():
-    text = ok("graph", "--help").stdout
+def test_graph_help(cli):
+    text = cli.ok("graph", "--help").stdout
     for word in ("--format", "--backward", "-o", "svg", "png", "dot"):
         assert word in text
 
 
 # ------------------------------------------------------------------ eval --graph
 
-def test_eval_graph_json_shares_the_graph_code():
-    out = job(*WX, "--graph", "json")
+def test_eval_graph_json_shares_the_graph_code(cli):
+    out = cli.job(*WX, "--graph", "json")
     assert out["grad"] == {"w": 5.0, "x": 2.0}
     g = out["graph"]
-    ref = graph_json(*WX)
+    ref = graph_json(cli, *WX)
     assert [(n["name"], n["next"], n["shape"], n.get("expr"), n.get("variable")) for n in g["nodes"]] == \
            [(n["name"], n["next"], n["shape"], n.get("expr"), n.get("variable")) for n in ref["nodes"]]
     assert g["root"] == ref["root"] == 0
@@ -447,9 +445,9 @@ def _without_operands(items):
     return [{k: v for k, v in item.items() if k != "operands"} for item in items]
 
 
-def test_eval_graph_has_intermediate_values_and_labels():
-    g = job(*WX, "--graph", "json")["graph"]
-    ref = graph_json(*WX)
+def test_eval_graph_has_intermediate_values_and_labels(cli):
+    g = cli.job(*WX, "--graph", "json")["graph"]
+    ref = graph_json(cli, *WX)
     assert _without_operands(g["nodes"]) == _without_operands(ref["nodes"])
     assert g["forward"]["tensors"] == ref["forward"]["tensors"]
     assert _without_operands(g["forward"]["ops"]) == _without_operands(ref["forward"]["ops"])
@@ -461,8 +459,8 @@ def test_eval_graph_has_intermediate_values_and_labels():
 
 
 @pytest.mark.parametrize("fmt", ["text", "dot"])
-def test_eval_graph_text_and_dot_in_json(fmt):
-    out = job(*WX, "--graph", fmt)
+def test_eval_graph_text_and_dot_in_json(cli, fmt):
+    out = cli.job(*WX, "--graph", fmt)
     assert isinstance(out["graph"], str)
     if fmt == "dot":
         assert out["graph"].startswith("digraph")
@@ -470,17 +468,17 @@ def test_eval_graph_text_and_dot_in_json(fmt):
         assert "MulBackward0" in out["graph"] and "(shown above)" in out["graph"]
 
 
-def test_eval_graph_in_text_output():
-    text = ok("eval", *WX, "--graph").stdout
+def test_eval_graph_in_text_output(cli):
+    text = cli.ok("eval", *WX, "--graph").stdout
     assert "df/dw = 5" in text and "df/dx = 2" in text
     assert "#0 MulBackward0" in text and "AccumulateGrad w (shown above)" in text
-    dot = ok("eval", *WX, "--graph", "dot").stdout
+    dot = cli.ok("eval", *WX, "--graph", "dot").stdout
     assert "digraph autodiff {" in dot and "n0 -> output;" in dot
 
 
 @needs_dot
-def test_eval_graph_dot_parses_with_graphviz():
-    out = job(*LOSS, "--graph", "dot")
+def test_eval_graph_dot_parses_with_graphviz(cli):
+    out = cli.job(*LOSS, "--graph", "dot")
     done = subprocess.run(["dot", "-Tsvg"], input=out["graph"].encode(), capture_output=True, timeout=60)
     assert done.returncode == 0, done.stderr.decode()
     assert "<svg" in done.stdout.decode()
@@ -488,8 +486,8 @@ def test_eval_graph_dot_parses_with_graphviz():
 
 # ------------------------------------------------------------------ every operand, constants too (issue 10)
 
-def test_text_lists_constants_among_the_operands_in_program_order():
-    text = ok("graph", "x*2+1", "x=3").stdout
+def test_text_lists_constants_among_the_operands_in_program_order(cli):
+    text = cli.ok("graph", "x*2+1", "x=3").stdout
     lines = text.splitlines()
     forward = text.split("forward (inputs first):")[1].split("backward")[0]
     assert "<- mul(x, 2)" in forward and "<- add(x*2, 1)" in forward
@@ -503,8 +501,8 @@ def test_text_lists_constants_among_the_operands_in_program_order():
     ]
 
 
-def test_a_number_on_the_left_comes_first():
-    text = ok("graph", "2*x - 1", "x=3").stdout
+def test_a_number_on_the_left_comes_first(cli):
+    text = cli.ok("graph", "2*x - 1", "x=3").stdout
     assert "<- mul(2, x)" in text and "<- sub(2*x, 1)" in text
     lines = text.splitlines()
     at = next(i for i, line in enumerate(lines) if "MulBackward0" in line)
@@ -512,8 +510,8 @@ def test_a_number_on_the_left_comes_first():
     assert "AccumulateGrad x" in lines[at + 2]
 
 
-def test_operands_in_json():
-    g = graph_json("x*2+1", "x=3")
+def test_operands_in_json(cli):
+    g = graph_json(cli, "x*2+1", "x=3")
     add, mul = g["nodes"][0], g["nodes"][1]
     assert add["operands"] == [{"node": 1}, {"constant": 1}]
     assert mul["operands"] == [{"node": 2}, {"constant": 2}]
@@ -521,17 +519,17 @@ def test_operands_in_json():
     assert ops["MulBackward0"]["operands"] == [{"tensor": 0}, {"constant": 2}]
 
 
-def test_tensors_without_grad_and_parameters_are_operands():
-    g = graph_json("c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]")
+def test_tensors_without_grad_and_parameters_are_operands(cli):
+    g = graph_json(cli, "c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]")
     mul = labelled_expr(g, "c * y")
     assert mul["operands"][0] == {"constant": [1.0, 2.0], "shape": [2], "label": "c"}
     assert mul["operands"][1] == {"node": labelled(g, "y")["id"]}
     assert labelled(g, "y")["operands"][1] == {"param": "exponent", "constant": 2}
     assert g["nodes"][0]["operands"][1] == {"param": "dim", "constant": 0}
-    text = ok("graph", "c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]").stdout
+    text = cli.ok("graph", "c = tensor([1., 2.]); y = x**2; (c * y).sum(0)", "x=[3, 4]").stdout
     assert "<- mul(c, y)" in text and "<- pow_scalar(x, exponent=2)" in text and "dim=0 (parameter)" in text
     assert "constant c  shape [2]" in text
-    text = ok("graph", "x[0, 1:].sum()", "x=[[1, 2, 3], [4, 5, 6]]").stdout
+    text = cli.ok("graph", "x[0, 1:].sum()", "x=[[1, 2, 3], [4, 5, 6]]").stdout
     assert "key=[0, 1:] (parameter)" in text
 
 
@@ -541,15 +539,15 @@ def labelled_expr(graph, expr):
     return found[0]
 
 
-def test_eval_graph_text_shows_the_constants_the_graph_keeps():
-    text = ok("eval", "x*2+1", "x=3", "--graph").stdout
+def test_eval_graph_text_shows_the_constants_the_graph_keeps(cli):
+    text = cli.ok("eval", "x*2+1", "x=3", "--graph").stdout
     assert "<- mul(x, 2)" in text and "│  └─ constant 2" in text
     assert "<- add(x*2, 1)" in text or "<- add(x*2, a number)" in text
 
 
-def test_a_long_chain_renders_without_recursion():
+def test_a_long_chain_renders_without_recursion(cli):
     program = "y = x\nfor i in range(30000):\n    y = y + 1\ny"
-    done = console("graph", program, "x=1", timeout=300)
+    done = cli.console("graph", program, "x=1", timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     lines = done.stdout.splitlines()
     assert sum(1 for line in lines if "AddBackward0" in line) == 30000
@@ -560,21 +558,21 @@ def test_a_long_chain_renders_without_recursion():
 # ------------------------------------------------------------------ -o - is stdout
 
 @pytest.mark.parametrize("fmt", ["text", "json", "dot"])
-def test_dash_output_is_stdout_for_text_formats(fmt, tmp_path, monkeypatch):
+def test_dash_output_is_stdout_for_text_formats(cli, fmt, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = ok("graph", *WX, "--format", fmt, "-o", "-")
-    assert result.stdout == ok("graph", *WX, "--format", fmt).stdout
+    result = cli.ok("graph", *WX, "--format", fmt, "-o", "-")
+    assert result.stdout == cli.ok("graph", *WX, "--format", fmt).stdout
     assert result.stderr == ""
     assert not (tmp_path / "-").exists() and os.listdir(tmp_path) == []
 
 
 @needs_dot
-def test_dash_output_svg_and_png_go_to_stdout(tmp_path, monkeypatch):
+def test_dash_output_svg_and_png_go_to_stdout(cli, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    svg = ok("graph", *WX, "--format", "svg", "-o", "-")
+    svg = cli.ok("graph", *WX, "--format", "svg", "-o", "-")
     assert svg.stdout.lstrip().startswith(("<?xml", "<svg")) and "</svg>" in svg.stdout
     assert "MulBackward0" in svg.stdout and svg.stderr == ""
-    png = ok("graph", *WX, "--format", "png", "-o", "-")
+    png = cli.ok("graph", *WX, "--format", "png", "-o", "-")
     assert png.stdout_bytes[:8] == PNG_MAGIC and png.stderr == ""
     assert os.listdir(tmp_path) == []
 
@@ -590,23 +588,23 @@ def test_dash_output_png_from_the_shell(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
-def test_dash_output_without_graphviz_is_a_clear_error(monkeypatch):
+def test_dash_output_without_graphviz_is_a_clear_error(cli, monkeypatch):
     import autodiff.cli.graph_cmd as graph_cmd
     monkeypatch.setattr(graph_cmd.shutil, "which", lambda name, *a, **k: None)
-    err = error_text("graph", *WX, "--format", "png", "-o", "-")
+    err = cli.error_text("graph", *WX, "--format", "png", "-o", "-")
     assert err.startswith("error: --format png needs Graphviz's `dot` program, which is not installed\n")
 
 
-def test_a_constant_shows_all_its_digits():
-    out = ok("graph", "x*1.0001 + 2.5e-7 + x/3", "x=1").stdout
+def test_a_constant_shows_all_its_digits(cli):
+    out = cli.ok("graph", "x*1.0001 + 2.5e-7 + x/3", "x=1").stdout
     assert "<- mul(x, 1.0001)" in out and "add(x*1.0001, 2.5e-07)" in out and "<- div(x, 3)" in out
 
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="needs Graphviz's dot")
-def test_a_png_too_large_to_read_is_refused_with_a_hint(tmp_path):
+def test_a_png_too_large_to_read_is_refused_with_a_hint(cli, tmp_path):
     program = "y = x\nfor i in range(2000):\n    y = y * 1.0001\ny"
-    result = invoke("graph", program, "x=1", "--format", "png", "-o", str(tmp_path / "g.png"))
+    result = cli.invoke("graph", program, "x=1", "--format", "png", "-o", str(tmp_path / "g.png"))
     assert result.exit_code == 1 and not (tmp_path / "g.png").exists()
     assert result.stderr.startswith("error: the graph has 2,001 nodes: as a PNG, Graphviz would shrink it to ")
     assert "hint: use --format svg" in result.stderr
-    ok("graph", program, "x=1", "--format", "svg", "-o", str(tmp_path / "g.svg"))  # svg has no such limit
+    cli.ok("graph", program, "x=1", "--format", "svg", "-o", str(tmp_path / "g.svg"))  # svg has no such limit

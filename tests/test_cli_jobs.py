@@ -8,7 +8,6 @@ import warnings
 import pytest
 
 from autodiff.cli import parallel
-from conftest import fails, invoke, ok
 
 EXPRESSIONS = ["x**2", "sin(x)*y", "x*", "exp(x)/y", "print('hi'); x+1", "sqrt(x)", "nope", "log(x)*y**2",
                "[x, y]", "x > 1"]
@@ -22,16 +21,16 @@ def _batch(n, seed=1):
 
 
 @pytest.mark.parametrize("fmt", [[], ["--json"]])
-def test_workers_write_what_one_process_writes(fmt):
+def test_workers_write_what_one_process_writes(cli, fmt):
     batch = _batch(400)
-    one = invoke("eval", "-", "x=1.5", "y=2", "--weights", "1", *fmt, input=batch)
-    two = invoke("eval", "-", "x=1.5", "y=2", "--weights", "1", *fmt, "--jobs", "2", input=batch)
+    one = cli.invoke("eval", "-", "x=1.5", "y=2", "--weights", "1", *fmt, input=batch)
+    two = cli.invoke("eval", "-", "x=1.5", "y=2", "--weights", "1", *fmt, "--jobs", "2", input=batch)
     assert one.exit_code == two.exit_code == 1  # some jobs fail
     assert two.stdout == one.stdout and two.stderr == one.stderr
     assert one.stdout.count("\n") > 300
 
 
-def test_the_fork_warning_of_a_threaded_process_stays_out_of_the_output(monkeypatch):
+def test_the_fork_warning_of_a_threaded_process_stays_out_of_the_output(cli, monkeypatch):
     """Python 3.12+ warns at a fork when the process has threads (numpy's BLAS has some):
     simulated here, the batch's output must still be what one process writes."""
     real_fork = os.fork
@@ -43,22 +42,22 @@ def test_the_fork_warning_of_a_threaded_process_stays_out_of_the_output(monkeypa
 
     monkeypatch.setattr(os, "fork", fork_that_warns)
     batch = _batch(200)
-    one = invoke("eval", "-", "x=1.5", "y=2", input=batch)
-    two = invoke("eval", "-", "x=1.5", "y=2", "--jobs", "2", input=batch)
+    one = cli.invoke("eval", "-", "x=1.5", "y=2", input=batch)
+    two = cli.invoke("eval", "-", "x=1.5", "y=2", "--jobs", "2", input=batch)
     assert "multi-threaded" not in two.stderr
     assert (two.stdout, two.stderr, two.exit_code) == (one.stdout, one.stderr, one.exit_code)
 
 
-def test_workers_on_an_all_good_batch_exit_0():
+def test_workers_on_an_all_good_batch_exit_0(cli):
     batch = "".join(f"x*{k}\n" for k in range(200))
-    out = ok("eval", "-", "x=1", "--json", "--jobs", "2", input=batch).stdout.splitlines()
+    out = cli.ok("eval", "-", "x=1", "--json", "--jobs", "2", input=batch).stdout.splitlines()
     assert len(out) == 200 and out[-1] == ('{"line": 200, "expr": "x*199", "value": 199.0, "shape": [], '
                                           '"dtype": "float64", "device": "cpu", "order": 1, "grad": {"x": 199.0}}')
 
 
-def test_jobs_must_be_a_positive_number_or_auto():
-    assert "--jobs" in fails("eval", "-", "--jobs", "0", input="x\n", code=2).stderr
-    assert ok("eval", "-", "x=1", "--jobs", "auto", input="x\n").stdout == "# line 1: x\nf = 1\ndf/dx = 1\n"
+def test_jobs_must_be_a_positive_number_or_auto(cli):
+    assert "--jobs" in cli.fails("eval", "-", "--jobs", "0", input="x\n", code=2).stderr
+    assert cli.ok("eval", "-", "x=1", "--jobs", "auto", input="x\n").stdout == "# line 1: x\nf = 1\ndf/dx = 1\n"
 
 
 def test_input_is_read_as_it_goes():

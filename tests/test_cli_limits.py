@@ -17,7 +17,6 @@ import time
 import pytest
 
 from autodiff.grammar.budget import BUDGETS, BY_KEY, default
-from conftest import console, error_text, failed_job, fails, job, ok, run_fails, usage_error
 from terminal import alive, autodiff_command, descendants
 
 README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
@@ -93,19 +92,19 @@ def test_a_line_past_the_line_budget_fails_alone_before_parsing(tmp_path):
                                         "characters; raise it with --max-line-length)")
 
 
-def test_a_program_past_its_budgets_is_refused_at_the_first_character_past_them():
-    err = run_fails("x = 1\ny = " + "1+" * 40 + "1\n", "--max-line-length", "50")
+def test_a_program_past_its_budgets_is_refused_at_the_first_character_past_them(cli):
+    err = cli.run_fails("x = 1\ny = " + "1+" * 40 + "1\n", "--max-line-length", "50")
     assert err.startswith("error: this line is 85 characters long, too long to read (limit 50 characters; raise it "
                           "with --max-line-length)\n  at <code>, line 2, column 51:")
-    err = run_fails("x = 1\n" * 100, "--max-program-length", "300")
+    err = cli.run_fails("x = 1\n" * 100, "--max-program-length", "300")
     assert err.startswith("error: the program is 600 characters long, too long to read (limit 300 characters; "
                           "raise it with --max-program-length)\n  at <code>, line 51, column 1:")
 
 
-def test_a_script_file_is_read_only_as_far_as_its_budget(tmp_path):
+def test_a_script_file_is_read_only_as_far_as_its_budget(cli, tmp_path):
     script = tmp_path / "big.ad"
     script.write_text("x = 1\n" * 2000)  # 12,000 characters
-    err = run_fails(None, "--max-program-length", "1000", script=script)
+    err = cli.run_fails(None, "--max-program-length", "1000", script=script)
     assert err.startswith("error: the program is more than 1,000 characters long, too long to read (limit 1,000 "
                           "characters; raise it with --max-program-length)")
 
@@ -173,20 +172,20 @@ def test_a_program_at_the_memory_limit_stops_promptly(tmp_path):
 
 # ------------------------------------------------------------------ things that contain themselves
 
-def test_containers_that_contain_themselves_print_as_python_prints_them():
-    out = ok("run", "-c", "a = [1]\na.append(a)\nd = {}\nd['k'] = d\nt = (a,)\nprint(a, d, repr(a), f'{a}', "
+def test_containers_that_contain_themselves_print_as_python_prints_them(cli):
+    out = cli.ok("run", "-c", "a = [1]\na.append(a)\nd = {}\nd['k'] = d\nt = (a,)\nprint(a, d, repr(a), f'{a}', "
                           "str(d), '{}'.format(a), format(a), '%s' % (a,), t, [a, a])").stdout
     assert out == ("[1, [...]] {'k': {...}} [1, [...]] [1, [...]] {'k': {...}} [1, [...]] [1, [...]] "
                    "[1, [...]] ([1, [...]],) [[1, [...]], [1, [...]]]\n")
 
 
-def test_a_tensor_of_a_list_that_contains_itself_is_an_error_not_a_walk_without_end():
+def test_a_tensor_of_a_list_that_contains_itself_is_an_error_not_a_walk_without_end(cli):
     start = time.monotonic()
-    err = run_fails("a = [1]\na.append(a)\nprint(tensor(a))")
+    err = cli.run_fails("a = [1]\na.append(a)\nprint(tensor(a))")
     assert time.monotonic() - start < 10
     assert err.startswith("error: a list nested more than 32 deep is not a tensor (does it contain itself?)\n")
     # f itself (a list made in a function: eval's top level reads a list of numbers as a tensor)
-    err = failed_job("def f():\n    a = [x]\n    a.append(a)\n    return a\nf()", "x=1")
+    err = cli.failed_job("def f():\n    a = [x]\n    a.append(a)\n    return a\nf()", "x=1")
     assert "does it contain itself?" in err["message"]
 
 
@@ -205,26 +204,26 @@ MEETS = {
 
 
 @pytest.mark.parametrize("key", sorted(MEETS))
-def test_each_budget_error_names_its_option(key):
+def test_each_budget_error_names_its_option(cli, key):
     option = BY_KEY[key].option
     source, value = MEETS[key]
-    err = run_fails(source, option, value)
+    err = cli.run_fails(source, option, value)
     assert f"raise it with {option})" in err.splitlines()[0], err
     # the same in eval (a job of a batch) and its JSON
-    message = failed_job(source.replace("\n", "\n") + "\nx", "x=1", option, value)["message"]
+    message = cli.failed_job(source.replace("\n", "\n") + "\nx", "x=1", option, value)["message"]
     assert f"raise it with {option})" in message, message
 
 
-def test_the_timeout_names_its_option(tmp_path):
+def test_the_timeout_names_its_option(cli, tmp_path):
     (tmp_path / "test_slow.ad").write_text("while True:\n    pass\n")
-    result = fails("test", str(tmp_path), "--timeout", "1", "--max-steps", "1000000000")
+    result = cli.fails("test", str(tmp_path), "--timeout", "1", "--max-steps", "1000000000")
     assert "timed out after 1 s (raise it with --timeout)" in result.stdout
 
 
 @pytest.mark.parametrize("budget", BUDGETS, ids=lambda b: b.key)
-def test_every_budget_is_an_option_of_its_commands_with_its_default(budget):
+def test_every_budget_is_an_option_of_its_commands_with_its_default(cli, budget):
     for command in budget.commands:
-        text = ok(command, "--help").stdout
+        text = cli.ok(command, "--help").stdout
         assert budget.option in text, (command, budget.option)
         value = default(budget, command)
         shown = f"{value >> 30}G" if budget.kind == "size" else str(value)
@@ -247,28 +246,28 @@ def test_the_readme_has_one_table_of_every_budget():
         assert shown in cells[2], (row, shown)
 
 
-def test_the_allocation_cap_follows_max_memory():
-    message = failed_job("zeros(30_000_000).sum()*x", "x=1", "--max-memory", "100M")["message"]
+def test_the_allocation_cap_follows_max_memory(cli):
+    message = cli.failed_job("zeros(30_000_000).sum()*x", "x=1", "--max-memory", "100M")["message"]
     assert message == ("refusing to allocate 228.9 MiB for a tensor of shape [30000000] (limit 100 MiB; raise it "
                        "with --max-memory)")
-    assert job("zeros(30_000_000).sum()*x", "x=1", "--max-memory", "1G")["value"] == 0.0
-    text = error_text("eval", "ones(10**10)")
+    assert cli.job("zeros(30_000_000).sum()*x", "x=1", "--max-memory", "1G")["value"] == 0.0
+    text = cli.error_text("eval", "ones(10**10)")
     assert "(limit 4 GiB; raise it with --max-memory)" in text
 
 
 @linux_only
-def test_numpys_allocation_failure_is_worded_as_ours():
-    message = failed_job("outer(ones(10**4), ones(10**4)).sum()*x", "x=1", "--max-memory", "64M")["message"]
+def test_numpys_allocation_failure_is_worded_as_ours(cli):
+    message = cli.failed_job("outer(ones(10**4), ones(10**4)).sum()*x", "x=1", "--max-memory", "64M")["message"]
     assert message.startswith("the job went past its memory budget (limit 64 MiB; raise it with --max-memory)")
     assert "Unable to allocate" not in message and ". MiB" not in message
 
 
-def test_whole_numbers_print_up_to_max_digits():
-    out = ok("run", "-c", "print(len(str(10**5000)))").stdout
+def test_whole_numbers_print_up_to_max_digits(cli):
+    out = cli.ok("run", "-c", "print(len(str(10**5000)))").stdout
     assert out == "5001\n"  # past Python's own 4,300-digit guard
-    err = run_fails("print(10**40000)")
+    err = cli.run_fails("print(10**40000)")
     assert "raise it with --max-digits" in err and "sys.set_int_max_str_digits" not in err
-    err = run_fails("x = " + "9" * 200, "--max-digits", "100")
+    err = cli.run_fails("x = " + "9" * 200, "--max-digits", "100")
     assert err.startswith("error: a whole number written with 200 digits is too long to read (limit 100 digits; "
                           "raise it with --max-digits)")
 
@@ -311,13 +310,13 @@ def test_jobs_are_capped_by_the_work(tmp_path):
 
 
 @linux_only
-def test_jobs_are_capped_by_the_cores(tmp_path):
+def test_jobs_are_capped_by_the_cores(cli, tmp_path):
     from autodiff.cli.options import most_jobs
     most, code, out = _most_workers(["eval", "-f", _slow_batch(tmp_path / "many.txt", 640), "x=1", "--json",
                                      "--jobs", "100000"], 300, tmp_path)
     assert code == 0 and len(out.splitlines()) == 640
     assert 1 <= most <= most_jobs(), most
-    assert f"at most 4 per core ({most_jobs()} here)" in " ".join(ok("eval", "--help").stdout.split())
+    assert f"at most 4 per core ({most_jobs()} here)" in " ".join(cli.ok("eval", "--help").stdout.split())
 
 
 @linux_only
@@ -364,18 +363,18 @@ def test_a_worker_that_dies_costs_only_its_jobs(tmp_path):
 
 # ------------------------------------------------------------------ output paths and option values
 
-def test_unwritable_outputs_are_usage_errors_before_any_work(tmp_path):
-    assert "cannot write 'missing/dir/g.txt': there is no folder 'missing/dir'" in usage_error(
+def test_unwritable_outputs_are_usage_errors_before_any_work(cli, tmp_path):
+    assert "cannot write 'missing/dir/g.txt': there is no folder 'missing/dir'" in cli.usage_error(
         "graph", "x*2", "x=1", "-o", "missing/dir/g.txt")
-    assert "cannot write" in usage_error("eval", "x", "x=1", "-o", str(tmp_path))
+    assert "cannot write" in cli.usage_error("eval", "x", "x=1", "-o", str(tmp_path))
     (tmp_path / "test_ok.ad").write_text("assert 1 == 1\n")
-    result = fails("test", str(tmp_path), "--junit-xml", "missing/dir/r.xml", code=2)
+    result = cli.fails("test", str(tmp_path), "--junit-xml", "missing/dir/r.xml", code=2)
     assert "passed" not in result.stdout  # refused before the tests ran
     assert "Invalid value for '--junit-xml': cannot write 'missing/dir/r.xml'" in result.stderr
 
 
-def test_an_output_that_fails_later_is_a_usage_error_naming_its_option():
-    proc = console("graph", "x*2", "x=1", "--format", "json", "-o", "/proc/version")
+def test_an_output_that_fails_later_is_a_usage_error_naming_its_option(cli):
+    proc = cli.console("graph", "x*2", "x=1", "--format", "json", "-o", "/proc/version")
     assert proc.returncode == 2 and "-o/--output" in proc.stderr and "cannot write '/proc/version'" in proc.stderr
 
 
@@ -384,15 +383,15 @@ def test_an_output_that_fails_later_is_a_usage_error_naming_its_option():
                                   ["eval", "x", "x=1", "--set"], ["eval", "-", "--max-steps"],
                                   ["minimize", "x**2", "--init", "x=1", "--lr"],
                                   ["graph", "x", "x=1", "-o"], ["run", "-c"]])
-def test_an_option_given_last_without_its_value_says_so(args, tmp_path, monkeypatch):
+def test_an_option_given_last_without_its_value_says_so(cli, args, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    result = fails(*args, code=2)
+    result = cli.fails(*args, code=2)
     assert result.stdout == ""
     assert result.stderr.rstrip("\n").split("\n")[-1] == f"Error: Option '{args[-1]}' requires an argument."
     assert not os.listdir(tmp_path)  # (no file named '--')
 
 
-def test_an_option_without_its_value_in_json_mode():
-    result = fails("eval", "x", "x=1", "--json", "-o", code=2)
+def test_an_option_without_its_value_in_json_mode(cli):
+    result = cli.fails("eval", "x", "x=1", "--json", "-o", code=2)
     assert json.loads(result.stdout) == {"error": {"type": "UsageError", "option": "-o",
                                                    "message": "Option '-o' requires an argument."}}

@@ -3,11 +3,9 @@ echoed as PyTorch reprs, blocks ended by an empty line, open brackets continued,
 errors that don't end the session, `exit`."""
 import textwrap
 
-from conftest import console, repl
 
-
-def test_state_kept_and_values_echoed():
-    result = repl("""
+def test_state_kept_and_values_echoed(cli):
+    result = cli.repl("""
         x = torch.tensor(2., requires_grad=True)
         y = x**3
         y
@@ -29,14 +27,14 @@ def test_state_kept_and_values_echoed():
     assert result.stderr == ""
 
 
-def test_assignments_and_none_echo_nothing():
-    result = repl("a = 1\nb = a + 1\nNone\nprint(b)\n")
+def test_assignments_and_none_echo_nothing(cli):
+    result = cli.repl("a = 1\nb = a + 1\nNone\nprint(b)\n")
     assert result.exit_code == 0
     assert result.stdout == "2\n"
 
 
-def test_multi_line_for_block_ended_by_empty_line():
-    result = repl("""
+def test_multi_line_for_block_ended_by_empty_line(cli):
+    result = cli.repl("""
         total = 0
         for i in range(4):
             total += i
@@ -48,8 +46,8 @@ def test_multi_line_for_block_ended_by_empty_line():
     assert result.stdout == "0\n1\n2\n3\n6\n"
 
 
-def test_multi_line_def_then_call():
-    result = repl("""
+def test_multi_line_def_then_call(cli):
+    result = cli.repl("""
         def square(t):
             return t * t
 
@@ -59,8 +57,8 @@ def test_multi_line_def_then_call():
     assert result.stdout == "tensor([9.])\n"
 
 
-def test_open_bracket_continues_on_the_next_line():
-    result = repl("""
+def test_open_bracket_continues_on_the_next_line(cli):
+    result = cli.repl("""
         m = torch.tensor([[1., 2.],
                           [3., 4.]])
         m.sum()
@@ -72,8 +70,8 @@ def test_open_bracket_continues_on_the_next_line():
     assert result.stdout == "tensor(10.)\n3\n"
 
 
-def test_error_does_not_end_the_session():
-    result = repl("""
+def test_error_does_not_end_the_session(cli):
+    result = cli.repl("""
         x = 5
         undefined_thing
         print("after", x)
@@ -90,8 +88,8 @@ def test_error_does_not_end_the_session():
     assert "must match the size" in err
 
 
-def test_warnings_go_to_stderr():
-    result = repl("""
+def test_warnings_go_to_stderr(cli):
+    result = cli.repl("""
         xr = torch.tensor(1., requires_grad=True)
         yr = xr * 2
         print(yr.grad)
@@ -101,8 +99,8 @@ def test_warnings_go_to_stderr():
     assert "not a leaf Tensor" in result.stderr
 
 
-def test_exit_ends_the_session_with_status_0():
-    result = repl("""
+def test_exit_ends_the_session_with_status_0(cli):
+    result = cli.repl("""
         print("before")
         exit
         print("never")
@@ -111,35 +109,35 @@ def test_exit_ends_the_session_with_status_0():
     assert result.stdout == "before\n"
 
 
-def test_exit_call_and_quit():
+def test_exit_call_and_quit(cli):
     for word in ("exit()", "quit", "quit()"):
-        result = repl(f"print(1)\n{word}\nprint(2)\n")
+        result = cli.repl(f"print(1)\n{word}\nprint(2)\n")
         assert result.exit_code == 0
         assert result.stdout == "1\n"
 
 
-def test_end_of_input_ends_the_session():
-    result = repl("print(1)")  # no newline, no exit
+def test_end_of_input_ends_the_session(cli):
+    result = cli.repl("print(1)")  # no newline, no exit
     assert result.exit_code == 0
     assert result.stdout == "1\n"
 
 
-def test_dtype_option():
-    result = repl("torch.tensor([1.5])\ntorch.get_default_dtype()\n", "--dtype", "float32")
+def test_dtype_option(cli):
+    result = cli.repl("torch.tensor([1.5])\ntorch.get_default_dtype()\n", "--dtype", "float32")
     assert result.exit_code == 0
     assert result.stdout == "tensor([1.5000])\ntorch.float32\n"
 
 
-def test_repl_subprocess_piped():
-    p = console("repl", input="a = torch.tensor([1., 2.], requires_grad=True)\n(a * a).sum()\nnope\nexit\n")
+def test_repl_subprocess_piped(cli):
+    p = cli.console("repl", input="a = torch.tensor([1., 2.], requires_grad=True)\n(a * a).sum()\nnope\nexit\n")
     assert p.returncode == 0
     assert p.stdout == "tensor(5., grad_fn=<SumBackward0>)\n"
     assert "'nope' is not defined" in p.stderr
     assert "Traceback" not in p.stderr
 
 
-def test_if_else_block():
-    result = repl("""
+def test_if_else_block(cli):
+    result = cli.repl("""
         x = 3
         if x > 5:
             print("big")
@@ -154,8 +152,8 @@ def test_if_else_block():
 
 # ------------------------------------------------------------------ help (issue 10)
 
-def test_help_lists_the_catalogue_and_the_session_goes_on():
-    result = repl("""
+def test_help_lists_the_catalogue_and_the_session_goes_on(cli):
+    result = cli.repl("""
         help
         x = 2
         x + 1
@@ -168,8 +166,8 @@ def test_help_lists_the_catalogue_and_the_session_goes_on():
     assert lines[-1] == "3"
 
 
-def test_help_of_one_name_in_each_spelling():
-    result = repl("""
+def test_help_of_one_name_in_each_spelling(cli):
+    result = cli.repl("""
         help sin
         help(torch.linalg.det)
         help("x.item")
@@ -186,8 +184,8 @@ def test_help_of_one_name_in_each_spelling():
     assert out.count("A function is also torch.NAME") == 1  # help() is plain help
 
 
-def test_help_of_an_unknown_name_suggests_close_ones():
-    result = repl("""
+def test_help_of_an_unknown_name_suggests_close_ones(cli):
+    result = cli.repl("""
         help sinus
         1
     """)
@@ -196,8 +194,8 @@ def test_help_of_an_unknown_name_suggests_close_ones():
     assert result.stdout.splitlines()[-1] == "1"
 
 
-def test_a_name_called_help_is_still_the_programs():
-    result = repl("""
+def test_a_name_called_help_is_still_the_programs(cli):
+    result = cli.repl("""
         help = 3
         help * 2
     """)

@@ -7,8 +7,6 @@ import time
 
 import pytest
 
-from conftest import console, run, run_fails, run_ok, usage_error
-
 
 def lines(text):
     return textwrap.dedent(text).lstrip("\n")
@@ -16,12 +14,12 @@ def lines(text):
 
 # ------------------------------------------------------------------ statements
 
-def test_assignment_and_lone_expression():
-    assert run_ok("x = 2\ny = x * 3\nprint(y)\nx + 1\n") == "6\n"  # a lone expression prints nothing
+def test_assignment_and_lone_expression(cli):
+    assert cli.run_ok("x = 2\ny = x * 3\nprint(y)\nx + 1\n") == "6\n"  # a lone expression prints nothing
 
 
-def test_tuple_unpacking():
-    assert run_ok("""
+def test_tuple_unpacking(cli):
+    assert cli.run_ok("""
         a, b = 1, 2
         (c, d) = [3, 4]
         x1 = torch.tensor(1.0, requires_grad=True)
@@ -31,8 +29,8 @@ def test_tuple_unpacking():
     """) == "1 2 3 4 tensor(2.) tensor(1.)\n"
 
 
-def test_augmented_assignment_is_in_place_on_tensors():
-    assert run_ok("""
+def test_augmented_assignment_is_in_place_on_tensors(cli):
+    assert cli.run_ok("""
         x = torch.tensor([1., 2.])
         y = x
         v = x._version
@@ -42,8 +40,8 @@ def test_augmented_assignment_is_in_place_on_tensors():
     """) == "tensor([4., 6.]) True 2\n"
 
 
-def test_augmented_assignment_rebinds_numbers():
-    assert run_ok("""
+def test_augmented_assignment_rebinds_numbers(cli):
+    assert cli.run_ok("""
         n = 1
         m = n
         n += 1
@@ -52,8 +50,8 @@ def test_augmented_assignment_rebinds_numbers():
     """) == "20 1\n"
 
 
-def test_item_assignment_is_in_place():
-    assert run_ok("""
+def test_item_assignment_is_in_place(cli):
+    assert cli.run_ok("""
         a = torch.tensor([3.0, 1.0])
         b = a
         a[0] = 10
@@ -68,8 +66,8 @@ def test_item_assignment_is_in_place():
     """)
 
 
-def test_print_sep_and_end():
-    assert run_ok("""
+def test_print_sep_and_end(cli):
+    assert cli.run_ok("""
         print(1, 2, 3, sep="-", end="!\\n")
         print("a", end="")
         print("b")
@@ -78,14 +76,14 @@ def test_print_sep_and_end():
     """) == "1-2-3!\nab\nxy\n\n"
 
 
-def test_assert_passes():
-    assert run_ok('assert 1 + 1 == 2, "arithmetic"\nassert torch.ones(2).sum() == 2\nprint("ok")') == "ok\n"
+def test_assert_passes(cli):
+    assert cli.run_ok('assert 1 + 1 == 2, "arithmetic"\nassert torch.ones(2).sum() == 2\nprint("ok")') == "ok\n"
 
 
-def test_assert_fails_with_file_line_column_and_message(tmp_path):
+def test_assert_fails_with_file_line_column_and_message(cli, tmp_path):
     script = tmp_path / "checks.ad"
     script.write_text('print("before")\nx = 2\nassert x == 3, "x should be 3"\nprint("after")\n')
-    result = run(script=script)
+    result = cli.run(script=script)
     assert result.exit_code == 1
     assert result.stdout == "before\n"  # what ran before the failure is kept, nothing after
     assert result.stderr == (
@@ -95,16 +93,16 @@ def test_assert_fails_with_file_line_column_and_message(tmp_path):
         "           ^^^^^^^^^^^^^^^^^^^^^^^\n")
 
 
-def test_assert_without_message_fails():
-    assert run_fails("assert False") == (
+def test_assert_without_message_fails(cli):
+    assert cli.run_fails("assert False") == (
         "error: assertion failed\n"
         "  at <code>, line 1, column 8:\n"
         "    assert False\n"
         "           ^^^^^\n")
 
 
-def test_no_grad_enable_grad_set_grad_enabled():
-    assert run_ok("""
+def test_no_grad_enable_grad_set_grad_enabled(cli):
+    assert cli.run_ok("""
         w = torch.tensor(2., requires_grad=True)
         with torch.no_grad():
             a = w * 2
@@ -121,8 +119,8 @@ def test_no_grad_enable_grad_set_grad_enabled():
     """) == "False\nFalse True False False True\nNone True MulBackward0\n"
 
 
-def test_for_over_range_list_tensor_zip_enumerate():
-    assert run_ok("""
+def test_for_over_range_list_tensor_zip_enumerate(cli):
+    assert cli.run_ok("""
         for i in range(3):
             print(i)
         for i in range(5, 1, -2):
@@ -152,8 +150,8 @@ def test_for_over_range_list_tensor_zip_enumerate():
     """)
 
 
-def test_while_break_continue():
-    assert run_ok("""
+def test_while_break_continue(cli):
+    assert cli.run_ok("""
         i = 0
         while i < 10:
             i += 1
@@ -172,8 +170,8 @@ def test_while_break_continue():
     """) == "1\n3\n4\ndone 5\nj 1\nj 3\nj 5\n"
 
 
-def test_if_elif_else():
-    assert run_ok("""
+def test_if_elif_else(cli):
+    assert cli.run_ok("""
         def sign(v):
             if v > 0:
                 return 1
@@ -186,8 +184,8 @@ def test_if_elif_else():
     """) == "1 -1 0\ntensor condition\n"
 
 
-def test_def_with_defaults_and_keyword_arguments():
-    assert run_ok("""
+def test_def_with_defaults_and_keyword_arguments(cli):
+    assert cli.run_ok("""
         def scale(t, k=2, shift=0):
             return t * k + shift
         print(scale(1), scale(1, 3), scale(1, shift=10), scale(t=2, k=5, shift=1))
@@ -199,8 +197,8 @@ def test_def_with_defaults_and_keyword_arguments():
     """) == "2 3 12 11\nNone None\n"
 
 
-def test_return_from_inside_a_loop():
-    assert run_ok("""
+def test_return_from_inside_a_loop(cli):
+    assert cli.run_ok("""
         def first_over(xs, limit):
             for v in xs:
                 if v > limit:
@@ -210,8 +208,8 @@ def test_return_from_inside_a_loop():
     """) == "5 -1\n"
 
 
-def test_recursion():
-    assert run_ok("""
+def test_recursion(cli):
+    assert cli.run_ok("""
         def fact(n):
             if n <= 1:
                 return 1
@@ -222,8 +220,8 @@ def test_recursion():
     """) == "3628800 610\n"
 
 
-def test_closures():
-    assert run_ok("""
+def test_closures(cli):
+    assert cli.run_ok("""
         def make_adder(k):
             def add(v):
                 return v + k
@@ -243,8 +241,8 @@ def test_closures():
     """) == "7 9\n3\n"
 
 
-def test_lambda_for_register_hook():
-    assert run_ok("""
+def test_lambda_for_register_hook(cli):
+    assert cli.run_ok("""
         x = torch.tensor(2., requires_grad=True)
         y = x * 3
         y.register_hook(lambda g: print("hook", g))
@@ -256,8 +254,8 @@ def test_lambda_for_register_hook():
     """) == "hook tensor(1.)\ntensor(30.)\n2 3\n"
 
 
-def test_comparisons_and_boolean_operators():
-    assert run_ok("""
+def test_comparisons_and_boolean_operators(cli):
+    assert cli.run_ok("""
         print(1 < 2, 2 <= 1, 1 == 1.0, 1 != 2, 3 > 2 > 1, 2 >= 3)
         print(True and False, True or False, not True, not 0, 1 and 2, 0 or 3, None or "x")
         t = torch.tensor([1., 2., 3.])
@@ -271,53 +269,53 @@ def test_comparisons_and_boolean_operators():
     """)
 
 
-def test_import_torch_lines_are_no_ops():
-    assert run_ok("import torch\nimport torch\nx = torch.ones(1)\nprint(x)") == "tensor([1.])\n"
+def test_import_torch_lines_are_no_ops(cli):
+    assert cli.run_ok("import torch\nimport torch\nx = torch.ones(1)\nprint(x)") == "tensor([1.])\n"
 
 
-def test_f_strings_with_format_specs():
-    assert run_ok("""
+def test_f_strings_with_format_specs(cli):
+    assert cli.run_ok("""
         z = torch.tensor(1.23456)
         print(f"{z.item():.3f}", f"{3.14159:.2f}", f"{42:5d}|", f"{'s':>3}", f"{1e-5:.2e}", f"{{}}")
         print(f"z = {z}; twice {2 * z.item():.1f}")
     """) == "1.235 3.14    42|   s 1.00e-05 {}\nz = 1.2345600128173828; twice 2.5\n"  # PyTorch 2.13: a 0-d tensor formats as its number
 
 
-def test_semicolons_and_comments():
-    assert run_ok("a = 1; b = 2  # two statements\n# a comment line\nprint(a + b);\n") == "3\n"
+def test_semicolons_and_comments(cli):
+    assert cli.run_ok("a = 1; b = 2  # two statements\n# a comment line\nprint(a + b);\n") == "3\n"
 
 
 # ------------------------------------------------------------------ input sources
 
-def test_stdin_dash():
-    result = run(stdin="x = torch.tensor(2., requires_grad=True)\ny = x**3\ny.backward()\nprint(x.grad)\n")
+def test_stdin_dash(cli):
+    result = cli.run(stdin="x = torch.tensor(2., requires_grad=True)\ny = x**3\ny.backward()\nprint(x.grad)\n")
     assert result.exit_code == 0, result.stderr
     assert result.stdout == "tensor(12.)\n"
 
 
-def test_dash_c_code():
-    assert run_ok("x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)") == "tensor(12.)\n"
+def test_dash_c_code(cli):
+    assert cli.run_ok("x = tensor(2., requires_grad=True); y = x**3; y.backward(); print(x.grad)") == "tensor(12.)\n"
 
 
-def test_script_file(tmp_path):
+def test_script_file(cli, tmp_path):
     script = tmp_path / "s.ad"
     script.write_text("x = torch.ones(2, 2, requires_grad=True)\nout = ((x + 2) * (x + 2) * 3).mean()\n"
                       "out.backward()\nprint(x.grad)\n")
-    result = run(script=script)
+    result = cli.run(script=script)
     assert result.exit_code == 0
     assert result.stdout == "tensor([[4.5000, 4.5000],\n        [4.5000, 4.5000]])\n"
 
 
-def test_usage_errors_exit_2():
-    assert usage_error("run") == "give a SCRIPT file ('-' for stdin) or -c CODE"
-    assert usage_error("run", "-c", "1", "-", input="1\n") == "give a SCRIPT file or -c CODE, not both"
-    assert usage_error("run", "does-not-exist.ad") == \
+def test_usage_errors_exit_2(cli):
+    assert cli.usage_error("run") == "give a SCRIPT file ('-' for stdin) or -c CODE"
+    assert cli.usage_error("run", "-c", "1", "-", input="1\n") == "give a SCRIPT file or -c CODE, not both"
+    assert cli.usage_error("run", "does-not-exist.ad") == \
         "Invalid value for '[SCRIPT]': 'does-not-exist.ad': No such file or directory"
 
 
-def test_console_script_subprocess():
+def test_console_script_subprocess(cli):
     """The installed console script itself: stdout, stderr and exit status kept apart."""
-    p = console("run", "-c", "print(1)\nassert 1 == 2, 'no'")
+    p = cli.console("run", "-c", "print(1)\nassert 1 == 2, 'no'")
     assert p.returncode == 1
     assert p.stdout == "1\n"
     assert p.stderr.startswith("error: assertion failed: no\n  at <code>, line 2, column 8:\n")
@@ -325,8 +323,8 @@ def test_console_script_subprocess():
 
 # ------------------------------------------------------------------ printing
 
-def test_python_values_print_as_python():
-    assert run_ok("""
+def test_python_values_print_as_python(cli):
+    assert cli.run_ok("""
         print(None, True, False, 1, -7, 2.5, 1.0, 1e20, 0.1 + 0.2, -0.0, 10**20)
         print((1, 2), [1, 2.0], (1,), [], (), "text", 'single')
         print((None, True), [None, [1, (2, 'a')]])
@@ -337,8 +335,8 @@ def test_python_values_print_as_python():
     """)
 
 
-def test_tensors_print_as_pytorch():
-    assert run_ok("""
+def test_tensors_print_as_pytorch(cli):
+    assert cli.run_ok("""
         print(torch.tensor([5.]))
         print(torch.exp(torch.tensor(2., requires_grad=True)))
         print(torch.tensor([1e-5, 1e5]))
@@ -361,35 +359,35 @@ def test_tensors_print_as_pytorch():
     """)
 
 
-def test_long_tensor_wraps_as_pytorch():
-    out = run_ok("print(torch.ones(30))")
+def test_long_tensor_wraps_as_pytorch(cli):
+    out = cli.run_ok("print(torch.ones(30))")
     assert out == ("tensor([1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.,\n"
                    "        1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1., 1.])\n")
 
 
-def test_dtype_is_pytorchs_float32_unless_asked():
+def test_dtype_is_pytorchs_float32_unless_asked(cli):
     # PyTorch 2.13 prints: tensor([1.5000]) tensor([1.5000], dtype=torch.float64) torch.float32
-    assert run_ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64), torch.get_default_dtype())"
-                  ) == "tensor([1.5000]) tensor([1.5000], dtype=torch.float64) torch.float32\n"
-    assert run_ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float32), torch.get_default_dtype())",
-                  "--dtype", "float64") == "tensor([1.5000]) tensor([1.5000], dtype=torch.float32) torch.float64\n"
+    assert cli.run_ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float64), torch.get_default_dtype())"
+                      ) == "tensor([1.5000]) tensor([1.5000], dtype=torch.float64) torch.float32\n"
+    assert cli.run_ok("print(torch.tensor([1.5]), torch.tensor([1.5], dtype=torch.float32), torch.get_default_dtype())",
+                      "--dtype", "float64") == "tensor([1.5000]) tensor([1.5000], dtype=torch.float32) torch.float64\n"
     # a script's own set_default_dtype changes it, and the next run starts from float32 again
-    assert run_ok("torch.set_default_dtype(torch.float64); print(torch.tensor([1.5]).dtype)") == "torch.float64\n"
-    assert run_ok("print(torch.tensor([1.5], dtype=torch.float64))") == "tensor([1.5000], dtype=torch.float64)\n"
+    assert cli.run_ok("torch.set_default_dtype(torch.float64); print(torch.tensor([1.5]).dtype)") == "torch.float64\n"
+    assert cli.run_ok("print(torch.tensor([1.5], dtype=torch.float64))") == "tensor([1.5000], dtype=torch.float64)\n"
 
 
-def test_grad_fn_prints_as_pytorch_node():
-    out = run_ok("y = torch.tensor(1., requires_grad=True) * 2\n"
-                 "print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())")
+def test_grad_fn_prints_as_pytorch_node(cli):
+    out = cli.run_ok("y = torch.tensor(1., requires_grad=True) * 2\n"
+                     "print(y.grad_fn.name(), y.grad_fn.next_functions[0][0].name())")
     assert out == "MulBackward0 torch::autograd::AccumulateGrad\n"  # PyTorch 2.13's name() of a leaf's node
-    out = run_ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn)")
+    out = cli.run_ok("y = torch.tensor(1., requires_grad=True) * 2\nprint(y.grad_fn)")
     assert re.fullmatch(r"<MulBackward0 object at 0x[0-9a-f]+>\n", out)
 
 
 # ------------------------------------------------------------------ warnings
 
-def test_non_leaf_grad_warning_goes_to_stderr():
-    result = run("""
+def test_non_leaf_grad_warning_goes_to_stderr(cli):
+    result = cli.run("""
         xw = torch.tensor([1., 2.], requires_grad=True)
         yw = (xw * 2).sum()
         yw.backward()
@@ -402,9 +400,9 @@ def test_non_leaf_grad_warning_goes_to_stderr():
     assert "retain_grad()" in result.stderr
 
 
-def test_warning_shown_again_in_a_second_run_in_process():
+def test_warning_shown_again_in_a_second_run_in_process(cli):
     code = "xq = torch.tensor(1., requires_grad=True)\nyq = xq * 2\nprint(yq.grad)"
-    first, second = run(code), run(code)
+    first, second = cli.run(code), cli.run(code)
     assert first.exit_code == second.exit_code == 0
     assert "not a leaf Tensor" in first.stderr
     assert "not a leaf Tensor" in second.stderr
@@ -417,29 +415,29 @@ def head(err):
     return err.split("\n")[:2]
 
 
-def test_syntax_error_with_caret_and_hint():
-    err = run_fails("y = 1\nx = 2x\n")
+def test_syntax_error_with_caret_and_hint(cli):
+    err = cli.run_fails("y = 1\nx = 2x\n")
     assert head(err) == ["error: missing operator between 2 and x", "  at <code>, line 2, column 6:"]
     assert "x = 2x" in err
     assert re.search(r"\n\s+\^", err)  # the caret line
     assert "did you mean 2*x?" in err
 
 
-def test_unclosed_bracket_is_a_syntax_error():
-    err = run_fails("x = (1, 2")
+def test_unclosed_bracket_is_a_syntax_error(cli):
+    err = cli.run_fails("x = (1, 2")
     assert head(err) == ["error: '(' was never closed", "  at <code>, line 1, column 5:"]
 
 
-def test_name_error_with_hint():
-    err = run_fails("prnt(1)")
+def test_name_error_with_hint(cli):
+    err = cli.run_fails("prnt(1)")
     assert head(err) == ["error: unknown function 'prnt'", "  at <code>, line 1, column 1:"]
     assert "did you mean print?" in err
-    err = run_fails("value = 1\nprint(valeu)")
+    err = cli.run_fails("value = 1\nprint(valeu)")
     assert head(err) == ["error: name 'valeu' is not defined", "  at <code>, line 2, column 7:"]
 
 
-def test_shape_mismatch_names_the_sub_expression_column():
-    err = run_fails("""
+def test_shape_mismatch_names_the_sub_expression_column(cli):
+    err = cli.run_fails("""
         z = torch.ones(2) * 3
         y = torch.tensor([1., 2., 3.])
         w = torch.exp(z) * (z + y)
@@ -451,17 +449,17 @@ def test_shape_mismatch_names_the_sub_expression_column():
                    "                        ^^^^^\n")
 
 
-def test_mm_shape_error():
-    err = run_fails("x = torch.ones(2, 3)\nz = torch.mm(x, x)")
+def test_mm_shape_error(cli):
+    err = cli.run_fails("x = torch.ones(2, 3)\nz = torch.mm(x, x)")
     assert head(err) == ["error: mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)",
                          "  at <code>, line 2, column 5:"]
 
 
-def test_in_place_version_error(tmp_path):
+def test_in_place_version_error(cli, tmp_path):
     script = tmp_path / "inplace.ad"
     script.write_text("a = torch.tensor([1.0, 3.0], requires_grad=True)\nb = a.exp()\n"
                       "loss = (b * b).mean()\nb.add_(1)\nloss.backward()\n")
-    err = run_fails(None, script=script)
+    err = cli.run_fails(None, script=script)
     message, where = head(err)
     assert message.startswith("error: one of the variables needed for gradient computation has been modified "
                               "by an inplace operation: ")
@@ -469,36 +467,36 @@ def test_in_place_version_error(tmp_path):
     assert where == f"  at {script}, line 5, column 1:"
 
 
-def test_in_place_on_leaf_error():
+def test_in_place_on_leaf_error(cli):
     # PyTorch's words: x[0] = v writes through a view of x, x[[0]] = v into x itself
-    err = run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
+    err = cli.run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx[0] = 5.")
     assert head(err) == ["error: a view of a leaf Variable that requires grad is being used in an in-place "
                          "operation.", "  at <code>, line 2, column 1:"]
-    err = run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx.add_(1)")
+    err = cli.run_fails("x = torch.tensor([1., 2.], requires_grad=True)\nx.add_(1)")
     assert head(err) == ["error: a leaf Variable that requires grad is being used in an in-place operation.",
                          "  at <code>, line 2, column 1:"]
     # ... but allowed under no_grad, as in PyTorch
-    assert run_ok("x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n    x[0] = 5.\nprint(x)") \
-        == "tensor([5., 2.], requires_grad=True)\n"
+    assert cli.run_ok("x = torch.tensor([1., 2.], requires_grad=True)\nwith torch.no_grad():\n    x[0] = 5.\n"
+                      "print(x)") == "tensor([5., 2.], requires_grad=True)\n"
 
 
-def test_second_backward_names_retain_graph():
-    err = run_fails("x = torch.tensor(1., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()")
+def test_second_backward_names_retain_graph(cli):
+    err = cli.run_fails("x = torch.tensor(1., requires_grad=True)\ny = x * x\ny.backward()\ny.backward()")
     message, where = head(err)
     assert message.startswith("error: Trying to backward through the graph a second time ")
     assert "retain_graph=True" in message and where == "  at <code>, line 4, column 1:"
 
 
-def test_step_budget_stops_endless_loop():
+def test_step_budget_stops_endless_loop(cli):
     start = time.perf_counter()
-    err = run_fails("while True: pass", "--max-steps", "10000")
+    err = cli.run_fails("while True: pass", "--max-steps", "10000")
     assert time.perf_counter() - start < 10
     assert head(err) == ["error: stopped after 10,000 steps (its limit; raise it with --max-steps)",
                          "  at <code>, line 1, column 7:"]
 
 
-def test_call_depth_limit_stops_endless_recursion():
-    err = run_fails("""
+def test_call_depth_limit_stops_endless_recursion(cli):
+    err = cli.run_fails("""
         def f(n):
             return f(n + 1)
         f(0)
@@ -509,9 +507,9 @@ def test_call_depth_limit_stops_endless_recursion():
     assert where == "  at <code>, line 2, column 12:"
 
 
-def test_absurd_allocation_fails_fast():
+def test_absurd_allocation_fails_fast(cli):
     start = time.perf_counter()
-    err = run_fails("x = torch.zeros(10**6, 10**6)")
+    err = cli.run_fails("x = torch.zeros(10**6, 10**6)")
     assert time.perf_counter() - start < 5
     message, where = head(err)
     assert message.startswith("error: refusing to allocate 3.6 TiB for a tensor of shape [1000000, 1000000] "
@@ -519,16 +517,16 @@ def test_absurd_allocation_fails_fast():
     assert where == "  at <code>, line 1, column 5:"
 
 
-def test_python_is_out_of_reach():
+def test_python_is_out_of_reach(cli):
     for code, first in [("x = torch.ones(1)\nx.__class__", "'__class__' is not available in this language"),
                         ("open('f')", "'open' is not available: programs can't reach Python itself"),
                         ("eval('1')", "'eval' is not available: programs can't reach Python itself"),
                         ("__import__('os')", "'__import__' is not available: programs can't reach Python itself")]:
-        err = run_fails(code)
+        err = cli.run_fails(code)
         assert err.startswith(f"error: {first}\n"), (code, err)
 
 
-def test_runtime_errors_are_clean():
+def test_runtime_errors_are_clean(cli):
     for code, text in [("print(1/0)", "division by zero"), ("print([1, 2][5])", "out of range"),
                        ("x = None + 1", "unsupported operand"),
                        ("x = torch.ones(3, requires_grad=True)\n(x * 2).backward()", "only for scalar outputs"),
@@ -536,32 +534,32 @@ def test_runtime_errors_are_clean():
                        ("x = torch.ones(3)\nx.backward()", "does not require grad"),
                        ("x = torch.ones(3)[5]", "out of bounds"),
                        ("print(torch.ones(1).foo)", "no attribute 'foo'")]:
-        err = run_fails(code)
+        err = cli.run_fails(code)
         assert text in err.split("\n")[0], (code, err)
         assert re.search(r"\n  at <code>, line \d+, column \d+:\n", err), (code, err)
 
 
-def test_indentation_errors():
-    err = run_fails("x = 1\n  y = 2")
+def test_indentation_errors(cli):
+    err = cli.run_fails("x = 1\n  y = 2")
     assert head(err) == ["error: unexpected indentation", "  at <code>, line 2, column 3:"]
-    run_fails("for i in range(3):\nprint(i)")
+    cli.run_fails("for i in range(3):\nprint(i)")
 
 
 @pytest.mark.xfail(strict=True, reason="product bug: a block header with no indented body reports "
                                        "\"unexpected 'print'\", not that an indented block is expected")
-def test_missing_indented_block_says_so():
-    err = run_fails("for i in range(3):\nprint(i)")
+def test_missing_indented_block_says_so(cli):
+    err = cli.run_fails("for i in range(3):\nprint(i)")
     assert "indent" in err.split("\n")[0] and "\n  at <code>, line 2, column 1:\n" in err
 
 
-def test_output_before_an_error_is_kept():
-    result = run("print('one')\nprint(undefined)\nprint('two')")
+def test_output_before_an_error_is_kept(cli):
+    result = cli.run("print('one')\nprint(undefined)\nprint('two')")
     assert result.exit_code == 1
     assert result.stdout == "one\n"
 
 
-def test_manual_gradient_descent_and_in_place_rules():
-    result = run("""
+def test_manual_gradient_descent_and_in_place_rules(cli):
+    result = cli.run("""
         x = torch.tensor(2., requires_grad=True)
         y = x * 2
         y += 1
@@ -586,8 +584,8 @@ def test_manual_gradient_descent_and_in_place_rules():
                                    "  at <code>, line 17, column 1:"]
 
 
-def test_attributes_print_as_pytorch():
-    assert run_ok("""
+def test_attributes_print_as_pytorch(cli):
+    assert cli.run_ok("""
         x = torch.tensor([[1., 2.], [3., 4.]], requires_grad=True)
         print(x.shape, x.dtype, x.device, x.size(), x.shape[0], len(x), x.numel(), x.dim())
         print(x.sum(dim=0), x.mean(), x.max())
@@ -605,8 +603,8 @@ def test_attributes_print_as_pytorch():
     """)
 
 
-def test_brackets_spanning_lines():
-    assert run_ok("""
+def test_brackets_spanning_lines(cli):
+    assert cli.run_ok("""
         y = torch.tensor([[3., 4.],
                           [5., 6.]])
         print(y.sum())
@@ -616,22 +614,22 @@ def test_brackets_spanning_lines():
     """) == "tensor(18.)\n3\n"
 
 
-def test_triple_quoted_string_statement():
-    assert run_ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"
+def test_triple_quoted_string_statement(cli):
+    assert cli.run_ok('"""\nA docstring, as PyTorch snippets have.\n"""\nprint(1)\n') == "1\n"
 
 
-def test_dropout_in_a_program_as_tutorials_write_it():
+def test_dropout_in_a_program_as_tutorials_write_it(cli):
     # nn.Dropout inside a Module, model.eval() turning it off, F.dropout with training=...
-    out = run_ok("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
-                 "class Net(nn.Module):\n"
-                 "    def __init__(self):\n"
-                 "        super().__init__()\n"
-                 "        self.fc = nn.Linear(4, 2)\n"
-                 "        self.drop = nn.Dropout(0.5)\n"
-                 "    def forward(self, x):\n"
-                 "        return self.fc(self.drop(x))\n"
-                 "net = Net()\nprint(net)\nx = torch.ones(3, 4)\nnet.eval()\n"
-                 "print(torch.equal(net(x), net.fc(x)), net.drop.training)\n"
-                 "print(torch.equal(F.dropout(x, 0.5, training=False), x), F.dropout(x, p=1.0).sum().item())\n")
+    out = cli.run_ok("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+                     "class Net(nn.Module):\n"
+                     "    def __init__(self):\n"
+                     "        super().__init__()\n"
+                     "        self.fc = nn.Linear(4, 2)\n"
+                     "        self.drop = nn.Dropout(0.5)\n"
+                     "    def forward(self, x):\n"
+                     "        return self.fc(self.drop(x))\n"
+                     "net = Net()\nprint(net)\nx = torch.ones(3, 4)\nnet.eval()\n"
+                     "print(torch.equal(net(x), net.fc(x)), net.drop.training)\n"
+                     "print(torch.equal(F.dropout(x, 0.5, training=False), x), F.dropout(x, p=1.0).sum().item())\n")
     assert out == ("Net(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n"
                    "  (drop): Dropout(p=0.5, inplace=False)\n)\nTrue False\nTrue 0.0\n")

@@ -19,8 +19,6 @@ from autodiff.grammar import compiled as lean_lane
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.job import JobOptions, _run_job
 
-from conftest import invoke
-
 FUNCTIONS = ("sin", "cos", "tan", "tanh", "sigmoid", "exp", "log", "sqrt", "sinh", "cosh", "atan", "erf",
              "log1p", "expm1", "relu", "reciprocal", "neg", "clone")
 
@@ -243,18 +241,18 @@ def test_the_lane_applies_the_rows_the_language_functions_apply():
     assert "abs" not in lane.functions and "pow" not in lane.functions   # Python's own for numbers
 
 
-def test_a_batch_is_byte_identical_with_and_without_the_lane(monkeypatch):
+def test_a_batch_is_byte_identical_with_and_without_the_lane(cli, monkeypatch):
     r = random.Random(5)
     lines = [_job(r) for _ in range(300)]
     lines[17] = "x = 1; 2x"            # errors keep their place and their report
     lines[40] = "x = 1; y"
     lines[41] = "x = 1; x"
     text = "\n".join(lines) + "\n"
-    with_lane = invoke("eval", "-", "--json", input=text)
-    text_with_lane = invoke("eval", "-", input=text)
+    with_lane = cli.invoke("eval", "-", "--json", input=text)
+    text_with_lane = cli.invoke("eval", "-", input=text)
     monkeypatch.setattr(lean_lane, "run", lambda *a: None)
-    without = invoke("eval", "-", "--json", input=text)
-    text_without = invoke("eval", "-", input=text)
+    without = cli.invoke("eval", "-", "--json", input=text)
+    text_without = cli.invoke("eval", "-", input=text)
     assert with_lane.exit_code == without.exit_code == 1
     assert with_lane.output == without.output
     assert text_with_lane.output == text_without.output

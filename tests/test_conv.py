@@ -95,12 +95,11 @@ def test_dropout2d_zeroes_whole_channels_and_scales_the_rest():
     assert np.array_equal(x.grad.reshape(24, 4).numpy(), planes)
 
 
-def test_a_small_cnn_trains_through_the_language():
+def test_a_small_cnn_trains_through_the_language(cli):
     # the output PyTorch 2.13 prints for this program (float32, the language's default, as PyTorch's):
     # seeded conv and linear weights, batch norm's running statistics, three SGD steps
-    from conftest import run_ok
     program = (HERE / "golden" / "conv_cnn_program.ad").read_text()
-    assert run_ok(program) == (
+    assert cli.run_ok(program) == (
         "1.336089 NllLossBackward0\n"
         "0.805992 NllLossBackward0\n"
         "0.641167 NllLossBackward0\n"

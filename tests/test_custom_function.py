@@ -20,7 +20,6 @@ import numpy as np
 import pytest
 
 import autodiff.engine as ad
-from conftest import console, run, run_fails, run_ok
 
 HERE = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "golden"))
@@ -114,14 +113,14 @@ SOURCES = dict(PROGRAMS)
 
 
 @pytest.mark.parametrize("name", sorted(set(SOURCES) - {"tutorial_legendre"}))
-def test_program_prints_what_pytorch_prints(name):
-    assert run_ok(SOURCES[name]) == GOLDEN["programs"][name]
+def test_program_prints_what_pytorch_prints(cli, name):
+    assert cli.run_ok(SOURCES[name]) == GOLDEN["programs"][name]
 
 
-def test_the_tutorials_legendre_polynomial_trains_as_in_pytorch(tmp_path):
+def test_the_tutorials_legendre_polynomial_trains_as_in_pytorch(cli, tmp_path):
     script = tmp_path / "legendre.py"
     script.write_text(SOURCES["tutorial_legendre"])
-    proc = console("run", str(script), timeout=300)
+    proc = cli.console("run", str(script), timeout=300)
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     want = GOLDEN["programs"]["tutorial_legendre"].splitlines()
     got = proc.stdout.splitlines()
@@ -155,20 +154,20 @@ _FAILING = """
 """
 
 
-def test_an_error_in_forward_is_reported_at_its_line():
-    err = run_fails(_FAILING.format(forward="nope", backward="k"))
+def test_an_error_in_forward_is_reported_at_its_line(cli):
+    err = cli.run_fails(_FAILING.format(forward="nope", backward="k"))
     assert err.startswith("error: 'FBackward' object has no attribute 'nope'\n  at <code>, line 7, column 20:\n"), err
     assert "return x * ctx.nope" in err
 
 
-def test_an_error_in_backward_is_reported_at_its_line():
-    err = run_fails(_FAILING.format(forward="k", backward="nope"))
+def test_an_error_in_backward_is_reported_at_its_line(cli):
+    err = cli.run_fails(_FAILING.format(forward="k", backward="nope"))
     assert err.startswith("error: 'FBackward' object has no attribute 'nope'\n  at <code>, line 11, column 20:\n"), err
     assert "return g * ctx.nope" in err
 
 
-def test_a_wrong_backward_is_reported_where_backward_was_called():
-    err = run_fails("""
+def test_a_wrong_backward_is_reported_where_backward_was_called(cli):
+    err = cli.run_fails("""
         import torch
         class F(torch.autograd.Function):
             @staticmethod
@@ -185,7 +184,7 @@ def test_a_wrong_backward_is_reported_where_backward_was_called():
                           "got 1)\n  at <code>, line 11, column 1:\n"), err
 
 
-def test_a_program_reaches_only_the_allowed_names():
+def test_a_program_reaches_only_the_allowed_names(cli):
     base = textwrap.dedent("""
         import torch
         class F(torch.autograd.Function):
@@ -199,14 +198,14 @@ def test_a_program_reaches_only_the_allowed_names():
                 return g * 2
         y = F.apply(torch.tensor([1.0], requires_grad=True))
     """)
-    assert run_ok(base + "print(y.grad_fn.scale, F.apply is not None, len(y.grad_fn.saved_tensors))") == \
+    assert cli.run_ok(base + "print(y.grad_fn.scale, F.apply is not None, len(y.grad_fn.saved_tensors))") == \
         "2 True 1\n"
     for reach in ("F._backward_cls", "F.__subclasses__", "y.grad_fn._ctx", "y.grad_fn.inputs", "F.mro"):
-        assert "error:" in run(base + f"print({reach})").stderr, reach
+        assert "error:" in cli.run(base + f"print({reach})").stderr, reach
 
 
-def test_a_program_can_set_ctx_attributes_but_not_its_methods():
-    err = run_fails("""
+def test_a_program_can_set_ctx_attributes_but_not_its_methods(cli):
+    err = cli.run_fails("""
         import torch
         class F(torch.autograd.Function):
             @staticmethod
@@ -221,7 +220,7 @@ def test_a_program_can_set_ctx_attributes_but_not_its_methods():
     assert "can't set 'save_for_backward'" in err
 
 
-def test_eval_differentiates_through_a_custom_function():
+def test_eval_differentiates_through_a_custom_function(cli):
     source = ("class P3(torch.autograd.Function):\n"
               "    @staticmethod\n"
               "    def forward(ctx, input):\n"
@@ -233,7 +232,7 @@ def test_eval_differentiates_through_a_custom_function():
               "        return grad_output * 1.5 * (5 * input ** 2 - 1)\n"
               "P3.apply(x)")
     # P3(0.5) = -0.4375; P3'(x) = 1.5 (5x^2 - 1) = 0.375 there; P3''(x) = 15x = 7.5
-    proc = console("eval", source, "x=0.5", "--order", "2", "--json")
+    proc = cli.console("eval", source, "x=0.5", "--order", "2", "--json")
     assert proc.returncode == 0, proc.stderr
     out = json.loads(proc.stdout)
     assert out["value"] == -0.4375 and out["grad"] == {"x": 7.5}
@@ -363,7 +362,7 @@ def test_on_each_device_the_gradients_stay_there(device):
     assert np.allclose(ad.tensor(gr.tolist()).numpy(), ad.tensor(want.tolist()).numpy(), rtol=1e-12)
 
 
-def test_formula_names_the_function():
+def test_formula_names_the_function(cli):
     source = ("class E(torch.autograd.Function):\n"
               "    @staticmethod\n"
               "    def forward(ctx, x):\n"
@@ -375,6 +374,6 @@ def test_formula_names_the_function():
               "        y, = ctx.saved_tensors\n"
               "        return g * y\n"
               "E.apply(x * 2) * x")
-    proc = console("eval", source, "x=0.5", "--formula", "--json")
+    proc = cli.console("eval", source, "x=0.5", "--formula", "--json")
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["formula"] == {"x": "2*x*E.apply(2*x) + E.apply(2*x)"}

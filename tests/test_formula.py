@@ -15,26 +15,24 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke, job, ok
-
 RTOL, ATOL = 1e-9, 1e-12
 
 
-def derivative(expr, bindings, order=1, wrt=None):
+def derivative(cli, expr, bindings, order=1, wrt=None):
     """eval EXPR --formula --json: the job's object."""
     args = [expr, *bindings, "--order", str(order), "--formula"]
     if wrt:
         args += ["--wrt", wrt]
-    out = job(*args)
+    out = cli.job(*args)
     assert set(out["formula"]) == set(out["grad"])
     return out
 
 
-def evaluate(formulas, bindings):
+def evaluate(cli, formulas, bindings):
     """The values of formulas (a list), by `autodiff eval - BINDINGS --json --weights 1`
     (one batch job per formula; --weights 1 so a formula with a non-scalar value
     is evaluated, not refused as a non-scalar f)."""
-    result = invoke("eval", "-", *bindings, "--weights", "1", "--json", input="\n".join(formulas) + "\n")
+    result = cli.invoke("eval", "-", *bindings, "--weights", "1", "--json", input="\n".join(formulas) + "\n")
     objs = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(objs) == len(formulas), result.stdout
     for obj, text in zip(objs, formulas):
@@ -51,11 +49,11 @@ def same_number(formula_value, derivative_value, what, rtol=RTOL, atol=ATOL):
     numpy.testing.assert_allclose(got, want, rtol=rtol, atol=atol, err_msg=what)
 
 
-def check_formulas(expr, bindings, order=1, wrt=None):
+def check_formulas(cli, expr, bindings, order=1, wrt=None):
     """Every formula of the job evaluates to its derivative; the formulas, by name."""
-    out = derivative(expr, bindings, order, wrt)
+    out = derivative(cli, expr, bindings, order, wrt)
     names = sorted(out["formula"])
-    values = evaluate([out["formula"][n] for n in names], bindings)
+    values = evaluate(cli, [out["formula"][n] for n in names], bindings)
     for name, value in zip(names, values):
         same_number(value, out["grad"][name],
                     f"d^{order}/d{name}^{order} of {expr}: formula {out['formula'][name]!r} gives {value}, "
@@ -142,28 +140,28 @@ def _param(case):
 
 
 @pytest.mark.parametrize("expr, bindings, order, wrt, exact", [_param(c) for c in CASES])
-def test_formula_evaluates_to_the_derivative(expr, bindings, order, wrt, exact):
-    formulas = check_formulas(expr, bindings, order, wrt)
+def test_formula_evaluates_to_the_derivative(cli, expr, bindings, order, wrt, exact):
+    formulas = check_formulas(cli, expr, bindings, order, wrt)
     for name, text in exact.items():
         assert formulas[name] == text, f"d^{order}/d{name}^{order} of {expr}"
     for text in formulas.values():
         assert "too long" not in text
 
 
-def test_the_spec_example_in_text_and_json():
-    result = ok("eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula")
+def test_the_spec_example_in_text_and_json(cli):
+    result = cli.ok("eval", "a*x**2+b*x+c", "a=1", "b=-2", "c=1", "x=0", "--formula")
     assert "df/dx = 2*a*x + b  (= -2)" in result.stdout.splitlines()  # one line per derivative
-    out = derivative("a*x**2+b*x+c", ["a=1", "b=-2", "c=1", "x=0"])
+    out = derivative(cli, "a*x**2+b*x+c", ["a=1", "b=-2", "c=1", "x=0"])
     assert out["formula"] == {"a": "x**2", "b": "x", "c": "1", "x": "2*a*x + b"}
     assert out["grad"] == {"a": 0.0, "b": 0.0, "c": 1.0, "x": -2.0}
 
 
-def test_formula_key_only_when_asked():
-    assert "formula" not in job("x**2", "x=1")
+def test_formula_key_only_when_asked(cli):
+    assert "formula" not in cli.job("x**2", "x=1")
 
 
-def test_formula_in_batch_mode():
-    result = ok("eval", "-", "x=2", "--formula", "--json", input="x**3\nsin(x)\n")
+def test_formula_in_batch_mode(cli):
+    result = cli.ok("eval", "-", "x=2", "--formula", "--json", input="x**3\nsin(x)\n")
     objs = [json.loads(line) for line in result.stdout.splitlines()]
     assert [o["formula"] for o in objs] == [{"x": "3*x**2"}, {"x": "cos(x)"}]
 
@@ -189,8 +187,8 @@ SIMPLE = [
 
 
 @pytest.mark.parametrize("expr, bindings, wrt, text", SIMPLE, ids=[f"{e} by {w}" for e, _, w, _ in SIMPLE])
-def test_simplification(expr, bindings, wrt, text):
-    formulas = check_formulas(expr, bindings, 1, wrt)
+def test_simplification(cli, expr, bindings, wrt, text):
+    formulas = check_formulas(cli, expr, bindings, 1, wrt)
     assert formulas[wrt] == text
 
 
@@ -209,18 +207,18 @@ def _tokens_ok(text):
     ("sigmoid(x*y)", XY, 2),
     ("log(x)*y - y**2/x", XY, 2),
 ])
-def test_no_trivial_leftovers(expr, bindings, order):
-    for name, text in check_formulas(expr, bindings, order).items():
+def test_no_trivial_leftovers(cli, expr, bindings, order):
+    for name, text in check_formulas(cli, expr, bindings, order).items():
         assert _tokens_ok(text) == [], f"{name}: {text}"
 
 
-def test_no_parentheses_after_minus():
-    assert check_formulas("x**2 - log(x)", ["x=0.5"])["x"] == "2*x - 1/x"
-    assert check_formulas("log(x+1) - log(x)", ["x=0.5"])["x"] == "1/(x + 1) - 1/x"
+def test_no_parentheses_after_minus(cli):
+    assert check_formulas(cli, "x**2 - log(x)", ["x=0.5"])["x"] == "2*x - 1/x"
+    assert check_formulas(cli, "log(x+1) - log(x)", ["x=0.5"])["x"] == "1/(x + 1) - 1/x"
 
 
-def test_tensor_exponent_has_no_constant_where():
-    formulas = check_formulas("x**y", ["x=1.5", "y=2.5"])
+def test_tensor_exponent_has_no_constant_where(cli):
+    formulas = check_formulas(cli, "x**y", ["x=1.5", "y=2.5"])
     assert "where" not in formulas["x"] and "where" not in formulas["y"]
 
 
@@ -274,11 +272,11 @@ def _finite(value):
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(expr=EXPRESSIONS, x=VALUES, y=VALUES)
-def test_random_formulas_evaluate_to_their_derivatives(expr, x, y):
+def test_random_formulas_evaluate_to_their_derivatives(cli, expr, x, y):
     bindings = [f"x={x!r}", f"y={y!r}"]
     jobs = []
     for order in (1, 2):
-        result = invoke("eval", expr, *bindings, "--order", str(order), "--formula", "--json")
+        result = cli.invoke("eval", expr, *bindings, "--order", str(order), "--formula", "--json")
         out = json.loads(result.stdout)
         assert result.exit_code == (1 if "error" in out else 0), result.stderr
         assume("error" not in out)  # e.g. a value that overflows
@@ -292,7 +290,7 @@ def test_random_formulas_evaluate_to_their_derivatives(expr, x, y):
             assume("too long" not in text)
             assert _tokens_ok(text) == [], f"{expr} d^{order}/d{name}: {text}"
             jobs.append((order, name, g, text))
-    values = evaluate([text for *_, text in jobs], bindings)
+    values = evaluate(cli, [text for *_, text in jobs], bindings)
     for (order, name, g, text), value in zip(jobs, values):
         # a formula is an algebraically rearranged sum: allow for rounding in its largest terms
         same_number(value, g, f"{expr} at {bindings}: d^{order}/d{name}^{order} = {g}, formula {text} = {value}",

@@ -26,7 +26,6 @@ import os
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke
 from test_language_iteration import COUNTDOWN
 from test_language_property import EXPRESSIONS
 
@@ -65,10 +64,10 @@ def mutated(draw):
     return data.replace(b"\n", b" ")
 
 
-def _run_batch(lines, options, bindings):
+def _run_batch(cli, lines, options, bindings):
     """eval - --json --seed 0 over byte lines; (exit code, [objects])."""
     data = b"".join(line + b"\n" for line in lines)
-    result = invoke("eval", "-", *bindings, "--json", "--seed", "0", *options, input=data)
+    result = cli.invoke("eval", "-", *bindings, "--json", "--seed", "0", *options, input=data)
     assert result.exit_code in (0, 1), (result.exit_code, result.stdout, result.stderr)
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream and "internal error" not in stream, stream
@@ -99,14 +98,14 @@ def _check_objects(objects, lines):
 @SETTINGS
 @given(st.lists(st.one_of(programs().map(lambda p: p.encode("utf-8")), mutated()), min_size=1, max_size=4),
        OPTIONS, BINDINGS)
-def test_hostile_batches_fail_cleanly_and_stay_independent(lines, options, bindings):
+def test_hostile_batches_fail_cleanly_and_stay_independent(cli, lines, options, bindings):
     options = [word for option in options for word in option]
-    code, objects = _run_batch(lines, options, bindings)
+    code, objects = _run_batch(cli, lines, options, bindings)
     _check_objects(objects, lines)
     assert code == (1 if any("error" in o for o in objects) else 0)
     # each job alone gives what it gave in the batch
     for obj, n in zip(objects, _job_lines(lines)):
-        _, alone = _run_batch([lines[n - 1]], options, bindings)
+        _, alone = _run_batch(cli, [lines[n - 1]], options, bindings)
         assert len(alone) == 1
         alone[0]["line"] = obj["line"]
         assert alone[0] == obj, (lines[n - 1], alone[0], obj)
@@ -184,8 +183,8 @@ def scripts(draw):
 
 @SETTINGS
 @given(scripts(), st.sampled_from(["1000000", "20000"]))
-def test_hostile_scripts_fail_cleanly_with_a_place(script, line_budget):
-    result = invoke("run", "-c", script, "--max-steps", "20000", "--max-line-length", line_budget)
+def test_hostile_scripts_fail_cleanly_with_a_place(cli, script, line_budget):
+    result = cli.invoke("run", "-c", script, "--max-steps", "20000", "--max-line-length", line_budget)
     assert result.exit_code in (0, 1), (result.exit_code, result.stderr)
     for stream in (result.stdout, result.stderr):
         assert "Traceback" not in stream and "internal error" not in stream, stream

@@ -12,8 +12,6 @@ import pathlib
 import numpy
 import pytest
 
-from conftest import job
-
 GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "eval.json"
 CASES = json.loads(GOLDEN.read_text())["cases"]
 
@@ -33,8 +31,8 @@ def test_golden_file_is_sane():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
-def test_eval_matches_pytorch(case):
-    out = job(case["expr"], *case["bindings"], *case["options"])
+def test_eval_matches_pytorch(cli, case):
+    out = cli.job(case["expr"], *case["bindings"], *case["options"])
     expect = case["expect"]
     assert out["line"] == 1 and out["expr"] == case["expr"]
     assert out["dtype"] == "float64" and out["device"] == "cpu"

@@ -13,8 +13,6 @@ import pytest
 
 import autodiff.engine as ad
 
-from conftest import run_ok
-
 INFERENCE_SAVED = (
     "Inference tensors cannot be saved for backward. Please do not use Tensors created in inference mode "
     "in computation tracked by autograd. To work around this, you can make a clone to get a normal tensor "
@@ -513,8 +511,8 @@ def test_view_made_in_inference_mode():
 
 # ------------------------------------------------------------------ the language
 
-def test_language_inference_mode_and_decorator_calls():
-    assert run_ok("""
+def test_language_inference_mode_and_decorator_calls(cli):
+    assert cli.run_ok("""
         w = torch.tensor([1., 2.], requires_grad=True)
         print(torch.is_inference_mode_enabled())
         with torch.inference_mode():

@@ -8,8 +8,6 @@ import warnings
 
 import pytest
 
-from conftest import error_text, job, run, run_fails
-
 # n, n - 1, ..., 1 by the iterator protocol (test_fuzz.py's scripts use it too)
 COUNTDOWN = """
 class Countdown:
@@ -109,15 +107,15 @@ def _python_prints(source):
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_prints_what_python_prints(name):
+def test_prints_what_python_prints(cli, name):
     source = COUNTDOWN.lstrip("\n") + textwrap.dedent(PROGRAMS[name]).lstrip("\n")
-    result = run(source)
+    result = cli.run(source)
     assert result.exit_code == 0, result.stderr
     assert result.stdout == _python_prints(source)
 
 
-def test_an_endless_iterator_meets_the_step_budget():
-    err = run_fails("""
+def test_an_endless_iterator_meets_the_step_budget(cli):
+    err = cli.run_fails("""
         class Forever:
             def __iter__(self):
                 return self
@@ -139,35 +137,35 @@ def test_an_endless_iterator_meets_the_step_budget():
     ("0xG1", "invalid hexadecimal literal", 3),
     ("007", "leading zeros in decimal integer literals are not permitted", 1),
 ])
-def test_bad_literals_get_pythons_message_at_their_column(literal, message, column):
-    text = error_text("eval", f"x*{literal}", "x=1")
+def test_bad_literals_get_pythons_message_at_their_column(cli, literal, message, column):
+    text = cli.error_text("eval", f"x*{literal}", "x=1")
     assert text.startswith(f"error: {message}\n  at line 1, column {column + 2}:\n")
 
 
 @pytest.mark.parametrize("literal, column", [(r"'ab\x4'", 4), (r"'\u12'", 2), (r"'\N'", 2),
                                              (r"'\N{NO SUCH NAME}'", 2), (r"'\U00110000'", 2),
                                              ("'''a" + "\\x'''", 5)])
-def test_a_malformed_escape_is_pythons_error_at_its_column(literal, column):
-    text = error_text("run", "-c", f"s = {literal}")
+def test_a_malformed_escape_is_pythons_error_at_its_column(cli, literal, column):
+    text = cli.error_text("run", "-c", f"s = {literal}")
     assert text.startswith("error: (unicode error) 'unicodeescape' codec can't decode this escape: ")
     assert f"at <code>, line 1, column {column + 4}:" in text
 
 
-def test_literals_in_a_job():
-    assert job("x*0x10 + 1_000", "x=2")["value"] == 1032.0
+def test_literals_in_a_job(cli):
+    assert cli.job("x*0x10 + 1_000", "x=2")["value"] == 1032.0
 
 
 @pytest.mark.parametrize("source", ["yield 1", "def f():\n    yield 1", "x = (yield)"])
-def test_yield_says_generators_are_not_supported(source):
-    text = error_text("run", "-c", source)
+def test_yield_says_generators_are_not_supported(cli, source):
+    text = cli.error_text("run", "-c", source)
     assert text.startswith("error: generators are not supported: `yield` has no meaning here\n")
     assert "hint: build a list and return it, or write a class with __iter__ and __next__" in text
 
 
 @pytest.mark.parametrize("source, column", [("x = 1; [].foo", 8), ("x = 1\n().__class__", 1),
                                             ("y = {}.nope", 5)])
-def test_an_error_on_an_empty_literal_points_at_it(source, column):
-    text = error_text("run", "-c", source)
+def test_an_error_on_an_empty_literal_points_at_it(cli, source, column):
+    text = cli.error_text("run", "-c", source)
     assert f", column {column}:" in text
 
 
@@ -198,8 +196,8 @@ COUNT = ("class C:\n    def __iter__(self):\n        return self\n    def __next
     ("", "eval(r'1')"),
     ("", "(1_0).__class__"),
 ])
-def test_the_new_features_open_no_way_out(prelude, attempt):
-    result = run(prelude + f"v = {attempt}\nprint(type(v) if isinstance(v, str) else v)")
+def test_the_new_features_open_no_way_out(cli, prelude, attempt):
+    result = cli.run(prelude + f"v = {attempt}\nprint(type(v) if isinstance(v, str) else v)")
     if result.exit_code == 0:  # only a harmless value (a string that is just text)
         assert result.stdout.strip() in ("<class 'str'>",), result.stdout
     else:

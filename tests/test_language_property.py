@@ -16,8 +16,6 @@ import pytest
 from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
-from conftest import invoke
-
 SETTINGS = settings(max_examples=200, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
@@ -84,19 +82,20 @@ OPTIONS = st.lists(st.sampled_from([["--json"], ["--weights", "1"], ["--order", 
                    max_size=3, unique_by=lambda o: o[0])
 
 
-def run_eval(positional, options=(), input=None):
+def run_eval(cli, positional, options=(), input=None):
     """eval with `options`, then `--` so an expression starting with '-' is still an expression."""
-    return invoke("eval", *options, "--max-steps", "20000", "--", *positional, input=input)
+    return cli.invoke("eval", *options, "--max-steps", "20000", "--", *positional, input=input)
 
 
 # how the text output shows an unexpected Python exception: "error: OverflowError: ..."
 INTERNAL_TEXT = re.compile(r"^error: \w+(Error|Exception): ", re.M)
 
 
-def assert_clean(result, as_json):
+def assert_clean(result, as_json, graph=False):
     """The contract: exit 0 with parseable output, or exit 1 with the error reported; never a
     traceback (run_eval's `invoke` checks that). Every option drawn is valid, and a bad program
-    is a failed job, not a usage error: never exit 2."""
+    is a failed job, not a usage error: never exit 2. (`graph`: `--graph json` was given, which
+    in text mode writes the graph's JSON alone on stdout and the values on stderr.)"""
     assert result.exit_code in (0, 1), (result.exit_code, result.stderr)
     # an unexpected Python exception caught at the last moment is still a bug
     assert "internal error" not in result.stderr and '"InternalError"' not in result.stdout, \
@@ -107,6 +106,8 @@ def assert_clean(result, as_json):
             for line in result.stdout.splitlines():
                 obj = json.loads(line)
                 assert "value" in obj and "grad" in obj
+        elif graph:
+            assert "output" in json.loads(result.stdout) and result.stderr.startswith("f = "), result.stderr
         else:
             assert result.stdout.startswith("f = ")
     elif as_json and result.stdout.strip():
@@ -118,17 +119,17 @@ def assert_clean(result, as_json):
 
 @SETTINGS
 @given(expr=with_garbage(), x=VALUES, y=VALUES, options=OPTIONS)
-def test_random_programs_evaluate_or_fail_cleanly(expr, x, y, options):
+def test_random_programs_evaluate_or_fail_cleanly(cli, expr, x, y, options):
     as_json = ["--json"] in options
-    result = run_eval([expr, f"x={x}", f"y={y}"], [a for o in options for a in o])
-    assert_clean(result, as_json)
+    result = run_eval(cli, [expr, f"x={x}", f"y={y}"], [a for o in options for a in o])
+    assert_clean(result, as_json, graph=["--graph", "json"] in options)
 
 
 @settings(max_examples=30, deadline=None, derandomize=True)
 @given(exprs=st.lists(with_garbage(), min_size=1, max_size=5))
-def test_random_batches_keep_going(exprs):
+def test_random_batches_keep_going(cli, exprs):
     lines = [e.replace("\n", " ") for e in exprs]
-    result = run_eval(["-", "x=[1, 2]", "y=0.5"], ["--json", "--weights", "1"], input="\n".join(lines) + "\n")
+    result = run_eval(cli, ["-", "x=[1, 2]", "y=0.5"], ["--json", "--weights", "1"], input="\n".join(lines) + "\n")
     assert_clean(result, True)
     jobs = [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
     out = [json.loads(line) for line in result.stdout.splitlines()]
@@ -156,22 +157,22 @@ POLY = st.recursive(st.one_of(st.just("x"), st.just("x"), st.sampled_from(["1", 
                     _poly_extend, max_leaves=6)
 
 
-def _json(args):
-    result = run_eval(args, ["--json"])
+def _json(cli, args):
+    result = run_eval(cli, args, ["--json"])
     assert result.exit_code == 0, (args, result.stdout, result.stderr)
     return json.loads(result.stdout)
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(expr=POLY, x0=st.floats(min_value=-1.5, max_value=1.5, allow_nan=False).map(lambda v: round(v, 3)))
-def test_gradient_matches_central_difference(expr, x0):
+def test_gradient_matches_central_difference(cli, expr, x0):
     assume("x" in expr)
     h = 1e-5
-    out = _json([expr, f"x={x0!r}"])
+    out = _json(cli, [expr, f"x={x0!r}"])
     assume(isinstance(out["value"], float) and abs(out["value"]) < 1e6)
     g = out["grad"].get("x", 0.0)
-    plus = _json([expr, f"x={x0 + h!r}"])["value"]
-    minus = _json([expr, f"x={x0 - h!r}"])["value"]
+    plus = _json(cli, [expr, f"x={x0 + h!r}"])["value"]
+    minus = _json(cli, [expr, f"x={x0 - h!r}"])["value"]
     numeric = (plus - minus) / (2 * h)
     assert math.isclose(g, numeric, rel_tol=1e-5, abs_tol=1e-5 * (1 + abs(out["value"]))), (expr, x0, g, numeric)
 
@@ -185,8 +186,8 @@ INPLACE_PREFIXES = st.sampled_from(["z = x.exp(); z += 1; ", "z = x * 2; z[0] = 
 @settings(max_examples=60, deadline=None, derandomize=True, phases=[Phase.explicit, Phase.generate],
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(prefix=INPLACE_PREFIXES, expr=EXPRESSIONS, x=VALUES, y=VALUES, options=OPTIONS)
-def test_programs_with_inplace_statements_fail_cleanly(prefix, expr, x, y, options):
+def test_programs_with_inplace_statements_fail_cleanly(cli, prefix, expr, x, y, options):
     as_json = ["--json"] in options
     program = f"{prefix}({expr}) + z.sum()"  # f depends on z, whose graph an in-place op may have changed
-    result = run_eval([program, f"x={x}", f"y={y}"], [a for o in options for a in o])
-    assert_clean(result, as_json)
+    result = run_eval(cli, [program, f"x={x}", f"y={y}"], [a for o in options for a in o])
+    assert_clean(result, as_json, graph=["--graph", "json"] in options)

@@ -16,7 +16,6 @@ import numpy
 import pytest
 
 import autodiff.engine as ad
-from conftest import ok
 from tolerance import DEFAULT, assert_close, assert_output_close
 
 HERE = pathlib.Path(__file__).resolve().parent
@@ -107,9 +106,9 @@ def test_bad_calls_as_pytorch(name, program):
 
 
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
-def test_programs_print_what_pytorch_prints(name):
+def test_programs_print_what_pytorch_prints(cli, name):
     want = GOLDEN["programs"][name]
-    result = ok("run", "-c", PROGRAMS[name])
+    result = cli.ok("run", "-c", PROGRAMS[name])
     assert_output_close(result.stdout, want["stdout"], *program_tolerance(PROGRAMS[name]))
     for message in want["warnings"]:
         assert f"warning: {message}" in result.stderr or f"): {message}" in result.stderr, result.stderr
