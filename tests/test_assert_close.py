@@ -1,19 +1,16 @@
 """torch.testing.assert_close's verdicts and messages, against PyTorch's own
 (tests/golden/assert_close.json, recorded by gen_assert_close.py)."""
 import json
-import pathlib
-import sys
 
 import pytest
 
 import autodiff.engine as ad
 from autodiff.engine.testing import assert_close
 
-HERE = pathlib.Path(__file__).parent / "golden"
-sys.path.insert(0, str(HERE))
-import assert_close_cases  # noqa: E402
+import assert_close_cases
+import locations
 
-GOLDEN = json.loads((HERE / "assert_close.json").read_text())["outcomes"]
+GOLDEN = json.loads((locations.GOLDEN / "assert_close.json").read_text())["outcomes"]
 
 
 @pytest.fixture

@@ -11,8 +11,6 @@ hessian built on it.
   needs run without the per-element fallback; large batches go in chunks.
 """
 import json
-import pathlib
-import sys
 import zlib
 
 import numpy as np
@@ -22,9 +20,8 @@ import autodiff.engine as ad
 from autodiff.engine.core import autograd as engine_autograd
 from autodiff.engine import functional as engine_functional
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-from op_cases import CASES, make_arrays  # noqa: E402
+from op_cases import CASES, make_arrays
+import locations
 
 B = 3
 RTOL = 1e-12
@@ -139,7 +136,7 @@ def test_batched_grad_with_create_graph_is_differentiable(case):
 
 # ------------------------------------------------------------------ PyTorch's values
 
-GOLDEN = json.loads((HERE / "golden" / "batched_vjp.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "batched_vjp.json").read_text())
 
 
 class EngineNamespace:

@@ -15,8 +15,7 @@ import pytest
 from autodiff import engine as ad
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.program import Session
-
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+from locations import README
 
 
 def listing(cli, *args):

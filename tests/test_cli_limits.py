@@ -17,9 +17,9 @@ import time
 import pytest
 
 from autodiff.grammar.budget import BUDGETS, BY_KEY, default
+from locations import README
 from terminal import alive, autodiff_command, descendants
 
-README = os.path.join(os.path.dirname(__file__), os.pardir, "README.md")
 BASE_MB = 120  # the command's own peak (interpreter, numpy, the engine) is well under this
 # the memory budget is the kernel's limit on the address space and /proc's count of it; processes are
 # counted in /proc

@@ -8,21 +8,18 @@ and message, and what each layer prints as. Values are compared within RTOL of P
 bit for bit: PyTorch's convolution and batch-norm kernels sum in their own orders (oneDNN/MKL
 blocks, vectorized reductions); ours are numpy's matmul and pairwise sums."""
 import json
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from conv_cases import CASES, ERRORS, REPRS  # noqa: E402
-from functional_ops_cases import record, run_error  # noqa: E402
-from test_functional_ops import assert_as_pytorch, namespace, _floats  # noqa: E402
+from conv_cases import CASES, ERRORS, REPRS
+from functional_ops_cases import record, run_error
+from test_functional_ops import assert_as_pytorch, namespace, _floats
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "conv.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "conv.json").read_text())
 RTOL = 1e-12  # relative to the largest magnitude of the tensor (sums of terms that cancel)
 # {name: {"grad" | "grad2": atol}}: values that are 0 in exact arithmetic, PyTorch's rounding noise
 ATOL = {
@@ -98,7 +95,7 @@ def test_dropout2d_zeroes_whole_channels_and_scales_the_rest():
 def test_a_small_cnn_trains_through_the_language(cli):
     # the output PyTorch 2.13 prints for this program (float32, the language's default, as PyTorch's):
     # seeded conv and linear weights, batch norm's running statistics, three SGD steps
-    program = (HERE / "golden" / "conv_cnn_program.ad").read_text()
+    program = (locations.GOLDEN / "conv_cnn_program.ad").read_text()
     assert cli.run_ok(program) == (
         "1.336089 NllLossBackward0\n"
         "0.805992 NllLossBackward0\n"

@@ -11,9 +11,7 @@ from the programs of tests/golden/custom_function_cases.py.
 3. What differs by design, and errors in a program's forward or backward reported at their line.
 """
 import json
-import pathlib
 import re
-import sys
 import textwrap
 
 import numpy as np
@@ -21,11 +19,10 @@ import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from custom_function_cases import CASES, ERRORS, PROGRAMS, namespace, record, run_error  # noqa: E402
+from custom_function_cases import CASES, ERRORS, PROGRAMS, namespace, record, run_error
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "custom_function.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "custom_function.json").read_text())
 
 # The tutorial trains in float32 for 2000 steps: each step's loss is a float32 sum of 2000 squares,
 # which numpy and PyTorch round differently in the last bits (the same program with P3 written as

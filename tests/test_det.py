@@ -4,16 +4,16 @@ small integers (pivot ties, singular matrices); and what our det keeps exact: up
 cofactor expansion, so det([[1, 2], [3, 4]]) is -2 (numpy's LU through exp(log|det|) gives
 -2.0000000000000004, printed -2.0000 where PyTorch prints -2)."""
 import json
-import pathlib
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_det import SIZES, matrices
+from gen_det import SIZES, matrices
 from tolerance import assert_close
+import locations
 
-GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("det.json").read_text())["det"]
+GOLDEN = json.loads((locations.GOLDEN / "det.json").read_text())["det"]
 
 
 @pytest.mark.parametrize("dtype", ["float64", "float32"])

@@ -9,17 +9,14 @@ tests/golden/elem_ops_cases.py, compared as tests/test_functional_ops.py compare
 exception types and messages).
 """
 import json
-import pathlib
-import sys
 
 import pytest
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from elem_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
-from test_functional_ops import assert_as_pytorch, namespace, within  # noqa: E402
+from elem_ops_cases import CASES, ERRORS, record, run_error
+from test_functional_ops import assert_as_pytorch, namespace, within
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "elem_ops.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "elem_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
 # than their dtype's tolerance (tests/tolerance.py), and why.

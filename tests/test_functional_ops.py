@@ -8,19 +8,16 @@ functions, the warnings the call gives, the values and the first and second deri
 within their dtype's tolerance (tests/tolerance.py) unless TOLERANCE says otherwise for the case. For each bad call: the exception's type and message.
 """
 import json
-import pathlib
-import sys
 
 import pytest
 
 import autodiff.engine as ad
 from tolerance import assert_recorded_close, recorded_values
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from functional_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
+from functional_ops_cases import CASES, ERRORS, record, run_error
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "functional_ops.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "functional_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
 # than their dtype's tolerance (tests/tolerance.py), and why.

@@ -12,15 +12,15 @@ None, strings (node names) exactly.
 """
 import json
 import math
-import pathlib
 import warnings
 
 import numpy
 import pytest
 
 import autodiff.engine as ad
+import locations
 
-GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "engine.json"
+GOLDEN = locations.GOLDEN / "engine.json"
 DOCUMENT = json.loads(GOLDEN.read_text())
 CASES = DOCUMENT["cases"]
 

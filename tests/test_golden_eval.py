@@ -7,12 +7,13 @@ by default every bound variable f depends on --, and when asked the Jacobian
 and Hessian blocks must match to rtol 1e-10.
 """
 import json
-import pathlib
 
 import numpy
 import pytest
 
-GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "eval.json"
+import locations
+
+GOLDEN = locations.GOLDEN / "eval.json"
 CASES = json.loads(GOLDEN.read_text())["cases"]
 
 RTOL, ATOL = 1e-10, 1e-12

@@ -25,9 +25,7 @@ a missing function never hides a semantic check.
 import inspect
 import json
 import math
-import pathlib
 import re
-import sys
 import warnings
 
 import numpy
@@ -35,13 +33,11 @@ import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-sys.path.insert(0, str(HERE / "golden"))
-import test_golden_engine as base  # noqa: E402
-from semantics_shim import PROGRAM_HELPERS, Caught, Warned  # noqa: E402
+import test_golden_engine as base
+from semantics_shim import PROGRAM_HELPERS, Caught, Warned
+import locations
 
-GOLDEN = HERE / "golden" / "semantics.json"
+GOLDEN = locations.GOLDEN / "semantics.json"
 DOCUMENT = json.loads(GOLDEN.read_text())
 CASES = DOCUMENT["cases"]
 

@@ -3,17 +3,17 @@ and losses against PyTorch 2.13's (tests/golden/gradients.json, written by
 tests/golden/gen_gradients.py), within float64's tolerance; and the sign of every zero gradient,
 exactly (a masked fill gives +0 where g * 0 would give -0, which shows when printed)."""
 import json
-import pathlib
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_gradients import (ACTIVATIONS, BINARY, LOSSES, UNARY, ZERO_INPUT, ZEROS, binary_case,
+from gen_gradients import (ACTIVATIONS, BINARY, LOSSES, UNARY, ZERO_INPUT, ZEROS, binary_case,
                                         zero_case)
 from tolerance import assert_close
+import locations
 
-GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("gradients.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "gradients.json").read_text())
 W = np.array([float.fromhex(v) for v in GOLDEN["w"]])
 
 

@@ -7,20 +7,17 @@ return among them), the node's name and the names of its next functions, and the
 second derivatives -- within their dtype's tolerance (tests/tolerance.py). For each bad call: the exception's type and message.
 """
 import json
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from idx_ops_cases import CASES, ERRORS, record, run_error, values  # noqa: E402
-from test_functional_ops import assert_as_pytorch, within  # noqa: E402
+from idx_ops_cases import CASES, ERRORS, record, run_error, values
+from test_functional_ops import assert_as_pytorch, within
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "idx_ops.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "idx_ops.json").read_text())
 
 def namespace():
     return {"T": ad, "R": values,

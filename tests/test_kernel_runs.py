@@ -3,8 +3,6 @@ manual_seed (engine/generator.py: PyTorch's generator, so the same numbers), and
 every variant over 40 steps of the same gradients, against PyTorch 2.13's values
 (tests/golden/kernel_runs.json, written by tests/golden/gen_kernel_runs.py) within tolerance."""
 import json
-import pathlib
-import sys
 
 import numpy
 import pytest
@@ -12,10 +10,10 @@ import pytest
 import autodiff.engine as E
 from tolerance import assert_close
 
-sys.path.insert(0, str(pathlib.Path(__file__).parent / "golden"))
-import gen_kernel_runs  # noqa: E402  (the generator's cases, run here by the engine; it imports torch only when run)
+import gen_kernel_runs  # (the generator's cases, run here by the engine; it imports torch only when run)
+import locations
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "kernel_runs.json").read_text("utf-8"))
+GOLDEN = json.loads((locations.GOLDEN / "kernel_runs.json").read_text("utf-8"))
 
 @pytest.mark.parametrize("case", GOLDEN["cases"], ids=lambda c: f"{c['dtype']}-{c['name']}-{c.get('settings', '')}")
 def test_as_pytorch(case):

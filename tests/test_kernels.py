@@ -4,14 +4,14 @@ products exact; every kernel giving a 0-d value, a one-element array, an n-d arr
 strided view the same bits (the same job on another path); the small determinants exact."""
 import json
 import math
-import pathlib
 
 import numpy
 import pytest
 
 from autodiff.engine import kernels
+import locations
 
-_DATA = json.loads((pathlib.Path(__file__).parent / "golden" / "kernels.json").read_text())
+_DATA = json.loads((locations.GOLDEN / "kernels.json").read_text())
 GOLDEN = _DATA["erf_erfc"]
 INVERSE = _DATA["erfinv"]
 X = numpy.array([c[0] for c in GOLDEN])

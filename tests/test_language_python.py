@@ -18,7 +18,6 @@ torch, math and numpy, and Python's string formatting.
 """
 import io
 import json
-import pathlib
 
 import pytest
 
@@ -26,8 +25,9 @@ from autodiff.grammar import parser
 from autodiff.grammar.errors import LanguageError, format_error
 from autodiff.grammar.program import Session
 from tolerance import assert_output_close
+import locations
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "language_python.json").read_text("utf-8"))
+GOLDEN = json.loads((locations.GOLDEN / "language_python.json").read_text("utf-8"))
 CASES = {case["name"]: case for case in GOLDEN["cases"]}
 
 # formatting a 0-d tensor without a spec is Tensor.__format__'s (the engine's) part

@@ -7,20 +7,17 @@ As tests/test_functional_ops.py: each case's outputs, node and next functions' n
 first and second derivatives (within their dtype's tolerance unless TOLERANCE says otherwise), each bad call's
 exception type and message, and what each layer prints as."""
 import json
-import pathlib
-import sys
 
 import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from lin_ops_cases import CASES, ERRORS, REPRS  # noqa: E402
-from functional_ops_cases import record, run_error  # noqa: E402
-from test_functional_ops import assert_as_pytorch, namespace, within  # noqa: E402
+from lin_ops_cases import CASES, ERRORS, REPRS
+from functional_ops_cases import record, run_error
+from test_functional_ops import assert_as_pytorch, namespace, within
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "lin_ops.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "lin_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
 # than their dtype's tolerance (tests/tolerance.py), and why.

@@ -6,9 +6,10 @@ one of the few places below whose loop is over something else in truth, each wit
 (Loops over an array's dims -- `for n in x.shape` -- and over a kernel's polynomial terms are not
 loops over its elements, and are not flagged.)"""
 import ast
-import pathlib
 
-ENGINE = pathlib.Path(__file__).resolve().parent.parent / "engine"
+import locations
+
+ENGINE = locations.ROOT / "engine"
 
 # (file, function) -> why its loop is not numerics over an array's elements
 ALLOWED = {

@@ -8,7 +8,6 @@ renderer, the language's name for it, or the row's case in tests/op_cases.py
 -- and when the README's op list names something the language does not know
 (`autodiff functions`, built from the table, is the complete list: tests/test_cli_functions.py).
 """
-import pathlib
 import re
 
 import pytest
@@ -18,9 +17,9 @@ from autodiff.engine import functions
 from autodiff.engine.graph import trace_inputs
 from autodiff.grammar import formula, names
 
+from locations import README
 from op_cases import CASES
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
 FORMULA_KINDS = {"infix", "prefix", "call", "same", "custom"}
 
 

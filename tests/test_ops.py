@@ -7,16 +7,13 @@
 - that each case really runs the row it names;
 - and that no row of the table is left without a case.
 """
-import pathlib
-import sys
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-from op_cases import CASES, INTERNAL_ROWS, make_arrays  # noqa: E402
+from op_cases import CASES, INTERNAL_ROWS, make_arrays
 
 FORWARD_RTOL = 1e-10
 FORWARD_ATOL = 1e-12

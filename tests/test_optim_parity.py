@@ -9,8 +9,6 @@ closures, the schedules' rates, warnings and state_dicts, and each bad call's ex
 message. Whole programs run by `autodiff run` print what Python + PyTorch print for them.
 """
 import json
-import pathlib
-import sys
 
 import numpy
 import pytest
@@ -18,11 +16,10 @@ import pytest
 import autodiff.engine as ad
 from tolerance import DEFAULT, assert_close, assert_output_close
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from optim_cases import CASES, ERRORS, PROGRAMS, helpers, record, run_error  # noqa: E402
+from optim_cases import CASES, ERRORS, PROGRAMS, helpers, record, run_error
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "optim.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "optim.json").read_text())
 
 
 def namespace():

@@ -27,8 +27,9 @@ from autodiff.cli.main import cli
 from autodiff.grammar import lark_seam, parser
 from autodiff.grammar.errors import SyntaxProblem
 from autodiff.grammar.syntax import Node
+import locations
 
-SEEDS = sorted((pathlib.Path(__file__).parent / "seeds").glob("*.ad"))
+SEEDS = sorted(locations.SEEDS.glob("*.ad"))
 
 
 @pytest.fixture(autouse=True)

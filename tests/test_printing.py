@@ -7,15 +7,16 @@ requires_grad, grad_fn), so printing is tested apart from the engine core.
 import importlib.util
 import json
 import math
-import pathlib
 import sys
 import types
 
 import numpy
 import pytest
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
-GOLDEN = pathlib.Path(__file__).resolve().parent / "golden" / "printing.json"
+import locations
+
+ROOT = locations.ROOT
+GOLDEN = locations.GOLDEN / "printing.json"
 
 
 def _load_printing():

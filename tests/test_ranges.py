@@ -3,15 +3,15 @@ tests/golden/ranges.json (written by tests/golden/gen_ranges.py: the bits of eve
 sample of a long one), within the dtype's tolerance; and what makes the ranges exact where they
 can be: both ends of a linspace, and its symmetry."""
 import json
-import pathlib
 
 import numpy
 import pytest
 
 import autodiff.engine as E
 from tolerance import assert_close
+import locations
 
-GOLDEN = json.loads((pathlib.Path(__file__).parent / "golden" / "ranges.json").read_text("utf-8"))
+GOLDEN = json.loads((locations.GOLDEN / "ranges.json").read_text("utf-8"))
 DTYPES = {"float32": (E.float32, numpy.uint32), "float64": (E.float64, numpy.uint64),
           "int64": (E.int64, numpy.uint64), "int32": (E.int32, numpy.uint32)}
 

@@ -2,16 +2,16 @@
 over broadcast dims (a bias's gradient) against PyTorch 2.13's (tests/golden/reductions.json,
 written by tests/golden/gen_reductions.py), within each dtype's tolerance."""
 import json
-import pathlib
 
 import numpy
 import pytest
 
 import autodiff.engine as ad
-from tests.golden.gen_reductions import BROADCASTS, CASES, LOGSUMEXP, NORMS, SPREADS, values
+from gen_reductions import BROADCASTS, CASES, LOGSUMEXP, NORMS, SPREADS, values
 from tolerance import assert_close
+import locations
 
-GOLDEN = json.loads(pathlib.Path(__file__).with_name("golden").joinpath("reductions.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "reductions.json").read_text())
 
 
 def _close(t, recorded, what):

@@ -10,19 +10,16 @@ the first and second derivatives -- PyTorch's bits. For each bad call: the excep
 message.
 """
 import json
-import pathlib
-import sys
 
 import pytest
 
 import autodiff.engine as ad
 
-HERE = pathlib.Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "golden"))
-from shape_ops_cases import CASES, ERRORS, record, run_error  # noqa: E402
-from test_functional_ops import assert_as_pytorch, within  # noqa: E402
+from shape_ops_cases import CASES, ERRORS, record, run_error
+from test_functional_ops import assert_as_pytorch, within
+import locations
 
-GOLDEN = json.loads((HERE / "golden" / "shape_ops.json").read_text())
+GOLDEN = json.loads((locations.GOLDEN / "shape_ops.json").read_text())
 EXACT = (0, 0.0)
 
 # Known differences from PyTorch, not in what these functions add:
