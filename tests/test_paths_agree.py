@@ -11,7 +11,7 @@ every elementwise function and operator -- give byte-identical JSON through
 
 CI runs this file under numpy's AVX-512 code and again with it switched off
 (NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
-tolerances hold (tests/tolerance.py)."""
+tolerances hold (tests/support/tolerance.py)."""
 import json
 import math
 import random

@@ -14,7 +14,7 @@ Directives in the script's leading comments:
 - `# autodiff: OPTIONS` -- extra options for `autodiff run` (`--dtype float32` where
   the seed's output is float32, PyTorch's default);
 - `# autodiff-requires: cuda` -- the cell needs a GPU; without one it runs on the
-  fake CuPy backend of tests/fakecuda.py (so the device seam and the printing of
+  fake CuPy backend of tests/support/fakecuda.py (so the device seam and the printing of
   `device='cuda:0'` are checked everywhere);
 - `# autodiff-warns: TEXT` -- stderr must contain TEXT (the seed shows a warning);
   without it, stderr must be empty.

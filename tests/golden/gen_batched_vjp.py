@@ -11,7 +11,7 @@ PyTorch and for our engine (default dtype float64; `T.grad` is autograd.grad, `T
 and `T.hessian` are torch.autograd.functional's) and a flag `V`, the `vectorize=` argument the
 program passes on. It leaves its observations in a dict `result`. The recorded values are
 PyTorch's with V=True; this script checks that V=False gives the same (to 1e-12) before
-writing them. tests/test_batched_vjp.py runs the same text with `T` built from
+writing them. tests/engine/ops/test_batched_vjp.py runs the same text with `T` built from
 autodiff.engine and V in (True, False, None) and compares every value.
 
 Error cases record the exception's type and message instead (`raises`).

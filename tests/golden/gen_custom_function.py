@@ -10,7 +10,7 @@ Run with a Python that has torch (the test suite never imports it):
     /work/torchenv/bin/python tests/golden/gen_custom_function.py
 
 The cases are programs in tests/golden/custom_function_cases.py, recorded by its `record` and
-`run_error` (shared with tests/test_custom_function.py), with torch's default dtype float64 as
+`run_error` (shared with tests/engine/test_custom_function.py), with torch's default dtype float64 as
 our engine's. Floats are kept as float.hex.
 """
 import contextlib

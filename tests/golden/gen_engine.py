@@ -16,7 +16,7 @@ shim:
     T.SGD, T.Adam torch.optim.SGD / torch.optim.Adam   (engine: ad.SGD / ad.Adam)
     T.linear      torch.nn.functional.linear     (engine: ad.linear)
 
-tests/test_golden_engine.py runs the same program text with `T` built from
+tests/engine/test_golden_engine.py runs the same program text with `T` built from
 `autodiff.engine` and compares every recorded value.
 
 Encoding of a recorded value (see `encode`):

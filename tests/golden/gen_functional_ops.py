@@ -10,7 +10,7 @@ Run with a Python that has torch (the test suite never imports it):
 Each case is a small program written against names that mean the same thing for PyTorch and
 for our engine: `T` (torch / autodiff.engine), `F` (torch.nn.functional), `nn`, and `leaf(data)`
 (a float64 tensor that requires grad). It defines `inputs` (the tensors to differentiate by)
-and `f()` (the call). `record` (shared with tests/test_functional_ops.py) runs it: the output's
+and `f()` (the call). `record` (shared with tests/engine/ops/test_functional_ops.py) runs it: the output's
 dtype, values, node name and the names of its next functions; the warnings the call gives;
 then g = d sum(out * W) / d inputs and d sum(g * V) / d inputs for fixed weights W and V (None
 where a gradient does not require grad, as PyTorch has it). A tuple result (values, indices)

@@ -1,6 +1,6 @@
 """Writes tests/golden/language_python.json: Python snippets of the kind
 pasted from PyTorch autograd tutorials, each with the stdout that real
-CPython (3.11) and PyTorch 2.13 print for it. tests/test_language_python.py
+CPython (3.11) and PyTorch 2.13 print for it. tests/grammar/test_language_python.py
 runs the same sources through the language and compares stdout exactly.
 
 Run with the interpreter that has torch (never a test dependency):

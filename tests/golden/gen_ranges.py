@@ -7,7 +7,7 @@ Run with a Python that has torch (not needed by the test suite):
     /work/torchenv/bin/python tests/golden/gen_ranges.py
 
 A case keeps every element's bits (as integers) when it has at most 64 elements, else the
-SHA-256 of its bytes and a sample of elements; tests/test_ranges.py compares exactly."""
+SHA-256 of its bytes and a sample of elements; tests/engine/test_ranges.py compares exactly."""
 import hashlib
 import json
 import pathlib

@@ -2,7 +2,7 @@
 
 Loaded for every test file (conftest.py's `pytest_plugins`):
 
-    fake_cuda  'cuda' served by the stand-in (tests/fakecuda.py) for the test's duration
+    fake_cuda  'cuda' served by the stand-in (tests/support/fakecuda.py) for the test's duration
     cuda       the test runs twice, 'cuda' on the stand-in and on the real GPU (skipped
                where there is none); the fixture's value is the device name, "cuda"
     device     the test runs on "cpu", then as `cuda` does

@@ -1,6 +1,6 @@
 """Op cases of the in-place view methods (t_, transpose_, swapdims_, squeeze_, unsqueeze_) and of
 the rearranging functions (ravel, tile, diff, fliplr, flipud, rot90, unflatten, tensor_split,
-repeat_interleave, take_along_dim, diag_embed); see tests/op_cases.py for what a case is.
+repeat_interleave, take_along_dim, diag_embed); see tests/engine/ops/op_cases.py for what a case is.
 Node names are PyTorch 2.13's for the same expression."""
 import numpy as np
 

@@ -1,6 +1,6 @@
 """Fuzzing the command line with hostile input (hypothesis).
 
-Grammar-aware programs (the expressions of tests/test_language_property.py
+Grammar-aware programs (the expressions of tests/grammar/test_language_property.py
 with statements around them), byte-level mutants of them (invalid UTF-8, a
 BOM, stray control bytes) and random eval options go through `autodiff eval`
 as a batch. Whatever comes in:

@@ -1,8 +1,8 @@
 """The GPU seam: on a stand-in without a GPU, and on CuPy where there is one.
 
-The `device` fixture (tests/cuda_fixtures.py) runs each test body on 'cpu'
+The `device` fixture (tests/support/cuda_fixtures.py) runs each test body on 'cpu'
 (numpy), on a stand-in 'cuda' whose arrays are `fakecuda.FakeCudaArray` (an
-ndarray subclass that refuses host arrays as CuPy does; see tests/fakecuda.py),
+ndarray subclass that refuses host arrays as CuPy does; see tests/support/fakecuda.py),
 and on the real GPU through CuPy when CuPy is installed and sees a device
 (skipped otherwise).
 A result, a gradient or an optimiser update that slips off the device shows

@@ -5,7 +5,7 @@ tests/golden/gen_functional_ops.py from the same programs (tests/golden/function
 
 For each case: the output's dtype and shape, its node's name and the names of the next
 functions, the warnings the call gives, the values and the first and second derivatives --
-within their dtype's tolerance (tests/tolerance.py) unless TOLERANCE says otherwise for the case. For each bad call: the exception's type and message.
+within their dtype's tolerance (tests/support/tolerance.py) unless TOLERANCE says otherwise for the case. For each bad call: the exception's type and message.
 """
 import json
 
@@ -20,7 +20,7 @@ import locations
 GOLDEN = json.loads((locations.GOLDEN / "functional_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
-# than their dtype's tolerance (tests/tolerance.py), and why.
+# than their dtype's tolerance (tests/support/tolerance.py), and why.
 TOLERANCE = {}
 
 

@@ -1,9 +1,9 @@
 """Op cases of the indexed writes (engine/ops/indexing.py): index_add, index_copy, index_fill,
 scatter_add and masked_scatter, out of place, in place on a non-leaf and in place on a view (the
-base's node is then CopySlices); see tests/op_cases.py for what a case is. Node names are
+base's node is then CopySlices); see tests/engine/ops/op_cases.py for what a case is. Node names are
 PyTorch 2.13's for the same expression. index_copy has no case with a repeated index: PyTorch's
 formula gives every source slice a gradient, also one that was overwritten, which finite
-differences do not (tests/test_idx_ops.py checks it against PyTorch's numbers)."""
+differences do not (tests/engine/ops/test_idx_ops.py checks it against PyTorch's numbers)."""
 import numpy as np
 
 import autodiff.engine as ad

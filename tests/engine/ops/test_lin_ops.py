@@ -3,7 +3,7 @@ layer_norm, embedding and the layers LayerNorm, Embedding, PairwiseDistance, Mod
 ParameterList against PyTorch 2.13's own output: tests/golden/lin_ops.json, recorded by
 tests/golden/gen_lin_ops.py from the programs of tests/golden/lin_ops_cases.py.
 
-As tests/test_functional_ops.py: each case's outputs, node and next functions' names, warnings,
+As tests/engine/ops/test_functional_ops.py: each case's outputs, node and next functions' names, warnings,
 first and second derivatives (within their dtype's tolerance unless TOLERANCE says otherwise), each bad call's
 exception type and message, and what each layer prints as."""
 import json
@@ -20,7 +20,7 @@ import locations
 GOLDEN = json.loads((locations.GOLDEN / "lin_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
-# than their dtype's tolerance (tests/tolerance.py), and why.
+# than their dtype's tolerance (tests/support/tolerance.py), and why.
 TOLERANCE = {}
 
 

@@ -24,7 +24,7 @@ gives:
 Rows that are only reached inside other ops' derivatives (index_grad,
 put_along, take_along, prod_others, sum_to, to_device) are also called
 directly through ``ad.core.apply`` so their own derivatives are checked.
-`tests/test_ops.py` runs every case (forward, gradcheck, gradgradcheck, node
+`tests/engine/ops/test_ops.py` runs every case (forward, gradcheck, gradgradcheck, node
 name) and fails when a row of the table has no case.
 
 Adding an op: add its row in engine/ops/, then cases here.

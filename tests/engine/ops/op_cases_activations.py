@@ -1,4 +1,4 @@
-"""Op cases of the torch.nn.functional rows (see tests/op_cases.py for what a case is):
+"""Op cases of the torch.nn.functional rows (see tests/engine/ops/op_cases.py for what a case is):
 softplus, gelu, silu, leaky_relu, hardtanh (also relu6), elu (also selu and celu), log_sigmoid, mish,
 hardswish, hardsigmoid, threshold, prelu, glu; mse_loss,
 binary_cross_entropy, binary_cross_entropy_with_logits, nll_loss (also through
@@ -192,7 +192,7 @@ C("log_sigmoid", "wide", lambda x: F.logsigmoid(x * 8.0), [(5,)], lambda x: np.l
   "LogSigmoidBackward0")
 
 # mish, hardswish, hardsigmoid, threshold, prelu, glu (values here from numpy; PyTorch's bits in
-# tests/test_functional_ops.py)
+# tests/engine/ops/test_functional_ops.py)
 hard_edges = away(-3.0, 3.0, margin=0.2, lo=-5.0, hi=5.0)   # hardswish, hardsigmoid: kinks at -3 and 3
 
 

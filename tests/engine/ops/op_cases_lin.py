@@ -1,6 +1,6 @@
 """Op cases of the rows added with vdot, addmv, addr, slogdet (and its sign), cdist, pdist,
 euclidean_dist, at_norm and add_scalar (pairwise_distance's steps), layer_norm and embedding
-(see tests/op_cases.py for what a case is); and the cases of other rows that inner,
+(see tests/engine/ops/op_cases.py for what a case is); and the cases of other rows that inner,
 matrix_power and logdet reach (tensordot's view of a dot or mm, matmul, clone, copy, inverse,
 where), with PyTorch's node names."""
 import numpy as np
@@ -196,7 +196,7 @@ C("embedding", "padding_idx", lambda w, i: F.embedding(i, ad.where(_row(4, 1), 0
   [(4, 2), (5,)], lambda w, i: np.where((np.arange(4) == 1)[:, None], 0.0, w)[i], "EmbeddingBackward0",
   gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([0, 1, 3, 1, 0])])
 # scale_grad_by_freq divides each row's gradient by its count in the call -- not a derivative, so
-# differences check it where each index occurs once (tests/test_lin_ops.py: repeated, as PyTorch)
+# differences check it where each index occurs once (tests/engine/ops/test_lin_ops.py: repeated, as PyTorch)
 C("embedding", "scale_grad_by_freq_distinct", lambda w, i: F.embedding(i, w, scale_grad_by_freq=True), [(4, 2), (3,)],
   lambda w, i: w[i], "EmbeddingBackward0", gen=lambda rng, s: [rng.standard_normal(s[0]), np.array([2, 0, 3])])
 C("embedding", "scalar_index_negative_padding", lambda w, i: F.embedding(i, w, padding_idx=-1), [(3, 2), ()],

@@ -1,4 +1,4 @@
-"""Every row of the op table, checked through the cases in tests/op_cases.py:
+"""Every row of the op table, checked through the cases in tests/engine/ops/op_cases.py:
 
 - the forward value against a numpy reference (float64, tight tolerance);
 - the first derivative against finite differences (gradcheck);
@@ -49,7 +49,7 @@ def make_inputs(case):
 def test_every_row_of_the_op_table_has_a_case():
     covered = {c.op for c in CASES}
     missing = sorted(set(ad.OPS) - covered)
-    assert not missing, f"rows of the op table with no case in tests/op_cases.py: {missing}"
+    assert not missing, f"rows of the op table with no case in tests/engine/ops/op_cases.py: {missing}"
 
 
 def test_cases_name_existing_rows_and_are_unique():

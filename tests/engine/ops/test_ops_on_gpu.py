@@ -2,8 +2,8 @@
 derivatives as on the CPU, and every result on the device.
 
 The CPU results are themselves checked against numpy and finite differences
-(tests/test_ops.py); here the device run must agree with them. Each case runs
-on the stand-in GPU (tests/fakecuda.py, which behaves as CuPy does where the
+(tests/engine/ops/test_ops.py); here the device run must agree with them. Each case runs
+on the stand-in GPU (tests/support/fakecuda.py, which behaves as CuPy does where the
 engine could tell the difference) and, where CuPy sees a GPU, on the real one.
 Weights for the vector-Jacobian products are drawn with a seed fixed by the
 case, the same on both devices.

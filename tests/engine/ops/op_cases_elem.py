@@ -1,4 +1,4 @@
-"""Op cases of the rows added to close elementwise gaps (see tests/op_cases.py for what a case is):
+"""Op cases of the rows added to close elementwise gaps (see tests/engine/ops/op_cases.py for what a case is):
 isnan, isinf, isposinf, isneginf, signbit; addcmul, addcdiv, logaddexp, logaddexp2, copysign,
 fmod, nan_to_num, logit, heaviside (and float_power through the pow rows)."""
 import numpy as np
@@ -89,7 +89,7 @@ C("logit", "eps", lambda x: x.logit(eps=0.2), [(2, 4)], lambda x: np_logit(x, 0.
 C("logit", "inplace", on_copy(lambda y: y.logit_()), [(3,)], np_logit, "LogitBackward0",
   gen=gen_all(uniform(0.1, 0.9)))
 _NO_DERIVATIVE = ("PyTorch has no derivative of heaviside (its node is NotImplemented): backward raises its error, "
-                  "as PyTorch's (tests/test_elem_ops.py checks the message)")
+                  "as PyTorch's (tests/engine/ops/test_elem_ops.py checks the message)")
 C("heaviside", "fn", lambda x, v: ad.heaviside(x, v), [(2, 3), (3,)], np_heaviside, "NotImplemented",
   gen=lambda rng, s: [np.array([[-1.0, 0.0, 2.0], [0.0, -0.0, -3.0]]), np.array([0.5, 0.25, 0.75])],
   xfail={"grad": _NO_DERIVATIVE, "gradgrad": _NO_DERIVATIVE})

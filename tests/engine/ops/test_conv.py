@@ -2,7 +2,7 @@
 layers against PyTorch 2.13's own output: tests/golden/conv.json, recorded by
 tests/golden/gen_conv.py from the programs of tests/golden/conv_cases.py.
 
-As tests/test_functional_ops.py: each case's outputs (running statistics included), node and
+As tests/engine/ops/test_functional_ops.py: each case's outputs (running statistics included), node and
 next functions' names, warnings, first and second derivatives, each bad call's exception type
 and message, and what each layer prints as. Values are compared within RTOL of PyTorch's, not
 bit for bit: PyTorch's convolution and batch-norm kernels sum in their own orders (oneDNN/MKL

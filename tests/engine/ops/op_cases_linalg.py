@@ -1,4 +1,4 @@
-"""Op cases of the linalg rows (see tests/op_cases.py for what a case is):
+"""Op cases of the linalg rows (see tests/engine/ops/op_cases.py for what a case is):
 addmm, bmm (the matmul row), einsum, kron, trace, cross, inverse, linalg_solve,
 det; and the cases of other rows that the linear-algebra functions reach (outer
 is a mul; one-operand einsums are diagonal/permute/sum, as in PyTorch; the

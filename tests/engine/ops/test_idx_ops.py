@@ -4,7 +4,7 @@ tests/golden/idx_ops_cases.py.
 
 For each case: every output's dtype, shape and values (the version counters the in-place cases
 return among them), the node's name and the names of its next functions, and the first and
-second derivatives -- within their dtype's tolerance (tests/tolerance.py). For each bad call: the exception's type and message.
+second derivatives -- within their dtype's tolerance (tests/support/tolerance.py). For each bad call: the exception's type and message.
 """
 import json
 

@@ -1,7 +1,7 @@
 """Batched vector-Jacobian products: grad(..., is_grads_batched=True), and the jacobian and
 hessian built on it.
 
-- For every case of the op table (tests/op_cases.py): one batched backward equals the stack of
+- For every case of the op table (tests/engine/ops/op_cases.py): one batched backward equals the stack of
   one backward per batch element -- through the case's graph, through the graph of its first
   derivative (create_graph=True: the nodes backward formulas make), and with create_graph=True
   itself (the batched result is differentiated again and compared with the per-element ones).

@@ -4,7 +4,7 @@ copysign, fmod, float_power, nan_to_num, logit, heaviside, positive, argsort, no
 count_nonzero, nansum, nanmean, aminmax, cummax, cummin, logcumsumexp, F.hardshrink,
 F.softshrink, F.softsign, F.tanhshrink and their modules) against PyTorch 2.13's own output:
 tests/golden/elem_ops.json, recorded by tests/golden/gen_elem_ops.py from the programs of
-tests/golden/elem_ops_cases.py, compared as tests/test_functional_ops.py compares its own
+tests/golden/elem_ops_cases.py, compared as tests/engine/ops/test_functional_ops.py compares its own
 (values, node and next-function names, warnings, first and second derivatives; bad calls'
 exception types and messages).
 """
@@ -19,7 +19,7 @@ import locations
 GOLDEN = json.loads((locations.GOLDEN / "elem_ops.json").read_text())
 
 # {"out" | "grad" | "grad2": (rtol, atol)}: where a case's numbers may be further from PyTorch's
-# than their dtype's tolerance (tests/tolerance.py), and why.
+# than their dtype's tolerance (tests/support/tolerance.py), and why.
 TOLERANCE = {
     # computed in float32 (x.float()): its derivatives come back to the float64 leaf with float32's precision
     "logcumsumexp_float32": {"grad": (1.3e-6, 1e-5), "grad2": (1.3e-6, 1e-5)},

@@ -1,4 +1,4 @@
-"""Op cases of the convolution rows (see tests/op_cases.py for what a case is): convolution
+"""Op cases of the convolution rows (see tests/engine/ops/op_cases.py for what a case is): convolution
 (conv1d, conv2d and their layers), max_pool, avg_pool, batch_norm, and the internal rows im2col
 and col2im their gradients are made of. The numpy references are plain loops over windows,
 written from the definitions, not from the engine's im2col."""

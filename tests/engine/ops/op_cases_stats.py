@@ -1,4 +1,4 @@
-"""Op cases of the stats rows (see tests/op_cases.py for what a case is):
+"""Op cases of the stats rows (see tests/engine/ops/op_cases.py for what a case is):
 cumsum, cumprod, median, nanmedian, mode, kthvalue, sort, topk, var, std, and the rounding rows
 floor, ceil, trunc, frac, round."""
 import numpy as np
@@ -148,7 +148,7 @@ C("nanmedian_dim", "dim1_keepdim", lambda x: ad.nanmedian(x, 1, keepdim=True).va
   lambda x: np.nanmedian(x, axis=1, keepdims=True), "NanmedianBackward1",
   gen=lambda rng, s: [np.array([[0.7, np.nan, -1.2, 0.3], [np.nan, 2.0, np.nan, np.nan]])])
 
-# ---- mode (distinct values: the smallest; tests/test_selection.py has repeats)
+# ---- mode (distinct values: the smallest; tests/engine/ops/test_selection.py has repeats)
 C("mode", "distinct", lambda x: x.mode(1).values, [(3, 4)], lambda x: np_mode(x, 1), "ModeBackward0",
   gen=gen_all(distinct))
 

@@ -6,7 +6,7 @@ torch, math and numpy, and Python's string formatting.
 
 1. Golden: every snippet of tests/golden/language_python.json prints what
    real CPython 3.11 + PyTorch 2.13 printed for it (the same text, and numbers
-   within float32's tolerance at their print precision: tests/tolerance.py)
+   within float32's tolerance at their print precision: tests/support/tolerance.py)
    (tests/golden/gen_language_python.py made the file; tests never import torch).
 2. Refusals where Python refuses (nonlocal at module level, a name assigned
    before its global declaration ...), and imports outside the allow-list

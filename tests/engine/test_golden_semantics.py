@@ -8,7 +8,7 @@ plus the helpers `catch` and `warns` of tests/golden/semantics_shim.py, the
 same code the generator ran. The generator ran it under PyTorch and recorded
 its `result` dict; here every recorded value must match:
 
-- tensors, None, bools, ints, floats, strings: as tests/test_golden_engine.py
+- tensors, None, bools, ints, floats, strings: as tests/engine/test_golden_engine.py
   compares them (its `compare`); in a case marked `exact`, float tensors bit for bit;
 - dtypes by name;
 - an error recorded by `catch`: our exception's class, or one of its bases, has

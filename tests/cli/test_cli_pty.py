@@ -1,5 +1,5 @@
 """The command line under a real terminal (issue 27): the console script runs on a
-pseudo-terminal (tests/terminal.py, the standard library's pty), so isatty() is really
+pseudo-terminal (tests/support/terminal.py, the standard library's pty), so isatty() is really
 true where it should be, and Ctrl-C is typed as the terminal driver delivers it -- SIGINT to
 the whole foreground process group, workers included.
 

@@ -4,9 +4,9 @@ A row of the op table (engine/ops/) declares its public function names, whether 
 has a method of each and an in-place variant (`exp_`), and how `eval
 --formula` prints it. These tests fail when any declared part is missing --
 the function, the method, the in-place method and function, the formula
-renderer, the language's name for it, or the row's case in tests/op_cases.py
+renderer, the language's name for it, or the row's case in tests/engine/ops/op_cases.py
 -- and when the README's op list names something the language does not know
-(`autodiff functions`, built from the table, is the complete list: tests/test_cli_functions.py).
+(`autodiff functions`, built from the table, is the complete list: tests/cli/test_cli_functions.py).
 """
 import re
 
@@ -53,7 +53,7 @@ def surface_problems(op, cases=frozenset(c.op for c in CASES)):
     if op.signature is not None and op.parsed.name != op.names[0]:
         problems.append(f"signature {op.signature!r} names another function than {op.names[0]!r}")
     if op.name not in cases:
-        problems.append("no case in tests/op_cases.py")
+        problems.append("no case in tests/engine/ops/op_cases.py")
     return problems
 
 
@@ -76,7 +76,7 @@ def test_a_row_missing_parts_is_reported():
     assert "no in-place method halve_it_" in problems
     assert "no in-place function halve_it_()" in problems
     assert "no custom renderer 'no_such_renderer' in grammar/formula.py" in problems
-    assert "no case in tests/op_cases.py" in problems
+    assert "no case in tests/engine/ops/op_cases.py" in problems
 
 
 UNARY_CALLS = sorted(name for name, op in ad.OPS.items()
