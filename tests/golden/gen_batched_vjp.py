@@ -2,9 +2,10 @@
 products (torch.autograd.grad(..., is_grads_batched=True)) and the Jacobians and Hessians of
 torch.autograd.functional.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_batched_vjp.py
+    python tests/golden/gen_batched_vjp.py
 
 Each case is a small program written against a namespace `T` that means the same thing for
 PyTorch and for our engine (default dtype float64; `T.grad` is autograd.grad, `T.jacobian`

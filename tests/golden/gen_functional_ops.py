@@ -3,9 +3,10 @@ and second derivatives of the functions added to close gaps against PyTorch (F.m
 F.hardsigmoid, F.threshold, F.prelu, F.glu, F.cosine_similarity, F.kl_div, torch.xlogy, ...),
 and the messages of their bad calls.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_functional_ops.py
+    python tests/golden/gen_functional_ops.py
 
 Each case is a small program written against names that mean the same thing for PyTorch and
 for our engine: `T` (torch / autodiff.engine), `F` (torch.nn.functional), `nn`, and `leaf(data)`

@@ -1,8 +1,9 @@
 """Regenerate tests/golden/semantics.json from PyTorch itself.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_semantics.py
+    python tests/golden/gen_semantics.py
 
 Same mechanism as tests/golden/gen_engine.py: each case is a small program
 written against a namespace `T` that means the same for PyTorch and for our
