@@ -11,7 +11,7 @@ every elementwise function and operator -- give byte-identical JSON through
 
 CI runs this file under numpy's AVX-512 code and again with it switched off
 (NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
-tolerances hold (tests/tolerance.py)."""
+tolerances hold (tests/support/tolerance.py)."""
 import json
 import math
 import random
@@ -21,7 +21,6 @@ import pytest
 
 import autodiff.engine as ad
 from autodiff.grammar import compiled as lean_lane
-from conftest import console, invoke
 
 FUNCTIONS = ["sin", "cos", "exp", "log", "tanh", "sqrt", "sigmoid", "atan", "asinh", "expm1", "log1p", "erf",
              "abs", "relu", "softplus", "cosh", "sinh", "exp2", "log2", "rsqrt", "erfc"]
@@ -94,8 +93,8 @@ def _objects(stdout):
 
 
 @pytest.fixture(scope="module")
-def batch_output():
-    result = invoke("eval", "-", "--json", input=BATCH)
+def batch_output(cli):
+    result = cli.invoke("eval", "-", "--json", input=BATCH)
     assert result.exit_code in (0, 1)
     objects = _objects(result.stdout)
     assert len(objects) == len(JOBS)
@@ -104,43 +103,43 @@ def batch_output():
     return result.stdout
 
 
-def test_the_lean_lane_takes_most_scalar_jobs(monkeypatch):
+def test_the_lean_lane_takes_most_scalar_jobs(cli, monkeypatch):
     taken = []
     real = lean_lane.run
     monkeypatch.setattr(lean_lane, "run", lambda *a: taken.append(r) or r if (r := real(*a)) is not None else None)
-    invoke("eval", "-", "--json", input=BATCH)
+    cli.invoke("eval", "-", "--json", input=BATCH)
     assert len(taken) >= 200  # (the rest call functions the lane has no row for: abs, softplus)
 
 
-def test_lean_lane_and_full_pipeline(batch_output, monkeypatch):
+def test_lean_lane_and_full_pipeline(cli, batch_output, monkeypatch):
     monkeypatch.setattr(lean_lane, "run", lambda *a: None)
-    assert invoke("eval", "-", "--json", input=BATCH).stdout == batch_output
+    assert cli.invoke("eval", "-", "--json", input=BATCH).stdout == batch_output
 
 
-def test_a_batch_line_and_the_same_line_alone(batch_output):
+def test_a_batch_line_and_the_same_line_alone(cli, batch_output):
     objects = _objects(batch_output)
     for k in range(0, len(JOBS), 7):
-        alone = invoke("eval", JOBS[k], "--json")
+        alone = cli.invoke("eval", JOBS[k], "--json")
         assert _objects(alone.stdout) == [objects[k]], JOBS[k]
 
 
-def test_one_process_and_worker_processes(batch_output):
-    assert invoke("eval", "-", "--json", "--jobs", "2", input=BATCH).stdout == batch_output
+def test_one_process_and_worker_processes(cli, batch_output):
+    assert cli.invoke("eval", "-", "--json", "--jobs", "2", input=BATCH).stdout == batch_output
 
 
-def test_the_console_script_and_a_second_run(batch_output):
+def test_the_console_script_and_a_second_run(cli, batch_output):
     # a process of its own, as a shell runs it: the same bytes as in this process, twice
-    first = console("eval", "-", "--json", input=BATCH)
-    second = console("eval", "-", "--json", input=BATCH)
+    first = cli.console("eval", "-", "--json", input=BATCH)
+    second = cli.console("eval", "-", "--json", input=BATCH)
     assert first.stdout == second.stdout == batch_output
 
 
-def test_dask_workers(batch_output):
+def test_dask_workers(cli, batch_output):
     distributed = pytest.importorskip("distributed")
     import logging
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
                                   silence_logs=logging.ERROR) as cluster:
-        got = invoke("eval", "-", "--json", "--dask", cluster.scheduler_address, input=BATCH)
+        got = cli.invoke("eval", "-", "--json", "--dask", cluster.scheduler_address, input=BATCH)
     assert got.stdout == batch_output
 
 
@@ -163,7 +162,7 @@ def _same(number, json_value):
     return float(number) == json_value and math.copysign(1, float(number)) == math.copysign(1, json_value)
 
 
-def test_the_python_api_and_autodiff_run(batch_output):
+def test_the_python_api_and_autodiff_run(cli, batch_output):
     """The Python API and `autodiff run --dtype float64` compute the same numbers as eval's JSON
     (JSON writes each float as Python's repr, which reads back to the same bits)."""
     objects = _objects(batch_output)
@@ -186,7 +185,7 @@ def test_the_python_api_and_autodiff_run(batch_output):
         script.append("print(repr(f.item()), [None if g is None else repr(g.item()) for g in gs])")
         checked.append(k)
     assert len(checked) >= 40
-    run = invoke("run", "--dtype", "float64", "-c", "\n".join(script))
+    run = cli.invoke("run", "--dtype", "float64", "-c", "\n".join(script))
     assert run.exit_code == 0, run.stderr
     for line, k in zip(run.stdout.splitlines(), checked):
         value, grads = line.split(" ", 1)
@@ -198,7 +197,7 @@ def test_the_python_api_and_autodiff_run(batch_output):
                 assert _same(float(g), want["grad"][name]), JOBS[k]
 
 
-def test_a_0d_variable_and_a_one_element_one(batch_output):
+def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
     """x=0.3 (0-d: the lean lane) and x=[0.3] (one element: the full pipeline) give the same bits."""
     objects = _objects(batch_output)
     compared = 0
@@ -207,7 +206,7 @@ def test_a_0d_variable_and_a_one_element_one(batch_output):
             continue
         bindings, expr = _split(JOBS[k])
         listed = "; ".join([f"{n} = [{v}]" for n, v in bindings] + [f"({expr}).sum()"])
-        one = _objects(invoke("eval", listed, "--json").stdout)[0]
+        one = _objects(cli.invoke("eval", listed, "--json").stdout)[0]
         assert one["value"] == objects[k]["value"], JOBS[k]
         assert {n: g[0] for n, g in one["grad"].items()} == objects[k]["grad"], JOBS[k]
         compared += 1

@@ -14,7 +14,7 @@ Directives in the script's leading comments:
 - `# autodiff: OPTIONS` -- extra options for `autodiff run` (`--dtype float32` where
   the seed's output is float32, PyTorch's default);
 - `# autodiff-requires: cuda` -- the cell needs a GPU; without one it runs on the
-  fake CuPy backend of tests/fakecuda.py (so the device seam and the printing of
+  fake CuPy backend of tests/support/fakecuda.py (so the device seam and the printing of
   `device='cuda:0'` are checked everywhere);
 - `# autodiff-warns: TEXT` -- stderr must contain TEXT (the seed shows a warning);
   without it, stderr must be empty.
@@ -45,7 +45,6 @@ import shlex
 
 import pytest
 from autodiff import engine as E
-from conftest import run
 
 SEEDS = pathlib.Path(__file__).parent / "seeds"
 SCRIPTS = sorted(SEEDS.glob("*.ad"))
@@ -119,12 +118,12 @@ def test_every_seed_has_scripts():
 
 
 @pytest.mark.parametrize("path", _params())
-def test_seed_script(path, request):
+def test_seed_script(cli, path, request):
     d = directives(path)
     if "cuda" in d["requires"]:
         request.getfixturevalue("cuda_backend")
     dtype_before = E.get_default_dtype()
-    result = run(None, *d["options"], script=path)
+    result = cli.run(None, *d["options"], script=path)
     assert E.get_default_dtype() == dtype_before, "the run changed the default dtype for what follows"
     expected_out = path.with_suffix(".out")
     if expected_out.exists():

@@ -1,5 +1,5 @@
 """assert_close cases, run by gen_assert_close.py under PyTorch (to record its messages)
-and by tests/test_assert_close.py under our engine: `T` is torch or autodiff.engine
+and by tests/engine/test_assert_close.py under our engine: `T` is torch or autodiff.engine
 (float32 default), `assert_close` its torch.testing.assert_close."""
 
 def cases(T, assert_close):

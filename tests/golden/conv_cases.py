@@ -1,5 +1,5 @@
 """The cases of conv.json: conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d,
-batch_norm, dropout2d and their layers, run by gen_conv.py under PyTorch and by tests/test_conv.py
+batch_norm, dropout2d and their layers, run by gen_conv.py under PyTorch and by tests/engine/ops/test_conv.py
 under our engine, recorded by functional_ops_cases.record and run_error. REPRS are programs that
 set `text` to what a layer prints as (or its state, seeded weights included)."""
 from program_cases import registry

@@ -1,5 +1,5 @@
 """The cases of custom_function.json and how each is recorded: run by gen_custom_function.py under
-PyTorch and by tests/test_custom_function.py under our engine. The names a program uses: T (torch /
+PyTorch and by tests/engine/test_custom_function.py under our engine. The names a program uses: T (torch /
 autodiff.engine), Function, once_differentiable, leaf(data) (a float64 tensor that requires grad)
 and note(value), which appends what a forward or backward saw (tensors, None, numbers, flags) to
 the case's log.

@@ -3,7 +3,7 @@ pointwise ops (addcmul, addcdiv, logaddexp(2), copysign, fmod, float_power, nan_
 heaviside, positive), sorting, counting and scans (argsort, nonzero, count_nonzero, nansum,
 nanmean, aminmax, cummax, cummin, logcumsumexp) and the shrinking activations (F.hardshrink,
 F.softshrink, F.softsign, F.tanhshrink and their modules). Recorded under PyTorch by
-gen_elem_ops.py and replayed under our engine by tests/test_elem_ops.py, with the recording of
+gen_elem_ops.py and replayed under our engine by tests/engine/ops/test_elem_ops.py, with the recording of
 functional_ops_cases.py (the same names: T, F, nn, leaf). Tensors are kept under 8 elements
 along their last dim where PyTorch's kernels would otherwise take their vectorised path, whose
 exp and log round differently from the C library's."""

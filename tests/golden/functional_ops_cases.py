@@ -1,5 +1,5 @@
 """The cases of functional_ops.json and how each is recorded: run by gen_functional_ops.py under
-PyTorch and by tests/test_functional_ops.py under our engine (see gen_functional_ops.py). The
+PyTorch and by tests/engine/ops/test_functional_ops.py under our engine (see gen_functional_ops.py). The
 names a program uses: T, F, nn and leaf(data), a float64 tensor that requires grad."""
 import warnings
 

@@ -1,7 +1,10 @@
 """Record torch.testing.assert_close's outcome (OK, or the error and its message)
 for each case of assert_close_cases.py into assert_close.json.
 
-    /path/to/python-with-torch tests/golden/gen_assert_close.py
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
+
+    python tests/golden/gen_assert_close.py
 """
 import json
 import pathlib

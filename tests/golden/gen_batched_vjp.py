@@ -2,16 +2,17 @@
 products (torch.autograd.grad(..., is_grads_batched=True)) and the Jacobians and Hessians of
 torch.autograd.functional.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_batched_vjp.py
+    python tests/golden/gen_batched_vjp.py
 
 Each case is a small program written against a namespace `T` that means the same thing for
 PyTorch and for our engine (default dtype float64; `T.grad` is autograd.grad, `T.jacobian`
 and `T.hessian` are torch.autograd.functional's) and a flag `V`, the `vectorize=` argument the
 program passes on. It leaves its observations in a dict `result`. The recorded values are
 PyTorch's with V=True; this script checks that V=False gives the same (to 1e-12) before
-writing them. tests/test_batched_vjp.py runs the same text with `T` built from
+writing them. tests/engine/ops/test_batched_vjp.py runs the same text with `T` built from
 autodiff.engine and V in (True, False, None) and compares every value.
 
 Error cases record the exception's type and message instead (`raises`).

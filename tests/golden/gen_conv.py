@@ -3,7 +3,10 @@ first and second derivatives of conv1d, conv2d, the poolings, batch_norm and the
 (programs in conv_cases.py, recorded as gen_functional_ops.py records its own), what the layers
 print as, and the messages of bad calls.
 
-    /work/torchenv/bin/python tests/golden/gen_conv.py
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
+
+    python tests/golden/gen_conv.py
 """
 import os
 import sys

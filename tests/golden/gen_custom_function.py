@@ -5,12 +5,13 @@ and the messages of PyTorch's checks (the gradients a backward returns, saved te
 place or freed, mark_dirty, views returned by a forward, keyword arguments of apply); and what whole
 programs of the language print (the tutorial's LegendrePolynomial3 among them), run by Python.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_custom_function.py
+    python tests/golden/gen_custom_function.py
 
 The cases are programs in tests/golden/custom_function_cases.py, recorded by its `record` and
-`run_error` (shared with tests/test_custom_function.py), with torch's default dtype float64 as
+`run_error` (shared with tests/engine/test_custom_function.py), with torch's default dtype float64 as
 our engine's. Floats are kept as float.hex.
 """
 import contextlib

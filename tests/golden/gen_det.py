@@ -3,7 +3,10 @@
 two sizes past 16 recorded for the record. The matrices come from Python's own generator (its
 stream is fixed across versions), so the JSON holds only PyTorch's answers.
 
-    /work/torchenv/bin/python tests/golden/gen_det.py
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
+
+    python tests/golden/gen_det.py
 """
 import json
 import pathlib

@@ -4,9 +4,10 @@ and shrinking activations added to close gaps against PyTorch (isnan ... signbit
 logaddexp, copysign, fmod, float_power, nan_to_num, logit, argsort, nonzero, nansum, aminmax,
 cummax, logcumsumexp, F.hardshrink, ...), and the messages of their bad calls.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_elem_ops.py
+    python tests/golden/gen_elem_ops.py
 
 The programs (elem_ops_cases.py) are recorded as gen_functional_ops.py records its own, with its
 namespace (T, F, nn, leaf) and functional_ops_cases.record / run_error: see that file.

@@ -1,8 +1,9 @@
 """Regenerate tests/golden/engine.json from PyTorch itself.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_engine.py
+    python tests/golden/gen_engine.py
 
 Each case is a small program written against a namespace `T` that means the
 same thing for PyTorch and for our engine; it leaves its observations in a
@@ -16,7 +17,7 @@ shim:
     T.SGD, T.Adam torch.optim.SGD / torch.optim.Adam   (engine: ad.SGD / ad.Adam)
     T.linear      torch.nn.functional.linear     (engine: ad.linear)
 
-tests/test_golden_engine.py runs the same program text with `T` built from
+tests/engine/test_golden_engine.py runs the same program text with `T` built from
 `autodiff.engine` and compares every recorded value.
 
 Encoding of a recorded value (see `encode`):

@@ -1,9 +1,10 @@
 """Regenerate tests/golden/eval.json: what `autodiff eval --json` must print,
 computed by PyTorch itself.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_eval.py
+    python tests/golden/gen_eval.py
 
 Each case is one eval job: a program (`expr`, in the autodiff language, whose
 last statement is the value f), its bindings (NAME=VALUE texts exactly as they

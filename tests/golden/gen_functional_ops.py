@@ -3,14 +3,15 @@ and second derivatives of the functions added to close gaps against PyTorch (F.m
 F.hardsigmoid, F.threshold, F.prelu, F.glu, F.cosine_similarity, F.kl_div, torch.xlogy, ...),
 and the messages of their bad calls.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_functional_ops.py
+    python tests/golden/gen_functional_ops.py
 
 Each case is a small program written against names that mean the same thing for PyTorch and
 for our engine: `T` (torch / autodiff.engine), `F` (torch.nn.functional), `nn`, and `leaf(data)`
 (a float64 tensor that requires grad). It defines `inputs` (the tensors to differentiate by)
-and `f()` (the call). `record` (shared with tests/test_functional_ops.py) runs it: the output's
+and `f()` (the call). `record` (shared with tests/engine/ops/test_functional_ops.py) runs it: the output's
 dtype, values, node name and the names of its next functions; the warnings the call gives;
 then g = d sum(out * W) / d inputs and d sum(g * V) / d inputs for fixed weights W and V (None
 where a gradient does not require grad, as PyTorch has it). A tuple result (values, indices)

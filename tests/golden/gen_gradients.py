@@ -1,9 +1,10 @@
 """Regenerate tests/golden/gradients.json: PyTorch 2.13's values and first derivatives of everyday
 elementwise ops, activations and losses, and the sign of zero gradients (which shows when
-printed) -- so tests/test_gradients_golden.py can check the op table's backward formulas
+printed) -- so tests/engine/ops/test_gradients_golden.py can check the op table's backward formulas
 without PyTorch.
 
-Run with a Python that has torch (not needed by the test suite):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
     python tests/golden/gen_gradients.py
 

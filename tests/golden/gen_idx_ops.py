@@ -3,9 +3,10 @@ version counters and first and second derivatives of index_add, index_copy, inde
 scatter_add and masked_scatter (out of place, in place, in place on a view), and the messages
 of their bad calls.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_idx_ops.py
+    python tests/golden/gen_idx_ops.py
 
 The programs (idx_ops_cases.py) and how each is recorded are functional_ops_cases.py's: `T`,
 `leaf(data)` (a float64 tensor that requires grad), `V(*ints)` (an int64 tensor of the numbers

@@ -1,10 +1,11 @@
 """Regenerate tests/golden/kernel_runs.json: what PyTorch gives for add and sub with alpha, lerp
 (number and tensor weights, both ends), whole-tensor sums and means of many lengths, uniform draws
 and a new Linear layer's weights after manual_seed, and 40 steps of SGD and Adam in their
-variants fed the same gradients -- so tests/test_kernel_runs.py can check the engine's within
+variants fed the same gradients -- so tests/engine/test_kernel_runs.py can check the engine's within
 tolerance without PyTorch.
 
-Run with a Python that has torch (not needed by the test suite):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
     python tests/golden/gen_kernel_runs.py
 

@@ -1,8 +1,9 @@
 """Regenerate tests/golden/kernels.json: erf and erfc at 2,400 points and erfinv at 1,300,
 computed with 120-bit arithmetic by mpmath and rounded to double -- the exact values
-engine/kernels.py's vectorised erf, erfc and erfinv are measured against (tests/test_kernels.py).
+engine/kernels.py's vectorised erf, erfc and erfinv are measured against (tests/engine/test_kernels.py).
 
-Run with a Python that has mpmath (not needed by the test suite):
+Run with a Python that has mpmath (`pip install mpmath`; not a dependency of the test
+suite):
 
     python tests/golden/gen_kernels.py
 """

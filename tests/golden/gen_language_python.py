@@ -1,11 +1,12 @@
 """Writes tests/golden/language_python.json: Python snippets of the kind
 pasted from PyTorch autograd tutorials, each with the stdout that real
-CPython (3.11) and PyTorch 2.13 print for it. tests/test_language_python.py
+CPython (3.11) and PyTorch 2.13 print for it. tests/grammar/test_language_python.py
 runs the same sources through the language and compares stdout exactly.
 
-Run with the interpreter that has torch (never a test dependency):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite) -- CPython 3.11, as recorded, since the snippets' output is Python's as well:
 
-    /work/torchenv/bin/python tests/golden/gen_language_python.py
+    python tests/golden/gen_language_python.py
 
 Every snippet runs in a fresh namespace, with torch's default dtype float32
 (the test runs the language with --dtype float32 too)."""

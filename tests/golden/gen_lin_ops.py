@@ -4,7 +4,10 @@ pdist, pairwise_distance, layer_norm, embedding and their modules (programs in l
 recorded as gen_functional_ops.py records its own), what the layers print as, and the messages
 of bad calls.
 
-    /work/torchenv/bin/python tests/golden/gen_lin_ops.py
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
+
+    python tests/golden/gen_lin_ops.py
 """
 import os
 import sys

@@ -5,9 +5,10 @@ versions, the repr -- param_groups and their edits, load_state_dict, torch.optim
 schedules with their warnings and state_dicts, the messages of bad calls, and what whole
 programs print (tests/golden/optim_cases.py holds them all; see its docstring).
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_optim.py
+    python tests/golden/gen_optim.py
 """
 import contextlib
 import io

@@ -1,8 +1,9 @@
 """Regenerate tests/golden/printing.json from PyTorch itself.
 
-Run with a Python that has torch (not needed by the test suite):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_printing.py
+    python tests/golden/gen_printing.py
 
 Each case records the tensor's values (nested lists; nan/inf as the strings
 "nan", "inf", "-inf"), shape, dtype name, requires_grad, grad_fn name (or

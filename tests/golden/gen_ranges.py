@@ -2,12 +2,13 @@
 bit for bit, over starts, ends, steps and dtypes that exercise every part of its kernels
 (the two halves of linspace, arange's vector blocks and its one-by-one tail).
 
-Run with a Python that has torch (not needed by the test suite):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_ranges.py
+    python tests/golden/gen_ranges.py
 
 A case keeps every element's bits (as integers) when it has at most 64 elements, else the
-SHA-256 of its bytes and a sample of elements; tests/test_ranges.py compares exactly."""
+SHA-256 of its bytes and a sample of elements; tests/engine/test_ranges.py compares exactly."""
 import hashlib
 import json
 import pathlib

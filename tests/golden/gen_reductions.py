@@ -3,6 +3,9 @@ logsumexp, vector norms, and gradients summed back over broadcast dims. The inpu
 Python's own generator (its stream is fixed across versions), so the JSON holds only PyTorch's
 answers.
 
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
+
     python tests/golden/gen_reductions.py
 """
 import json

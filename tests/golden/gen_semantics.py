@@ -1,13 +1,14 @@
 """Regenerate tests/golden/semantics.json from PyTorch itself.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_semantics.py
+    python tests/golden/gen_semantics.py
 
 Same mechanism as tests/golden/gen_engine.py: each case is a small program
 written against a namespace `T` that means the same for PyTorch and for our
 engine, leaving its observations in a dict `result`. Here `T` is torch (default
-dtype float64, as ours) plus this shim, which tests/test_golden_semantics.py
+dtype float64, as ours) plus this shim, which tests/engine/test_golden_semantics.py
 mirrors on the engine side:
 
     T.grad           torch.autograd.grad               (engine: ad.grad)
@@ -2539,7 +2540,7 @@ def nn_case(name, setup, expr, leaves, second=True):
     storage-less zero tensors). second=False leaves them out: binary_cross_entropy's, where
     PyTorch's double backward adds 1e-12 to x and 1 - x in its denominator, so it differs from
     the exact second derivative by more than the 1e-10 tolerance near cancellations (our second
-    derivatives are checked by finite differences in tests/test_ops.py)."""
+    derivatives are checked by finite differences in tests/engine/ops/test_ops.py)."""
     grads = ", ".join(f"'{v}.grad': {v}.grad" for v in leaves)
     leaf_list = ", ".join(leaves)
     setup = setup.replace("\n", "\n        ")

@@ -4,9 +4,10 @@ functions, version counters and first and second derivatives of the in-place vie
 (ravel, tile, diff, fliplr, flipud, rot90, unflatten, tensor_split, repeat_interleave,
 take_along_dim, diag_embed), and the messages of their bad calls.
 
-Run with a Python that has torch (the test suite never imports it):
+Run with a Python that has PyTorch 2.13 (`pip install torch==2.13.0`; not a dependency of the
+test suite):
 
-    /work/torchenv/bin/python tests/golden/gen_shape_ops.py
+    python tests/golden/gen_shape_ops.py
 
 The programs (shape_ops_cases.py) and how each is recorded are functional_ops_cases.py's: `T`,
 `F`, `nn`, `leaf(data)` (a float64 tensor that requires grad), and here `V(*ints)`, an int64

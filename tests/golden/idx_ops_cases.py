@@ -3,7 +3,7 @@ index_copy, index_fill (a number, a 0-d tensor), scatter_add and masked_scatter 
 gather, which share scatter_add's index checks), out of place,
 in place (the version counters returned as `V(...)`), in place on a view (the base's CopySlices,
 the view's AsStridedBackward0), and their bad calls. Run by gen_idx_ops.py under PyTorch and by
-tests/test_idx_ops.py under our engine; each program is recorded as in functional_ops_cases
+tests/engine/ops/test_idx_ops.py under our engine; each program is recorded as in functional_ops_cases
 (`record`, `run_error`). Outputs after the first are not differentiated.
 
 The names a program uses: T, leaf(data) (a float64 tensor that requires grad), V(*ints) (an int64
@@ -297,7 +297,7 @@ case("scatter_add_3d", """
 """)
 case("scatter_add_src_larger_than_index", """
     x = leaf(R(3, 4))
-    inputs = [x]  # (PyTorch's backward refuses to give src a gradient here: see tests/test_idx_ops.py)
+    inputs = [x]  # (PyTorch's backward refuses to give src a gradient here: see tests/engine/ops/test_idx_ops.py)
     def f(): return x.scatter_add(1, T.tensor([[3, 3], [0, 1]]), T.tensor(R(3, 5)))
 """)
 case("scatter_add_float32", """

@@ -1,7 +1,7 @@
 """The cases of lin_ops.json: vdot, inner, addmv, addr, matrix_power, logdet, slogdet, cdist,
 pdist, pairwise_distance, layer_norm, embedding and their modules (LayerNorm, Embedding,
 PairwiseDistance, ModuleDict, ParameterList), run by gen_lin_ops.py under PyTorch and by
-tests/test_lin_ops.py under our engine, recorded by functional_ops_cases.record and run_error.
+tests/engine/ops/test_lin_ops.py under our engine, recorded by functional_ops_cases.record and run_error.
 REPRS are programs that set `text` to what a layer prints as."""
 from program_cases import registry
 

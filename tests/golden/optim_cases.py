@@ -1,5 +1,5 @@
 """The cases of optim.json and how each is recorded: run by gen_optim.py under PyTorch and by
-tests/test_optim_parity.py under our engine (see gen_optim.py).
+tests/engine/test_optim_parity.py under our engine (see gen_optim.py).
 
 A case is a program written against `T` (torch / autodiff.engine), `optim` (T.optim) and `sched`
 (T.optim.lr_scheduler), with the helpers below (`make_params`, `feed`, `train`); it defines `run()`,

@@ -1,6 +1,6 @@
 """Helpers that the programs in tests/golden/semantics.json call, shared verbatim by
 the generator (tests/golden/gen_semantics.py, under PyTorch) and the test
-(tests/test_golden_semantics.py, under our engine), so that they mean the same
+(tests/engine/test_golden_semantics.py, under our engine), so that they mean the same
 thing on both sides. Pure Python: imports neither torch nor the engine.
 
     catch(fn)   fn() when it returns; when it raises, a `Caught` that records the

@@ -2,7 +2,7 @@
 squeeze_, unsqueeze_) on plain tensors, on views and on bases with views, and the rearranging
 functions (ravel, tile, diff, fliplr, flipud, rot90, unflatten, tensor_split, repeat_interleave,
 take_along_dim, diag_embed), with their bad calls. Run by gen_shape_ops.py under PyTorch and by
-tests/test_shape_ops.py under our engine; each program is recorded as in functional_ops_cases
+tests/engine/ops/test_shape_ops.py under our engine; each program is recorded as in functional_ops_cases
 (`record`, `run_error`). Outputs after the first are not differentiated: the in-place cases
 return the version counters there (`V(...)`, an int64 tensor)."""
 from program_cases import registry

@@ -1,0 +1,199 @@
+"""Op cases of the convolution rows (see tests/engine/ops/op_cases.py for what a case is): convolution
+(conv1d, conv2d and their layers), max_pool, avg_pool, batch_norm, and the internal rows im2col
+and col2im their gradients are made of. The numpy references are plain loops over windows,
+written from the definitions, not from the engine's im2col."""
+import itertools
+
+import numpy as np
+
+import autodiff.engine as ad
+from op_cases import C, apply, distinct, gen_all
+
+F = ad.nn.functional
+
+
+# ------------------------------------------------------------ numpy references
+
+def np_conv(x, w, b=None, stride=1, padding=0, dilation=1, groups=1):
+    """out[n, o, p...] = b[o] + sum over c in o's group and kernel offsets k of
+    w[o, c, k] x_padded[n, g c, p s + k d]."""
+    k = w.ndim - 2
+    stride, padding, dilation = ((v,) * k if isinstance(v, int) else tuple(v) for v in (stride, padding, dilation))
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in padding])
+    out = [(n - d * (kk - 1) - 1) // s + 1 for n, kk, s, d in zip(xp.shape[2:], w.shape[2:], stride, dilation)]
+    o_per, c_per = w.shape[0] // groups, w.shape[1]
+    y = np.zeros((x.shape[0], w.shape[0]) + tuple(out))
+    for o in range(w.shape[0]):
+        g = o // o_per
+        for pos in itertools.product(*(range(n) for n in out)):
+            for off in itertools.product(*(range(kk) for kk in w.shape[2:])):
+                idx = tuple(p * s + q * d for p, s, q, d in zip(pos, stride, off, dilation))
+                patch = xp[(slice(None), slice(g * c_per, (g + 1) * c_per)) + idx]
+                y[(slice(None), o) + pos] += patch @ w[(o, slice(None)) + off]
+        if b is not None:
+            y[:, o] += b[o]
+    return y
+
+
+def _out2d(x, kernel, stride, padding, dilation, ceil_mode):
+    """The number of windows along each of the last two dims (PyTorch's rule for ceil_mode)."""
+    h, w = x.shape[-2:]
+    sizes = []
+    for n, k, s, p, d in zip((h, w), kernel, stride, padding, dilation):
+        o = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (o - 1) * s >= n + p:
+            o -= 1
+        sizes.append(o)
+    return sizes
+
+
+def np_max_pool(x, kernel, stride=None, padding=0, dilation=1, ceil_mode=False):
+    kernel, stride, padding, dilation = (((v, v) if isinstance(v, int) else tuple(v))
+                                         for v in (kernel, stride or kernel, padding, dilation))
+    out = _out2d(x, kernel, stride, padding, dilation, ceil_mode)
+    y = np.empty(x.shape[:-2] + tuple(out))
+    for i, j in itertools.product(range(out[0]), range(out[1])):
+        rows = [i * stride[0] - padding[0] + a * dilation[0] for a in range(kernel[0])]
+        cols = [j * stride[1] - padding[1] + a * dilation[1] for a in range(kernel[1])]
+        rows = [r for r in rows if 0 <= r < x.shape[-2]]
+        cols = [c for c in cols if 0 <= c < x.shape[-1]]
+        y[..., i, j] = x[..., rows, :][..., cols].max(axis=(-1, -2))
+    return y
+
+
+def np_avg_pool(x, kernel, stride=None, padding=0, ceil_mode=False, count_include_pad=True, divisor=None):
+    kernel, stride, padding = (((v, v) if isinstance(v, int) else tuple(v)) for v in (kernel, stride or kernel, padding))
+    out = _out2d(x, kernel, stride, padding, (1, 1), ceil_mode)
+    y = np.empty(x.shape[:-2] + tuple(out))
+    h, w = x.shape[-2:]
+    for i, j in itertools.product(range(out[0]), range(out[1])):
+        r0, c0 = i * stride[0] - padding[0], j * stride[1] - padding[1]
+        r1, c1 = min(r0 + kernel[0], h + padding[0]), min(c0 + kernel[1], w + padding[1])
+        padded_count = (r1 - r0) * (c1 - c0)
+        r0, c0, r1, c1 = max(r0, 0), max(c0, 0), min(r1, h), min(c1, w)
+        total = x[..., r0:r1, c0:c1].sum(axis=(-1, -2))
+        y[..., i, j] = total / (divisor or (padded_count if count_include_pad else (r1 - r0) * (c1 - c0)))
+    return y
+
+
+def np_batch_norm(x, w=None, b=None, mean=None, var=None, eps=1e-5):
+    axes = (0,) + tuple(range(2, x.ndim))
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if mean is None:
+        mean, var = x.mean(axis=axes), x.var(axis=axes)
+    y = (x - mean.reshape(shape)) / np.sqrt(var.reshape(shape) + eps)
+    if w is not None:
+        y = y * w.reshape(shape)
+    if b is not None:
+        y = y + b.reshape(shape)
+    return y
+
+
+def np_im2col(x, kernel, stride, padding, dilation):
+    k = len(kernel)
+    xp = np.pad(x, [(0, 0)] * (x.ndim - k) + list(padding))
+    out = [(n - d * (kk - 1) - 1) // s + 1 for n, kk, s, d in zip(xp.shape[x.ndim - k:], kernel, stride, dilation)]
+    cols = np.empty(x.shape[:x.ndim - k] + tuple(kernel) + tuple(out))
+    for off in itertools.product(*(range(kk) for kk in kernel)):
+        for pos in itertools.product(*(range(n) for n in out)):
+            idx = tuple(p * s + q * d for p, s, q, d in zip(pos, stride, off, dilation))
+            cols[(Ellipsis,) + off + pos] = xp[(Ellipsis,) + idx]
+    return cols
+
+
+def np_col2im(cols, size, kernel, stride, padding, dilation):
+    """The adjoint of np_im2col: <np_im2col(x), c> = <x, np_col2im(c)> for every x."""
+    k = len(kernel)
+    lead = cols.shape[:cols.ndim - 2 * k]
+    x = np.zeros(lead + tuple(size))
+    for i in np.ndindex(*size):
+        e = np.zeros(tuple(size))
+        e[i] = 1.0
+        x[(Ellipsis,) + i] = (np_im2col(e, kernel, stride, padding, dilation) * cols).sum(
+            axis=tuple(range(len(lead), cols.ndim)))
+    return x
+
+
+ND = "ConvolutionBackward0"
+
+# ============================================================== convolution
+C("convolution", "conv2d", lambda x, w, b: F.conv2d(x, w, b), [(2, 2, 4, 4), (3, 2, 2, 2), (3,)],
+  lambda x, w, b: np_conv(x, w, b), ND)
+C("convolution", "conv2d_no_bias_stride_padding", lambda x, w: F.conv2d(x, w, stride=2, padding=1),
+  [(1, 2, 5, 4), (2, 2, 3, 2)], lambda x, w: np_conv(x, w, stride=2, padding=1), ND)
+C("convolution", "conv2d_dilation_groups", lambda x, w, b: F.conv2d(x, w, b, dilation=(2, 1), groups=2, padding=(1, 0)),
+  [(2, 4, 5, 3), (4, 2, 2, 2), (4,)], lambda x, w, b: np_conv(x, w, b, padding=(1, 0), dilation=(2, 1), groups=2), ND)
+C("convolution", "conv2d_same_odd", lambda x, w: F.conv2d(x, w, padding="same"), [(1, 1, 4, 3), (2, 1, 3, 3)],
+  lambda x, w: np_conv(x, w, padding=1), ND)
+C("convolution", "conv2d_unbatched", lambda x, w, b: F.conv2d(x, w, b), [(2, 3, 3), (2, 2, 2, 2), (2,)],
+  lambda x, w, b: np_conv(x[None], w, b)[0], "SqueezeBackward1")
+C("convolution", "conv1d", lambda x, w, b: F.conv1d(x, w, b, stride=2, padding=2, dilation=2), [(2, 3, 7), (2, 3, 3), (2,)],
+  lambda x, w, b: np_conv(x, w, b, stride=2, padding=2, dilation=2), ND)
+C("convolution", "conv1d_groups_no_bias", lambda x, w: F.conv1d(x, w, groups=3), [(1, 3, 5), (6, 1, 2)],
+  lambda x, w: np_conv(x, w, groups=3), ND)
+C("convolution", "conv2d_weight_only", lambda w: F.conv2d(ad.tensor(np.linspace(-1, 1, 32).reshape(1, 2, 4, 4)), w),
+  [(2, 2, 3, 3)], lambda w: np_conv(np.linspace(-1, 1, 32).reshape(1, 2, 4, 4), w), ND)
+
+# ============================================================== im2col, col2im (internal)
+_P = dict(kernel=(2, 2), stride=(2, 1), padding=((1, 0), (0, 1)), dilation=(1, 2))
+C("im2col", "2d", lambda x: apply("im2col", x, **_P), [(2, 1, 4, 4)], lambda x: np_im2col(x, **_P),
+  "Im2ColBackward0", internal=True)
+C("im2col", "1d", lambda x: apply("im2col", x, kernel=(3,), stride=(1,), padding=((1, 1),), dilation=(1,)), [(2, 5)],
+  lambda x: np_im2col(x, (3,), (1,), ((1, 1),), (1,)), "Im2ColBackward0", internal=True)
+C("col2im", "2d", lambda c: apply("col2im", c, size=(4, 4), **_P), [(2, 1, 2, 2, 2, 3)],
+  lambda c: np_col2im(c, (4, 4), **_P), "Col2ImBackward0", internal=True)
+C("col2im", "1d_overlapping", lambda c: apply("col2im", c, size=(5,), kernel=(3,), stride=(1,), padding=((1, 1),),
+                                              dilation=(1,)),
+  [(2, 3, 5)], lambda c: np_col2im(c, (5,), (3,), (1,), ((1, 1),), (1,)), "Col2ImBackward0", internal=True)
+
+# ============================================================== pooling
+MP = "MaxPool2DWithIndicesBackward0"
+C("max_pool", "2x2", lambda x: F.max_pool2d(x, 2), [(2, 2, 4, 4)], lambda x: np_max_pool(x, 2), MP,
+  gen=gen_all(distinct))
+C("max_pool", "overlapping_padding_ceil", lambda x: F.max_pool2d(x, 3, 2, 1, ceil_mode=True), [(1, 2, 6, 5)],
+  lambda x: np_max_pool(x, 3, 2, 1, ceil_mode=True), MP, gen=gen_all(distinct))
+C("max_pool", "dilation_unbatched", lambda x: F.max_pool2d(x, (2, 3), 1, (1, 0), dilation=(2, 1)), [(2, 5, 4)],
+  lambda x: np_max_pool(x, (2, 3), 1, (1, 0), (2, 1)), MP, gen=gen_all(distinct))
+AP = "AvgPool2DBackward0"
+C("avg_pool", "2x2", lambda x: F.avg_pool2d(x, 2), [(2, 2, 4, 4)], lambda x: np_avg_pool(x, 2), AP)
+C("avg_pool", "padding_ceil", lambda x: F.avg_pool2d(x, 3, 2, 1, ceil_mode=True), [(1, 2, 6, 5)],
+  lambda x: np_avg_pool(x, 3, 2, 1, ceil_mode=True), AP)
+C("avg_pool", "exclude_pad_unbatched", lambda x: F.avg_pool2d(x, (2, 3), (1, 2), 1, count_include_pad=False),
+  [(2, 4, 5)], lambda x: np_avg_pool(x, (2, 3), (1, 2), 1, count_include_pad=False), AP)
+C("avg_pool", "divisor_override", lambda x: F.avg_pool2d(x, 2, 1, ceil_mode=True, divisor_override=3), [(1, 1, 3, 4)],
+  lambda x: np_avg_pool(x, 2, 1, ceil_mode=True, divisor=3), AP)
+C("avg_pool", "adaptive", lambda x: F.adaptive_avg_pool2d(x, (2, 3)), [(1, 2, 4, 6)],
+  lambda x: np_avg_pool(x, (2, 2)), "AdaptiveAvgPool2DBackward0")
+
+# ============================================================== batch_norm
+BN = "NativeBatchNormBackward0"
+C("batch_norm", "training_affine", lambda x, w, b: F.batch_norm(x, None, None, w, b, training=True),
+  [(3, 2, 2, 2), (2,), (2,)], lambda x, w, b: np_batch_norm(x, w, b), BN)
+C("batch_norm", "training_1d_no_affine", lambda x: F.batch_norm(x, None, None, training=True, eps=0.1), [(4, 3)],
+  lambda x: np_batch_norm(x, eps=0.1), BN)
+C("batch_norm", "training_3d_weight_only", lambda x, w: F.batch_norm(x, None, None, w, training=True), [(2, 3, 3), (3,)],
+  lambda x, w: np_batch_norm(x, w), BN)
+_RM, _RV = np.array([0.5, -0.25]), np.array([2.0, 0.75])
+C("batch_norm", "eval", lambda x, w, b: F.batch_norm(x, ad.tensor(_RM), ad.tensor(_RV), w, b), [(2, 2, 3), (2,), (2,)],
+  lambda x, w, b: np_batch_norm(x, w, b, _RM, _RV), BN)
+C("batch_norm", "eval_bias_only", lambda x, b: F.batch_norm(x, ad.tensor(_RM), ad.tensor(_RV), None, b, eps=0.5),
+  [(3, 2), (2,)], lambda x, b: np_batch_norm(x, None, b, _RM, _RV, eps=0.5), BN)
+
+# ============================================================== the poolings' gradients (internal rows)
+_IDX = np.array([[[0, 3], [8, 6]]])  # flat positions in a 3x3 plane; windows may share one
+
+
+def np_spread(g, shape, idx):
+    out = np.zeros(shape[:-2] + (shape[-2] * shape[-1],))
+    for pos in np.ndindex(*idx.shape):
+        out[pos[:-2] + (idx[pos],)] += g[pos]
+    return out.reshape(shape)
+
+
+C("max_pool_backward", "spread", lambda g, x: apply("max_pool_backward", g, x, indices=_IDX), [(1, 2, 2), (1, 3, 3)],
+  lambda g, x: np_spread(g, x.shape, _IDX), "MaxPool2DWithIndicesBackwardBackward0", internal=True)
+_AVG = dict(kernel=(2, 2), stride=(1, 1), padding=((0, 0), (0, 0)), divisor=np.array([[4.0, 4.0], [4.0, 2.0]]))
+C("avg_pool_backward", "spread", lambda g, x: apply("avg_pool_backward", g, x, **_AVG), [(2, 2, 2), (2, 3, 3)],
+  lambda g, x: np_col2im(np.broadcast_to((g / _AVG["divisor"])[:, None, None], (2, 2, 2, 2, 2)), (3, 3), (2, 2),
+                         (1, 1), ((0, 0), (0, 0)), (1, 1)),
+  "AvgPool2DBackwardBackward0", internal=True)
