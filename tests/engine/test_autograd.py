@@ -1491,3 +1491,50 @@ def test_sinc_derivatives_at_zero_as_pytorch():
     assert abs(g.detach().tolist()[3] - (-0.9020)) < 1e-4
     assert all(math.isnan(v) for v in h.tolist()[:3])
     assert abs(h.tolist()[3] - (-2.4585)) < 1e-4
+
+
+def test_hooks_added_and_removed_between_backward_calls():
+    # PyTorch's test_hooks, by hand: z = x**2 + 2x + xy + y, so dz/dy = x + 1 = 2 at x = 1
+    x = ad.ones(5, 5, requires_grad=True)
+    y = (ad.ones(5, 5) * 4).requires_grad_(True)
+    counter = [0]
+
+    def count(inc):
+        return lambda grad: counter.__setitem__(0, counter[0] + inc)
+    z = x ** 2 + x * 2 + x * y + y
+    x.register_hook(count(0))
+    first = z.register_hook(count(1))
+    z.backward(ad.ones(5, 5), retain_graph=True)
+    assert counter[0] == 1
+    second = z.register_hook(count(2))
+    z.backward(ad.ones(5, 5), retain_graph=True)
+    assert counter[0] == 4
+    second.remove()
+    z.backward(ad.ones(5, 5), retain_graph=True)
+    assert counter[0] == 5
+    first.remove()
+    z.register_hook(lambda grad: grad.mul(2))
+    with ad.no_grad():
+        y.grad.zero_()
+    z.backward(ad.ones(5, 5), retain_graph=True)
+    assert (y.grad == 4).all()
+    y.register_hook(lambda grad: grad.mul(2))
+    with ad.no_grad():
+        y.grad.zero_()
+    z.backward(ad.ones(5, 5))
+    assert (y.grad == 8).all()
+
+
+def test_hook_on_non_leaf_under_create_graph_stays_differentiable():
+    # c = sum((2a)**2): dc/db = 4a, tripled by the hook, times db/da = 2 -> 24a. Differentiated
+    # again, the gradient flows through b once more, so the hook triples it again: 3 * 12 * 2 = 72
+    # (PyTorch 2.13 gives the same: a tensor's hook runs in every backward that reaches it)
+    a = ad.tensor([1.0, 2.0], requires_grad=True)
+    b = a * 2
+    b.register_hook(lambda g: g * 3)
+    with pytest.warns(UserWarning, match="reference cycle"):
+        (b * b).sum().backward(create_graph=True)
+    assert a.grad.tolist() == [24.0, 48.0]
+    assert a.grad.grad_fn.name() == "torch::autograd::CopyBackwards"
+    (second,) = ad.autograd.grad(a.grad.sum(), a)
+    assert second.tolist() == [72.0, 72.0]
