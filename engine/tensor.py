@@ -48,6 +48,11 @@ class Tensor(TensorBase, metaclass=_TensorType):
         _dt.check_memory_format(memory_format, "contiguous")
         return self if self.is_contiguous() else self.clone()
 
+    # comparisons written by hand (no row: no graph), as methods too
+    equal = _basic.equal
+    allclose = _basic.allclose
+    isclose = _basic.isclose
+
     @property
     def T(self):
         n = self.array.ndim

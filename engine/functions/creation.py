@@ -86,8 +86,16 @@ def _from_device_array(data, source, dtype, device, requires_grad):
 
 
 def as_tensor(data, dtype=None, device=None):
-    if isinstance(data, Tensor) and dtype is None and device is None:
-        return data
+    """PyTorch's: no copy where none is needed. A tensor is itself, or its conversion (recorded in
+    its graph); a numpy array already of that dtype, kept on the CPU, is shared as from_numpy
+    shares it (writes through either show in both)."""
+    if isinstance(data, Tensor):
+        if dtype is None and device is None:
+            return data
+        return data.to(device=device, dtype=dtype)
+    if isinstance(data, numpy.ndarray) and _backend.device(device) is _backend.CPU and (
+            dtype is None or _dt.as_dtype(dtype).np == data.dtype) and data.dtype.kind in "biuf":
+        return from_numpy(data)
     return tensor(data, dtype=dtype, device=device)
 
 
