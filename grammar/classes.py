@@ -381,6 +381,19 @@ def set_class_attribute(obj, name, value):
     obj.dict[name] = value
 
 
+def delete_class_attribute(obj, name):
+    """del obj.name for a class or an instance, with Python's messages where there is none to
+    delete (a name with two leading underscores is refused, as in set_class_attribute)."""
+    if name.startswith("__") or obj.__class__ is SuperProxy:
+        raise AttributeError(f"can't delete '{name}' here")
+    if obj.__class__ is UserInstance and obj.cls.lookup(name).__class__ is property_:
+        raise AttributeError(f"property '{name}' of '{obj.cls.name}' object has no deleter")
+    if name not in obj.dict:
+        owner = f"'{obj.cls.name}' object" if obj.__class__ is UserInstance else f"type object '{obj.name}'"
+        raise AttributeError(f"{owner} has no attribute '{name}'")
+    del obj.dict[name]
+
+
 def is_program_object(obj):
     c = obj.__class__
     return c is UserInstance or c is UserClass or c is SuperProxy

@@ -34,7 +34,9 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
            # *iterables in a tuple or list display, and a starred target (first, *rest = ...)
            "LIST_TO_TUPLE", "UNPACK_EX",
            # classes: make one from its bases and its body's names; super() in a method
-           "BUILD_CLASS", "SUPER"]
+           "BUILD_CLASS", "SUPER",
+           # del obj.name
+           "DELETE_ATTR"]
 (CONST, LOAD, STORE, POP, DUP, ROT2, BINARY, INPLACE, UNARY, NOT, COMPARE, ATTR, STORE_ATTR, INDEX,
  STORE_INDEX, SLICE, TUPLE, LIST, FORMAT, FSTRING, UNPACK, CALL, MAKE_FUNCTION, RETURN, JUMP,
  JUMP_IF_FALSE, JUMP_IF_FALSE_KEEP, JUMP_IF_TRUE_KEEP, GET_ITER, FOR_ITER, WITH_ENTER, WITH_EXIT, ASSERT,
@@ -44,7 +46,7 @@ OPCODES = ["CONST", "LOAD", "STORE", "POP", "DUP", "ROT2", "BINARY", "INPLACE", 
  ARGS_EXTEND, KW_SET, KW_MERGE, CALL_EX,
  SETUP_TRY, SETUP_FINALLY, POP_BLOCK, EXC_MATCH, BEGIN_HANDLER, END_HANDLER, RAISE, RERAISE, END_FINALLY,
  JUMP_UNWIND, IMPORT_FROM, IMPORT_STAR, BEGIN_FINALLY, LIST_TO_TUPLE, UNPACK_EX, BUILD_CLASS,
- SUPER) = range(len(OPCODES))
+ SUPER, DELETE_ATTR) = range(len(OPCODES))
 
 COMPREHENSION_ARG = ".0"  # the iterator a comprehension's code is called with (no program can name it)
 
@@ -1049,12 +1051,14 @@ class _Compiler:
         if k == "index":
             return [("node", target.args[0], None), ("node", target.args[1], None),
                     ("emit", (DELETE_INDEX, None, target), None)]
+        if k == "attr":
+            return [("node", target.args[0], None), ("emit", (DELETE_ATTR, target.args[1], target), None)]
         if k in ("tuple", "list"):
             seq = []
             for item in target.args:
                 seq.append(("call", _deleted(self, item), None))
             return seq
-        raise SyntaxProblem("cannot delete this", target.start, hint="del takes names and x[key]")
+        raise SyntaxProblem("cannot delete this", target.start, hint="del takes names, x.attribute and x[key]")
 
     def _augmented(self, target, op, value, node):
         """`t op= v`: in place where the value allows (tensors), then stored back."""

@@ -79,6 +79,21 @@ class SyntaxBuilder:
             return _node("expr", (parts[0],), parts[0], parts[0])
         return _node("assign", (parts[:-1], parts[-1]), parts[0], parts[-1])
 
+    def ann_assign(self, target, annotation, value):
+        """x: T = v assigns v to x (the annotation T is read past: nothing checks a type); x: T alone
+        binds nothing. Only one target may be annotated, a name, x.attribute or x[key], as Python's."""
+        inner = target
+        while inner.__class__ is Node and inner.kind == "group":
+            inner = inner.args[0]
+        if inner.__class__ is not Node or inner.kind not in ("name", "attr", "index"):
+            from .errors import SyntaxProblem
+            what = "tuple" if inner.__class__ is Node and inner.kind in ("tuple", "list") else "expression"
+            raise SyntaxProblem(f"only a single name, attribute or subscript can be annotated (not a {what})",
+                                _start(target), hint="annotate one target: x: int = 1")
+        if value is None:
+            return Node("pass", (), _start(target), _end(annotation))
+        return _node("assign", ((target,), value), target, value)
+
     def aug_assign(self, target, op, value):
         return _node("augassign", (target, op.value[:-1], value), target, value)
 
@@ -204,7 +219,8 @@ class SyntaxBuilder:
     def decorator(self, at, expression):
         return expression
 
-    def funcdef(self, name, params, body):
+    def funcdef(self, name, params, arrow, returns, body):
+        # (the return annotation, -> T, is read past: nothing checks a type)
         return _node("def", (name.value, params.args if params is not None else (), body, ()), name, body)
 
     def classdef(self, name, arguments, body):
@@ -225,6 +241,19 @@ class SyntaxBuilder:
 
     def param(self, name, default):
         return _node("param", (name.value, default), name, default or name)
+
+    # annotated parameters: the annotation is read past, as Python leaves it unchecked
+    def typed_param(self, name, annotation, default):
+        return self.param(name, default)
+
+    def typed_star_param(self, star, name, annotation):
+        return self.star_param(star, name)
+
+    def typed_dstar_param(self, stars, name, annotation):
+        return self.dstar_param(stars, name)
+
+    def annotation(self, type_):
+        return type_
 
     def star_param(self, star, name):
         if star.value == "/" and name is None:

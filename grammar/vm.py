@@ -32,7 +32,7 @@ from .names import BUILTINS, attribute, settable, is_context_manager, attribute_
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .classes import UserClass, UserInstance, BoundMethod, SuperProxy, call_target, constructed, class_attribute, \
-    set_class_attribute, is_program_object, MISSING, SequenceIterator
+    set_class_attribute, delete_class_attribute, is_program_object, MISSING, SequenceIterator
 
 __all__ = ["Interpreter", "UserFunction"]
 
@@ -1226,6 +1226,23 @@ def _op_store_attr(vm, frames, frame, arg, node):
         raise AttributeError(f"can't set '{arg}' here (only a tensor's grad, requires_grad "
                              f"and data can be set)")
     setattr(obj, arg, value)
+
+
+@_handles(C.DELETE_ATTR)
+def _op_delete_attr(vm, frames, frame, arg, node):
+    """del obj.name: a program object's attribute, or one the engine lets a program set (a tensor's
+    grad, an nn layer's parameter or sub-layer)."""
+    obj = frame.stack.pop()
+    _set_span(node)
+    if is_program_object(obj):
+        delete_class_attribute(obj, arg)
+    elif settable(obj, arg) and hasattr(obj, arg):
+        delattr(obj, arg)
+    elif not hasattr(obj, arg):
+        raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{arg}'")
+    else:
+        raise AttributeError(f"can't delete '{arg}' here (only a tensor's grad and an nn layer's "
+                             f"parameters and sub-layers can be deleted)")
 
 
 @_handles(C.INDEX)

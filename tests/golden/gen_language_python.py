@@ -1379,6 +1379,49 @@ for f in bad:
         print(type(e).__name__, e)
 print(torch.zeros(1000).normal_(2.0, 0.5).mean().round())
 """,
+    # ------------------------------------------------ type annotations, del of attributes (issue 31)
+    "annotations_and_del_attr": """
+import torch
+import torch.nn as nn
+x: int = 1
+y: float
+scale: list[float] = [0.5, 2.0]
+def f(a: torch.Tensor, b: int = 2, *rest: int, c: float = 1.0, **kw: str) -> torch.Tensor:
+    return a * b * c + sum(rest)
+class Net(nn.Module):
+    hidden: int = 3
+    def __init__(self, n: int) -> None:
+        super().__init__()
+        self.lin: nn.Linear = nn.Linear(n, 1)
+        self.note = 'tmp'
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lin(x)
+net = Net(2)
+print(f(torch.tensor(2.0)), f(torch.tensor(1.0), 3, 4, 5, c=2.0), x, scale, Net.hidden)
+print(net(torch.ones(1, 2)).shape, (lambda v: v + 1)(1))
+del net.note
+print(hasattr(net, 'note'))
+del net.lin
+print(hasattr(net, 'lin'), [n for n, _ in net.named_parameters()])
+t = torch.tensor([1.0], requires_grad=True)
+(t * 3).sum().backward()
+print(t.grad)
+del t.grad
+print(t.grad)
+class P:
+    def __init__(self):
+        self.k = 1
+p = P()
+del p.k
+try:
+    del p.k
+except AttributeError as e:
+    print(type(e).__name__, e)
+try:
+    y
+except NameError as e:
+    print(type(e).__name__, e)
+""",
 }
 
 
