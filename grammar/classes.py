@@ -43,6 +43,12 @@ class UserClass:
     def __repr__(self):
         return f"<class '__main__.{self.name}'>"
 
+    def __copy__(self):  # copy.copy / copy.deepcopy in a program: this is one of the language's own, shared
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
     def __call__(self, *args, **kwargs):
         """A new instance, for a caller outside the interpreter (map(Point, xs), a sort key)."""
         return _called(self, args, kwargs)

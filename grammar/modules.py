@@ -32,7 +32,8 @@ __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTR
            "extra_attribute", "TypeView", "is_exception_class"]
 
 SUPPORTED = ("import torch, import torch.nn.functional as F, from torch import ..., "
-             "from torch.autograd import grad, import math, import numpy as np, import random, import time")
+             "from torch.autograd import grad, import math, import numpy as np, import random, import time, "
+             "import copy, from collections import OrderedDict, from typing import ...")
 
 # ------------------------------------------------------------- exceptions
 
@@ -330,9 +331,82 @@ def _torch_modules():
     return out
 
 
+def _copy(value):
+    """copy.copy: a shallow copy of a list, dict or set, a tensor or layer as Python's copy makes it;
+    the language's own objects (classes, functions, modules) are themselves."""
+    import copy
+    return copy.copy(value)
+
+
+def _deepcopy(value, memo=None):
+    """copy.deepcopy: a layer with its own parameters, a state dict with its own tensors (the
+    engine's __deepcopy__, PyTorch's rules), the containers walked; the language's own objects are
+    themselves (their __deepcopy__)."""
+    import copy
+    return copy.deepcopy(value, memo)
+
+
+class TypingName:
+    """A name of `typing` (Optional, List, ...): subscripted it is itself, for type aliases written at
+    the top of a program (Vector = List[float]); annotations are read past without evaluating them."""
+    __slots__ = ("name",)
+
+    def __init__(self, name):
+        self.name = name
+
+    def __getitem__(self, item):
+        items = item if item.__class__ is tuple else (item,)
+        return TypingName(f"{self.name}[{', '.join(_typing_argument(i) for i in items)}]")
+
+    def __repr__(self):
+        return f"typing.{self.name}"
+
+
+def _typing_argument(value):
+    """How typing writes an argument: typing.X, a class or a builtin by its name, None as None."""
+    if value.__class__ is TypingName:
+        return repr(value)
+    if value is None:
+        return "None"
+    if isinstance(value, type) and issubclass(value, E.Tensor):
+        return "torch.Tensor"
+    value = _CLASS_OF.get(id(value), value)  # the language's int, list...: Python's classes
+    return getattr(value, "__name__", None) or repr(value)
+
+
+def _defaultdict(default_factory=None, *args, **kwargs):
+    """collections.defaultdict; the language's list, dict, int... as the factory are Python's classes
+    (so it prints as Python's: defaultdict(<class 'list'>, {...}))."""
+    factory = _CLASS_OF.get(id(default_factory), default_factory)
+    return _collections.defaultdict(factory, *args, **kwargs)
+
+
+_TYPING_NAMES = ("Any", "Optional", "Union", "List", "Tuple", "Dict", "Set", "FrozenSet", "Callable",
+                 "Iterable", "Iterator", "Sequence", "Mapping", "Type", "Generator", "ClassVar", "Final",
+                 "Literal")
+
+
+def _typing_module():
+    table = {name: TypingName(name) for name in _TYPING_NAMES}
+    table.update(TYPE_CHECKING=False, cast=lambda type_, value: value, TypeVar=lambda name, *a, **k: TypingName(name))
+    table["cast"].__name__ = table["cast"].__qualname__ = "cast"
+    table["TypeVar"].__name__ = table["TypeVar"].__qualname__ = "TypeVar"
+    return Namespace("typing", table)
+
+
+_STANDARD = {
+    "collections": lambda: Namespace("collections", {"OrderedDict": _collections.OrderedDict,
+                                                     "defaultdict": _defaultdict,
+                                                     "Counter": _collections.Counter}),
+    "copy": lambda: Namespace("copy", {"copy": _copy, "deepcopy": _deepcopy}),
+    "typing": _typing_module,
+}
+for _name, _f in (("copy", _copy), ("deepcopy", _deepcopy), ("defaultdict", _defaultdict)):
+    _f.__name__ = _f.__qualname__ = _name
+
 _TORCH_MODULES = _torch_modules()
 MATH_MODULE = Namespace("math", MATH)
-MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"])
+MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD))
 
 
 def resolve(dotted, state):
@@ -349,6 +423,8 @@ def resolve(dotted, state):
         module = Namespace("random", _PyRandom().table())
     elif dotted == "time":
         module = _time_module()
+    elif dotted in _STANDARD:
+        module = _STANDARD[dotted]()
     elif dotted in ("numpy", "numpy.random"):
         numpy = state.get("numpy") or _numpy_module(state)
         state["numpy"] = numpy
@@ -502,7 +578,7 @@ for _name in ("type", "isinstance", "dict", "set", "frozenset", "map", "filter")
 # ------------------------------------------------------------- attributes
 
 _DICT_ATTRIBUTES = frozenset({"items", "keys", "values", "get", "pop", "update", "setdefault", "copy", "clear",
-                              "popitem"})
+                              "popitem", "move_to_end", "most_common"})
 _SET_ATTRIBUTES = frozenset({"add", "discard", "remove", "pop", "union", "intersection", "difference",
                              "issubset", "issuperset", "copy", "clear", "update"})
 _VIEW_TYPES = (type({}.keys()), type({}.values()), type({}.items()))
@@ -520,7 +596,8 @@ def _guarded_update(target):
 
 
 _MISSING = object()
-_DICT_SUBCLASSES = (_collections.defaultdict, _collections.Counter)  # an optimiser's state, MultiStepLR's milestones
+# an optimiser's state, MultiStepLR's milestones, a module's state_dict
+_DICT_SUBCLASSES = (_collections.defaultdict, _collections.Counter, _collections.OrderedDict)
 
 
 def extra_attribute(obj, name):

@@ -193,6 +193,12 @@ class Namespace:
     def __repr__(self):
         return f"<module '{self.name}'>"
 
+    def __copy__(self):  # copy.copy / copy.deepcopy in a program: this is one of the language's own, shared
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
 
 def _cuda_available():
     return E.cuda_is_available()

@@ -71,6 +71,12 @@ class UserFunction:
         self.scopes = scopes          # the locals of the functions it is defined in, innermost first
         self.interpreter = interpreter
 
+    def __copy__(self):  # copy.copy / copy.deepcopy in a program: this is one of the language's own, shared
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
     @property
     def enclosing(self):
         return self.scopes[0] if self.scopes else None
@@ -870,7 +876,8 @@ def store_index(obj, key, value):
 
 def delete_index(obj, key):
     """`del obj[key]` for lists, dicts and nn.ModuleDict."""
-    if obj.__class__ is list or obj.__class__ is dict or obj.__class__ is E.nn.ModuleDict:
+    if obj.__class__ is list or obj.__class__ is dict or obj.__class__ is E.nn.ModuleDict \
+            or obj.__class__ in _ITEM_ASSIGNABLE and isinstance(obj, dict):
         if isinstance(key, E.Tensor):
             key = key.__index__()
         del obj[key]
@@ -913,8 +920,9 @@ _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.
              E.data.TensorDataset) + modules.ITERABLE_TYPES
 # the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
 _INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, E.nn.ModuleDict, E.nn.ParameterList,
-                        collections.defaultdict, collections.Counter})
-_ITEM_ASSIGNABLE = frozenset({E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList})  # layers registered as assigned
+                        collections.defaultdict, collections.Counter, collections.OrderedDict, modules.TypingName})
+_ITEM_ASSIGNABLE = frozenset({E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList,  # layers registered as assigned
+                             collections.OrderedDict, collections.defaultdict, collections.Counter})
 
 
 def iterate(value):

@@ -90,11 +90,17 @@ def show(value, as_repr=False):
                     opened, closed, pairs = "Counter({", "})", item.most_common()
                 elif isinstance(item, collections.defaultdict):  # an optimiser's state
                     opened, closed = f"defaultdict({item.default_factory!r}, {{", "})"
+                ordered = isinstance(item, collections.OrderedDict)  # a state_dict: Python 3.11's text
+                if ordered:
+                    opened, closed = ("OrderedDict([", "])") if item else ("OrderedDict(", ")")
                 parts = []
                 for i, (k, v) in enumerate(pairs):
                     if i:
                         parts.append(("text", ", "))
-                    parts += [("value", k), ("text", ": "), ("value", v)]
+                    if ordered:
+                        parts += [("text", "("), ("value", k), ("text", ", "), ("value", v), ("text", ")")]
+                    else:
+                        parts += [("value", k), ("text", ": "), ("value", v)]
             else:
                 opened, closed = ("[", "]") if isinstance(item, list) else ("(", ")")
                 parts = []

@@ -7,6 +7,8 @@ Parameter is a leaf tensor that wants a gradient, marked as one (it is no
 subclass: the engine's fast paths take any tensor as it is); ops on it make
 plain tensors, as in PyTorch.
 """
+import collections
+
 from .. import dtypes as _dt
 from .. import functions as _fn
 from ..core.grad_mode import no_grad
@@ -221,8 +223,9 @@ class Module:
 
     def state_dict(self):
         """name -> tensor (detached, sharing memory): each layer's parameters, then its persistent
-        buffers, layers in `modules()` order (a shared parameter once)."""
-        seen, state = set(), {}
+        buffers, layers in `modules()` order (a shared parameter once); an OrderedDict, as PyTorch's
+        (it prints as one)."""
+        seen, state = set(), collections.OrderedDict()
         for prefix, module in self.named_modules():
             dot = prefix + "." if prefix else ""
             for name, p in module._parameters.items():

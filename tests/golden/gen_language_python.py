@@ -1421,6 +1421,42 @@ try:
     y
 except NameError as e:
     print(type(e).__name__, e)
+""",    "copy_collections_typing": """
+import torch
+import copy
+from collections import OrderedDict, defaultdict, Counter
+from typing import Optional, List, Tuple
+Vector = List[float]
+def f(x: Optional[torch.Tensor] = None) -> Tuple[int, int]:
+    return (1, 2)
+print(f(), Vector)
+m = torch.nn.Sequential(OrderedDict([('lin', torch.nn.Linear(2, 1))]))
+m2 = copy.deepcopy(m)
+with torch.no_grad():
+    m2.lin.weight.fill_(1.0)
+print(m.lin.weight.sum().item() != 4.0, m2.lin.weight.sum().item())
+sd = copy.deepcopy(m.state_dict())
+sd['lin.bias'].fill_(5.0)
+print(m.lin.bias.item() != 5.0, sd['lin.bias'])
+class P:
+    def __init__(self, v):
+        self.v = [v]
+    def get(self):
+        return self.v
+p = P(1)
+q = copy.deepcopy(p)
+q.v.append(2)
+r = copy.copy(p)
+print(p.get(), q.get(), r.v is p.v, type(q).__name__, isinstance(q, P))
+d = defaultdict(list)
+d['a'].append(1)
+print(d, Counter('abca').most_common(1))
+od = OrderedDict()
+od['x'] = 1
+od['y'] = 2
+od.move_to_end('x')
+print(od, OrderedDict())
+print(torch.nn.Linear(1, 1).state_dict().keys())
 """,
 }
 
