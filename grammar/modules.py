@@ -27,13 +27,14 @@ from ..engine.allocation import check_allocation as _check_allocation
 from .limits import bounded_list, check_bits
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS
+from .words import show
 
 __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
            "extra_attribute", "TypeView", "is_exception_class"]
 
 SUPPORTED = ("import torch, import torch.nn.functional as F, from torch import ..., "
              "from torch.autograd import grad, import math, import numpy as np, import random, import time, "
-             "import copy, from collections import OrderedDict, from typing import ...")
+             "import copy, from collections import OrderedDict, from typing import ..., from pprint import pprint")
 
 # ------------------------------------------------------------- exceptions
 
@@ -394,6 +395,33 @@ def _typing_module():
     return Namespace("typing", table)
 
 
+def _pprint_module(state):
+    """Python's pprint: pprint and pformat, containers laid out as Python lays them out (width 80,
+    dict keys sorted), every other value as the language shows it (a tensor as PyTorch prints it).
+    pprint writes where the program's print writes."""
+    import pprint
+
+    class Printer(pprint.PrettyPrinter):
+        def format(self, obj, context, maxlevels, level):
+            if isinstance(obj, (dict, list, tuple, set, frozenset)):
+                return super().format(obj, context, maxlevels, level)
+            return show(obj, as_repr=True), True, False
+
+    def pformat(obj, indent=1, width=80, depth=None, *, compact=False, sort_dicts=True):
+        try:
+            return Printer(indent=indent, width=width, depth=depth, compact=compact,
+                           sort_dicts=sort_dicts).pformat(obj)
+        except RecursionError:  # nested deeper than Python's own printer goes: on one line
+            return show(obj, as_repr=True)
+
+    def pprint_(obj, indent=1, width=80, depth=None, *, compact=False, sort_dicts=True):
+        state[PRINT](pformat(obj, indent, width, depth, compact=compact, sort_dicts=sort_dicts))
+    pprint_.__name__ = pprint_.__qualname__ = "pprint"
+    return Namespace("pprint", {"pprint": pprint_, "pformat": pformat, "pp": pprint_})
+
+
+PRINT = ".print"  # where a program's modules find its print (no module has this name)
+
 _STANDARD = {
     "collections": lambda: Namespace("collections", {"OrderedDict": _collections.OrderedDict,
                                                      "defaultdict": _defaultdict,
@@ -401,12 +429,14 @@ _STANDARD = {
     "copy": lambda: Namespace("copy", {"copy": _copy, "deepcopy": _deepcopy}),
     "typing": _typing_module,
 }
+_NEEDS_STATE = {"pprint": _pprint_module}
 for _name, _f in (("copy", _copy), ("deepcopy", _deepcopy), ("defaultdict", _defaultdict)):
     _f.__name__ = _f.__qualname__ = _name
 
 _TORCH_MODULES = _torch_modules()
 MATH_MODULE = Namespace("math", MATH)
-MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD))
+MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD)
+                 + list(_NEEDS_STATE))
 
 
 def resolve(dotted, state):
@@ -425,6 +455,8 @@ def resolve(dotted, state):
         module = _time_module()
     elif dotted in _STANDARD:
         module = _STANDARD[dotted]()
+    elif dotted in _NEEDS_STATE:
+        module = _NEEDS_STATE[dotted](state)
     elif dotted in ("numpy", "numpy.random"):
         numpy = state.get("numpy") or _numpy_module(state)
         state["numpy"] = numpy

@@ -261,7 +261,8 @@ class Interpreter:
         self.record = None
         self.unbound_hint = unbound_hint  # how to bind a missing name ("x=VALUE" in eval)
         self.handling = []   # the exceptions whose `except` blocks are running (a bare `raise` re-raises the last)
-        self.modules = {}    # this program's imported modules (numpy's random state is its own)
+        # this program's imported modules (numpy's random state is its own), and its print (pprint's)
+        self.modules = {modules.PRINT: self._print}
 
     # ---------------------------------------------------------------- public
     def run(self, code):

@@ -1421,7 +1421,21 @@ try:
     y
 except NameError as e:
     print(type(e).__name__, e)
-""",    "copy_collections_typing": """
+""",    "pprint_layout": """
+import torch
+from pprint import pprint, pformat
+pprint({'b': 1, 'a': [1, 2, 3]})
+pprint(list(range(40)))
+m = torch.nn.Linear(2, 1)
+pprint({'lr': 0.1, 'w': torch.ones(2), 'layers': ['conv', 'relu'] * 12})
+print(pformat((1, 'x')))
+pprint(m.state_dict().keys())
+class P:
+    def __repr__(self):
+        return 'P()'
+pprint([P(), {'k': P()}])
+""",
+    "copy_collections_typing": """
 import torch
 import copy
 from collections import OrderedDict, defaultdict, Counter
