@@ -138,9 +138,10 @@ class Counting(Op):
 
 
 class Bincount(Counting):
-    """How often each value 0, 1, ... occurs in a 1-d tensor of non-negative integers (or the sum
-    of its weights); at least minlength bins. Never requires grad (PyTorch records a node that
-    cannot be differentiated)."""
+    """How often each non-negative integer occurs in a 1-d tensor (or the sum of its weights), in at
+    least minlength bins.
+
+    Never requires grad (PyTorch records a node there that cannot be differentiated)."""
     name = "bincount"
     signature = "bincount(Tensor input, Tensor? weights=None, int minlength=0) -> Tensor"
     method = True
