@@ -49,10 +49,11 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         raise RuntimeError(f"quantile() interpolation must be one of linear, lower, higher, midpoint or nearest, "
                            f"but got {interpolation}")
     x = input.array
+    xp = array_module(input.device)
     if is_number(q) and not isinstance(q, bool):
         if not 0 <= q <= 1:
             raise RuntimeError(f"quantile() q must be in the range [0, 1] but got {q}")
-        q_arr, q_tensor, scalar = numpy.asarray([q], dtype=x.dtype if x.dtype.kind == "f" else None), None, True
+        q_arr, q_tensor, scalar = xp.asarray([q], dtype=x.dtype if x.dtype.kind == "f" else None), None, True
     elif isinstance(q, Tensor):
         q_arr, q_tensor, scalar = q.array, q, q.array.ndim == 0
     else:
@@ -67,9 +68,8 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
     if q_tensor is not None:
         if q_arr.dtype != x.dtype:
             raise RuntimeError("quantile() q tensor must be same dtype as the input tensor")
-        if not bool(numpy.all((q_arr >= 0) & (q_arr <= 1))):
+        if not bool(xp.all((q_arr >= 0) & (q_arr <= 1))):
             raise RuntimeError("quantile() q values must be in the range [0, 1]")
-    xp = array_module(input.device)
     nd = x.ndim
     # sort each slice along the last dim, viewed as the result's shape plus that dim
     if dim is None or nd == 0:
@@ -101,13 +101,13 @@ def _quantile(input, q, dim, keepdim, interpolation, ignore_nan):
         above = xp.ceil(ranks).astype(numpy.int64)
         upper = apply(_op["take_along"], ordered, indices=above, dim=axis)
         if interpolation == "midpoint":
-            weights = tensor(xp.where(above == below, 0.0, 0.5).astype(x.dtype), device=input.device)
+            weights = make_tensor(xp.where(above == below, 0.0, 0.5).astype(x.dtype), input.device)
         elif q_tensor is not None and q_tensor.requires_grad:  # the weights are a function of q
-            spread = q_tensor.reshape(-1) * tensor(scale.astype(x.dtype), device=input.device)
-            weights = _where(tensor(fixed, device=input.device), 0.0,
-                             spread - tensor(below.astype(x.dtype), device=input.device))
+            spread = q_tensor.reshape(-1) * make_tensor(scale.astype(x.dtype), input.device)
+            weights = _where(make_tensor(fixed, input.device), 0.0,
+                             spread - make_tensor(below.astype(x.dtype), input.device))
         else:
-            weights = tensor((ranks - below).astype(x.dtype), device=input.device)
+            weights = make_tensor((ranks - below).astype(x.dtype), input.device)
         result = made("lerp")(result, upper, weights)
     if scalar:
         return apply(_op["squeeze"], result, dim=(result.ndim - 1,), name="SqueezeBackward4")
