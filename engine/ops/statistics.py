@@ -27,7 +27,10 @@ def _both(var_row, mean_row, input, dim, unbiased, keepdim, correction):
 
 
 class VarMean(Var):
-    """The variance and the mean along dim, as a tuple (var, mean), with var's arguments."""
+    """The variance and the mean along dim, as a tuple (var, mean), with var's arguments.
+
+    Unlike PyTorch, whose two results share one VarMeanBackward0 node, each result here has a node
+    of its own under that name (this row and var_mean_mean): the same names, values and gradients."""
     name = "var_mean"
     # PyTorch returns a plain tuple, (Tensor, Tensor): the signature's one result stands for it
     signature = ("var_mean(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
@@ -216,7 +219,10 @@ def _positions(xp, boundaries, values, right):
 
 class Searchsorted(Counting):
     """The index at which each value would go into sorted_sequence's sorted last dim to keep it
-    sorted: before the equal ones, or after them (right=True, side='right'); sorter sorts it."""
+    sorted: before the equal ones, or after them (right=True, side='right'); sorter sorts it.
+
+    NaN sorts after every number (NumPy's order); where the boundaries themselves hold a NaN,
+    PyTorch's binary search may place a number differently."""
     name = "searchsorted"
     signature = ("searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, "
                  "str? side=None, Tensor? sorter=None) -> Tensor")
