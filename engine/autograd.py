@@ -7,8 +7,9 @@ from .tensor import Variable
 from .custom_function import Function, FunctionCtx, once_differentiable
 from . import custom_function as function  # torch.autograd.function: FunctionCtx, once_differentiable
 from . import functional  # torch.autograd.functional: jacobian, hessian
+from . import autograd_graph as graph  # torch.autograd.graph: Node
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "gradcheck",
+           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "graph", "gradcheck",
            "gradgradcheck", "GradcheckError"]

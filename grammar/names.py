@@ -226,7 +226,8 @@ _autograd_function = Namespace("torch.autograd.function", {
     "Function": E.Function, "FunctionCtx": E.FunctionCtx, "once_differentiable": E.once_differentiable})
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
     "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode,
-    Function=E.Function, function=_autograd_function))
+    Function=E.Function, function=_autograd_function,
+    graph=Namespace("torch.autograd.graph", {"Node": E.autograd.graph.Node})))
 _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
                                        lr_scheduler=Namespace("torch.optim.lr_scheduler", _LR_SCHEDULER)))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
@@ -269,7 +270,7 @@ def _public(cls, extra=(), hidden=()):
 TENSOR_ATTRIBUTES = _public(E.Tensor, extra=("_version",), hidden=("array", "device_", "nelement"))
 _ATTRIBUTES = {
     E.Tensor: TENSOR_ATTRIBUTES,
-    _Node: frozenset({"name", "next_functions", "metadata"}),
+    _Node: None,  # (below: _NodeNames, its saved values too)
     _AccumulateGrad: frozenset({"name", "next_functions", "variable", "metadata"}),
     _Handle: frozenset({"remove", "id"}),
     _Device: frozenset({"type", "index"}),
@@ -326,6 +327,22 @@ class _LayerNames:
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
 _CTX_METHODS = frozenset({"save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty",
                           "mark_non_differentiable", "set_materialize_grads"})
+
+
+class _NodeNames:
+    """What a program may read of a backward node: its name, edges, metadata and hooks, and what it
+    saved for its backward (`_saved_self`, `_saved_result`, `_saved_dim`...), as PyTorch shows them."""
+    __slots__ = ()
+    NAMES = frozenset({"name", "next_functions", "metadata", "register_hook", "register_prehook"})
+
+    def __contains__(self, name):
+        return name in self.NAMES or name.startswith("_saved_")
+
+    def __iter__(self):
+        return iter(self.NAMES)
+
+
+_ATTRIBUTES[_Node] = _NodeNames()
 
 
 class _CtxNames:

@@ -22,10 +22,10 @@ import numpy as _numpy
 
 from .. import dtypes as _dt
 from .grad_mode import grad_enabled_var, no_grad
-from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED
+from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED, SAVED_READER, parameter_names
 from .mathspace import array_math, tensor_math
 from .op import TABLE, is_basic_key
-from ..backend import backend_for
+from ..backend import backend_for, CPU as _CPU
 from ..host_data import host_array_of
 from .saving import SAVED_VALUE, SAVED_TENSOR, saved_entries
 from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META
@@ -369,10 +369,12 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             continue
         nexts = node.inputs
         uniform = False
+        hooked = None
         if g is None:
             grads = (None,) * len(nexts)
         else:
             if node.pre_hooks or node.retain is not None or targets is not None:
+                hooked = node.pre_hooks
                 g = _before_node(node, g, targets, inputs, captured, create_graph, borrowed)
                 if targets is not None and node in targets and not any(c in needed for c in nexts if c is not None):
                     node = pop(heap)[1] if heap else None  # a target whose inputs want nothing: done with it
@@ -389,6 +391,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
             grads = _backward_of(node, F, g, arrays, create_graph, retain_graph)
+            if hooked is not None and hooked.post:
+                grads = _after_node(node, F, g, grads, uniform, create_graph, borrowed)
+                uniform = False
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or (needed is not None and child not in needed):
                 continue
@@ -487,6 +492,38 @@ def _before_node(node, g, targets, inputs, captured, create_graph, borrowed):
     if targets is not None and node in targets:
         _capture(node, g, targets, inputs, captured, create_graph, borrowed, False)
     return g
+
+
+def _after_node(node, F, g, grads, uniform, create_graph, borrowed):
+    """A node's gradients through its post-hooks (Node.register_hook): each hook sees the gradients
+    the node passes on, fitted to its tensor inputs (None where no gradient flows on), and the one
+    it received; a tuple it returns replaces them."""
+    device = node.device
+    positions = [i for i, shape in enumerate(node.shapes) if shape is not None]
+    grads = list(grads)
+    for i in positions:
+        if grads[i] is not None and node.inputs[i] is not None:
+            grads[i] = _fitted(F, grads[i], node, node.shapes[i], node.dtypes[i], uniform, create_graph)
+    received = F.xp.broadcast_to(g, node.out_shape) if uniform else g
+    grad_inputs = tuple(None if grads[i] is None or node.inputs[i] is None else _as_tensor(grads[i], device, create_graph)
+                        for i in positions)
+    grad_outputs = (_as_tensor(received, device, create_graph),)
+    for hook in list(node.pre_hooks.post.values()):
+        result = hook(grad_inputs, grad_outputs)
+        if result is None:
+            continue
+        result = tuple(result) if isinstance(result, (tuple, list)) else (result,)
+        if len(result) != len(grad_inputs):
+            raise RuntimeError(f"hook '{getattr(hook, '__name__', 'hook')}' has returned an incorrect number of "
+                               f"values (got {len(result)}, but expected {len(grad_inputs)})")
+        grad_inputs = result
+    for i, t in zip(positions, grad_inputs):
+        if t is None:
+            grads[i] = None
+        else:
+            grads[i] = t if create_graph else t.array
+            borrowed.add(id(grads[i]))  # the hook's tensor: never written into
+    return grads
 
 
 def _fitted(F, gi, node, shape, dtype, uniform, create_graph):
@@ -836,3 +873,42 @@ def _captured(tensor, g, create_graph, borrowed):
     if create_graph:
         return _graph_grad(tensor, g)
     return make_tensor(_owned_array(tensor, g, borrowed), tensor.device)
+
+
+def saved_attribute(node, key):
+    """node._saved_<key>: the tensor or number the node keeps for its backward (None where this call
+    keeps none), or the parameter of that name; the graph's freed-values error once a backward freed
+    them."""
+    op = node.op
+    names = parameter_names(op)
+    if key == "result" and "out" in op.saves:
+        position = op.saves.index("out")
+    elif key in names and names.index(key) in op.saves:
+        position = op.saves.index(names.index(key))
+    elif node.params and key in node.params:
+        value = node.params[key]
+        parsed = getattr(op, "parsed", None)
+        listed = parsed is not None and any(p.name == key and "[" in p.type for p in parsed.params)
+        return (value,) if listed and isinstance(value, int) else value  # an int[] argument: a tuple
+    elif key in names:
+        return None  # an argument this row's backward does not need
+    else:
+        raise AttributeError(f"'{type(node).__name__}' object has no attribute '_saved_{key}'")
+    saved = node.saved
+    if saved is RELEASED or node.released:
+        raise RuntimeError(FREED_MESSAGE)
+    if saved is None:
+        return None
+    kind, value, _version, _producer = saved_entries(saved)[position]
+    if kind == SAVED_TENSOR:
+        return value
+    if kind == SAVED_VALUE:
+        if value is None or isinstance(value, TensorBase):
+            return value
+        if isinstance(value, (int, float, bool)) or getattr(value, "ndim", None) is not None:
+            return make_tensor(_numpy.asarray(value), _CPU)  # a number: a 0-d tensor, as PyTorch wraps it
+        return value
+    return make_tensor(value[0], node.device)  # the output, as it was saved
+
+
+SAVED_READER.append(saved_attribute)

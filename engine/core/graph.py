@@ -171,19 +171,79 @@ class Node:
 
     @property
     def metadata(self):
-        return {}
+        """A dict of the user's own, kept with the node (PyTorch's Node.metadata)."""
+        table = self.__dict__.get("_metadata")
+        if table is None:
+            table = self.__dict__["_metadata"] = {}
+        return table
 
     def register_prehook(self, fn):
+        """fn(grad_outputs) before the node's backward, grad_outputs a tuple of the one gradient it
+        receives; a tuple it returns replaces them (PyTorch's Node.register_prehook)."""
+        def on_gradient(grad):
+            result = fn((grad,))
+            return None if result is None else result[0]
+        return self.add_gradient_hook(on_gradient)
+
+    def add_gradient_hook(self, fn):
+        """fn(grad) -> grad or None before the node's backward: a non-leaf tensor's register_hook."""
         if self.pre_hooks is None:
-            self.pre_hooks = {}
+            self.pre_hooks = HookTable()
         handle = RemovableHandle(self.pre_hooks)
         self.pre_hooks[handle.id] = fn
         return handle
+
+    def register_hook(self, fn):
+        """fn(grad_inputs, grad_outputs) after the node's backward: grad_inputs are the gradients it
+        passes on (one per edge of next_functions, None where none flows), grad_outputs those it
+        received; a tuple it returns replaces grad_inputs."""
+        if self.pre_hooks is None:
+            self.pre_hooks = HookTable()
+        handle = RemovableHandle(self.pre_hooks.post)
+        self.pre_hooks.post[handle.id] = fn
+        return handle
+
+    def __getattr__(self, name):
+        """PyTorch's view of what a node saved: `_saved_self`, `_saved_other`, `_saved_result`, and
+        its saved parameters (`_saved_dim`, `_saved_keepdim`). Read only here (an attribute lookup that
+        failed), so no backward pays for it."""
+        if name.startswith("_saved_"):
+            return SAVED_READER[0](self, name[len("_saved_"):])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
 
     def release(self):
         """Free the saved values (called after a backward without retain_graph)."""
         if self.saved:
             self.saved = RELEASED
+
+
+class HookTable(dict):
+    """A node's pre-hooks (handle id -> fn) with its post-hooks beside them (`post`): kept in the one
+    slot the backward loop reads for every node anyway, so a node without hooks costs nothing more."""
+
+    __slots__ = ("post",)
+
+    def __init__(self):
+        super().__init__()
+        self.post = {}
+
+    def __bool__(self):
+        return bool(len(self) or self.post)
+
+
+def parameter_names(op):
+    """The names PyTorch gives a row's arguments in its saved attributes: the signature's, its first
+    tensor called `self` (as derivatives.yaml does); `self`, `other` for a row without one."""
+    parsed = getattr(op, "parsed", None)
+    names = [p.name for p in parsed.params] if parsed is not None else ["self", "other"]
+    if names and names[0] == "input":
+        names[0] = "self"
+    return names
+
+
+# node._saved_<name> is read by engine/core/autograd.py's saved_attribute, which knows tensors (this
+# module is below it): it puts itself here when it loads
+SAVED_READER = []
 
 
 _node_classes = {}

@@ -778,7 +778,7 @@ class TensorBase:
             raise TypeError("register_hook expects a function of one argument (the gradient)")
         fn = self.grad_fn
         if fn is not None:
-            return fn.register_prehook(hook)
+            return fn.add_gradient_hook(hook)
         if self._hooks is None:
             self._hooks = {}
         handle = RemovableHandle(self._hooks)

@@ -1435,6 +1435,31 @@ class P:
         return 'P()'
 pprint([P(), {'k': P()}])
 """,
+    "autograd_graph_nodes": """
+import torch
+a = torch.tensor([1., 2.], requires_grad=True)
+b = a * 3
+c = b.exp()
+print(isinstance(c.grad_fn, torch.autograd.graph.Node), c.grad_fn._saved_result.detach(), b.grad_fn._saved_other, b.grad_fn._saved_self)
+c.grad_fn.metadata['tag'] = 'exp'
+print(c.grad_fn.metadata)
+seen = []
+def post(grad_inputs, grad_outputs):
+    seen.append(('post', len(grad_inputs), grad_outputs[0].shape))
+    return (grad_inputs[0] * 2,)
+def pre(grad_outputs):
+    seen.append('pre')
+h = c.grad_fn.register_hook(post)
+c.grad_fn.register_prehook(pre)
+c.sum().backward()
+print(seen, a.grad)
+s = a.sum(dim=0, keepdim=True)
+print(s.grad_fn._saved_dim, s.grad_fn._saved_keepdim)
+try:
+    c.grad_fn._saved_result
+except RuntimeError as e:
+    print('RuntimeError', str(e)[:40])
+""",
     "copy_collections_typing": """
 import torch
 import copy
