@@ -110,7 +110,8 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
         names = _DIM_NAMES[dim]
         given = ", ".join(f"{a}: {n}" for a, n in zip(names, sizes))
         wanted = ", ".join(f"{a}: {o}" for a, o in zip(names, out))
-        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}) and output "
+        joint = " and" if dim == 1 else ""
+        raise RuntimeError(f"Input and output sizes should be greater than 0, but got input ({given}){joint} output "
                            f"({wanted})")
     if x.shape[1] == 0:
         raise RuntimeError(f"Non-empty {x.dim()}D data tensor expected but got a tensor with sizes {list(x.shape)}")
@@ -191,7 +192,9 @@ def _check_transposed(x, weight, bias, stride, padding, output_padding, dilation
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     if any(d <= 0 for d in dilation):
-        raise RuntimeError(f"dilation should be greater than zero, but got {list(dilation)}")
+        d2 = _as_2d(dilation, 1)
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: {d2[0]}, dilation_width: "
+                           f"{d2[1]}")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     ws, xs = list(weight.shape), list(x.shape)
@@ -258,13 +261,23 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
     """The maximum of each kernel_size window along the last dim (stride apart, dilated, padded with
     -inf); with return_indices also where each was."""
     x = tensor_in(input)
+    if return_indices:  # PyTorch's max_pool1d_with_indices: avg_pool1d's checks, then max_pool2d's
+        if x.dim() not in (2, 3):
+            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {x.dim()}-dimensional tensor for argument #1 "
+                               f"'self' (while checking arguments for max_pool1d)")
+        k = _one(kernel_size, "max_pool1d() argument 'kernel_size' should contain one int (got {})")
+        s = _one(stride, "max_pool1d() argument 'stride' should contain one int (got {})", k)
+        p = _one(padding, "max_pool1d() argument 'padding' should contain one int (got {})")
+        d = _one(dilation, "max_pool1d() argument 'dilation' should contain one int (got {})")
+        y, indices = max_pool2d(x.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, True)
+        return y.squeeze(-2), indices.squeeze(-2)
     if x.dim() not in (2, 3) or any(n == 0 for n in x.shape[1:]):
         raise RuntimeError(f"max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim batch size for "
                            f"input, but got:{list(x.shape)}")
     fn = "max_pool1d()"
     k = _one(kernel_size, fn + " kernel_size must be an int, list of ints or tuple of ints of size 1 but got size {}")
-    s = _one(stride, fn + " stride must be an int, list of ints or tuple of ints of size 1 but got size {}", k)
-    p = _one(padding, fn + " padding must be an int, list of ints or tuple of ints of size 1 but got size {}")
+    s = _one(stride, fn + " stride must be None, an int, list of ints, or tuple of ints of size 1 but got size {}", k)
+    p = _one(padding, fn + " padding must be an int, list of ints, or tuple of ints of size 1 but got size {}")
     d = _one(dilation, fn + " dilation must be an int, list of ints or tuple of ints of size 1 but got size {}")
     if k <= 0:
         raise RuntimeError(f"{fn} kernel_size must be greater than zero, but got {k}")
@@ -283,10 +296,7 @@ def max_pool1d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
         out -= 1
     if out < 1:
         raise RuntimeError(f"{fn} Invalid computed output size: {out}")
-    result = max_pool2d(x.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode, return_indices)
-    if return_indices:
-        return result[0].squeeze(-2), result[1].squeeze(-2)
-    return result.squeeze(-2)
+    return max_pool2d(x.unsqueeze(-2), (1, k), (1, s), (0, p), (1, d), ceil_mode).squeeze(-2)
 
 
 def avg_pool1d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True):
@@ -313,10 +323,12 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     shape = list(x.shape)
     n, c = shape[0], shape[1]
     g = int(num_groups)
-    count = (n * c // g if g else 0) * g
-    for s in shape[2:]:
-        count *= s
-    if g and count == g:  # PyTorch's _verify_batch_size over [N * C / G, G, *]
+    if g == 0:  # PyTorch's _verify_batch_size divides by it first
+        raise ZeroDivisionError("integer division or modulo by zero")
+    count = n * c // g * g
+    for size in shape[2:]:
+        count *= size
+    if count == g:  # PyTorch's _verify_batch_size over [N * C / G, G, *]
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{[n * c // g, g] + shape[2:]}")
     if g <= 0 or c % g:
@@ -324,8 +336,10 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
                            f"shape {shape} and num_groups={g}")
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and (t.dim() != 1 or t.numel() != c):
+            # PyTorch's message for the bias shows the weight's shape ([0] without one)
+            shown = [0] if weight is None else list(weight.shape)
             raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
-                               f"but got {name} of shape {list(t.shape)} and input of shape {shape}")
+                               f"but got {name} of shape {shown} and input of shape {shape}")
     if x.array.dtype.kind != "f":
         raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for '{_dt.scalar_name(x.dtype)}'")
     return apply(_op["group_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, groups=g,
@@ -377,8 +391,8 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
                            f"{list(weight.shape)} and normalized_shape = {shape}")
     got = list(x.shape)
     if len(got) < len(shape) or got[len(got) - len(shape):] != shape:
-        star = ", ".join(["*"] + [str(s) for s in shape])
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [{star}], but got input of "
+        star = ", ".join(str(s) for s in shape)
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [*{star}], but got input of "
                            f"size{got}")
     if eps is None:
         eps = float(numpy.finfo(x.array.dtype).eps) if x.array.dtype.kind == "f" else 0.0
