@@ -11,6 +11,7 @@ with the transposed interpolation matrix). Each is the other's gradient, so both
 of every order. A transposed convolution is col2im of W^T x (the input gradient of a convolution);
 its gradients are a convolution of the output gradient with W (for x) and with x (for W), written
 with im2col and matmul."""
+from .activations import _errstate
 from .convolution import Col2Im
 from .table import Op, call
 
@@ -71,7 +72,8 @@ class Upsample(Op):
     saves_params = True
 
     def forward(xp, x, taps, kind):
-        return interpolate_array(xp, x, taps)
+        with _errstate(xp):  # a zero weight on an infinity is PyTorch's NaN, silently
+            return interpolate_array(xp, x, taps)
 
     def backward(F, ctx, g, taps, kind):
         return (F.upsample_backward(g, size=tuple(ctx.shapes[0][len(ctx.shapes[0]) - len(taps):]), taps=taps,
@@ -91,7 +93,8 @@ class UpsampleBackward(Op):
         for d, (dim_taps, n) in enumerate(zip(taps, size)):
             axis = g.ndim - k + d
             matrix = _spread_matrix(xp, dim_taps, n, g.dtype)
-            g = xp.moveaxis(xp.tensordot(g, matrix, axes=([axis], [1])), -1, axis)
+            with _errstate(xp):
+                g = xp.moveaxis(xp.tensordot(g, matrix, axes=([axis], [1])), -1, axis)
         return xp.ascontiguousarray(g)
 
     def backward(F, ctx, gg, size, taps, kind):
