@@ -27,7 +27,8 @@ __all__ = ["interpolate", "conv_transpose1d", "conv_transpose2d", "max_pool1d", 
 _KINDS = {("nearest", 3): "Nearest", ("nearest", 4): "Nearest", ("nearest", 5): "Nearest",
           ("nearest-exact", 3): "NearestExact", ("nearest-exact", 4): "NearestExact",
           ("nearest-exact", 5): "NearestExact",
-          ("linear", 3): "Linear", ("bilinear", 4): "Bilinear", ("trilinear", 5): "Trilinear"}
+          ("linear", 3): "Linear", ("bilinear", 4): "Bilinear", ("trilinear", 5): "Trilinear",
+          ("bicubic", 4): "Bicubic"}
 _NEEDS = {"linear": 3, "bilinear": 4, "trilinear": 5}
 _DIM_NAMES = {1: ("W",), 2: ("H", "W"), 3: ("D", "H", "W")}
 
@@ -41,7 +42,7 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     """input (N, C, S...) resized to `size` (or S * scale_factor) over its spatial dims: mode
     'nearest' (or 'nearest-exact') takes the nearest input value; 'linear', 'bilinear' and
     'trilinear' weigh the two neighbours along each dim (align_corners: the corner pixels' centres
-    line up); 'area' averages (adaptive average pooling)."""
+    line up), 'bicubic' four with cubic weights; 'area' averages (adaptive average pooling)."""
     x = tensor_in(input)
     if mode in ("nearest", "area", "nearest-exact"):
         if align_corners is not None:
@@ -95,9 +96,9 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if kind is None:
         if mode in _NEEDS and x.dim() in (3, 4, 5):
             raise NotImplementedError(f"Got {x.dim()}D input, but {mode} mode needs {_NEEDS[mode]}D input")
-        if mode in ("bicubic", "lanczos") or (mode == "area" and x.dim() == 5):
+        if mode == "lanczos" or (mode == "area" and x.dim() == 5):
             raise NotImplementedError(f"interpolate(): mode={mode!r} is not available here; nearest, nearest-exact, "
-                                      f"linear, bilinear, trilinear and area (3-D and 4-D input) are")
+                                      f"linear, bilinear, bicubic, trilinear and area (3-D and 4-D input) are")
         raise NotImplementedError(f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {x.dim()}D) for the "
                                   f"modes: nearest | linear | bilinear | bicubic | trilinear | lanczos | area | "
                                   f"nearest-exact (got {mode})")
@@ -115,8 +116,12 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
                            f"({wanted})")
     if x.shape[1] == 0:
         raise RuntimeError(f"Non-empty {x.dim()}D data tensor expected but got a tensor with sizes {list(x.shape)}")
-    if x.array.dtype.kind != "f":
-        what = "compute_indices_weights_nearest" if "Nearest" in kind else "compute_indices_weights_linear"
+    nearest = "Nearest" in kind
+    if x.array.dtype.kind != "f" and not (nearest and x.array.dtype == numpy.uint8):
+        if not nearest and x.array.dtype == numpy.uint8 and kind == "Bilinear":
+            raise NotImplementedError("interpolate(): bilinear mode on uint8 input (PyTorch's fixed-point kernel) is "
+                                      "not available here")
+        what = "compute_indices_weights_" + ("nearest" if nearest else "cubic" if kind == "Bicubic" else "linear")
         raise NotImplementedError(f"\"{what}\" not implemented for '{_dt.scalar_name(x.dtype)}'")
     xp = array_module(x.device)
     scales = scales or [None] * dim
@@ -139,11 +144,32 @@ def _taps(xp, n, o, scale, mode, align_corners, dtype):
         src = j.astype(dtype) * dtype.type(step)
     else:
         step = 1.0 / scale if scale is not None and scale > 0 else n / o
-        src = xp.maximum(dtype.type(step) * (j.astype(dtype) + dtype.type(0.5)) - dtype.type(0.5), 0)
+        src = dtype.type(step) * (j.astype(dtype) + dtype.type(0.5)) - dtype.type(0.5)
+        if mode != "bicubic":  # cubic keeps a negative source (its taps are clamped instead)
+            src = xp.maximum(src, 0)
+    if mode == "bicubic":
+        return _cubic_taps(xp, src, n, dtype)
     low = src.astype(xp.int64)
     high = low + (low < n - 1)
     frac = xp.minimum(src - low.astype(dtype), 1).astype(dtype)
     return ((low, (1 - frac).astype(dtype)), (high, frac))
+
+
+def _cubic_taps(xp, src, n, dtype):
+    """Four taps around each source coordinate, Keys' cubic convolution weights with A = -0.75
+    (PyTorch's get_cubic_upsample_coefficients), the indices clamped into [0, n - 1]."""
+    base = xp.minimum(xp.floor(src.astype(numpy.float32)).astype(xp.int64), n - 1)
+    t = xp.clip(src - base.astype(dtype), 0, 1).astype(dtype)
+    a = dtype.type(-0.75)
+
+    def near(x):  # |x| <= 1
+        return ((a + 2) * x - (a + 3)) * x * x + 1
+
+    def far(x):  # 1 < |x| < 2
+        return ((a * x - 5 * a) * x + 8 * a) * x - 4 * a
+
+    weights = (far(t + 1), near(t), near(1 - t), far(2 - t))
+    return tuple((xp.clip(base - 1 + i, 0, n - 1), w.astype(dtype)) for i, w in enumerate(weights))
 
 
 def _area(x, out):

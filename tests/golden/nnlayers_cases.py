@@ -42,7 +42,9 @@ for name, call in [
         ("bilinear_align_corners", "F.interpolate(x, scale_factor=(1.5, 0.5), mode='bilinear', align_corners=True)"),
         ("nearest_2d", "F.interpolate(x, scale_factor=(3, 0.5))"),
         ("area_2d", "F.interpolate(x, scale_factor=0.5, mode='area')"),
-        ("upsample_module", "nn.Upsample(scale_factor=2, mode='bilinear')(x)")]:
+        ("upsample_module", "nn.Upsample(scale_factor=2, mode='bilinear')(x)"),
+        ("bicubic", "F.interpolate(x, size=(3, 8), mode='bicubic')"),
+        ("bicubic_align_corners", "F.interpolate(x, scale_factor=(2.5, 0.5), mode='bicubic', align_corners=True)")]:
     case(f"interpolate_{name}", f"""
         x = leaf({X4}.tolist())
         inputs = [x]
@@ -315,6 +317,8 @@ error('interpolate_1_1_4_size_3_3', 'F.interpolate(T.ones(1,1,4),size=(3,3))')
 error('interpolate_1_1_4_scale_factor_2_2', 'F.interpolate(T.ones(1,1,4),scale_factor=(2,2))')
 error('interpolate_1_1_4_size_3_align_corners_true', 'F.interpolate(T.ones(1,1,4),size=3,align_corners=True)')
 error('interpolate_1_1_4_size_3_mode_bilinear', "F.interpolate(T.ones(1,1,4),size=3,mode='bilinear')")
+error('interpolate_bicubic_3d', "F.interpolate(T.ones(1,1,4),size=3,mode='bicubic')")
+error('interpolate_bicubic_integers', "F.interpolate(T.ones(1,1,4,4,dtype=T.int64),size=3,mode='bicubic')")
 error('interpolate_1_1_4_4_size_3_mode_linear', "F.interpolate(T.ones(1,1,4,4),size=3,mode='linear')")
 error('interpolate_4_size_3', 'F.interpolate(T.ones(4),size=3)')
 error('interpolate_1_1_4_size_3_mode_foo', "F.interpolate(T.ones(1,1,4),size=3,mode='foo')")

@@ -38,6 +38,8 @@ def np_interp_1d(x, axis, o, mode, scale=None, align_corners=False):
             shift = 0.5 if mode == "nearest-exact" else 0.0
             i = min(int(math.floor(np.float32(j + shift) * step)), n - 1)
             y[..., j] = x[..., i]
+        elif mode == "cubic":
+            y[..., j] = _np_cubic_at(x, j, n, o, scale, align_corners)
         else:
             src = _src_linear(j, n, o, scale, align_corners)
             i0 = int(src)
@@ -45,6 +47,26 @@ def np_interp_1d(x, axis, o, mode, scale=None, align_corners=False):
             t = src - i0
             y[..., j] = (1 - t) * x[..., i0] + t * x[..., i1]
     return np.moveaxis(y, -1, axis)
+
+
+def _np_cubic_at(x, j, n, o, scale, align_corners):
+    """Keys' cubic convolution (a = -0.75) at output j from the four inputs around its source,
+    positions past the ends reading the end value."""
+    if align_corners:
+        src = j * ((n - 1) / (o - 1) if o > 1 else 0.0)
+    else:
+        src = (1.0 / scale if scale else n / o) * (j + 0.5) - 0.5
+    base = min(int(math.floor(src)), n - 1)
+    t = min(max(src - base, 0.0), 1.0)
+    a = -0.75
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return (a + 2) * d ** 3 - (a + 3) * d ** 2 + 1
+        return a * d ** 3 - 5 * a * d ** 2 + 8 * a * d - 4 * a if d < 2 else 0.0
+
+    return sum(kernel(t - i) * x[..., min(max(base + i, 0), n - 1)] for i in (-1, 0, 1, 2))
 
 
 def np_interp(x, out, mode, scales=None, align_corners=False):
@@ -175,6 +197,11 @@ C("upsample", "bilinear_scale_align_corners",
   lambda x: np_interp(x, [6, 6], "linear", align_corners=True), "UpsampleBilinear2DBackward0")
 C("upsample", "bilinear_unbatched_layer", lambda x: ad.nn.Upsample(scale_factor=1.5, mode="bilinear")(x),
   [(1, 3, 4, 2)], lambda x: np_interp(x, [6, 3], "linear", [1.5, 1.5]), "UpsampleBilinear2DBackward0")
+C("upsample", "bicubic", lambda x: F.interpolate(x, size=(5, 3), mode="bicubic"), [(1, 2, 3, 4)],
+  lambda x: np_interp(x, [5, 3], "cubic"), "UpsampleBicubic2DBackward0")
+C("upsample", "bicubic_align_corners", lambda x: F.interpolate(x, scale_factor=(2, 0.5), mode="bicubic",
+                                                               align_corners=True),
+  [(1, 1, 3, 4)], lambda x: np_interp(x, [6, 2], "cubic", align_corners=True), "UpsampleBicubic2DBackward0")
 C("upsample", "trilinear", lambda x: F.interpolate(x, size=(3, 2, 5), mode="trilinear"), [(1, 1, 2, 3, 3)],
   lambda x: np_interp(x, [3, 2, 5], "linear"), "UpsampleTrilinear3DBackward0")
 
