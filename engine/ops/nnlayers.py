@@ -173,7 +173,7 @@ class GroupNorm(Op):
 
     def forward(xp, x, weight, bias, groups, eps):
         n, c = x.shape[0], x.shape[1]
-        xg = x.reshape(n, groups, -1)
+        xg = x.reshape(n, groups, _product(x.shape[1:]) // groups)  # (no -1: an empty batch has no size to infer)
         mean = xg.mean(axis=-1, keepdims=True)
         xc = xg - mean
         rstd = 1 / xp.sqrt((xc * xc).mean(axis=-1, keepdims=True) + eps)
@@ -189,14 +189,15 @@ class GroupNorm(Op):
         shape = tuple(ctx.shapes[0])
         n, c, nd = shape[0], shape[1], len(shape)
         axes = (0,) + tuple(range(2, nd))
-        xg = F.reshape(x, shape=(n, groups, -1))
+        group = (n, groups, _product(shape[1:]) // groups)
+        xg = F.reshape(x, shape=group)
         xc = xg - F.mean(xg, dim=-1, keepdim=True)
         rstd = 1.0 / F.sqrt(F.mean(xc * xc, dim=-1, keepdim=True) + eps)
         xhat = xc * rstd
         gx = gw = gb = None
         if ctx.needs[0]:
             gxhat = g if ctx.shapes[1] is None else g * F.reshape(weight, shape=_channel_shape(nd, c))
-            gh = F.reshape(gxhat, shape=(n, groups, -1))
+            gh = F.reshape(gxhat, shape=group)
             gx = F.reshape(rstd * (gh - F.mean(gh, dim=-1, keepdim=True)
                                    - xhat * F.mean(gh * xhat, dim=-1, keepdim=True)), shape=shape)
         if ctx.needs[1]:

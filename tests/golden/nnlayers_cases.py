@@ -344,3 +344,16 @@ error("conv_transpose_padding_mode", "nn.ConvTranspose1d(2, 2, 3, padding_mode='
 error("group_norm_module_groups", "nn.GroupNorm(3, 4)")
 error("instance_norm_module_affine_channels", "nn.InstanceNorm1d(3, affine=True)(T.ones(2, 2, 5))")
 error("instance_norm2d_module_dims", "nn.InstanceNorm2d(3)(T.ones(3, 5))")
+
+# ============================================================================ empty batches
+
+for name, call in [("interpolate", "F.interpolate(x, size=3, mode='linear')"),
+                   ("conv_transpose1d", "F.conv_transpose1d(x, T.ones(2, 1, 2), stride=2)"),
+                   ("max_pool1d", "F.max_pool1d(x, 2)"), ("avg_pool1d", "F.avg_pool1d(x, 2)"),
+                   ("group_norm", "F.group_norm(x, 2)"), ("rms_norm", "F.rms_norm(x, [4])")]:
+    case(f"{name}_empty_batch", f"""
+        x = leaf(T.ones(0, 2, 4).tolist()).reshape(0, 2, 4)
+        inputs = [x]
+        first_order_only = {name == "conv_transpose1d"}  # PyTorch's empty second derivative there: None
+        def f(): return {call}
+    """)
