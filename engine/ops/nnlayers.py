@@ -67,6 +67,7 @@ class Upsample(Op):
     index[j] (nearest) or the weighted sum of x at two indices (linear), as `taps` says; `kind`
     names the mode in the node (Nearest, NearestExact, Linear, Bilinear, Trilinear)."""
     name = "upsample"
+    batched = True  # both directions work on the last len(taps) dims: a leading batch dim is untouched
     node = staticmethod(_upsample_node)
     formula = call("kind")
     saves_params = True
@@ -84,6 +85,7 @@ class UpsampleBackward(Op):
     """upsample's gradient: each output's gradient added back, weighted, at the input positions it
     read (input spatial `size`); linear in g, its own gradient is upsample."""
     name = "upsample_backward"
+    batched = True
     node = staticmethod(lambda ctx: _upsample_node(ctx).replace("Backward0", "BackwardBackward0"))
     formula = call("kind")
     saves_params = True
