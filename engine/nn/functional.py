@@ -29,6 +29,9 @@ from .functional_layers import layer_norm, embedding  # noqa: F401
 from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401
                               dropout2d, check_dropout_p)
 from .functional_padding import pad  # noqa: F401
+from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,  # noqa: F401
+                                 group_norm, instance_norm, rms_norm)
+from .functional_nnlayers import __all__ as _nnlayers
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -674,4 +677,5 @@ def one_hot(tensor, num_classes=-1):
 
 __all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
             "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
+__all__ += _nnlayers
 FUNCTIONS = tuple(__all__)

@@ -208,7 +208,7 @@ def _max_indices(xp, a, kernel, stride, padding, dilation):
     low = -xp.inf if a.dtype.kind == "f" else (False if a.dtype.kind == "b" else xp.iinfo(a.dtype).min)
     cols = windows(xp, a, kernel, stride, padding, dilation, fill=low)
     lead, out = cols.shape[:-4], cols.shape[-2:]
-    cols = cols.reshape(lead + (-1,) + out)
+    cols = cols.reshape(lead + (kernel[0] * kernel[1],) + out)  # (no -1: an empty batch has no size to infer)
     rows = xp.arange(kernel[0])[:, None] * dilation[0] + xp.arange(out[0])[None, :] * stride[0] - padding[0][0]
     cols_ = xp.arange(kernel[1])[:, None] * dilation[1] + xp.arange(out[1])[None, :] * stride[1] - padding[1][0]
     # the input position of each (kernel position, window): (kH*kW, oH, oW)

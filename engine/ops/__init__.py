@@ -113,6 +113,7 @@ from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is
 from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
 from . import distances, normalization, indexing, convolution  # noqa: F401,E402
 from . import statistics  # noqa: F401,E402
+from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_norm)
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -132,7 +132,8 @@ def _spread(xp, g, indices, shape):
     """Zeros of `shape` with g added at the flat `indices` of each plane (the last two dims);
     overlapping windows add up."""
     lead = indices.shape[:-2]
-    flat = PutAlong.forward(xp, g.reshape(lead + (-1,)), indices.reshape(lead + (-1,)), -1,
+    windows = indices.shape[-2] * indices.shape[-1]  # (no -1: an empty batch has no size to infer)
+    flat = PutAlong.forward(xp, g.reshape(lead + (windows,)), indices.reshape(lead + (windows,)), -1,
                             lead + (shape[-2] * shape[-1],))
     return flat.reshape(shape)
 
@@ -156,8 +157,9 @@ class MaxPool(Op):
 
     def forward(xp, x, indices):
         lead = indices.shape[:-2]
-        flat = x.reshape(lead + (-1,))
-        return xp.take_along_axis(flat, indices.reshape(lead + (-1,)), axis=-1).reshape(indices.shape)
+        flat = x.reshape(lead + (x.shape[-2] * x.shape[-1],))  # (no -1: an empty batch has no size to infer)
+        windows = indices.shape[-2] * indices.shape[-1]
+        return xp.take_along_axis(flat, indices.reshape(lead + (windows,)), axis=-1).reshape(indices.shape)
 
     def backward(F, ctx, g, x, indices):
         return (F.max_pool_backward(g, x, indices=indices),)

@@ -1198,3 +1198,4 @@ _mark_known_bugs()
 import op_cases_shape  # noqa: E402,F401
 import op_cases_idx  # noqa: E402,F401
 import op_cases_statistics  # noqa: E402,F401
+import op_cases_nnlayers  # noqa: E402,F401

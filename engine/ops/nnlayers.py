@@ -1,0 +1,209 @@
+"""The rows behind torch.nn.functional's interpolate, conv_transpose1d/2d and group_norm:
+upsample (Upsample{Nearest,NearestExact,Linear,Bilinear,Trilinear}{1,2,3}DBackward0) and its
+adjoint upsample_backward, conv_transpose (ConvolutionBackward0, PyTorch's convolution node with
+transposed=True) and group_norm (NativeGroupNormBackward0). The functions, with PyTorch's checks,
+are in engine/nn/functional_nnlayers.py.
+
+Interpolation is separable: along each spatial dim an output position reads one input position
+(nearest) or two with weights (linear), the `taps` the function works out. upsample gathers and
+weighs; upsample_backward adds each output's gradient back to the positions it read (a product
+with the transposed interpolation matrix). Each is the other's gradient, so both have derivatives
+of every order. A transposed convolution is col2im of W^T x (the input gradient of a convolution);
+its gradients are a convolution of the output gradient with W (for x) and with x (for W), written
+with im2col and matmul."""
+from .activations import _errstate
+from .convolution import Col2Im
+from .table import Op, call
+
+
+def _product(values):
+    n = 1
+    for v in values:
+        n *= v
+    return n
+
+
+# ------------------------------------------------------------------ interpolation
+
+def _upsample_node(ctx):
+    return f"Upsample{ctx.params['kind']}{len(ctx.params['taps'])}DBackward0"
+
+
+def _along(xp, a, axis, ndim):
+    """A 1-d array shaped to broadcast along `axis` of an ndim array."""
+    return a.reshape((-1,) + (1,) * (ndim - 1 - axis))
+
+
+def interpolate_array(xp, x, taps):
+    """x with its last len(taps) dims interpolated: along each, output j is the sum over the dim's
+    taps (index, weight) of x[index[j]] * weight[j] (a weight None: the value itself)."""
+    k = len(taps)
+    for d, dim_taps in enumerate(taps):
+        axis = x.ndim - k + d
+        out = None
+        for index, weight in dim_taps:
+            part = xp.take(x, index, axis=axis)
+            if weight is not None:
+                part = part * _along(xp, weight, axis, x.ndim).astype(x.dtype, copy=False)
+            out = part if out is None else out + part
+        x = out
+    return x
+
+
+def _spread_matrix(xp, dim_taps, n, dtype):
+    """(n, m): column j holds output j's weights at the input positions it reads."""
+    rows = xp.arange(n)[:, None]
+    matrix = None
+    for index, weight in dim_taps:
+        part = (index[None, :] == rows).astype(dtype)
+        if weight is not None:
+            part = part * weight[None, :].astype(dtype, copy=False)
+        matrix = part if matrix is None else matrix + part
+    return matrix
+
+
+class Upsample(Op):
+    """x (N, C, S...) interpolated along its last len(taps) dims: along each, output j is x at
+    index[j] (nearest) or the weighted sum of x at two indices (linear), as `taps` says; `kind`
+    names the mode in the node (Nearest, NearestExact, Linear, Bilinear, Trilinear)."""
+    name = "upsample"
+    batched = True  # both directions work on the last len(taps) dims: a leading batch dim is untouched
+    node = staticmethod(_upsample_node)
+    formula = call("kind")
+    saves_params = True
+
+    def forward(xp, x, taps, kind):
+        with _errstate(xp):  # a zero weight on an infinity is PyTorch's NaN, silently
+            return interpolate_array(xp, x, taps)
+
+    def backward(F, ctx, g, taps, kind):
+        return (F.upsample_backward(g, size=tuple(ctx.shapes[0][len(ctx.shapes[0]) - len(taps):]), taps=taps,
+                                    kind=kind),)
+
+
+class UpsampleBackward(Op):
+    """upsample's gradient: each output's gradient added back, weighted, at the input positions it
+    read (input spatial `size`); linear in g, its own gradient is upsample."""
+    name = "upsample_backward"
+    batched = True
+    node = staticmethod(lambda ctx: _upsample_node(ctx).replace("Backward0", "BackwardBackward0"))
+    formula = call("kind")
+    saves_params = True
+
+    def forward(xp, g, size, taps, kind):
+        k = len(taps)
+        for d, (dim_taps, n) in enumerate(zip(taps, size)):
+            axis = g.ndim - k + d
+            matrix = _spread_matrix(xp, dim_taps, n, g.dtype)
+            with _errstate(xp):
+                g = xp.moveaxis(xp.tensordot(g, matrix, axes=([axis], [1])), -1, axis)
+        return xp.ascontiguousarray(g)
+
+    def backward(F, ctx, gg, size, taps, kind):
+        return (F.upsample(gg, taps=taps, kind=kind),)
+
+
+# ------------------------------------------------------------------ transposed convolution
+
+class ConvTranspose(Op):
+    """x (N, C, S...) through the transpose of a convolution with weight (C, O / groups, K...):
+    each input position adds weight * x into its window of the output, windows `stride` apart,
+    `dilation` inside, `padding` cropped from each side and `output_padding` more on the far side;
+    plus bias (O,) when it is a tensor (the number 0: none, no edge)."""
+    name = "conv_transpose"
+    node = "ConvolutionBackward0"
+    formula = call("stride", "padding", "output_padding", "dilation", "groups")
+    saves = (0, 1)
+    save_for = ((1,), (0,))
+
+    def forward(xp, x, weight, bias, stride, padding, output_padding, dilation, groups):
+        kernel = weight.shape[2:]
+        n, c = x.shape[0], x.shape[1]
+        o = weight.shape[1] * groups
+        insize = x.shape[2:]
+        xm = x.reshape(n, groups, c // groups, _product(insize))
+        wm = weight.reshape(groups, c // groups, o // groups * _product(kernel))
+        cols = xp.matmul(xp.swapaxes(wm, -1, -2), xm).reshape((n, o) + tuple(kernel) + tuple(insize))
+        size = tuple((i - 1) * s - 2 * p + d * (k - 1) + op + 1
+                     for i, s, p, d, k, op in zip(insize, stride, padding, dilation, kernel, output_padding))
+        pads = tuple((p, max(p - op, 0)) for p, op in zip(padding, output_padding))
+        y = Col2Im.forward(xp, cols, size, kernel, stride, pads, dilation)
+        if not isinstance(bias, (int, float)):
+            y = y + bias.reshape((o,) + (1,) * len(kernel))
+        return xp.ascontiguousarray(y)
+
+    def backward(F, ctx, g, x, weight, stride, padding, output_padding, dilation, groups):
+        xshape, wshape = ctx.shapes[0], ctx.shapes[1]
+        kernel, n, c = tuple(wshape[2:]), xshape[0], xshape[1]
+        o = wshape[1] * groups
+        insize = tuple(xshape[2:])
+        # g widened (or cropped) to the full span of the windows: p before, p - output_padding after
+        amounts = []
+        for p, op in reversed(tuple(zip(padding, output_padding))):
+            amounts += [p, p - op]
+        full = F.constant_pad_nd(g, pad=tuple(amounts)) if any(amounts) else g
+        cols = F.im2col(full, kernel=kernel, stride=stride, padding=((0, 0),) * len(kernel), dilation=dilation)
+        cols = F.reshape(cols, shape=(n, groups, o // groups * _product(kernel), _product(insize)))
+        gx = gw = gb = None
+        if ctx.needs[0]:
+            wm = F.reshape(weight, shape=(groups, c // groups, o // groups * _product(kernel)))
+            gx = F.reshape(F.matmul(wm, cols), shape=xshape)
+        if ctx.needs[1]:
+            xm = F.reshape(x, shape=(n, groups, c // groups, _product(insize)))
+            gw = F.reshape(F.sum(F.matmul(xm, F.transpose(cols, dim0=-1, dim1=-2)), dim=0), shape=wshape)
+        if ctx.needs[2]:
+            gb = F.sum(g, dim=(0,) + tuple(range(2, len(xshape))))
+        return gx, gw, gb
+
+
+# ------------------------------------------------------------------ group norm
+
+def _channel_shape(ndim, c):
+    return (1, c) + (1,) * (ndim - 2)
+
+
+class GroupNorm(Op):
+    """x (N, C, *) normalized within each of `groups` groups of channels per sample (mean 0,
+    biased variance 1, eps added), then times weight and plus bias per channel (the numbers 1 and 0
+    stand for none: no edge). The gradient is written in table ops from x, so it has derivatives of
+    every order."""
+    name = "group_norm"
+    node = "NativeGroupNormBackward0"
+    formula = call("groups", "eps")
+    saves = (0, 1)
+    save_for = ((0, 1), (0,))
+
+    def forward(xp, x, weight, bias, groups, eps):
+        n, c = x.shape[0], x.shape[1]
+        xg = x.reshape(n, groups, _product(x.shape[1:]) // groups)  # (no -1: an empty batch has no size to infer)
+        mean = xg.mean(axis=-1, keepdims=True)
+        xc = xg - mean
+        rstd = 1 / xp.sqrt((xc * xc).mean(axis=-1, keepdims=True) + eps)
+        y = (xc * rstd).reshape(x.shape)
+        shape = _channel_shape(x.ndim, c)
+        if not isinstance(weight, (int, float)):
+            y = y * weight.reshape(shape)
+        if not isinstance(bias, (int, float)):
+            y = y + bias.reshape(shape)
+        return y.astype(x.dtype, copy=False)
+
+    def backward(F, ctx, g, x, weight, groups, eps):
+        shape = tuple(ctx.shapes[0])
+        n, c, nd = shape[0], shape[1], len(shape)
+        axes = (0,) + tuple(range(2, nd))
+        group = (n, groups, _product(shape[1:]) // groups)
+        xg = F.reshape(x, shape=group)
+        xc = xg - F.mean(xg, dim=-1, keepdim=True)
+        rstd = 1.0 / F.sqrt(F.mean(xc * xc, dim=-1, keepdim=True) + eps)
+        xhat = xc * rstd
+        gx = gw = gb = None
+        if ctx.needs[0]:
+            gxhat = g if ctx.shapes[1] is None else g * F.reshape(weight, shape=_channel_shape(nd, c))
+            gh = F.reshape(gxhat, shape=group)
+            gx = F.reshape(rstd * (gh - F.mean(gh, dim=-1, keepdim=True)
+                                   - xhat * F.mean(gh * xhat, dim=-1, keepdim=True)), shape=shape)
+        if ctx.needs[1]:
+            gw = F.sum(g * F.reshape(xhat, shape=shape), dim=axes)
+        if ctx.needs[2]:
+            gb = F.sum(g, dim=axes)
+        return gx, gw, gb

@@ -1,0 +1,313 @@
+"""Op cases of the rows behind interpolate, conv_transpose1d/2d and group_norm (engine/ops/nnlayers.py),
+and of the functions composed from other rows as PyTorch composes them: max_pool1d and avg_pool1d
+(the 2-d poolings' rows under a squeeze), instance_norm (batch_norm's row under a view) and
+rms_norm (mul). See tests/engine/ops/op_cases.py for what a case is.
+
+The numpy references are loops over output positions written from the definitions (PyTorch's
+documented source-index rules for interpolation; the scatter definition of a transposed
+convolution), not from the engine's taps or col2im."""
+import itertools
+import math
+
+import numpy as np
+
+import autodiff.engine as ad
+from op_cases import C, apply, distinct, gen_all
+
+F = ad.nn.functional
+
+
+# ------------------------------------------------------------ numpy references
+
+def _src_linear(j, n, o, scale, align_corners):
+    """The real source coordinate of output j (PyTorch's area_pixel_compute_source_index)."""
+    if align_corners:
+        return j * ((n - 1) / (o - 1) if o > 1 else 0.0)
+    step = 1.0 / scale if scale else n / o
+    return max(step * (j + 0.5) - 0.5, 0.0)
+
+
+def np_interp_1d(x, axis, o, mode, scale=None, align_corners=False):
+    """x resized to o along `axis`, one output position at a time."""
+    n = x.shape[axis]
+    x = np.moveaxis(x, axis, -1)
+    y = np.empty(x.shape[:-1] + (o,))
+    for j in range(o):
+        if mode in ("nearest", "nearest-exact"):
+            step = np.float32(1.0 / scale) if scale else np.float32(n) / np.float32(o)
+            shift = 0.5 if mode == "nearest-exact" else 0.0
+            i = min(int(math.floor(np.float32(j + shift) * step)), n - 1)
+            y[..., j] = x[..., i]
+        elif mode == "cubic":
+            y[..., j] = _np_cubic_at(x, j, n, o, scale, align_corners)
+        else:
+            src = _src_linear(j, n, o, scale, align_corners)
+            i0 = int(src)
+            i1 = min(i0 + 1, n - 1)
+            t = src - i0
+            y[..., j] = (1 - t) * x[..., i0] + t * x[..., i1]
+    return np.moveaxis(y, -1, axis)
+
+
+def _np_cubic_at(x, j, n, o, scale, align_corners):
+    """Keys' cubic convolution (a = -0.75) at output j from the four inputs around its source,
+    positions past the ends reading the end value."""
+    if align_corners:
+        src = j * ((n - 1) / (o - 1) if o > 1 else 0.0)
+    else:
+        src = (1.0 / scale if scale else n / o) * (j + 0.5) - 0.5
+    base = min(int(math.floor(src)), n - 1)
+    t = min(max(src - base, 0.0), 1.0)
+    a = -0.75
+
+    def kernel(d):
+        d = abs(d)
+        if d <= 1:
+            return (a + 2) * d ** 3 - (a + 3) * d ** 2 + 1
+        return a * d ** 3 - 5 * a * d ** 2 + 8 * a * d - 4 * a if d < 2 else 0.0
+
+    return sum(kernel(t - i) * x[..., min(max(base + i, 0), n - 1)] for i in (-1, 0, 1, 2))
+
+
+def np_interp(x, out, mode, scales=None, align_corners=False):
+    k = len(out)
+    scales = scales or [None] * k
+    for d in range(k):
+        x = np_interp_1d(x, x.ndim - k + d, out[d], mode, scales[d], align_corners)
+    return x
+
+
+def np_conv_transpose(x, w, b=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """Each input value x[n, c, i...] adds x * w[c, o, k...] at output position i s + k d - p."""
+    k = w.ndim - 2
+    stride, padding, output_padding, dilation = (
+        (v,) * k if isinstance(v, int) else tuple(v) for v in (stride, padding, output_padding, dilation))
+    cin, opg = w.shape[0], w.shape[1]
+    cpg = cin // groups
+    size = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1
+            for i, s, p, d, kk, op in zip(x.shape[2:], stride, padding, dilation, w.shape[2:], output_padding)]
+    y = np.zeros((x.shape[0], opg * groups) + tuple(size))
+    for c in range(cin):
+        g = c // cpg
+        for pos in itertools.product(*(range(n) for n in x.shape[2:])):
+            for off in itertools.product(*(range(kk) for kk in w.shape[2:])):
+                at = tuple(i * s + q * d - p for i, s, q, d, p in zip(pos, stride, off, dilation, padding))
+                if all(0 <= a < n for a, n in zip(at, size)):
+                    for o in range(opg):
+                        y[(slice(None), g * opg + o) + at] += x[(slice(None), c) + pos] * w[(c, o) + off]
+    if b is not None:
+        y += b.reshape((1, -1) + (1,) * k)
+    return y
+
+
+def np_group_norm(x, groups, w=None, b=None, eps=1e-5):
+    n, c = x.shape[:2]
+    y = np.empty_like(x)
+    for i in range(n):
+        for g in range(groups):
+            part = x[i, g * (c // groups):(g + 1) * (c // groups)]
+            y[i, g * (c // groups):(g + 1) * (c // groups)] = (part - part.mean()) / np.sqrt(part.var() + eps)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    if w is not None:
+        y = y * w.reshape(shape)
+    if b is not None:
+        y = y + b.reshape(shape)
+    return y
+
+
+def np_instance_norm(x, w=None, b=None, mean=None, var=None, eps=1e-5):
+    n, c = x.shape[:2]
+    y = np.empty_like(x)
+    for i in range(n):
+        for j in range(c):
+            m, v = (x[i, j].mean(), x[i, j].var()) if mean is None else (mean[j], var[j])
+            y[i, j] = (x[i, j] - m) / np.sqrt(v + eps)
+    shape = (1, c) + (1,) * (x.ndim - 2)
+    if w is not None:
+        y = y * w.reshape(shape)
+    if b is not None:
+        y = y + b.reshape(shape)
+    return y
+
+
+def np_rms_norm(x, k, w=None, eps=None):
+    eps = np.finfo(x.dtype).eps if eps is None else eps
+    axes = tuple(range(x.ndim - k, x.ndim))
+    y = x / np.sqrt((x * x).mean(axis=axes, keepdims=True) + eps)
+    return y if w is None else y * w
+
+
+def _pool_windows(n, k, s, p, d, ceil_mode):
+    o = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+    if ceil_mode and (o - 1) * s >= n + p:
+        o -= 1
+    return o
+
+
+def np_max_pool1d(x, k, s=None, p=0, d=1, ceil_mode=False):
+    s = s or k
+    n = x.shape[-1]
+    o = _pool_windows(n, k, s, p, d, ceil_mode)
+    y = np.empty(x.shape[:-1] + (o,))
+    for j in range(o):
+        idx = [j * s - p + a * d for a in range(k)]
+        y[..., j] = x[..., [i for i in idx if 0 <= i < n]].max(axis=-1)
+    return y
+
+
+def np_avg_pool1d(x, k, s=None, p=0, ceil_mode=False, count_include_pad=True):
+    s = s or k
+    n = x.shape[-1]
+    o = _pool_windows(n, k, s, p, 1, ceil_mode)
+    y = np.empty(x.shape[:-1] + (o,))
+    for j in range(o):
+        lo, hi = j * s - p, min(j * s - p + k, n + p)
+        count = hi - lo
+        lo, hi = max(lo, 0), min(hi, n)
+        y[..., j] = x[..., lo:hi].sum(axis=-1) / (count if count_include_pad else hi - lo)
+    return y
+
+
+# ============================================================== interpolate (upsample)
+C("upsample", "nearest_1d_scale", lambda x: F.interpolate(x, scale_factor=2), [(2, 3, 4)],
+  lambda x: np_interp(x, [8], "nearest", [2.0]), "UpsampleNearest1DBackward0")
+C("upsample", "nearest_1d_down_size", lambda x: F.interpolate(x, size=3), [(1, 2, 7)],
+  lambda x: np_interp(x, [3], "nearest"), "UpsampleNearest1DBackward0")
+C("upsample", "nearest_2d_fraction", lambda x: F.interpolate(x, scale_factor=(1.7, 0.6)), [(1, 2, 3, 5)],
+  lambda x: np_interp(x, [5, 3], "nearest", [1.7, 0.6]), "UpsampleNearest2DBackward0")
+C("upsample", "nearest_exact_1d", lambda x: F.interpolate(x, size=7, mode="nearest-exact"), [(2, 1, 5)],
+  lambda x: np_interp(x, [7], "nearest-exact"), "UpsampleNearestExact1DBackward0")
+C("upsample", "nearest_3d", lambda x: F.interpolate(x, size=(3, 2, 4)), [(1, 1, 2, 3, 2)],
+  lambda x: np_interp(x, [3, 2, 4], "nearest"), "UpsampleNearest3DBackward0")
+C("upsample", "linear_size", lambda x: F.interpolate(x, size=7, mode="linear"), [(2, 3, 4)],
+  lambda x: np_interp(x, [7], "linear"), "UpsampleLinear1DBackward0")
+C("upsample", "linear_down_scale", lambda x: F.interpolate(x, scale_factor=0.6, mode="linear"), [(1, 2, 7)],
+  lambda x: np_interp(x, [4], "linear", [0.6]), "UpsampleLinear1DBackward0")
+C("upsample", "linear_align_corners", lambda x: F.interpolate(x, size=6, mode="linear", align_corners=True),
+  [(1, 2, 4)], lambda x: np_interp(x, [6], "linear", align_corners=True), "UpsampleLinear1DBackward0")
+C("upsample", "linear_align_corners_to_one", lambda x: F.interpolate(x, size=1, mode="linear", align_corners=True),
+  [(1, 2, 4)], lambda x: np_interp(x, [1], "linear", align_corners=True), "UpsampleLinear1DBackward0")
+C("upsample", "linear_recompute_scale", lambda x: F.interpolate(x, scale_factor=2.3, mode="linear",
+                                                                recompute_scale_factor=True),
+  [(1, 1, 3)], lambda x: np_interp(x, [6], "linear"), "UpsampleLinear1DBackward0")
+C("upsample", "bilinear_size", lambda x: F.interpolate(x, size=(5, 3), mode="bilinear"), [(2, 2, 3, 4)],
+  lambda x: np_interp(x, [5, 3], "linear"), "UpsampleBilinear2DBackward0")
+C("upsample", "bilinear_scale_align_corners",
+  lambda x: F.interpolate(x, scale_factor=(1.5, 2), mode="bilinear", align_corners=True), [(1, 2, 4, 3)],
+  lambda x: np_interp(x, [6, 6], "linear", align_corners=True), "UpsampleBilinear2DBackward0")
+C("upsample", "bilinear_unbatched_layer", lambda x: ad.nn.Upsample(scale_factor=1.5, mode="bilinear")(x),
+  [(1, 3, 4, 2)], lambda x: np_interp(x, [6, 3], "linear", [1.5, 1.5]), "UpsampleBilinear2DBackward0")
+C("upsample", "bicubic", lambda x: F.interpolate(x, size=(5, 3), mode="bicubic"), [(1, 2, 3, 4)],
+  lambda x: np_interp(x, [5, 3], "cubic"), "UpsampleBicubic2DBackward0")
+C("upsample", "bicubic_align_corners", lambda x: F.interpolate(x, scale_factor=(2, 0.5), mode="bicubic",
+                                                               align_corners=True),
+  [(1, 1, 3, 4)], lambda x: np_interp(x, [6, 2], "cubic", align_corners=True), "UpsampleBicubic2DBackward0")
+C("upsample", "trilinear", lambda x: F.interpolate(x, size=(3, 2, 5), mode="trilinear"), [(1, 1, 2, 3, 3)],
+  lambda x: np_interp(x, [3, 2, 5], "linear"), "UpsampleTrilinear3DBackward0")
+
+_TAPS = ((np.array([0, 0, 1, 2]), np.array([1.0, 0.75, 0.5, 0.0])), (np.array([1, 1, 2, 2]), np.array([0.0, 0.25, 0.5, 1.0])))
+
+
+def np_upsample_backward(g, n, taps):
+    out = np.zeros(g.shape[:-1] + (n,))
+    for j in range(g.shape[-1]):
+        for index, weight in taps:
+            out[..., index[j]] += g[..., j] * weight[j]
+    return out
+
+
+C("upsample_backward", "linear_taps", lambda g: apply("upsample_backward", g, size=(3,), taps=(_TAPS,), kind="Linear"),
+  [(2, 1, 4)], lambda g: np_upsample_backward(g, 3, _TAPS), "UpsampleLinear1DBackwardBackward0", internal=True)
+def _np_nearest_back(g):
+    """Output (i, j) read input (rows[i], cols[j]): its gradient goes back there."""
+    out = np.zeros(g.shape[:-2] + (2, 3))
+    rows, cols = [0, 1, 1], [2, 0]
+    for i in range(3):
+        for j in range(2):
+            out[..., rows[i], cols[j]] += g[..., i, j]
+    return out
+
+
+C("upsample_backward", "nearest_taps",
+  lambda g: apply("upsample_backward", g, size=(2, 3), taps=(((np.array([0, 1, 1]), None),),
+                                                              ((np.array([2, 0]), None),)), kind="Nearest"),
+  [(1, 1, 3, 2)], lambda g: _np_nearest_back(g), "UpsampleNearest2DBackwardBackward0", internal=True)
+
+
+# ============================================================== conv_transpose
+CT = "ConvolutionBackward0"
+C("conv_transpose", "1d", lambda x, w, b: F.conv_transpose1d(x, w, b), [(2, 3, 4), (3, 2, 3), (2,)],
+  lambda x, w, b: np_conv_transpose(x, w, b), CT)
+C("conv_transpose", "1d_stride_padding_output_padding",
+  lambda x, w, b: F.conv_transpose1d(x, w, b, stride=2, padding=1, output_padding=1), [(1, 2, 4), (2, 3, 3), (3,)],
+  lambda x, w, b: np_conv_transpose(x, w, b, 2, 1, 1), CT)
+C("conv_transpose", "1d_groups_dilation",
+  lambda x, w: F.conv_transpose1d(x, w, stride=3, padding=2, output_padding=2, groups=2, dilation=2),
+  [(2, 4, 3), (4, 1, 3)], lambda x, w: np_conv_transpose(x, w, None, 3, 2, 2, 2, 2), CT)
+C("conv_transpose", "1d_output_padding_past_padding",
+  lambda x, w: F.conv_transpose1d(x, w, output_padding=2, dilation=3), [(1, 2, 3), (2, 1, 2)],
+  lambda x, w: np_conv_transpose(x, w, None, 1, 0, 2, 1, 3), CT)
+C("conv_transpose", "1d_unbatched", lambda x, w: F.conv_transpose1d(x, w, stride=2), [(2, 3), (2, 2, 2)],
+  lambda x, w: np_conv_transpose(x[None], w, stride=2)[0], "SqueezeBackward1")
+C("conv_transpose", "2d", lambda x, w, b: F.conv_transpose2d(x, w, b, stride=(2, 1), padding=(1, 0),
+                                                             output_padding=(1, 0)),
+  [(1, 2, 3, 3), (2, 2, 3, 2), (2,)], lambda x, w, b: np_conv_transpose(x, w, b, (2, 1), (1, 0), (1, 0)), CT)
+C("conv_transpose", "2d_groups_dilation", lambda x, w: F.conv_transpose2d(x, w, stride=2, padding=1, dilation=(1, 2),
+                                                                          groups=2),
+  [(1, 4, 2, 3), (4, 1, 2, 2)], lambda x, w: np_conv_transpose(x, w, None, 2, 1, 0, 2, (1, 2)), CT)
+C("conv_transpose", "2d_layer_output_size", lambda x, w, b: _layer(w, b)(x, output_size=(6, 5)),
+  [(1, 2, 3, 2), (2, 1, 2, 2), (1,)], lambda x, w, b: np_conv_transpose(x, w, b, 2, 0, (0, 1)), CT)
+C("conv_transpose", "2d_weight_only", lambda w: F.conv_transpose2d(ad.tensor(np.linspace(-1, 1, 18).reshape(1, 2, 3, 3)),
+                                                                   w, padding=1),
+  [(2, 3, 2, 2)], lambda w: np_conv_transpose(np.linspace(-1, 1, 18).reshape(1, 2, 3, 3), w, padding=1), CT)
+
+
+def _layer(w, b):
+    m = ad.nn.ConvTranspose2d(2, 1, 2, stride=2).double()
+    del m.weight, m.bias  # the case's own tensors instead, so the check differentiates with respect to them
+    m.weight, m.bias = w, b
+    return m
+
+
+# ============================================================== group_norm
+GN = "NativeGroupNormBackward0"
+C("group_norm", "affine", lambda x, w, b: F.group_norm(x, 2, w, b), [(2, 4, 3), (4,), (4,)],
+  lambda x, w, b: np_group_norm(x, 2, w, b), GN)
+C("group_norm", "no_affine_4d_eps", lambda x: F.group_norm(x, 3, eps=0.1), [(2, 6, 2, 2)],
+  lambda x: np_group_norm(x, 3, eps=0.1), GN)
+C("group_norm", "one_group_2d_weight_only", lambda x, w: F.group_norm(x, 1, w), [(3, 4), (4,)],
+  lambda x, w: np_group_norm(x, 1, w), GN)
+C("group_norm", "per_channel_bias_only", lambda x, b: F.group_norm(x, 3, None, b), [(2, 3, 4), (3,)],
+  lambda x, b: np_group_norm(x, 3, None, b), GN)
+C("group_norm", "layer", lambda x: ad.nn.GroupNorm(2, 4).double()(x), [(1, 4, 2, 3)],
+  lambda x: np_group_norm(x, 2), GN)
+
+# ============================================================== composed: instance_norm, rms_norm, 1-d pools
+C("batch_norm", "instance_norm", lambda x: F.instance_norm(x), [(2, 3, 4)], lambda x: np_instance_norm(x),
+  "ViewBackward0")
+C("batch_norm", "instance_norm_affine_2d", lambda x, w, b: F.instance_norm(x, weight=w, bias=b, eps=0.01),
+  [(2, 2, 3, 2), (2,), (2,)], lambda x, w, b: np_instance_norm(x, w, b, eps=0.01), "ViewBackward0")
+_RM, _RV = np.array([0.5, -0.25, 0.0]), np.array([2.0, 0.75, 1.5])
+C("batch_norm", "instance_norm_running_stats", lambda x, w: F.instance_norm(x, ad.tensor(_RM), ad.tensor(_RV), w,
+                                                                            use_input_stats=False),
+  [(2, 3, 4), (3,)], lambda x, w: np_instance_norm(x, w, None, _RM, _RV), "ViewBackward0")
+C("batch_norm", "instance_norm_layer_unbatched", lambda x: ad.nn.InstanceNorm1d(3).double()(x), [(3, 5)],
+  lambda x: np_instance_norm(x[None])[0], "SqueezeBackward1")
+C("mul", "rms_norm", lambda x: F.rms_norm(x, (4,)), [(2, 3, 4)], lambda x: np_rms_norm(x, 1), "MulBackward0")
+C("mul", "rms_norm_weight_eps", lambda x, w: F.rms_norm(x, (2, 3), w, eps=0.1), [(2, 2, 3), (2, 3)],
+  lambda x, w: np_rms_norm(x, 2, w, 0.1), "MulBackward0")
+C("mul", "rms_norm_layer", lambda x: ad.nn.RMSNorm(3).double()(x), [(4, 3)],
+  lambda x: np_rms_norm(x, 1), "MulBackward0")
+C("max_pool", "max_pool1d", lambda x: F.max_pool1d(x, 2), [(2, 3, 6)], lambda x: np_max_pool1d(x, 2),
+  "SqueezeBackward1", gen=gen_all(distinct))
+C("max_pool", "max_pool1d_padding_ceil_dilation", lambda x: F.max_pool1d(x, 3, 2, 1, 2, ceil_mode=True),
+  [(2, 7)], lambda x: np_max_pool1d(x, 3, 2, 1, 2, True), "SqueezeBackward1", gen=gen_all(distinct))
+C("max_pool", "max_pool1d_indices_layer", lambda x: ad.nn.MaxPool1d(3, 1, return_indices=True)(x)[0], [(1, 2, 5)],
+  lambda x: np_max_pool1d(x, 3, 1), "SqueezeBackward1", gen=gen_all(distinct))
+C("avg_pool", "avg_pool1d", lambda x: F.avg_pool1d(x, 2), [(2, 3, 6)], lambda x: np_avg_pool1d(x, 2),
+  "SqueezeBackward1")
+C("avg_pool", "avg_pool1d_padding_ceil_exclude", lambda x: F.avg_pool1d(x, 3, 2, 1, True, False), [(2, 6)],
+  lambda x: np_avg_pool1d(x, 3, 2, 1, True, False), "SqueezeBackward1")
+C("avg_pool", "avg_pool1d_layer", lambda x: ad.nn.AvgPool1d(3, 2, 1)(x), [(1, 2, 7)],
+  lambda x: np_avg_pool1d(x, 3, 2, 1), "SqueezeBackward1")
+
