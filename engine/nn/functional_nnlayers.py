@@ -37,20 +37,9 @@ def _is_integer(v):
     return isinstance(v, (int, numpy.integer)) and not isinstance(v, bool)
 
 
-def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
-                recompute_scale_factor=None, antialias=False):
-    """input (N, C, S...) resized to `size` (or S * scale_factor) over its spatial dims: mode
-    'nearest' (or 'nearest-exact') takes the nearest input value; 'linear', 'bilinear' and
-    'trilinear' weigh the two neighbours along each dim (align_corners: the corner pixels' centres
-    line up), 'bicubic' four with cubic weights; 'area' averages (adaptive average pooling)."""
-    x = tensor_in(input)
-    if mode in ("nearest", "area", "nearest-exact"):
-        if align_corners is not None:
-            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
-                             "bicubic | trilinear")
-    elif align_corners is None:
-        align_corners = False
-    dim = x.dim() - 2
+def _output_size(x, dim, size, scale_factor, mode, recompute_scale_factor):
+    """interpolate's output sizes (None until the scales give them) and scales (None where the size
+    was given or recomputed), with PyTorch's checks of size and scale_factor."""
     if size is not None and scale_factor is not None:
         raise ValueError("only one of size or scale_factor should be defined")
     if size is not None:
@@ -87,6 +76,24 @@ def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corne
     if recompute_scale_factor:
         out = [int(n * s) for n, s in zip(x.shape[2:], scales)]
         scales = None
+    return out, scales
+
+
+def interpolate(input, size=None, scale_factor=None, mode="nearest", align_corners=None,
+                recompute_scale_factor=None, antialias=False):
+    """input (N, C, S...) resized to `size` (or S * scale_factor) over its spatial dims: mode
+    'nearest' (or 'nearest-exact') takes the nearest input value; 'linear', 'bilinear' and
+    'trilinear' weigh the two neighbours along each dim (align_corners: the corner pixels' centres
+    line up), 'bicubic' four with cubic weights; 'area' averages (adaptive average pooling)."""
+    x = tensor_in(input)
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating modes: linear | bilinear | "
+                             "bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = x.dim() - 2
+    out, scales = _output_size(x, dim, size, scale_factor, mode, recompute_scale_factor)
     if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and x.dim() == 4):
         raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes and requires a 4-D "
                          "tensor as input")
