@@ -47,6 +47,7 @@ from .core.autograd import modified_error, retains_graph, DETACHED_MESSAGE
 from .core.grad_mode import no_grad, is_grad_enabled
 from .core.graph import Node, FREED_MESSAGE, next_sequence, tracing
 from .core.inplace import rebase_view
+from .core.saving import SAVED_HOOKS
 from .ops.table import Op, custom
 from .core.tensor import make_tensor, refresh_view, edge_of_leaf, move_retain, array_module, VIEW_IN_CUSTOM_FUNCTION, VIEW_MULTI_OUTPUT
 from .tensor import Tensor
@@ -105,6 +106,9 @@ class FunctionCtx:
         for entry in saved:
             if entry is None:
                 out.append(None)
+            elif entry.__class__ is _Packed:
+                kept, unpack = entry
+                out.append(unpack(kept))
             elif entry.__class__ is tuple:  # an output: (array, version counter, version, output number)
                 array, vc, version, k = entry
                 node = self._node()
@@ -611,7 +615,23 @@ def _save(ctx, outputs, executable):
             saved.append((t.array, t._vc, t._vc[0], index[id(t)]))
         else:
             saved.append(_SavedInput(t))
-    ctx._saved = saved
+    ctx._saved = _packed_by_hooks(saved, to_save) if SAVED_HOOKS else saved
+
+
+class _Packed(tuple):
+    """A saved tensor as a saved_tensors_hooks pack hook kept it: (what it returned, the unpack hook)."""
+    __slots__ = ()
+
+
+def _packed_by_hooks(saved, to_save):
+    """ctx.save_for_backward's tensors given to the innermost pack hook (the hooks off while it runs)."""
+    pack, unpack = SAVED_HOOKS[-1]
+    hooks = SAVED_HOOKS[:]
+    SAVED_HOOKS.clear()
+    try:
+        return [None if entry is None else _Packed((pack(t), unpack)) for entry, t in zip(saved, to_save)]
+    finally:
+        SAVED_HOOKS[:] = hooks
 
 
 # ---------------------------------------------------------------- once_differentiable

@@ -227,7 +227,7 @@ _autograd_function = Namespace("torch.autograd.function", {
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
     "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode,
     Function=E.Function, function=_autograd_function,
-    graph=Namespace("torch.autograd.graph", {"Node": E.autograd.graph.Node})))
+    graph=Namespace("torch.autograd.graph", {n: getattr(E.autograd.graph, n) for n in E.autograd.graph.__all__})))
 _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
                                        lr_scheduler=Namespace("torch.optim.lr_scheduler", _LR_SCHEDULER)))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
@@ -453,7 +453,8 @@ def settable(obj, name):
 
 
 def is_context_manager(obj):
-    return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle))
+    return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
+                            E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks))
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",

@@ -27,7 +27,7 @@ from .mathspace import array_math, tensor_math
 from .op import TABLE, is_basic_key
 from ..backend import backend_for, CPU as _CPU
 from ..host_data import host_array_of
-from .saving import SAVED_VALUE, SAVED_TENSOR, saved_entries
+from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, SAVED_PACKED, saved_entries
 from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "retains_graph"]
@@ -448,7 +448,7 @@ def _backward_of(node, F, g, arrays, create_graph, retain_graph):
                 values.append(v)
             elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None or v._rg):
                 values.append(v.array)
-            elif kind != SAVED_TENSOR and v[1][0] == version:  # an output, unchanged
+            elif kind == SAVED_OUTPUT and v[1][0] == version:  # an output, unchanged
                 values.append(v[0])
             else:
                 values = _unpack(node, False)
@@ -773,12 +773,25 @@ def _unpack(node, graph):
             if producer is not None and v._fn is None and not v._rg:
                 raise RuntimeError(DETACHED_MESSAGE)
             values.append(v if graph else v.array)
+        elif kind == SAVED_PACKED:
+            t = _unpacked_by_hook(v)
+            values.append(t if graph else t.array)
         else:
             arr, vc = v
             if vc[0] != version:
                 raise modified_error(node, arr, node, vc[0], version)
             values.append(make_tensor(arr, node.device, True, node, vc) if graph else arr)
     return values
+
+
+def _unpacked_by_hook(entry):
+    """The tensor a saved_tensors_hooks unpack hook gives back for what its pack hook kept."""
+    kept, unpack = entry
+    t = unpack(kept)
+    if not isinstance(t, TensorBase):
+        raise TypeError(f"Output of saved tensor unpack_hook expected to be a Tensor but got result of type "
+                        f"{type(t).__name__}")
+    return t
 
 
 DETACHED_MESSAGE = ("Trying to use a saved tensor that has been detached in-place, i.e. with .detach_().This "
@@ -902,6 +915,8 @@ def saved_attribute(node, key):
     kind, value, _version, _producer = saved_entries(saved)[position]
     if kind == SAVED_TENSOR:
         return value
+    if kind == SAVED_PACKED:
+        return _unpacked_by_hook(value)
     if kind == SAVED_VALUE:
         if value is None or isinstance(value, TensorBase):
             return value

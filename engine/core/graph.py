@@ -12,7 +12,7 @@ import contextvars
 import itertools
 import weakref
 
-from .saving import SAVED_VALUE, SAVED_TENSOR, saved_entries
+from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_PACKED, saved_entries
 
 __all__ = ["Node", "AccumulateGrad", "RemovableHandle", "current_span", "source_span", "trace_inputs",
            "SavedValue", "op_name", "node_op", "node_inputs", "node_params", "node_args", "leaf_tensor",
@@ -369,6 +369,8 @@ def saved_values(node):
                 out.append(SavedValue(of, value=value))
         elif kind == SAVED_TENSOR:
             out.append(SavedValue(of, tuple(value.array.shape), version, value._vc[0]))
+        elif kind == SAVED_PACKED:  # kept by a saved_tensors_hooks pack hook: what it returned
+            out.append(SavedValue(of, value=value[0]))
         else:
             array, vc = value
             out.append(SavedValue(of, tuple(array.shape), version, vc[0]))

@@ -2,11 +2,13 @@
 entry, and each row's save plan (which of its `saves` a call keeps, by which inputs want a
 gradient), worked out once per row and call shape."""
 
-__all__ = ["SAVED_VALUE", "SAVED_TENSOR", "SAVED_OUTPUT", "NOT_KEPT", "OUT", "save_plan_of", "ValuesPlan",
-           "saved_entries"]
+__all__ = ["SAVED_VALUE", "SAVED_TENSOR", "SAVED_OUTPUT", "SAVED_PACKED", "NOT_KEPT", "OUT", "save_plan_of",
+           "ValuesPlan", "saved_entries", "SAVED_HOOKS", "packed"]
 
 # How a saved value is kept (see Node.saved): an entry is (kind, value, version, producer).
 SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
+# a tensor given to a saved_tensors_hooks pack hook: (what it returned, the unpack hook) is kept
+SAVED_PACKED = 3
 NOT_KEPT = (SAVED_VALUE, None, 0, None)
 
 OUT = "out"
@@ -45,3 +47,29 @@ def saved_entries(saved):
     if saved.__class__ is tuple:
         return [(SAVED_VALUE, v, 0, None) for v in saved]
     return saved
+
+
+# The (pack, unpack) pairs of the saved_tensors_hooks contexts open now, innermost last
+# (torch.autograd.graph.saved_tensors_hooks); ops that save a tensor while one is open keep what
+# its pack hook returns instead, and the backward calls its unpack hook for the tensor.
+SAVED_HOOKS = []
+
+
+def packed(saved, result):
+    """A node's saved entries with each tensor (`result` for the output) given to the innermost
+    pack hook; the hooks are off while it runs (its own ops save nothing through it)."""
+    pack, unpack = SAVED_HOOKS[-1]
+    hooks = SAVED_HOOKS[:]
+    SAVED_HOOKS.clear()
+    try:
+        out = []
+        for entry in saved:
+            kind = entry[0]
+            if kind == SAVED_TENSOR or kind == SAVED_OUTPUT:
+                tensor = entry[1] if kind == SAVED_TENSOR else result
+                out.append((SAVED_PACKED, (pack(tensor), unpack), 0, None))
+            else:
+                out.append(entry)
+        return out
+    finally:
+        SAVED_HOOKS[:] = hooks

@@ -25,7 +25,8 @@ from .. import dtypes as _dt
 from . import elision as _elision
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
 from .graph import Node, named, accumulator_of, RemovableHandle, tracing, next_sequence, get_span, spans_used
-from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, NOT_KEPT, OUT, ValuesPlan, save_plan_of
+from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, NOT_KEPT, OUT, ValuesPlan, save_plan_of, SAVED_HOOKS, \
+    packed
 from .op import TABLE
 
 __all__ = ["TensorBase", "Size", "apply", "run_op"]
@@ -543,7 +544,7 @@ def _saved(plan, args, result):
                 saved.append((SAVED_TENSOR, a, vc[0], a._fn))
             else:
                 saved.append((SAVED_VALUE, a, 0, None))
-    return saved
+    return packed(saved, result) if SAVED_HOOKS else saved
 
 
 def broadcast_shapes(shapes):

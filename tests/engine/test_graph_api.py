@@ -89,3 +89,68 @@ def test_saved_values_as_pytorch_names_them():
     c.sum().backward()
     with pytest.raises(RuntimeError, match="backward through the graph a second time"):
         c.grad_fn._saved_result
+
+
+def test_saved_tensors_hooks_pack_at_save_and_unpack_at_backward():
+    log = []
+
+    def pack(t):
+        log.append(("pack", tuple(t.shape)))
+        return t.detach() * 1   # a copy: what the backward gets back must be its values
+
+    def unpack(t):
+        log.append("unpack")
+        return t
+    x = ad.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    with ad.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = (x * x).sum()       # mul saves both of its inputs
+        z = x.exp()             # exp saves its result
+    assert log == [("pack", (3,))] * 3
+    y.backward()
+    z.sum().backward()
+    assert log[3:] == ["unpack"] * 3
+    e = [math.exp(v) for v in (1.0, 2.0, 3.0)]
+    assert [round(g, 9) for g in x.grad.tolist()] == [round(2 * v + ev, 9) for v, ev in zip((1, 2, 3), e)]
+    w = x * 3
+    assert w.grad_fn._saved_other.item() == 3   # numbers are not packed
+
+
+def test_saved_tensors_hooks_reach_custom_functions_and_nest():
+    log = []
+
+    class Square(ad.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            ctx.save_for_backward(a)
+            return a * a
+
+        @staticmethod
+        def backward(ctx, g):
+            (a,) = ctx.saved_tensors
+            return 2 * a * g
+    x = ad.tensor([1.0, 2.0], requires_grad=True)
+    outer = ad.autograd.graph.saved_tensors_hooks(lambda t: log.append("outer") or t, lambda t: t)
+    inner = ad.autograd.graph.saved_tensors_hooks(lambda t: log.append("inner") or t, lambda t: t)
+    with outer:
+        with inner:
+            y = Square.apply(x).sum()
+        v = x.sin().sum()
+    assert log == ["inner", "outer"]
+    y.backward()
+    assert x.grad.tolist() == [2.0, 4.0]
+
+
+def test_unpack_must_give_a_tensor_and_disabling_refuses_hooks():
+    x = ad.tensor([1.0, 2.0], requires_grad=True)
+    with ad.autograd.graph.saved_tensors_hooks(lambda t: "kept", lambda kept: kept):
+        y = x.exp().sum()
+    with pytest.raises(TypeError, match="unpack_hook expected to be a Tensor"):
+        y.backward()
+    with ad.autograd.graph.disable_saved_tensors_hooks("not with this library"):
+        with pytest.raises(RuntimeError, match="not with this library"):
+            with ad.autograd.graph.saved_tensors_hooks(lambda t: t, lambda t: t):
+                pass
+    with ad.autograd.graph.save_on_cpu():
+        z = (x * x).sum()
+    z.backward()
+    assert x.grad.tolist() == [2.0, 4.0]

@@ -1460,6 +1460,48 @@ try:
 except RuntimeError as e:
     print('RuntimeError', str(e)[:40])
 """,
+    "saved_tensors_hooks": """
+import torch
+log = []
+def pack(t):
+    log.append(('pack', tuple(t.shape)))
+    return t * 1
+def unpack(t):
+    log.append('unpack')
+    return t
+x = torch.tensor([1., 2., 3.], requires_grad=True)
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    y = (x * x).sum()
+    z = x.exp()
+y.backward()
+z.sum().backward()
+print(log)
+print(x.grad)
+class Sq(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a * a
+    @staticmethod
+    def backward(ctx, g):
+        (a,) = ctx.saved_tensors
+        return 2 * a * g
+log.clear()
+with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+    w = Sq.apply(x).sum()
+w.backward()
+print(log, x.grad)
+with torch.autograd.graph.save_on_cpu():
+    q = (x.sin()).sum()
+q.backward()
+print(x.grad)
+try:
+    with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
+        with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+            pass
+except RuntimeError as e:
+    print('RuntimeError', e)
+""",
     "copy_collections_typing": """
 import torch
 import copy
