@@ -359,7 +359,7 @@ class ScatterReduce(Op):
             n = F.xp.full(tuple(g.shape), 1 if include_self else 0, dtype=_raw(g).dtype)
             _reduce_at(F.xp, "sum", n, grid_key(F.xp, index, dim), F.xp.ones(index.shape, dtype=n.dtype))
             n = F.xp.maximum(n, 1)
-            gx, gs = g / n, gather(g) / F.xp.take_along_axis(n, index, axis=dim)
+            gx, gs = g / n, gather(g) / _gather_raw(F.xp, n, index, dim)
         elif reduce == "prod":
             zero_x = _zero_mask(x)
             masked_x = F.masked_fill(x, 1.0, mask=zero_x)
@@ -369,7 +369,7 @@ class ScatterReduce(Op):
             zero_s = _zero_mask(src)
             zeros_here = F.xp.zeros(tuple(x.shape), dtype=numpy.int64)
             _reduce_at(F.xp, "sum", zeros_here, grid_key(F.xp, index, dim), zero_s.astype(numpy.int64))
-            single = zero_s & (F.xp.take_along_axis(zeros_here, index, axis=dim) == 1)
+            single = zero_s & (_gather_raw(F.xp, zeros_here, index, dim) == 1)
             masked_src = F.masked_fill(src, 1.0, mask=single)
             masked_src_result = F.scatter_reduce(x, masked_src, index=index, dim=dim, reduce="prod",
                                                  include_self=include_self)
@@ -377,7 +377,7 @@ class ScatterReduce(Op):
                          gather(g * out) / F.masked_fill(src, 1.0, mask=zero_s))
         else:  # amax, amin: ties share the gradient evenly
             xa, oa = _raw(x), _raw(out)
-            x_is, s_is = xa == oa, _raw(src) == F.xp.take_along_axis(oa, index, axis=dim)
+            x_is, s_is = xa == oa, _raw(src) == _gather_raw(F.xp, oa, index, dim)
             n = x_is.astype(oa.dtype)
             _reduce_at(F.xp, "sum", n, grid_key(F.xp, index, dim), s_is.astype(oa.dtype))
             share = g / F.xp.maximum(n, 1)
@@ -403,6 +403,12 @@ class ScatterReduce(Op):
         index = index.array if host is None else _on_device(host, input)
         return run_op(ScatterReduce, (input, src), {"index": index, "dim": d, "reduce": reduce,
                                                     "include_self": include_self})
+
+
+def _gather_raw(xp, a, index, dim):
+    """a gathered at `index` along `dim`, reading only the part of `a` index covers (gather's rule)."""
+    part = a[tuple(_ALL if k == dim else slice(0, n) for k, n in enumerate(index.shape))]
+    return xp.take_along_axis(part, index, axis=dim)
 
 
 def _raw(t):
