@@ -285,12 +285,13 @@ def _identity(xp, dtype, reduce):
 
 
 def _reduce_at(xp, reduce, target, key, values):
-    if xp is numpy:
-        ufunc = {"sum": numpy.add, "mean": numpy.add, "prod": numpy.multiply, "amax": numpy.maximum,
-                 "amin": numpy.minimum}[reduce]
+    """target[key] reduced with values, in place (repeated positions each reduce in)."""
+    ufunc = getattr(xp, {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
+                         "amin": "minimum"}[reduce])
+    if hasattr(ufunc, "at"):
         ufunc.at(target, key, values)
         return
-    import cupyx  # the device's scatters; a product has none: it is made on the host
+    import cupyx  # a CuPy without ufunc.at: its scatters; a product has none, so it is made on the host
     if reduce in ("sum", "mean"):
         cupyx.scatter_add(target, key, values)
     elif reduce == "amax":
@@ -299,7 +300,7 @@ def _reduce_at(xp, reduce, target, key, values):
         cupyx.scatter_min(target, key, values)
     else:
         host = xp.asnumpy(target)
-        numpy.multiply.at(host, tuple(xp.asnumpy(k) for k in key), xp.asnumpy(values))
+        numpy.multiply.at(host, tuple(xp.asnumpy(k) if hasattr(k, "device") else k for k in key), xp.asnumpy(values))
         target[...] = xp.asarray(host)
 
 

@@ -87,7 +87,7 @@ C("rsub", "alpha", lambda a, b: ad.rsub(a, b, alpha=-2.5), [(3,), (2, 3)], lambd
   "RsubBackward0")
 C("rsub", "zero_dim_other", lambda a, b: ad.rsub(a, b, alpha=2), [(2, 2), ()], lambda a, b: b - 2 * a,
   "RsubBackward0")
-C("sub", "rsub_number", lambda a: ad.rsub(a, 1.5, alpha=3), [(2, 3)], lambda a: 1.5 - 3 * a, "RsubBackward1")
+C("sub", "rsub_function_number", lambda a: ad.rsub(a, 1.5, alpha=3), [(2, 3)], lambda a: 1.5 - 3 * a, "RsubBackward1")
 
 # ================================================================== take
 
