@@ -187,7 +187,10 @@ def block_diag(*tensors):
                                f"device {items[0].device} and input {i} is on device {t.device}.")
     if not items:
         return make_tensor(numpy.zeros((1, 0), dtype=_dt.get_default_dtype().np), _backend.CPU)
-    return run_op(TABLE["block_diag"], tuple(items), {})
+    dtype, nd = items[0].dtype, items[0].array.ndim  # PyTorch's result type of them all
+    for t in items[1:]:
+        dtype, nd = _dt.promote(dtype, nd, t.dtype, t.array.ndim), max(nd, t.array.ndim)
+    return run_op(TABLE["block_diag"], tuple(items), {"dtype": dtype.np})
 
 
 # ------------------------------------------------------------------------------ triangle indices

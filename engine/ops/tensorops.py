@@ -96,7 +96,6 @@ class Unfold(Op):
     names = ()  # Tensor.unfold only (torch.unfold is not PyTorch's); engine/tensor.py calls `unfold_view`
     node = "UnfoldBackward0"
     is_view = True
-    view_overlaps = True  # windows that overlap share elements
 
     def forward(xp, x, dim, size, step):
         if x.ndim == 0:
@@ -119,6 +118,16 @@ class Unfold(Op):
         return (F.index_grad(moved, key=key, shape=shape),)
 
 
+class UnfoldOverlapping(Unfold):
+    """Tensor.unfold with windows that overlap (step < size): a view that may not be written to.
+
+    The same view as unfold's, but its elements repeat the input's, so an in-place op on it is
+    refused with PyTorch's message for such a view (where PyTorch writes each repeated element
+    more than once, in an order of its own: a known difference)."""
+    name = "unfold_overlapping"
+    view_overlaps = True
+
+
 def unfold_view(input, dimension, size, step):
     """Tensor.unfold's checks, in PyTorch's words, then the row."""
     tensor_argument(input, "unfold", "input", 0)
@@ -132,7 +141,8 @@ def unfold_view(input, dimension, size, step):
         raise RuntimeError(f"size is {size} but must be >= 0")
     if step <= 0:
         raise RuntimeError(f"step is {step} but must be > 0")
-    return run_op(Unfold, (input,), {"dim": d, "size": size, "step": step})
+    row = UnfoldOverlapping if step < size and nd else Unfold
+    return run_op(row, (input,), {"dim": d, "size": size, "step": step})
 
 
 # ---------------------------------------------------------------------------------------- renorm
@@ -215,16 +225,16 @@ class BlockDiag(Op):
     names = ("block_diag",)  # the function (variadic) is engine/functions/tensorops.py's
     node = "BlockDiagBackward0"
 
-    def forward(xp, *xs):
+    def forward(xp, *xs, dtype):
         shapes = [_as_matrix_shape(x.shape) for x in xs]
-        out = xp.zeros((sum(s[0] for s in shapes), sum(s[1] for s in shapes)), dtype=xp.result_type(*xs))
+        out = xp.zeros((sum(s[0] for s in shapes), sum(s[1] for s in shapes)), dtype=dtype)
         r = c = 0
         for x, (h, w) in zip(xs, shapes):
             out[r:r + h, c:c + w] = x.reshape(h, w)
             r, c = r + h, c + w
         return out
 
-    def backward(F, ctx, g):
+    def backward(F, ctx, g, dtype):
         grads, r, c = [], 0, 0
         for shape, need in zip(ctx.shapes, ctx.needs):
             h, w = _as_matrix_shape(shape)

@@ -100,14 +100,14 @@ C("take", "scalar", lambda x: ad.take(x, _I([0, 0, -1])), [()], lambda x: x.resh
 
 # ================================================================== unfold
 
-C("unfold", "overlapping", lambda x: x.unfold(1, 3, 1), [(2, 5)], lambda x: np_unfold(x, 1, 3, 1),
+C("unfold_overlapping", "dim1", lambda x: x.unfold(1, 3, 1), [(2, 5)], lambda x: np_unfold(x, 1, 3, 1),
   "UnfoldBackward0")
 C("unfold", "step_over_size", lambda x: x.unfold(0, 2, 3), [(7, 2)], lambda x: np_unfold(x, 0, 2, 3),
   "UnfoldBackward0")
 C("unfold", "middle_dim_negative", lambda x: x.unfold(-2, 2, 2), [(2, 5, 3)], lambda x: np_unfold(x, 1, 2, 2),
   "UnfoldBackward0")
 C("unfold", "scalar", lambda x: x.unfold(0, 1, 1), [()], lambda x: np_unfold(x, 0, 1, 1), "UnfoldBackward0")
-C("unfold", "of_unfold", lambda x: x.unfold(1, 2, 1).unfold(0, 2, 1) * 1.5, [(3, 4)],
+C("unfold_overlapping", "of_unfold", lambda x: x.unfold(1, 2, 1).unfold(0, 2, 1) * 1.5, [(3, 4)],
   lambda x: np_unfold(np_unfold(x, 1, 2, 1), 0, 2, 1) * 1.5, "MulBackward0")
 
 # ================================================================== renorm
@@ -215,3 +215,12 @@ C("cat", "column_stack_scalars", lambda a, b: ad.column_stack([a, b]), [(), ()],
   lambda a, b: np.column_stack([a, b]), "CatBackward0")
 C("stack", "cartesian_prod", lambda a, b, c: ad.cartesian_prod(a, b, c), [(2,), (3,), (2,)], _cartesian,
   "StackBackward0")
+
+
+def _unfold_written(x):
+    y = x * 1
+    y.unfold(1, 2, 2).mul_(-1.5)  # windows that do not overlap: a view written through
+    return y
+
+
+C("unfold", "written_through", _unfold_written, [(2, 4)], lambda x: -1.5 * x, "torch::autograd::CopySlices")
