@@ -9,10 +9,10 @@ import math
 
 import numpy
 
-from ..core.tensor import TensorBase, array_module, broadcast_shapes, host_array, run_op, wrap_dim
+from ..core.tensor import TensorBase, host_array, run_op, wrap_dim
 from .arithmetic import Sub, _scaled
 from .indexing import _on_device, checked_index, dtype_word, grid_key, lift_0d
-from .table import Op, int_argument, scatter_add, tensor_argument, type_name
+from .table import Op, scatter_add, tensor_argument
 
 _ALL = slice(None)
 
@@ -40,6 +40,11 @@ class Rsub(Op):
         return gx, (g if ctx.needs[1] else None)
 
     def call(input, other, alpha):
+        if not isinstance(input, TensorBase):
+            got = ", ".join("Tensor" if isinstance(a, TensorBase) else type(a).__name__ for a in (input, other))
+            raise TypeError(f"rsub() received an invalid combination of arguments - got ({got}), but expected one "
+                            f"of:\n * (Tensor input, Tensor other, *, Number alpha = 1)\n * (Tensor input, Number "
+                            f"other, Number alpha = 1)\n")
         if not isinstance(other, TensorBase):  # rsub(x, 2): PyTorch's Scalar overload, sub(2, x)
             return _scaled(Sub, other, input, alpha)
         return _scaled(Rsub, input, other, alpha)
@@ -81,9 +86,9 @@ class Take(Op):
 
 # ---------------------------------------------------------------------------------------- unfold
 
-def _windows(x, dim, size, step):
-    """The positions along `dim` of each window's elements: (count, size) indices."""
-    count = (x - size) // step + 1
+def _windows(n, size, step):
+    """The positions, along a dim of n elements, of each window's elements: (count, size) indices."""
+    count = (n - size) // step + 1
     return numpy.arange(count)[:, None] * step + numpy.arange(size)[None, :]
 
 
@@ -114,7 +119,7 @@ class Unfold(Op):
         # the window's elements next to the window index, then each added at its position
         order = tuple(range(dim + 1)) + (nd,) + tuple(range(dim + 1, nd))
         moved = F.permute(g, dims=order)
-        key = (_ALL,) * dim + (F.xp.asarray(_windows(shape[dim], dim, size, step)),)
+        key = (_ALL,) * dim + (F.xp.asarray(_windows(shape[dim], size, step)),)
         return (F.index_grad(moved, key=key, shape=shape),)
 
 
@@ -130,7 +135,6 @@ class UnfoldOverlapping(Unfold):
 
 def unfold_view(input, dimension, size, step):
     """Tensor.unfold's checks, in PyTorch's words, then the row."""
-    tensor_argument(input, "unfold", "input", 0)
     nd = input.array.ndim
     d = wrap_dim(int(dimension), nd)
     size, step = int(size), int(step)

@@ -170,6 +170,9 @@ REFUSALS = [
      "Subtraction, the `-` operator, with two bool tensors is not supported."),
     (lambda: ad.rsub(ad.tensor([1, 2]), ad.tensor([3]), alpha=1.5), RuntimeError,
      "For integral input tensors, argument alpha must not be a floating point number."),
+    (lambda: ad.rsub(2, _A), TypeError,
+     "rsub() received an invalid combination of arguments - got (int, Tensor), but expected one of:\n"
+     " * (Tensor input, Tensor other, *, Number alpha = 1)\n * (Tensor input, Number other, Number alpha = 1)\n"),
     (lambda: ad.renorm(_B, 0, 0, 1), RuntimeError, "renorm: non-positive-norm not supported"),
     (lambda: ad.renorm(_B, 2, 0, -1), RuntimeError, "renorm: expected maxnorm to be >= 0 but got -1"),
     (lambda: ad.renorm(_A, 2, 0, 1), RuntimeError, "renorm: input needs at least 2 dimensions, got 1 dimensions"),
