@@ -109,7 +109,10 @@ class Unfold(Op):
         count = (n - size) // step + 1
         strides = x.strides[:dim] + (x.strides[dim] * step,) + x.strides[dim + 1:] + (x.strides[dim],)
         shape = x.shape[:dim] + (count,) + x.shape[dim + 1:] + (size,)
-        return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)
+        if isinstance(x, numpy.ndarray):  # (numpy's, or an array type built on it: kept)
+            windows = numpy.lib.stride_tricks.as_strided(x.view(numpy.ndarray), shape=shape, strides=strides)
+            return windows if type(x) is numpy.ndarray else windows.view(type(x))
+        return xp.lib.stride_tricks.as_strided(x, shape=shape, strides=strides)  # CuPy's
 
     def backward(F, ctx, g, dim, size, step):
         shape = tuple(ctx.shapes[0])
