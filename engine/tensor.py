@@ -15,6 +15,7 @@ from .core import elision as _elision
 from .core.autograd import backward as _backward
 from .core.tensor import TensorBase, Size, apply, run_op, NO_PARAMS
 from .ops import TABLE
+from .ops.tensorops import unfold_view as _unfold_view
 from .printing import tensor_repr
 
 __all__ = ["Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
@@ -301,6 +302,10 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def split_with_sizes(self, split_sizes, dim=0):
         return _fn.split_with_sizes(self, split_sizes, dim)
+
+    def unfold(self, dimension, size, step):
+        """Every slice of `size` elements along `dimension`, `step` apart, as a new last dim (a view)."""
+        return _unfold_view(self, dimension, size, step)
 
     def new_tensor(self, data, dtype=None, device=None, requires_grad=False):
         """A new leaf from `data`, with this tensor's dtype and device unless given."""

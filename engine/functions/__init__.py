@@ -9,11 +9,11 @@ row's in-place variant. Every family imports only what lies below it (arguments,
 surface, basic), never this package, so there is no import cycle.
 """
 from . import creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing
-from . import statistics
+from . import statistics, tensorops
 from ..core.op import TABLE
 from .surface import made, inplace_variant
 
-_FAMILIES = (creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing, statistics)
+_FAMILIES = (creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing, statistics, tensorops)
 
 
 def _public(module):

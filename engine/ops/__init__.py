@@ -114,6 +114,7 @@ from . import arithmetic, unary, reductions, linalg, shapes, views, compare, act
 from . import distances, normalization, indexing, convolution  # noqa: F401,E402
 from . import statistics  # noqa: F401,E402
 from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_norm)
+from . import tensorops  # noqa: F401,E402
 from .reductions import sum_to_array
 from .views import view_region
 
