@@ -16,6 +16,8 @@ from .modules_layers import *  # noqa: F401,F403  (the layers kept in modules of
 from .modules_layers import __all__ as _layers
 from .modules_conv import *  # noqa: F401,F403
 from .modules_conv import __all__ as _conv_layers
+from .modules_losses import *  # noqa: F401,F403
+from .modules_losses import __all__ as _loss_layers
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
@@ -323,3 +325,4 @@ KLDivLoss = _loss("KLDivLoss", F.kl_div, (("log_target", False),))
 
 
 __all__ += _layers + _conv_layers
+__all__ += _loss_layers
