@@ -11,17 +11,21 @@ multilabel_margin_loss are rows of engine/ops/losses.py.
 import math
 import warnings
 
+import numpy as _numpy
+
 from ..functions.arguments import tensor_in
 from ..functions import (where as _where, zeros_like as _zeros_like, log as _log, exp as _exp,
                          minimum as _minimum, clamp_min as _clamp_min, unsqueeze as _unsqueeze,
                          ones_like as _ones_like, pairwise_distance as _pairwise_distance, any as _any)
-from ..core.grad_mode import no_grad as _no_grad
-from ..core.tensor import apply, broadcast_shapes
+from ..functions import expand as _expand
+from ..core.grad_mode import no_grad as _no_grad, is_grad_enabled
+from ..core.tensor import apply, broadcast_shapes, array_module
+from .. import dtypes as _dt
 from ..ops import TABLE as _op
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "poisson_nll_loss",
            "gaussian_nll_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
-           "multilabel_soft_margin_loss"]
+           "multilabel_soft_margin_loss", "soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"]
 
 _EPSILON = 1e-12  # ATen's EPSILON in cosine_embedding_loss
 
@@ -51,6 +55,10 @@ def _apply_reduction(loss, reduction):
     if reduction == "sum":
         return loss.sum()
     return loss
+
+
+def _scalar_name(t):
+    return _dt.scalar_name(_dt.as_dtype(t.array.dtype))
 
 
 def _sizes(t):
@@ -235,3 +243,100 @@ def weighted_huber(loss, weight, input, reduction):
     if reduction == "mean":
         return loss.mean()
     raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', 'mean', 'sum'.")
+
+
+# ------------------------------------------------------------- the kernels' losses (rows)
+
+def _long_target(target):
+    if target.array.dtype != _numpy.int64:
+        raise RuntimeError(f"expected scalar type Long but found {_scalar_name(target)}")
+
+
+def _vector_or_matrix(input):
+    nd = input.dim()
+    if not ((nd == 2 and input.shape[1] != 0) or (nd == 1 and input.shape[0] != 0) or nd == 0):
+        raise RuntimeError(f"Expected non-empty vector or matrix with optional 0-dim batch size, but got: "
+                           f"{list(input.shape)}")
+    rows = (1 if nd <= 1 else input.shape[0], 1 if nd == 0 else input.shape[-1])
+    return rows
+
+
+def soft_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """log(1 + exp(-target * input)), target 1 or -1 (the two-class logistic loss); reduced."""
+    reduction = _legacy(reduction, size_average, reduce)
+    input, target = tensor_in(input), tensor_in(target, "target")
+    if target.requires_grad and is_grad_enabled():
+        raise RuntimeError("The function 'soft_margin_loss' is not differentiable with respect to argument "
+                           "'target'. This input cannot have requires_grad True.")
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"result type Float can't be cast to the desired output type {_scalar_name(input)}")
+    shape = broadcast_shapes([input.array.shape, target.array.shape])
+    x = input if input.array.shape == shape else _expand(input, shape)
+    t = target if target.array.shape == shape else _expand(target, shape)
+    return apply(_op["soft_margin_loss"], x, t, reduction=reduction)
+
+
+def multi_margin_loss(input, target, p=1, margin=1.0, weight=None, size_average=None, reduce=None,
+                      reduction="mean"):
+    """The multi-class hinge loss: for each sample, the sum over classes i other than its target y
+    of max(0, margin - input[y] + input[i]) ** p (p 1 or 2), times weight[y], over the number of
+    classes; reduced over the samples."""
+    reduction = _legacy(reduction, size_average, reduce)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    input, target = tensor_in(input), tensor_in(target, "target")
+    if weight is not None:
+        weight = tensor_in(weight, "weight")
+        if weight.dim() != 1:
+            raise ValueError("weight must be one-dimensional")
+    rows = _vector_or_matrix(input)
+    if target.dim() > 1 or target.numel() != rows[0]:
+        raise RuntimeError(f"multi_margin_loss: target tensor should be 1-D with size equal to the number of "
+                           f"input samples (batch size). Expected target size [{rows[0]}], but got "
+                           f"{list(target.shape)}. Input has shape {list(input.shape)}.")
+    _long_target(target)
+    xp = array_module(input.device)
+    dtype = input.array.dtype
+    if weight is not None:
+        if weight.numel() != rows[1]:
+            raise RuntimeError(f"inconsistent weight size, expected {rows[1]} but got {list(weight.shape)}")
+        if weight.array.dtype != dtype:
+            raise RuntimeError(f"expected scalar type {_scalar_name(input)} but found {_scalar_name(weight)}")
+        if weight.requires_grad and is_grad_enabled():
+            raise RuntimeError("The function 'multi_margin_loss' is not differentiable with respect to argument "
+                               "'weight'. This input cannot have requires_grad True.")
+    y = target.array.reshape(-1)
+    if y.size and (int(y.min()) < 0 or int(y.max()) >= rows[1]):
+        raise RuntimeError("target out of range")
+    onehot = y[:, None] == xp.arange(rows[1])
+    w = xp.ones(rows[1], dtype=dtype) if weight is None else weight.array
+    coef = (w[y] / rows[1]).astype(dtype)
+    out_shape = tuple(target.shape) if input.dim() <= 1 else (rows[0],)
+    return apply(_op["multi_margin_loss"], input, onehot=onehot, coef=coef, p=int(p), margin=float(margin),
+                 rows=rows, out_shape=out_shape, reduction=reduction)
+
+
+def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduction="mean"):
+    """The multi-label hinge loss: for each sample, the sum over its target classes j (the indices
+    in target before the first -1) and its other classes i of max(0, 1 - (input[j] - input[i])),
+    over the number of classes; reduced over the samples."""
+    reduction = _legacy(reduction, size_average, reduce)
+    input, target = tensor_in(input), tensor_in(target, "target")
+    rows = _vector_or_matrix(input)
+    if input.dim() <= 1:
+        consistent = target.dim() <= 1 and target.numel() == rows[1]
+    else:
+        consistent = target.dim() == 2 and tuple(target.shape) == rows
+    if not consistent:
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: {list(input.shape)}")
+    _long_target(target)
+    y = target.array.reshape(rows)
+    if y.size and (int(y.min()) < -1 or int(y.max()) >= rows[1]):
+        raise RuntimeError("argument #2 'target' is out of range")
+    xp = array_module(input.device)
+    # the targets before each row's first -1, counted per class
+    kept = xp.cumsum(y < 0, axis=1) == 0
+    count = (((y[:, :, None] == xp.arange(rows[1])) & kept[:, :, None]).sum(1)).astype(input.array.dtype)
+    out_shape = (rows[0],) if input.dim() == 2 else ()
+    return apply(_op["multilabel_margin_loss"], input, count=count, rows=rows, out_shape=out_shape,
+                 reduction=reduction)

@@ -6,7 +6,8 @@ from .functional_losses import _legacy
 from .module import Module
 
 __all__ = ["MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
-           "TripletMarginLoss", "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss"]
+           "TripletMarginLoss", "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
+           "MultiMarginLoss", "MultiLabelMarginLoss"]
 
 
 class _SettingsLoss(Module):
@@ -67,3 +68,7 @@ TripletMarginWithDistanceLoss = _module("TripletMarginWithDistanceLoss", F.tripl
     ("distance_function", None), ("margin", 1.0), ("swap", False), ("reduction", "mean")), keyword_only=True)
 MultiLabelSoftMarginLoss = _module("MultiLabelSoftMarginLoss", F.multilabel_soft_margin_loss,
                                    (("weight", None),) + _LEGACY)
+SoftMarginLoss = _module("SoftMarginLoss", F.soft_margin_loss, _LEGACY)
+MultiMarginLoss = _module("MultiMarginLoss", F.multi_margin_loss,
+                          (("p", 1), ("margin", 1.0), ("weight", None)) + _LEGACY)
+MultiLabelMarginLoss = _module("MultiLabelMarginLoss", F.multilabel_margin_loss, _LEGACY)

@@ -243,3 +243,124 @@ def huber_inputs(delta):
 for _r, _op, _node in REDUCTIONS + (("none", "mul", "MulBackward0"),):
     C(_op, f"huber_loss_weight_{_r}", lambda x, t, w, r=_r: F.huber_loss(x, t, reduction=r, delta=0.7, weight=w),
       [(3, 4), (3, 4), (3, 4)], lambda x, t, w, r=_r: np_huber(x, t, 0.7, w, r), _node, gen=huber_inputs(0.7))
+
+# ------------------------------------------------------------------ soft_margin_loss
+
+
+def np_soft_margin(x, t, reduction):
+    return np_reduce(np.log1p(np.exp(-t * x)), reduction)
+
+
+def signs(rng, shape):
+    return rng.choice([-1.0, 1.0], size=shape)
+
+
+for _r in ("mean", "sum", "none"):
+    C("soft_margin_loss", _r, lambda x, t, r=_r: F.soft_margin_loss(x, t, reduction=r), [(3, 4), (3, 4)],
+      lambda x, t, r=_r: np_soft_margin(x, t, r), "SoftMarginLossBackward0",
+      gen=gen_each(np.random.Generator.standard_normal, signs), requires=(True, False))
+    # soft_margin_loss_backward (SoftMarginLossBackwardBackward0): g the loss's gradient, 0-d when reduced
+    C("soft_margin_loss_backward", _r,
+      lambda g, x, t, r=_r: ad.core.apply(ad.OPS["soft_margin_loss_backward"], g, x, t, reduction=r),
+      [(3, 4) if _r == "none" else (), (3, 4), (3, 4)],
+      lambda g, x, t, r=_r: -(1 / 12 if r == "mean" else 1) * t / (1 + np.exp(t * x)) * g,
+      "SoftMarginLossBackwardBackward0", gen=gen_each(np.random.Generator.standard_normal,
+                                                      np.random.Generator.standard_normal, signs),
+      requires=(True, True, False))
+C("soft_margin_loss", "broadcast_SoftMarginLoss", lambda x, t: ad.nn.SoftMarginLoss()(x, t), [(3, 4), (4,)],
+  lambda x, t: np_soft_margin(x, t, "mean"), "SoftMarginLossBackward0",
+  gen=gen_each(np.random.Generator.standard_normal, signs), requires=(True, False))
+C("soft_margin_loss_backward", "grad",
+  lambda x: ad.autograd.grad(F.soft_margin_loss(x, ad.tensor(_T34)), [x], create_graph=True)[0], [(3, 4)],
+  lambda x: -_T34 / (1 + np.exp(_T34 * x)) / 12, "SoftMarginLossBackwardBackward0")
+
+# ----------------------------------------------------------------- multi_margin_loss
+
+
+def np_multi_margin(x, y, p, margin, w, reduction):
+    x2 = x.reshape(-1, x.shape[-1] if x.ndim else 1)
+    n, c = x2.shape
+    shape = np.shape(y)
+    y = np.asarray(y).reshape(-1)
+    loss = np.zeros(n)
+    for s in range(n):  # the definition, one sample and one class at a time
+        for i in range(c):
+            if i != y[s]:
+                loss[s] += max(0.0, margin - x2[s, y[s]] + x2[s, i]) ** p
+        loss[s] *= (1.0 if w is None else w[y[s]]) / c
+    return loss.reshape(shape if x.ndim <= 1 else (n,)) if reduction == "none" else np_reduce(loss, reduction)
+
+
+Y3 = np.array([0, 3, 1])
+
+
+def margin_scores(target, margin):
+    """Scores whose margin - x[y] + x[i] stay at least 0.2 from 0."""
+    def gen(rng, shapes):
+        x = away(0.0, margin=0.2, lo=-2.5, hi=2.5)(rng, shapes[0]).reshape(-1, shapes[0][-1])
+        rows = np.arange(len(x))
+        y = np.asarray(target).reshape(-1)
+        x[rows, y] = 0.0
+        x = x + margin  # now z[i] = margin - x[y] + x[i] = the draws
+        x[rows, y] = margin
+        return [x.reshape(shapes[0])]
+    return gen
+
+
+for _r in ("mean", "sum", "none"):
+    C("multi_margin_loss", _r, lambda x, r=_r: F.multi_margin_loss(x, ad.tensor(Y3), reduction=r), [(3, 4)],
+      lambda x, r=_r: np_multi_margin(x, Y3, 1, 1.0, None, r), "MultiMarginLossBackward0",
+      gen=margin_scores(Y3, 1.0))
+    C("multi_margin_loss", f"p2_weight_{_r}",
+      lambda x, r=_r: F.multi_margin_loss(x, ad.tensor(Y3), p=2, margin=0.7, weight=ad.tensor(_W4), reduction=r),
+      [(3, 4)], lambda x, r=_r: np_multi_margin(x, Y3, 2, 0.7, _W4, r), "MultiMarginLossBackward0",
+      gen=margin_scores(Y3, 0.7))
+C("multi_margin_loss", "one_sample_none", lambda x: F.multi_margin_loss(x, ad.tensor(2), reduction="none"), [(5,)],
+  lambda x: np_multi_margin(x, np.array(2), 1, 1.0, None, "none"), "MultiMarginLossBackward0",
+  gen=margin_scores([2], 1.0))
+C("multi_margin_loss", "MultiMarginLoss_p2", lambda x: ad.nn.MultiMarginLoss(p=2, margin=0.5)(x, ad.tensor(Y3)),
+  [(3, 4)], lambda x: np_multi_margin(x, Y3, 2, 0.5, None, "mean"), "MultiMarginLossBackward0",
+  gen=margin_scores(Y3, 0.5))
+
+# ------------------------------------------------------------ multilabel_margin_loss
+
+
+def np_multilabel_margin(x, y, reduction):
+    x2, y2 = np.atleast_2d(x), np.atleast_2d(y)
+    n, c = x2.shape
+    loss = np.zeros(n)
+    for s in range(n):  # the definition: targets before the first -1, each against each other class
+        targets = []
+        for k in range(c):
+            if y2[s, k] < 0:
+                break
+            targets.append(y2[s, k])
+        others = [i for i in range(c) if i not in targets]
+        for j in targets:
+            for i in others:
+                loss[s] += max(0.0, 1 - (x2[s, j] - x2[s, i]))
+        loss[s] /= c
+    if reduction == "none":
+        return loss if x.ndim == 2 else loss.reshape(())
+    return np_reduce(loss, reduction)
+
+
+YM = np.array([[0, 3, -1, 2], [1, -1, 0, 0], [2, 1, 0, 3]])  # the last sample's targets are every class
+
+
+def label_scores(rng, shapes):
+    """Scores whose differences all stay at least 0.1 from 1 (the hinge of max(0, 1 - d))."""
+    while True:
+        x = rng.uniform(-2, 2, shapes[0])
+        d = x[..., :, None] - x[..., None, :]
+        if np.all(np.abs(d - 1) > 0.1):
+            return [x]
+
+
+for _r in ("mean", "sum", "none"):
+    C("multilabel_margin_loss", _r, lambda x, r=_r: F.multilabel_margin_loss(x, ad.tensor(YM), reduction=r),
+      [(3, 4)], lambda x, r=_r: np_multilabel_margin(x, YM, r), "MultilabelMarginLossBackward0", gen=label_scores)
+C("multilabel_margin_loss", "one_sample_MultiLabelMarginLoss",
+  lambda x: ad.nn.MultiLabelMarginLoss(reduction="none")(x, ad.tensor([4, 1, -1, 0, 0])), [(5,)],
+  lambda x: np_multilabel_margin(x, np.array([4, 1, -1, 0, 0]), "none"), "MultilabelMarginLossBackward0",
+  gen=label_scores)
