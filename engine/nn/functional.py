@@ -31,6 +31,8 @@ from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_a
 from .functional_padding import pad  # noqa: F401
 from . import functional_losses as _losses
 from .functional_losses import *  # noqa: F401,F403  (margin_ranking_loss, triplet_margin_loss, ...)
+from . import functional_attention as _attention
+from .functional_attention import *  # noqa: F401,F403  (scaled_dot_product_attention)
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -678,4 +680,5 @@ def one_hot(tensor, num_classes=-1):
 __all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
             "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 __all__ += _losses.__all__
+__all__ += _attention.__all__
 FUNCTIONS = tuple(__all__)

@@ -364,3 +364,45 @@ C("multilabel_margin_loss", "one_sample_MultiLabelMarginLoss",
   lambda x: ad.nn.MultiLabelMarginLoss(reduction="none")(x, ad.tensor([4, 1, -1, 0, 0])), [(5,)],
   lambda x: np_multilabel_margin(x, np.array([4, 1, -1, 0, 0]), "none"), "MultilabelMarginLossBackward0",
   gen=label_scores)
+
+# ------------------------------------------------------ scaled_dot_product_attention
+
+
+def np_attention(q, k, v, mask=None, causal=False, scale=None, gqa=False):
+    if gqa and q.ndim >= 3 and k.shape[-3] != q.shape[-3]:
+        k = np.repeat(k, q.shape[-3] // k.shape[-3], axis=-3)
+        v = np.repeat(v, q.shape[-3] // v.shape[-3], axis=-3)
+    scale = 1 / math.sqrt(q.shape[-1]) if scale is None else scale
+    s = q @ np.swapaxes(k, -1, -2) * scale
+    if causal:
+        mask = np.tril(np.ones((q.shape[-2], k.shape[-2]), dtype=bool))
+    if mask is not None:
+        s = s + (np.where(mask, 0.0, -np.inf) if mask.dtype == bool else mask)
+    top = s.max(-1, keepdims=True)
+    dead = np.isinf(top)  # a query the mask lets see no key: weights 0
+    e = np.exp(s - np.where(dead, 0, top))
+    w = np.where(dead, 0, e / np.where(dead, 1, e.sum(-1, keepdims=True)))
+    return w @ v
+
+
+_MASK = np.array([[True, False, True, True, False, True], [False] * 6, [True, True, False, False, True, True]])
+_SHAPES = [(2, 2, 3, 5), (2, 2, 6, 5), (2, 2, 6, 4)]
+C("unsafe_view", "sdpa", lambda q, k, v: F.scaled_dot_product_attention(q, k, v), _SHAPES,
+  lambda q, k, v: np_attention(q, k, v), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_bool_mask_a_row_masked",
+  lambda q, k, v: F.scaled_dot_product_attention(q, k, v, attn_mask=ad.tensor(_MASK)), _SHAPES,
+  lambda q, k, v: np_attention(q, k, v, _MASK), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_float_mask", lambda q, k, v, m: F.scaled_dot_product_attention(q, k, v, attn_mask=m),
+  _SHAPES + [(3, 6)], lambda q, k, v, m: np_attention(q, k, v, m), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_causal_scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.4),
+  _SHAPES, lambda q, k, v: np_attention(q, k, v, causal=True, scale=0.4), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_gqa", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, enable_gqa=True),
+  [(1, 4, 3, 5), (1, 2, 6, 5), (1, 2, 6, 4)], lambda q, k, v: np_attention(q, k, v, gqa=True), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_3d_broadcast", lambda q, k, v: F.scaled_dot_product_attention(q, k, v),
+  [(3, 4, 5), (1, 6, 5), (1, 6, 2)], lambda q, k, v: np_attention(q, k, v), "UnsafeViewBackward0")
+C("matmul", "sdpa_matrices_causal", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True),
+  [(4, 3), (2, 3), (2, 5)], lambda q, k, v: np_attention(q, k, v, causal=True), "MmBackward0")
+C("unsafe_view", "direct", lambda x: ad.core.apply(ad.OPS["unsafe_view"], x, shape=(2, 3, 4)), [(6, 4)],
+  lambda x: x.reshape(2, 3, 4), "UnsafeViewBackward0")
+C("safe_softmax", "direct", lambda x: ad.core.apply(ad.OPS["safe_softmax"], x, dim=1), [(3, 4)],
+  lambda x: np.exp(x) / np.exp(x).sum(1, keepdims=True), "SafeSoftmaxBackward0")
