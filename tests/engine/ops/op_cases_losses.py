@@ -406,3 +406,47 @@ C("unsafe_view", "direct", lambda x: ad.core.apply(ad.OPS["unsafe_view"], x, sha
   lambda x: x.reshape(2, 3, 4), "UnsafeViewBackward0")
 C("safe_softmax", "direct", lambda x: ad.core.apply(ad.OPS["safe_softmax"], x, dim=1), [(3, 4)],
   lambda x: np.exp(x) / np.exp(x).sum(1, keepdims=True), "SafeSoftmaxBackward0")
+
+# --------------------------------------------------------------------- embedding_bag
+
+
+def np_embedding_bag(w, idx, starts, mode, psw=None, padding_idx=None, last=False):
+    """The definition, one bag at a time: bag b is idx[starts[b]:starts[b + 1]] (the last to the end)."""
+    nbags = len(starts) - 1 if last else len(starts)
+    out = np.zeros((nbags, w.shape[1]))
+    for b in range(nbags):
+        end = starts[b + 1] if b + 1 < nbags else len(idx)
+        sel = [k for k in range(starts[b], end) if idx[k] != padding_idx]
+        if not sel:
+            continue
+        rows = w[idx[sel]] * (1.0 if psw is None else psw[sel][:, None])
+        out[b] = rows.sum(0) if mode == "sum" else rows.mean(0) if mode == "mean" else rows.max(0)
+    return out
+
+
+IDX = np.array([1, 2, 4, 5, 4, 3, 2, 0])
+OFF = np.array([0, 4, 4, 6])  # bag 1 is empty
+
+
+def distinct_rows(rng, shapes):
+    """A table whose values are distinct (no tie for 'max'), and per-sample weights."""
+    arrays = [np.random.default_rng(rng.integers(1 << 30)).permutation(
+        np.linspace(-2, 2, int(np.prod(shapes[0])))).reshape(shapes[0])]
+    return arrays + [rng.uniform(0.5, 1.5, s) for s in shapes[1:]]
+
+
+for _m in ("sum", "mean", "max"):
+    C("embedding_bag", _m, lambda w, m=_m: F.embedding_bag(ad.tensor(IDX), w, ad.tensor(OFF), mode=m), [(6, 3)],
+      lambda w, m=_m: np_embedding_bag(w, IDX, OFF, m), "EmbeddingBagBackward0", gen=distinct_rows)
+    C("embedding_bag", f"{_m}_padding_2d",
+      lambda w, m=_m: F.embedding_bag(ad.tensor(IDX.reshape(2, 4)), w, mode=m, padding_idx=4), [(6, 3)],
+      lambda w, m=_m: np_embedding_bag(w, IDX, [0, 4], m, padding_idx=4), "EmbeddingBagBackward0",
+      gen=distinct_rows)
+C("embedding_bag", "per_sample_weights",
+  lambda w, p: F.embedding_bag(ad.tensor(IDX), w, ad.tensor(OFF), mode="sum", per_sample_weights=p, padding_idx=2),
+  [(6, 3), (8,)], lambda w, p: np_embedding_bag(w, IDX, OFF, "sum", psw=p, padding_idx=2), "EmbeddingBagBackward0",
+  gen=distinct_rows)
+C("embedding_bag", "include_last_offset",  # the last bag runs to the end of input, as in PyTorch's kernel
+  lambda w: F.embedding_bag(ad.tensor(IDX), w, ad.tensor([0, 3, 5]), mode="mean", include_last_offset=True),
+  [(6, 3)], lambda w: np_embedding_bag(w, IDX, [0, 3, 5], "mean", last=True), "EmbeddingBagBackward0",
+  gen=distinct_rows)
