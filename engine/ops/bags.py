@@ -12,16 +12,21 @@ from .activation_gradients import raw as _raw
 
 
 def bag_argmax(xp, rows, bags, nbags):
-    """For 'max': the entry holding each bag's largest value, per column (the first on a tie), and
-    the mask of bags that have any entry. rows is (E, D), bags (E,) nondecreasing."""
+    """For 'max': the entry holding each bag's largest value, per column (the first on a tie), for
+    the bags that have any entry, and the mask of those bags. rows is (E, D), bags (E,)
+    nondecreasing. The bags are laid out padded with -inf, (nbags, longest, D), and reduced along
+    their length (plain indexing, so the same on CuPy)."""
     n = rows.shape[0]
-    filled = xp.zeros(nbags, dtype=bool)
-    filled[bags] = True
-    starts = xp.searchsorted(bags, xp.nonzero(filled)[0])
-    largest = xp.maximum.reduceat(rows, starts, axis=0) if n else rows[:0]
-    hit = rows == largest[xp.cumsum(filled)[bags] - 1]
-    entry = xp.where(hit, xp.arange(n)[:, None], n)
-    return (xp.minimum.reduceat(entry, starts, axis=0) if n else entry[:0]), filled
+    first = xp.searchsorted(bags, xp.arange(nbags))  # each bag's first entry
+    sizes = xp.bincount(bags, minlength=nbags) if n else xp.zeros(nbags, dtype=xp.int64)
+    filled = sizes > 0
+    if not n:
+        return xp.zeros((0, rows.shape[1]), dtype=xp.int64), filled
+    at = xp.arange(n) - first[bags]  # each entry's place in its bag
+    padded = xp.full((nbags, int(sizes.max()), rows.shape[1]), -xp.inf, dtype=rows.dtype)
+    padded[bags, at] = rows
+    place = xp.argmax(padded[filled], axis=1)  # the first largest
+    return first[filled][:, None] + place, filled
 
 
 class EmbeddingBag(Op):
@@ -40,7 +45,8 @@ class EmbeddingBag(Op):
         out = xp.zeros((nbags, weight.shape[1]), dtype=weight.dtype)
         if mode == "max":
             entry, filled = bag_argmax(xp, rows, bags, nbags)
-            out[filled] = xp.take_along_axis(rows, entry, axis=0) if rows.shape[0] else 0
+            if rows.shape[0]:
+                out[filled] = xp.take_along_axis(rows, entry, axis=0)
             return out
         scale = coef if per_sample_weights is None else coef * per_sample_weights[positions]
         scatter_add(xp, out, (bags,), rows * scale[:, None].astype(weight.dtype))
