@@ -196,3 +196,11 @@ print(F.multi_margin_loss(x, torch.tensor([0, 1])).grad_fn.name())
 """)
     assert out.split("\n")[:6] == ["MeanBackward0", "MeanBackward0", "MmBackward0", "torch.Size([1, 2])",
                                    "HuberLossBackward0", "MultiMarginLossBackward0"]
+
+
+def test_a_formula_with_an_infinite_constant_prints(cli):
+    """scaled_dot_product_attention's causal mask holds -inf: eval --formula prints it as -inf
+    (the number printer took int() of every constant, which fails on inf)."""
+    out = cli.ok("eval", "F.scaled_dot_product_attention(q, q, q, is_causal=True).sum()", "q=[[0.1,0.5],[0.3,0.2]]",
+                 "--formula").stdout
+    assert "tensor([[0, -inf], [0, 0]])" in out
