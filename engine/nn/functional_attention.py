@@ -76,8 +76,9 @@ def scaled_dot_product_attention(query, key, value, attn_mask=None, dropout_p=0.
             key = _repeat_interleave(key, heads // kv_heads, -3)
             value = _repeat_interleave(value, heads // kv_heads, -3)
     length, source = query.shape[-2], key.shape[-2]
-    factor = math.sqrt(1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale))
-    q, k = _mul_scalar(query, factor), _mul_scalar(key, factor)
+    scale = 1.0 / math.sqrt(query.shape[-1]) if scale is None else float(scale)
+    factor = math.sqrt(abs(scale))  # on q and on k; a negative scale's sign goes on q, as PyTorch's
+    q, k = _mul_scalar(query, -factor if scale < 0 else factor), _mul_scalar(key, factor)
     attn = _batched_matmul(q, k.transpose(-2, -1))
     if is_causal:
         attn_mask = _tril(_ones(length, source, dtype=_dt.bool_, device=query.device))

@@ -396,6 +396,8 @@ C("unsafe_view", "sdpa_float_mask", lambda q, k, v, m: F.scaled_dot_product_atte
   _SHAPES + [(3, 6)], lambda q, k, v, m: np_attention(q, k, v, m), "UnsafeViewBackward0")
 C("unsafe_view", "sdpa_causal_scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True, scale=0.4),
   _SHAPES, lambda q, k, v: np_attention(q, k, v, causal=True, scale=0.4), "UnsafeViewBackward0")
+C("unsafe_view", "sdpa_negative_scale", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, scale=-0.6),
+  _SHAPES, lambda q, k, v: np_attention(q, k, v, scale=-0.6), "UnsafeViewBackward0")
 C("unsafe_view", "sdpa_gqa", lambda q, k, v: F.scaled_dot_product_attention(q, k, v, enable_gqa=True),
   [(1, 4, 3, 5), (1, 2, 6, 5), (1, 2, 6, 4)], lambda q, k, v: np_attention(q, k, v, gqa=True), "UnsafeViewBackward0")
 C("unsafe_view", "sdpa_3d_broadcast", lambda q, k, v: F.scaled_dot_product_attention(q, k, v),
