@@ -516,7 +516,7 @@ _PREC_ADD, _PREC_MUL, _PREC_UNARY, _PREC_POW, _PREC_ATOM = 1, 2, 3, 4, 5
 
 
 def _num_text(v):
-    if v == int(v) and abs(v) < 1e16:
+    if abs(v) < 1e16 and v == int(v):  # not inf or nan (int() of them raises): repr's inf, -inf, nan
         return str(int(v))
     return repr(v)
 

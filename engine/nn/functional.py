@@ -32,6 +32,10 @@ from .functional_padding import pad  # noqa: F401
 from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,  # noqa: F401
                                  group_norm, instance_norm, rms_norm)
 from .functional_nnlayers import __all__ as _nnlayers
+from . import functional_losses as _losses
+from .functional_losses import *  # noqa: F401,F403  (margin_ranking_loss, triplet_margin_loss, ...)
+from . import functional_attention as _attention
+from .functional_attention import *  # noqa: F401,F403  (scaled_dot_product_attention)
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -399,11 +403,12 @@ def smooth_l1_loss(input, target, size_average=None, reduce=None, reduction="mea
 def huber_loss(input, target, reduction="mean", delta=1.0, weight=None):
     """0.5 (input - target)**2 where |input - target| < delta, else delta (|input - target| - delta/2),
     reduced."""
-    if weight is not None:
-        raise NotImplementedError("huber_loss: weight= is not available here")
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, x, t, reduction = _elementwise_loss_inputs(input, target, None, None, reduction)
+    if weight is not None:  # PyTorch's Python form: the unreduced loss times weight, then reduced
+        loss = apply(_op["smooth_l1_loss"], x, t, reduction="none", beta=float(delta), huber=True)
+        return _losses.weighted_huber(loss, weight, input, reduction)
     return apply(_op["smooth_l1_loss"], x, t, reduction=_reduction(reduction), beta=float(delta), huber=True)
 
 
@@ -678,4 +683,6 @@ def one_hot(tensor, num_classes=-1):
 __all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
             "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 __all__ += _nnlayers
+__all__ += _losses.__all__
+__all__ += _attention.__all__
 FUNCTIONS = tuple(__all__)

@@ -18,6 +18,8 @@ from .modules_conv import *  # noqa: F401,F403
 from .modules_conv import __all__ as _conv_layers
 from .modules_nnlayers import *  # noqa: F401,F403
 from .modules_nnlayers import __all__ as _nnlayers
+from .modules_losses import *  # noqa: F401,F403
+from .modules_losses import __all__ as _loss_layers
 
 __all__ = ["Parameter", "Module", "Linear", "Sequential", "ModuleList", "Identity", "Flatten", "Unflatten", "Dropout", "ReLU", "Sigmoid", "Tanh",
            "LeakyReLU", "ELU", "GELU", "SiLU", "Softplus", "Softmax", "LogSoftmax", "Mish", "Hardswish", "Hardsigmoid",
@@ -325,3 +327,4 @@ KLDivLoss = _loss("KLDivLoss", F.kl_div, (("log_target", False),))
 
 
 __all__ += _layers + _conv_layers + _nnlayers
+__all__ += _loss_layers

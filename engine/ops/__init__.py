@@ -115,6 +115,7 @@ from . import distances, normalization, indexing, convolution  # noqa: F401,E402
 from . import statistics  # noqa: F401,E402
 from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_norm)
 from . import tensorops  # noqa: F401,E402
+from . import losses, attention, bags  # noqa: F401,E402
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -1200,3 +1200,4 @@ import op_cases_idx  # noqa: E402,F401
 import op_cases_statistics  # noqa: E402,F401
 import op_cases_nnlayers  # noqa: E402,F401
 import op_cases_tensorops  # noqa: E402,F401
+import op_cases_losses  # noqa: E402,F401
