@@ -145,27 +145,7 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         values = input.array
     else:
         raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension {input.dim()}")
-    if mode not in ("sum", "mean", "max"):
-        raise ValueError("mode has to be one of sum, mean or max")
-    if mode == "max" and scale_grad_by_freq:
-        raise ValueError("max mode does not support scaling the gradient by the frequency")
-    if mode == "max" and sparse:
-        raise ValueError("max mode does not support sparse weights")
-    if per_sample_weights is not None and mode != "sum":
-        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
-                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
-                                  f"GitHub.")
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse are not available here")
-    for t in (input, offsets):  # PyTorch names both 'indices'
-        if isinstance(t, Tensor) and t.array.dtype not in (numpy.int64, numpy.int32):
-            raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar "
-                               f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
-                               f"embedding_bag)")
-    if per_sample_weights is not None and per_sample_weights.array.dtype != weight.array.dtype:
-        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument "
-                           f"#1 'per_sample_weights'; but type {weight.type()} does not equal "
-                           f"{per_sample_weights.type()} (while checking arguments for embedding_bag)")
+    _check_bag_options(input, offsets, weight, per_sample_weights, mode, scale_grad_by_freq, sparse)
     n = weight.shape[0]
     if padding_idx is not None:
         if not -n <= padding_idx < n:
@@ -199,6 +179,31 @@ def embedding_bag(input, weight, offsets=None, max_norm=None, norm_type=2, scale
         coef = xp.ones(bags.size)
     return apply(_op["embedding_bag"], weight, per_sample_weights, indices=values[kept].astype(numpy.int64),
                  bags=bags, positions=positions, coef=coef, nbags=nbags, mode=mode)
+
+
+def _check_bag_options(input, offsets, weight, per_sample_weights, mode, scale_grad_by_freq, sparse):
+    """embedding_bag's checks of its mode and options and of its arguments' dtypes, in PyTorch's words."""
+    if mode not in ("sum", "mean", "max"):
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. per_sample_weights is only "
+                                  f"supported for mode='sum' (got mode='{mode}'). Please open a feature request on "
+                                  f"GitHub.")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("embedding_bag: scale_grad_by_freq and sparse are not available here")
+    for t in (input, offsets):  # PyTorch names both 'indices'
+        if isinstance(t, Tensor) and t.array.dtype not in (numpy.int64, numpy.int32):
+            raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the following scalar "
+                               f"types: Long, Int; but got {t.type()} instead (while checking arguments for "
+                               f"embedding_bag)")
+    if per_sample_weights is not None and per_sample_weights.array.dtype != weight.array.dtype:
+        raise RuntimeError(f"Expected tensor for argument #1 'weight' to have the same type as tensor for argument "
+                           f"#1 'per_sample_weights'; but type {weight.type()} does not equal "
+                           f"{per_sample_weights.type()} (while checking arguments for embedding_bag)")
 
 
 def _type_text(value):
