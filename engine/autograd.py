@@ -1,12 +1,13 @@
 """torch.autograd, as a namespace: backward and grad (the engine's core), Variable, Function and
-the `function` module of custom autograd functions, the `functional` API (jacobian, hessian),
+the `function` module of custom autograd functions, the `functional` API (jacobian, hessian, vjp, jvp, vhp,
+hvp),
 gradcheck and gradgradcheck, and the grad modes."""
 from .core.autograd import backward, grad, InplaceModifiedError
 from .core.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
 from .tensor import Variable
 from .custom_function import Function, FunctionCtx, once_differentiable
 from . import custom_function as function  # torch.autograd.function: FunctionCtx, once_differentiable
-from . import functional  # torch.autograd.functional: jacobian, hessian
+from . import autograd_functional as functional  # torch.autograd.functional: jacobian, hessian, vjp, jvp...
 from . import autograd_graph as graph  # torch.autograd.graph: Node
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 

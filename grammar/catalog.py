@@ -239,7 +239,7 @@ SUMMARIES = {
     # namespaces
     "torch": "PyTorch's names: torch.sin(x) is sin(x); `import torch` lines are accepted",
     "torch.autograd": "grad, backward, jacobian, hessian, gradcheck and the grad-mode managers",
-    "torch.autograd.functional": "jacobian and hessian",
+    "torch.autograd.functional": "jacobian, hessian and the products vjp, jvp, vhp, hvp",
     "torch.autograd.graph": "the backward graph's node type, for isinstance (Node)",
     "torch.autograd.function": "Function (custom autograd functions), FunctionCtx, once_differentiable",
     "torch.autograd.Function": "class F(torch.autograd.Function) with static forward and backward; F.apply(x) runs it",

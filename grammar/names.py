@@ -225,7 +225,7 @@ _grad_mode = Namespace("torch.autograd.grad_mode", {
 _autograd_function = Namespace("torch.autograd.function", {
     "Function": E.Function, "FunctionCtx": E.FunctionCtx, "once_differentiable": E.once_differentiable})
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
-    "torch.autograd.functional", {"jacobian": E.jacobian, "hessian": E.hessian}), grad_mode=_grad_mode,
+    "torch.autograd.functional", {n: getattr(E.autograd.functional, n) for n in E.autograd.functional.__all__}), grad_mode=_grad_mode,
     Function=E.Function, function=_autograd_function,
     graph=Namespace("torch.autograd.graph", {n: getattr(E.autograd.graph, n) for n in E.autograd.graph.__all__})))
 _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,

@@ -1502,6 +1502,29 @@ try:
 except RuntimeError as e:
     print('RuntimeError', e)
 """,
+    "functional_products": """
+import torch
+from torch.autograd.functional import vjp, jvp, vhp, hvp
+def f(x, y):
+    return (x ** 2 * y).sum(), x.sin() * y
+x = torch.tensor([1., 2., 3.]); y = torch.tensor([0.5, -1., 2.])
+def g(x): return x.exp() * x
+out, r = vjp(g, x, torch.tensor([1., 0.5, 2.])); print(out, r)
+out, r = jvp(g, x, torch.tensor([1., 0.5, 2.])); print(out, r)
+out, r = jvp(f, (x, y), (torch.ones(3), torch.ones(3))); print(out, r)
+out, r = vjp(f, (x, y), (torch.tensor(1.), torch.ones(3))); print(r)
+def h(x, y): return (x ** 3 * y.exp()).sum()
+out, r = vhp(h, (x, y), (torch.ones(3), torch.tensor([1., 0., -1.]))); print(out, r)
+out, r = hvp(h, (x, y), (torch.ones(3), torch.tensor([1., 0., -1.]))); print(out, r)
+print(jvp(lambda a: a * 2, torch.tensor([3.]))[1])
+for bad in (lambda: vjp(g, x), lambda: jvp(g, x), lambda: jvp(g, x, torch.ones(2)), lambda: vhp(g, x, x), lambda: jvp(f, (x, y), (x,))):
+    try: bad()
+    except Exception as e: print(type(e).__name__, e)
+xr = torch.tensor([1., 2.], requires_grad=True)
+o, r = jvp(lambda a: a ** 3, xr, torch.ones(2), create_graph=True)
+print(r, torch.autograd.grad(r.sum(), xr)[0])
+print(jvp(lambda a: torch.zeros(2) + 1, x[:2], torch.ones(2))[1])
+""",
     "copy_collections_typing": """
 import torch
 import copy
