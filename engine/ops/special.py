@@ -140,10 +140,12 @@ class I0e(Elementwise):
 
 
 def _at_zero_half(F, x, slope):
-    """slope(x safe) where x is not 0, 1/2 where it is: i1's and i1e's derivative at 0, with no 0/0
-    on the unused side (so its own derivative there is 0, not NaN)."""
-    zero = getattr(x, "array", x) == 0
-    return F.where(zero, 0.5, slope(F.where(zero, 1.0, x)))
+    """PyTorch's i1 and i1e backward: slope(safe) where |x| > eps (the dtype's), 1/2 elsewhere (at 0,
+    and at NaN), with safe = x there and eps elsewhere -- no 0/0 on the unused side, so the second
+    derivative at 0 is 0, as PyTorch's."""
+    raw = getattr(x, "array", x)
+    not_tiny = numpy.abs(raw) > numpy.finfo(raw.dtype).eps
+    return F.where(not_tiny, slope(F.where(not_tiny, x, float(numpy.finfo(raw.dtype).eps))), 0.5)
 
 
 class I1(Elementwise):
@@ -158,7 +160,7 @@ class I1(Elementwise):
         return K.i1(xp, x)
 
     def backward(F, ctx, g, x, out):
-        return (g * _at_zero_half(F, x, lambda safe: F.i0(x) - out / safe),)
+        return (g * _at_zero_half(F, x, lambda safe: F.i0(safe) - out / safe),)
 
 
 class I1e(Elementwise):
@@ -173,7 +175,7 @@ class I1e(Elementwise):
         return K.i1e(xp, x)
 
     def backward(F, ctx, g, x, out):
-        return (g * _at_zero_half(F, x, lambda safe: F.special_i0e(x) - out * (F.sign(x) + 1 / safe)),)
+        return (g * _at_zero_half(F, x, lambda safe: F.special_i0e(safe) - out * (F.sign(safe) + 1 / safe)),)
 
 
 class Ndtri(Elementwise):
@@ -203,8 +205,14 @@ class LogNdtr(Elementwise):
         return K.log_ndtr(xp, x)
 
     def backward(F, ctx, g, x, out):
-        # the normal density over the distribution function, as exp(-(x^2 / 2 + log_ndtr(x))): no 0/0
-        return (g / _ROOT_2PI * F.exp(-(out + x * x / 2)),)
+        # the normal density over the distribution function: exp(-(x^2 / 2 + log_ndtr(x))) / sqrt(2 pi)
+        # (PyTorch's formula) from -1 up; below, where x^2 / 2 swamps log_ndtr(x) + x^2 / 2, the same
+        # ratio as sqrt(2 / pi) / erfcx(-x / sqrt 2) (about -x far out, where PyTorch's gives inf or
+        # 1 / sqrt(2 pi)). Each side is computed on safe arguments, so the unused one makes no NaN.
+        left = getattr(x, "array", x) < -1
+        x_left, x_right, out_right = F.where(left, x, -1.0), F.where(left, -1.0, x), F.where(left, 0.0, out)
+        tail = math.sqrt(2 / math.pi) / F.special_erfcx(x_left * -math.sqrt(0.5))
+        return (g * F.where(left, tail, F.exp(-(out_right + x_right * x_right / 2)) / _ROOT_2PI),)
 
 
 class Entr(Elementwise):
