@@ -255,8 +255,7 @@ SUMMARIES = {
     "torch.utils.data": "Dataset, TensorDataset and DataLoader (batches of a dataset, in order or shuffled)",
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm, matrix_power, slogdet",
-    "torch.special": "special functions: gammaln, digamma, polygamma, zeta, erfcx, i0/i0e/i1/i1e, ndtr, ndtri, "
-                     "log_ndtr, entr, xlog1py, expit, ...",
+    "torch.special": "special functions: gammaln, digamma, polygamma, zeta, erfcx, i0e, i1, ndtr, ndtri, ...",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "torch.nn.functional.hardtanh_": "hardtanh in place (x is overwritten)",
@@ -576,6 +575,11 @@ def _namespace_entries(rows, engine_functions):
             if member in _HIDDEN or member.endswith("_") and member[:-1] in engine_functions:
                 continue
             if callable(value) and id(value) in seen and path != "torch":
+                alias = getattr(value, "__name__", member)
+                if path == "torch.special" and alias != member:  # torch.special.psi: digamma's other name
+                    text = f"the same as {alias}: {_summary(alias, value)}"
+                    text = text if len(text) <= 110 else text[:106].rsplit(" ", 1)[0] + " ..."
+                    entries.append(Entry(full, _kind(value), "Elementwise maths", _signature(full, value), text))
                 continue  # torch.autograd.grad is grad: listed there
             if path != "torch" and not callable(value):
                 continue

@@ -30,7 +30,7 @@ class Lgamma(Elementwise):
 
 
 class Digamma(Elementwise):
-    """The digamma function psi, the derivative of lgamma: NaN at the negative integers, -inf at 0."""
+    """The digamma function psi, the derivative of lgamma (NaN at the negative integers)."""
     to_float = True
     name = "digamma"
     node = "DigammaBackward0"
@@ -67,8 +67,9 @@ class Polygamma(Op):
 
 
 class Mvlgamma(Op):
-    """The log of the multivariate gamma function of dimension p (special.multigammaln):
-    sum over j < p of lgamma(x - j / 2), plus p (p - 1) / 4 log(pi)."""
+    """The log of the multivariate gamma function of dimension p (torch.special.multigammaln).
+
+    The sum over j < p of lgamma(x - j / 2), plus p (p - 1) / 4 log(pi)."""
     name = "mvlgamma"
     signature = "mvlgamma(Tensor input, int p) -> Tensor"
     to_float = True
