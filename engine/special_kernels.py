@@ -134,7 +134,8 @@ def _zeta_positive(xp, s, q):
     target = _SHIFT_TO + xp.minimum(s, 60.0)
     n = xp.maximum(xp.ceil(target - q), 0.0)
     total = xp.zeros_like(s)
-    for k in range(int(n.max(initial=0))):  # at most 70 whole-array steps (n <= 70 - q)
+    steps = int(xp.concatenate([n.reshape(-1), xp.zeros(1)]).max())  # (0 for an empty array)
+    for k in range(steps):  # at most 70 whole-array steps (n <= 70 - q)
         total = total + xp.where(k < n, (q + k) ** -s, 0.0)
     a = q + n
     w = a ** -s

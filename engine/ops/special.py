@@ -264,10 +264,7 @@ class Xlog1py(Op):
 
     def backward(F, ctx, g, x, y):
         # PyTorch's: g log1p(y), but 0 where x is 0 and y <= -1; g x / (1 + y) for y
-        gx = None
-        if ctx.needs[0]:
-            keep = (getattr(x, "array", x) != 0) | (getattr(y, "array", y) > -1)
-            gx = g * F.special_xlog1py(keep.astype(numpy.float64) if hasattr(keep, "astype") else float(keep), y)
+        gx = g * F.special_xlog1py((x != 0) | (y > -1), y) if ctx.needs[0] else None
         return gx, (g * x / (y + 1) if ctx.needs[1] else None)
 
 
