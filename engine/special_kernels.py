@@ -68,8 +68,26 @@ def _shift_up(xp, x, target=_SHIFT_TO, most=10):
     return x + n, product
 
 
+def _lgamma_near_one_and_two(xp, z):
+    """lgamma for z in [0.5, 2.5], exact at 1 and 2 (its zeros): with t = z - 2 (or z - 1, then minus
+    log1p(t)), lgamma(2 + t) = (1 - gamma) t + sum_(k >= 2) (-1)^k (zeta(k) - 1) t^k / k, |t| <= 1/2."""
+    low = z < 1.5
+    t = xp.where(low, z - 1, z - 2)
+    series = xp.zeros_like(t)
+    for c in _LGAMMA_AT_TWO[::-1]:
+        series = (series + c) * t
+    return xp.where(low, series - xp.log1p(t), series)
+
+
 def _lgamma_positive(xp, z):
     """lgamma for z >= 0.5 (NaN passes)."""
+    near = z <= 2.5
+    return xp.where(near, _lgamma_near_one_and_two(xp, xp.where(near, z, 2.0)),
+                    _lgamma_stirling(xp, xp.where(near, 3.0, z)))
+
+
+def _lgamma_stirling(xp, z):
+    """lgamma by Stirling's series after the recurrence up to 10."""
     y, product = _shift_up(xp, z)
     inv = 1 / y
     inv2 = inv * inv
@@ -178,6 +196,11 @@ def zeta(xp, s, q):
         out = xp.where(s_ < 1, numpy.nan, out)
         out = xp.where(s_ == 1, numpy.inf, out)
     return _out(xp, out, s if hasattr(s, "dtype") else q)
+
+
+# lgamma's Taylor coefficients at 2: 1 - Euler's gamma, then (-1)^k (zeta(k) - 1) / k for k = 2..27
+_ZETA_MINUS_ONE = _zeta_positive(numpy, numpy.arange(2.0, 28.0), numpy.full(26, 2.0))
+_LGAMMA_AT_TWO = [1 - 0.57721566490153286061] + [(-1) ** k * float(_ZETA_MINUS_ONE[k - 2]) / k for k in range(2, 28)]
 
 
 def trigamma(xp, x):
