@@ -25,6 +25,7 @@ from . import autograd  # noqa: F401  (torch.autograd)
 from .functional import jacobian, hessian
 from .custom_function import Function, FunctionCtx, once_differentiable
 from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.utils.data)
+from . import special  # noqa: F401,E402  (torch.special)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
 from .optim import SGD, Adam, sgd, adam

@@ -13,6 +13,7 @@ from .functions import inplace_views as _views, creation as _creation, basic as 
 from .backend import backend_for as _load_backend
 from .core import elision as _elision
 from .core.autograd import backward as _backward
+from .core.inplace import inplace as _inplace
 from .core.tensor import TensorBase, Size, apply, run_op, NO_PARAMS
 from .ops import TABLE
 from .ops.tensorops import unfold_view as _unfold_view
@@ -81,6 +82,14 @@ class Tensor(TensorBase, metaclass=_TensorType):
         if dtype is None:
             return f"torch.{self.dtype.tensor_type}"
         return _fn.to(self, dtype=dtype)
+
+    def polygamma(self, n):
+        """polygamma(n, self): the n-th derivative of digamma (the method takes the tensor first)."""
+        return _fn.polygamma(n, self)
+
+    def polygamma_(self, n):
+        """polygamma(n, self) written into self."""
+        return _inplace(self, lambda x: _fn.polygamma(n, x))
 
     def type_as(self, other):
         """This tensor in other's dtype (itself when it has it already), as PyTorch's type_as."""

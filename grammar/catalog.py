@@ -44,6 +44,7 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "init": "Neural-network layers and losses", "functions_elem": "Arithmetic",
            "shrink": "Neural-network functions", "convolution": "Neural-network functions",
            "functional_conv": "Neural-network functions", "modules_conv": "Neural-network layers and losses"}
+_FAMILY.update(special="Elementwise maths")  # engine/ops/special.py: lgamma, digamma, polygamma, i0, mvlgamma
 
 _GROUP_OF = {}
 for _group, _names in {
@@ -255,6 +256,7 @@ SUMMARIES = {
     "torch.utils.data": "Dataset, TensorDataset and DataLoader (batches of a dataset, in order or shuffled)",
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm, matrix_power, slogdet",
+    "torch.special": "special functions: gammaln, digamma, polygamma, zeta, erfcx, i0e, i1, ndtr, ndtri, ...",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "torch.nn.functional.hardtanh_": "hardtanh in place (x is overwritten)",
@@ -574,11 +576,17 @@ def _namespace_entries(rows, engine_functions):
             if member in _HIDDEN or member.endswith("_") and member[:-1] in engine_functions:
                 continue
             if callable(value) and id(value) in seen and path != "torch":
+                alias = getattr(value, "__name__", member)
+                if path == "torch.special" and alias != member:  # torch.special.psi: digamma's other name
+                    text = f"the same as {alias}: {_summary(alias, value)}"
+                    text = text if len(text) <= 110 else text[:106].rsplit(" ", 1)[0] + " ..."
+                    entries.append(Entry(full, _kind(value), "Elementwise maths", _signature(full, value), text))
                 continue  # torch.autograd.grad is grad: listed there
             if path != "torch" and not callable(value):
                 continue
             seen.add(id(value))
-            group = "Linear algebra" if path == "torch.linalg" else _group(full, value, rows)
+            group = "Linear algebra" if path == "torch.linalg" else "Elementwise maths" if path == "torch.special" \
+                else _group(full, value, rows)
             entries.append(Entry(full, _kind(value), group, _signature(full, value), _summary(full, value)))
     return entries, listed_namespaces
 

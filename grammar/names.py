@@ -154,6 +154,8 @@ _ENGINE_FUNCTIONS.pop("set_allocation_limit", None)
 _ENGINE_FUNCTIONS.pop("inplace", None)
 for _plumbing in ("run_op", "getitem", "setitem"):  # the engine's own machinery, not PyTorch's API
     _ENGINE_FUNCTIONS.pop(_plumbing, None)
+for _special_only in E.special.ROWS:  # special_erfcx...: torch.special.erfcx, not torch.special_erfcx
+    _ENGINE_FUNCTIONS.pop(_special_only, None)
 
 _AUTOGRAD = {
     "grad": E.grad, "backward": E.backward, "jacobian": E.jacobian, "hessian": E.hessian,
@@ -233,9 +235,11 @@ _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
 _linalg = Namespace("torch.linalg", {name: getattr(E.linalg, name) for name in E.linalg.FUNCTIONS})
 _testing = Namespace("torch.testing", {"assert_close": E.testing.assert_close})
+_special = Namespace("torch.special", {name: getattr(E.special, name) for name in E.special.FUNCTIONS})
 _utils = Namespace("torch.utils", {"data": Namespace("torch.utils.data", {
     name: getattr(E.data, name) for name in E.data.__all__})})
 TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing, utils=_utils)
+TORCH.update(special=_special)
 TORCH.update(_OPTIM)
 TORCH_NAMESPACE = Namespace("torch", TORCH)
 

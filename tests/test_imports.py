@@ -3,7 +3,7 @@ with ast, every import counted -- top level and inside functions alike, so no im
 hide a cycle):
 
 - cli/ may import grammar/ and engine/; grammar/ only engine/; engine/ neither;
-- in engine/: the base (dtypes, backend, kernels, ranges, generator, host_data) imports nothing of
+- in engine/: the base (dtypes, backend, kernels, special_kernels, ranges, generator, host_data) imports nothing of
   the engine's but the base; the core (engine/core) nothing but the base; the op table's rows
   (engine/ops) only the core and the base; the public functions (engine/functions) nothing above
   them -- not the public Tensor class, not nn or optim.
@@ -15,6 +15,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 PACKAGES = {"engine": "engine", "grammar": "grammar", "cli": "cli"}  # import name -> folder
 BASE = {"engine.dtypes", "engine.backend", "engine.kernels", "engine.ranges", "engine.generator", "engine.host_data",
         "engine.allocation", "engine.signature"}
+BASE |= {"engine.special_kernels"}  # torch.special's kernels, beside engine.kernels
 
 
 def _modules():

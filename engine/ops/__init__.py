@@ -116,6 +116,7 @@ from . import statistics  # noqa: F401,E402
 from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_norm)
 from . import tensorops  # noqa: F401,E402
 from . import losses, attention, bags  # noqa: F401,E402
+from . import special  # noqa: F401,E402  (torch.special's rows)
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -1201,3 +1201,4 @@ import op_cases_statistics  # noqa: E402,F401
 import op_cases_nnlayers  # noqa: E402,F401
 import op_cases_tensorops  # noqa: E402,F401
 import op_cases_losses  # noqa: E402,F401
+import op_cases_special  # noqa: E402,F401

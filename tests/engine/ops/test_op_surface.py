@@ -23,6 +23,13 @@ from op_cases import CASES
 FORMULA_KINDS = {"infix", "prefix", "call", "same", "custom"}
 
 
+def _in_a_namespace(function):
+    """Whether one of torch's namespaces in the language (torch.special, torch.linalg) holds `function`."""
+    return function is not None and any(
+        any(member is function for member in ns.table.values())
+        for ns in names.TORCH.values() if isinstance(ns, names.Namespace))
+
+
 def surface_problems(op, cases=frozenset(c.op for c in CASES)):
     """What of its declared surface row `op` lacks, in words (empty when complete)."""
     problems = []
@@ -31,8 +38,9 @@ def surface_problems(op, cases=frozenset(c.op for c in CASES)):
     for name in op.names:
         if not callable(getattr(functions, name, None)):
             problems.append(f"no function {name}() in autodiff.engine.functions")
-        if name not in names.BUILTINS or name not in names.TORCH:
-            problems.append(f"the language does not know {name} (bare or as torch.{name})")
+        if (name not in names.BUILTINS or name not in names.TORCH) and not _in_a_namespace(getattr(functions, name, None)):
+            problems.append(f"the language does not know {name} (bare or as torch.{name}, or in a namespace of "
+                            f"torch's: special_erfcx is torch.special.erfcx)")
         if op.method:
             if not callable(getattr(ad.Tensor, name, None)):
                 problems.append(f"no Tensor method {name}")
