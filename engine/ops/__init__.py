@@ -112,6 +112,7 @@ come from the row (tests/test_op_surface.py checks that each part exists).
 from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
 from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
 from . import distances, normalization, indexing, convolution  # noqa: F401,E402
+from . import decomp  # noqa: F401,E402
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -1197,3 +1197,4 @@ def _mark_known_bugs():
 _mark_known_bugs()
 import op_cases_shape  # noqa: E402,F401
 import op_cases_idx  # noqa: E402,F401
+import op_cases_decomp  # noqa: E402,F401
