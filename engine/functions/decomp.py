@@ -9,6 +9,7 @@ import math
 
 import numpy
 
+from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..ops.linalg import scalar_name, square_matrices, lu_dtype
 from ..ops.decomp import cholesky_checked, lu_kernel
@@ -94,7 +95,9 @@ def svdvals(A, *, driver=None):
 
 def _symmetric(A, UPLO, fname):
     A = tensor_in(A)
-    square_matrices(A, fname, lu=False)
+    square_matrices(A, fname, lu=False, floating=False)
+    if A.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"linalg_eigh_cpu\" not implemented for '{scalar_name(A)}'")
     if UPLO not in ("L", "U"):
         raise RuntimeError(f"Expected UPLO argument to be 'L' or 'U', but got {UPLO}")
     return A
@@ -187,12 +190,9 @@ def pinv(A, rcond=None, hermitian=False, *, atol=None, rtol=None):
     Singular values at most max(atol, rtol * the largest) count as zero (rtol defaults to eps * max(m, n) without atol; the older rcond is rtol);
     hermitian=True: through eigh, for symmetric A."""
     A = tensor_in(A)
-    if A.array.ndim < 2:
-        raise RuntimeError("linalg.pinv(" + scalar_name(A) + "{" + str(list(A.array.shape))[1:-1]
-                           + "}): expected a tensor with 2 or more dimensions of float, double, cfloat or cdouble "
-                           "types")
-    if A.array.dtype.kind != "f":
-        raise RuntimeError(f"linalg.pinv: Expected a floating point or complex tensor as input. Got {scalar_name(A)}")
+    if A.array.ndim < 2 or A.array.dtype.kind != "f":
+        raise RuntimeError("linalg.pinv(" + scalar_name(A) + "{" + str(list(A.array.shape)) + "}): expected a "
+                           "tensor with 2 or more dimensions of float, double, cfloat or cdouble types")
     rtol = _tolerance(rcond if rcond is not None else rtol, "rtol")
     atol = _tolerance(atol, "atol")
     params = {"rcond": rtol, "atol": atol}
@@ -212,9 +212,9 @@ def solve_triangular(A, B, *, upper, left=True, unitriangular=False):
         if t.array.ndim < 2:
             raise RuntimeError(f"linalg.solve_triangular: The input tensor {name} must have at least 2 dimensions.")
     square_matrices(A, "linalg.solve_triangular", lu=False)
-    if A.array.dtype != B.array.dtype:
-        raise RuntimeError(f"linalg.solve_triangular: Expected A and B to have the same dtype, but found A of type "
-                           f"{scalar_name(A)} and B of type {scalar_name(B)} instead")
+    if A.array.dtype != B.array.dtype:  # PyTorch promotes them
+        common = numpy.promote_types(A.array.dtype, B.array.dtype)
+        A, B = (t if t.array.dtype == common else t.to(_dt.as_dtype(common)) for t in (A, B))
     n = A.array.shape[-1]
     rows, cols = B.array.shape[-2:]
     if (rows if left else cols) != n:
@@ -230,7 +230,9 @@ def lu_factor(A, *, pivot=True):
 
     L (unit diagonal, not stored) and U packed in LU, pivots the 1-based rows swapped in at each
     step (int32), as LAPACK's getrf; rectangular and batched matrices too."""
-    A = _matrices(A, "linalg.lu_factor")
+    A = _matrices(A, "linalg.lu_factor", floating=False)
+    if A.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{scalar_name(A)}'")
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu_dtype(A, "linalg.lu_factor")
@@ -250,7 +252,7 @@ def lu_solve(LU, pivots, B, *, left=True, adjoint=False):
     if B.array.ndim < 2:
         raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
     if pivots.array.dtype != numpy.int32:
-        raise RuntimeError("linalg.lu_solve: Expected pivots to be integers. Got " + scalar_name(pivots))
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type torch.int32")
     if LU.array.dtype != B.array.dtype:
         raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but found LU of type "
                            f"{scalar_name(LU)} and B of type {scalar_name(B)} instead")
@@ -302,8 +304,8 @@ def multi_dot(tensors):
     for i in range(1, n):
         a, b = tensors[i - 1].array.shape, tensors[i].array.shape
         if a[1] != b[0]:
-            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {a[0]}x{a[1]} and {b[0]}x{b[1]} "
-                               f"cannot be multiplied")
+            raise RuntimeError(f"multi_dot(): tensors {i - 1} and {i} with shapes {list(a)} and {list(b)} cannot be "
+                               f"multiplied")
     sizes = [tensors[0].array.shape[0]] + [t.array.shape[1] for t in tensors]
     return _reshape(_chain(tensors, _chain_order(sizes), 0, n - 1), out_shape)
 
@@ -348,6 +350,9 @@ def matrix_rank(A, *, atol=None, rtol=None, hermitian=False, tol=None):
 
     The number of singular values (hermitian: absolute eigenvalues) above max(atol, rtol * the
     largest); rtol defaults to eps * max(m, n) when atol is not given."""
+    A = tensor_in(A)
+    if A.array.ndim < 2:
+        raise RuntimeError("torch.linalg.matrix_rank: The input tensor input must have at least 2 dimensions.")
     A = _matrices(A, "linalg.matrix_rank")
     if tol is not None:
         atol, rtol = tol, 0.0

@@ -592,9 +592,8 @@ class LinalgLstsqResiduals(Op):
 
     def forward(xp, a, b, rcond=None, vector=False):
         x = LinalgLstsq.forward(xp, a, b, rcond, vector)
-        if vector:
-            r = xp.matmul(a, x[..., None])[..., 0] - b
-            return (r * r).sum(axis=-1)
+        if vector:  # (PyTorch's residuals of a vector b keep a dim of 1)
+            x, b = x[..., None], b[..., None]
         r = xp.matmul(a, x) - b
         return (r * r).sum(axis=-2)
 
@@ -602,7 +601,7 @@ class LinalgLstsqResiduals(Op):
         # X minimizes the residual: its own change adds nothing (d/dA = 2 r X^T, d/dB = -2 r)
         x = F.linalg_lstsq(a, b, rcond=rcond, vector=vector)
         xm, bm = (F.unsqueeze(x, dim=-1), F.unsqueeze(b, dim=-1)) if vector else (x, b)
-        r = (F.matmul(a, xm) - bm) * F.unsqueeze(F.unsqueeze(g, dim=-1) if vector else g, dim=-2)
+        r = (F.matmul(a, xm) - bm) * F.unsqueeze(g, dim=-2)
         ga = 2.0 * F.matmul(r, _T(F, xm)) if ctx.needs[0] else None
         gb = None
         if ctx.needs[1]:
