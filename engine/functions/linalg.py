@@ -12,6 +12,7 @@ contracted pairwise, left to right, by the two-operand einsum row, each step
 summing the letters no later operand and not the output uses.
 """
 import math
+import warnings
 import string
 
 import numpy
@@ -318,6 +319,10 @@ def _zeros_like_shape(a, shape):
 def qr(input, some=True):
     """(Q, R) with input = Q R, as torch.qr: some=True is linalg.qr's 'reduced', False its 'complete'."""
     from .decomp import qr as _linalg_qr, QrResult
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+                  "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, "
+                  "some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
+                  UserWarning, stacklevel=2)
     return QrResult(*_linalg_qr(input, "reduced" if some else "complete"))
 
 

@@ -100,7 +100,8 @@ The rows live in this package by family (``arithmetic``, ``unary``,
 ``reductions``, ``linalg``, ``shapes``, ``views``, ``compare``, ``activations`` -- the
 rows behind torch.nn.functional -- ``shrink``, its shrinking activations, ``distances``: cdist,
 pdist, pairwise_distance's steps, ``normalization``: layer_norm, embedding, ``indexing``:
-index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm); ``table``
+index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm, ``decomp``: the
+matrix decompositions -- one row a result -- and matrix_exp, pinv, lstsq); ``table``
 holds the base class and the helpers they share.
 
 Adding an op: one row in the module of its family and one case in

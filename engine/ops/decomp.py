@@ -13,6 +13,8 @@ numpy has no LU factorization, triangular solve or matrix exponential: they are 
 with partial pivoting by columns, vectorized over the batch; substitution by rows; scaling and
 squaring with the degree-13 Pade approximant), and every formula is real (no complex dtypes).
 """
+import warnings
+
 import numpy
 
 from ..core.tensor import NO_PARAMS, run_op
@@ -231,6 +233,11 @@ class Cholesky(LinalgCholesky):
     node = "CholeskyBackward0"
 
     def call(input, upper):
+        warnings.warn("torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a future "
+                      "PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\nL = torch.linalg.cholesky(A)\n"
+                      "and\nU = torch.cholesky(A, upper=True)\nshould be replaced with\nU = torch.linalg.cholesky(A).mH\n"
+                      "This transform will produce equivalent results for all valid (symmetric positive definite) "
+                      "inputs.", UserWarning, stacklevel=3)
         return cholesky_checked(Cholesky, input, upper, "cholesky")
 
 

@@ -6,6 +6,8 @@ distinct singular values and eigenvalues; a case of a result with sign freedom (
 eigenvectors) is differentiated as it is where LAPACK's choice is locally constant, and through a
 gauge-invariant product otherwise, as PyTorch's own tests do. The references are numpy's, or
 written here where numpy has none (LU, triangular solves, the exponential)."""
+import warnings
+
 import numpy as np
 
 import autodiff.engine as ad
@@ -46,6 +48,16 @@ def lu_inputs(rng, shapes):
     a = well_conditioned(rng, sa)
     lu, piv = np_lu(a)
     return [lu, piv, rng.standard_normal(sb)]
+
+
+def quiet(f):
+    """f without the deprecation warning of torch.cholesky and torch.qr (tests/engine/ops/test_decomp.py
+    checks it)."""
+    def run(*args):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return f(*args)
+    return run
 
 
 def sym(x):
@@ -137,16 +149,16 @@ C("linalg_cholesky", "lower", lambda x: LA.cholesky(spd(x)), [(3, 3)], lambda x:
   "LinalgCholeskyExBackward0")
 C("linalg_cholesky", "upper_batched", lambda x: LA.cholesky(spd(x), upper=True), [(2, 3, 3)],
   lambda x: np.swapaxes(np.linalg.cholesky(np_spd(x)), -1, -2), "LinalgCholeskyExBackward0")
-C("cholesky", "torch_upper", lambda x: ad.cholesky(spd(x), upper=True), [(3, 3)],
+C("cholesky", "torch_upper", quiet(lambda x: ad.cholesky(spd(x), upper=True)), [(3, 3)],
   lambda x: np.linalg.cholesky(np_spd(x)).T, "CholeskyBackward0")
-C("cholesky", "method", lambda x: spd(x).cholesky(), [(4, 4)], lambda x: np.linalg.cholesky(np_spd(x)),
+C("cholesky", "method", quiet(lambda x: spd(x).cholesky()), [(4, 4)], lambda x: np.linalg.cholesky(np_spd(x)),
   "CholeskyBackward0")
 
 # ========================================================================== qr
 
 C("linalg_qr_q", "tall", lambda x: LA.qr(x).Q, [(4, 3)], lambda x: np.linalg.qr(x)[0], "LinalgQrBackward0")
 C("linalg_qr_q", "wide", lambda x: LA.qr(x).Q, [(3, 4)], lambda x: np.linalg.qr(x)[0], "LinalgQrBackward0")
-C("linalg_qr_q", "torch_qr_batched", lambda x: ad.qr(x)[0], [(2, 4, 3)], lambda x: np.linalg.qr(x)[0],
+C("linalg_qr_q", "torch_qr_batched", quiet(lambda x: ad.qr(x)[0]), [(2, 4, 3)], lambda x: np.linalg.qr(x)[0],
   "LinalgQrBackward0")
 C("linalg_qr_r", "tall", lambda x: LA.qr(x).R, [(4, 3)], lambda x: np.linalg.qr(x)[1], "LinalgQrBackward0")
 C("linalg_qr_r", "wide_batched", lambda x: LA.qr(x).R, [(2, 3, 4)], lambda x: np.linalg.qr(x)[1],

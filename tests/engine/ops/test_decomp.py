@@ -33,7 +33,8 @@ def eye_like(shape):
 def test_qr_reconstructs_with_orthonormal_q_and_triangular_r(shape, mode):
     a = ad.tensor(RNG.standard_normal(shape))
     q, r = LA.qr(a, mode=mode)
-    assert type(LA.qr(a)).__name__ == "linalg_qr" and type(ad.qr(a)).__name__ == "qr"
+    with pytest.warns(UserWarning, match="torch.qr is deprecated in favor of torch.linalg.qr"):
+        assert type(LA.qr(a)).__name__ == "linalg_qr" and type(ad.qr(a)).__name__ == "qr"
     k = min(shape[-2:])
     assert tuple(r.shape) == shape[:-2] + ((shape[-2] if mode == "complete" else k), shape[-1])
     close(np.tril(arr(r), -1), 0 * np.tril(arr(r), -1))
@@ -68,6 +69,12 @@ def test_cholesky_reconstructs_and_reads_one_triangle(upper):
     else:
         close(np.tril(g), g)
         close(g @ np.swapaxes(g, -1, -2), a)
+
+
+def test_torch_cholesky_is_deprecated_as_in_pytorch():
+    x = ad.tensor(np.eye(2) * 4)
+    with pytest.warns(UserWarning, match="torch.cholesky is deprecated in favor of torch.linalg.cholesky"):
+        close(ad.cholesky(x, upper=True), np.eye(2) * 2)
 
 
 def test_cholesky_not_positive_definite_is_pytorchs_linalg_error():
