@@ -19,7 +19,7 @@ from .core.tensor import apply, wrap_dim
 from .tensor import Tensor
 from .functions import decomp as _dc
 from .functions.decomp import (cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv,  # noqa: F401
-                               solve_triangular, lu_factor, lu_solve, matrix_exp, multi_dot, vecdot,
+                               solve_triangular, lu_factor, lu, lu_solve, matrix_exp, multi_dot, vecdot,
                                matrix_rank)
 from .functions.surface import made as _made
 from .ops.linalg import square_matrices as _square_matrices
@@ -27,10 +27,10 @@ from .core.tensor import make_tensor as _make_tensor
 
 __all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError",
            "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular", "lu_factor",
-           "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond"]
+           "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond"]
 FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
              "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular",
-             "lu_factor", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond")  # what the language sees
+             "lu_factor", "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond")  # what the language sees
 
 
 def det(A):

@@ -1,6 +1,6 @@
 """torch.linalg's decompositions and the functions built on them (engine/linalg.py gives them to the
 namespace): cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv, solve_triangular, lu_factor,
-lu_solve, matrix_exp (rows of engine/ops/decomp.py, one a result), and PyTorch's composites
+lu, lu_solve, matrix_exp (rows of engine/ops/decomp.py, one a result), and PyTorch's composites
 multi_dot (mm in the cheapest order, then a view), vecdot (a mul and a sum), matrix_rank (a count of
 singular values, no gradient) and the singular-value matrix norms ('nuc', 2, -2); cond is in
 engine/linalg.py, beside the matrix norms it uses. Checks and messages are PyTorch's.
@@ -12,7 +12,7 @@ import numpy
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..ops.linalg import scalar_name, square_matrices, lu_dtype
-from ..ops.decomp import cholesky_checked, lu_kernel
+from ..ops.decomp import cholesky_checked, lu_kernel, permutation_matrix
 from ..core.tensor import TensorBase as Tensor, apply, array_module, make_tensor
 from ..core.grad_mode import no_grad
 from ..signature import result_type
@@ -28,6 +28,7 @@ LinalgSvdResult = result_type("linalg_svd", ("U", "S", "Vh"))
 LinalgEighResult = result_type("linalg_eigh", ("eigenvalues", "eigenvectors"))
 LinalgLstsqResult = result_type("linalg_lstsq", ("solution", "residuals", "rank", "singular_values"))
 LinalgLuFactorResult = result_type("linalg_lu_factor", ("LU", "pivots"))
+LinalgLuResult = result_type("linalg_lu", ("P", "L", "U"))
 QrResult = result_type("qr", ("Q", "R"))
 SvdResult = result_type("svd", ("U", "S", "V"))
 
@@ -239,6 +240,21 @@ def lu_factor(A, *, pivot=True):
     lu = apply(_op["linalg_lu_factor"], A)
     pivots = lu_kernel(array_module(A.device), A.array)[1]
     return LinalgLuFactorResult(lu, make_tensor(pivots, A.device))
+
+
+def lu(A, *, pivot=True):
+    """The LU factorization with partial pivoting: (P, L, U) with A = P L U.
+
+    P a permutation matrix (of A's dtype, no gradient), L m x k with a unit diagonal, U k x n."""
+    A = _matrices(A, "linalg.lu", floating=False)
+    if A.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{scalar_name(A)}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu_dtype(A, "linalg.lu")
+    xp = array_module(A.device)
+    p = permutation_matrix(xp, lu_kernel(xp, A.array)[1], A.array.shape[-2], A.array.dtype)
+    return LinalgLuResult(make_tensor(p, A.device), apply(_op["linalg_lu_l"], A), apply(_op["linalg_lu_u"], A))
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):

@@ -673,6 +673,52 @@ def lu_grad(F, lu, p, gl, gu, m, n):
     return F.matmul(p, solve_triangular(F, _T(F, L), ga, upper=True, left=True, unitriangular=True))
 
 
+class LinalgLuL(Op):
+    """L of A = P L U (m x k, unit diagonal): torch.linalg.lu's second result."""
+    name = "linalg_lu_l"
+    names = ()
+    node = "LinalgLuBackward0"
+    formula = call()
+    saves = (0,)
+
+    def forward(xp, a):
+        m, n = a.shape[-2:]
+        k = min(m, n)
+        return xp.tril(lu_kernel(xp, a)[0][..., :, :k], -1) + xp.eye(m, k, dtype=a.dtype)
+
+    def backward(F, ctx, g, a):
+        return (_lu_result_grad(F, a, g, None),)
+
+
+class LinalgLuU(Op):
+    """U of A = P L U (k x n, upper triangular): torch.linalg.lu's third result."""
+    name = "linalg_lu_u"
+    names = ()
+    node = "LinalgLuBackward0"
+    formula = call()
+    saves = (0,)
+
+    def forward(xp, a):
+        k = min(a.shape[-2:])
+        return xp.triu(lu_kernel(xp, a)[0][..., :k, :])
+
+    def backward(F, ctx, g, a):
+        return (_lu_result_grad(F, a, None, g),)
+
+
+def _lu_result_grad(F, a, gl, gu):
+    """linalg.lu's gradient from gL or gU: lu_factor's formula, the other gradient zero."""
+    m, n = a.shape[-2:]
+    k = min(m, n)
+    lu = F.linalg_lu_factor(a)
+    pivots = lu_kernel(F.xp, _raw(F, a))[1]
+    p = _const(F, permutation_matrix(F.xp, pivots, m, _raw(F, a).dtype))
+    zeros = F.xp.zeros(tuple(a.shape[:-2]) + ((m, k) if gl is None else (k, n)), dtype=_raw(F, a).dtype)
+    gl = _const(F, zeros) if gl is None else gl
+    gu = _const(F, zeros) if gu is None else gu
+    return lu_grad(F, lu, p, gl, gu, m, n)
+
+
 class LinalgLuSolve(Op):
     """X with A X = B (adjoint: A^T X = B; left=False: X A = B, X A^T = B) for A = P L U given by
     lu_factor's LU and pivots."""

@@ -100,6 +100,14 @@ def np_lu(a):
     return flat.reshape(a.shape), pivots.reshape(a.shape[:-2] + (k,))
 
 
+def np_lu_parts(a):
+    """(L, U) of np_lu's packed LU."""
+    lu = np_lu(a)[0]
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    return np.tril(lu[..., :, :k], -1) + np.eye(m, k), np.triu(lu[..., :k, :])
+
+
 def np_expm(a):
     """exp(A) by a Taylor series of 40 terms on A / 2^s (1-norm at most 1/2), squared s times."""
     a = np.asarray(a, dtype=float)
@@ -233,6 +241,10 @@ C("linalg_lu_factor", "tall", lambda x: LA.lu_factor(x)[0], [(4, 3)], lambda x: 
   "LinalgLuFactorExBackward0")
 C("linalg_lu_factor", "wide_batched", lambda x: LA.lu_factor(x)[0], [(2, 3, 4)], lambda x: np_lu(x)[0],
   "LinalgLuFactorExBackward0")
+C("linalg_lu_l", "square", lambda x: LA.lu(x).L, [(3, 3)], lambda x: np_lu_parts(x)[0], "LinalgLuBackward0")
+C("linalg_lu_l", "tall_batched", lambda x: LA.lu(x)[1], [(2, 4, 3)], lambda x: np_lu_parts(x)[0], "LinalgLuBackward0")
+C("linalg_lu_u", "square", lambda x: LA.lu(x).U, [(3, 3)], lambda x: np_lu_parts(x)[1], "LinalgLuBackward0")
+C("linalg_lu_u", "wide", lambda x: LA.lu(x)[2], [(3, 4)], lambda x: np_lu_parts(x)[1], "LinalgLuBackward0")
 C("linalg_lu_solve", "given_lu", lambda lu, piv, b: LA.lu_solve(lu, piv, b), [(3, 3), (3,), (3, 2)],
   lambda lu, piv, b: np.linalg.solve(_np_unpack(lu, piv), b), "LinalgLuSolveBackward0", gen=lu_inputs)
 C("linalg_lu_solve", "adjoint_batched", lambda lu, piv, b: LA.lu_solve(lu, piv, b, adjoint=True),

@@ -166,6 +166,15 @@ def test_lu_factor_reconstructs_and_lu_solve_solves(shape):
         close(LA.lu_solve(lu, piv, ad.tensor(rhs), adjoint=True), np.linalg.solve(np.swapaxes(a, -1, -2), rhs))
 
 
+@pytest.mark.parametrize("shape", [(4, 4), (2, 5, 3), (3, 5)])
+def test_lu_reconstructs(shape):
+    a = RNG.standard_normal(shape)
+    p, l, u = LA.lu(ad.tensor(a))
+    assert type(LA.lu(ad.tensor(a))).__name__ == "linalg_lu" and p.dtype == ad.float64 and not p.requires_grad
+    close(p @ l @ u, a)
+    close(p.transpose(-1, -2) @ p, eye_like(p.shape))
+
+
 def test_lu_errors():
     with pytest.raises(NotImplementedError, match="\"lu_cpu\" not implemented for 'Long'"):
         LA.lu_factor(ad.ones(2, 2, dtype=ad.int64))
