@@ -743,9 +743,8 @@ class LinalgLuSolve(Op):
             return triangular_solve_kernel(xp, lu, y, upper=True)
         y = triangular_solve_kernel(xp, _swap(xp, lu), b, upper=False)  # U^T y = B
         z = triangular_solve_kernel(xp, _swap(xp, lu), y, upper=True, unitriangular=True)  # L^T z = y
-        x = xp.empty_like(z)
-        xp.put_along_axis(x, xp.broadcast_to(perm[..., None], z.shape), z, axis=-2)  # X = P z
-        return x
+        back = xp.argsort(perm, axis=-1)  # X = P z: row perm[i] of X is row i of z
+        return xp.take_along_axis(z, back[..., None], axis=-2)
 
     def backward(F, ctx, g, lu, pivots, x, left=True, adjoint=False):
         gb = F.linalg_lu_solve(lu, pivots, g, left=left, adjoint=not adjoint)
