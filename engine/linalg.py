@@ -141,8 +141,10 @@ _squeeze, _op_nan_to_num = _made("squeeze"), _made("nan_to_num")
 def cond(A, p=None):
     """The condition number of (a batch of) matrices in the matrix norm p.
 
-    None or 2: the largest singular value over the smallest, -2 (the reverse), or 'fro', 'nuc', 1, -1, inf, -inf (|A| |A^-1|, square
-    matrices; inf where A is singular)."""
+    None or 2: the largest singular value over the smallest; -2: the reverse; 'fro', 'nuc', 1, -1,
+    inf, -inf: |A| |A^-1| of square matrices, inf where A is singular (a batch with a singular
+    matrix is inf throughout here). Known difference: PyTorch's backward of these last orders fails
+    (it fills the inverse in place after saving it); here they are differentiable."""
     A = _dc._matrices(A, "linalg.cond")
     if p is None or (not isinstance(p, str) and abs(p) == 2):
         s = svdvals(A)

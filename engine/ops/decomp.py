@@ -78,7 +78,7 @@ def lu_kernel(xp, a):
     shape = a.shape
     m, n = shape[-2:]
     k = min(m, n)
-    lu = xp.array(a.reshape((-1, m, n)), dtype=a.dtype)
+    lu = xp.array(a.reshape((int(numpy.prod(shape[:-2], dtype=numpy.int64)), m, n)), dtype=a.dtype)
     count = lu.shape[0]
     every = xp.arange(count)
     pivots = xp.zeros((count, k), dtype=numpy.int32)
@@ -98,7 +98,7 @@ def lu_kernel(xp, a):
 def permutation_of(xp, pivots, m):
     """The row order `perm` of LAPACK's pivots (1-based swaps, in order): P^T A is A[..., perm, :]."""
     batch = pivots.shape[:-1]
-    flat = pivots.reshape((-1, pivots.shape[-1])).astype(numpy.int64) - 1
+    flat = pivots.reshape((int(numpy.prod(batch, dtype=numpy.int64)), pivots.shape[-1])).astype(numpy.int64) - 1
     perm = xp.broadcast_to(xp.arange(m), (flat.shape[0], m)).copy()
     every = xp.arange(flat.shape[0])
     for j in range(flat.shape[1]):
