@@ -135,15 +135,14 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
 
 
-_squeeze, _op_nan_to_num = _made("squeeze"), _made("nan_to_num")
+_squeeze, _op_nan_to_num, _where = _made("squeeze"), _made("nan_to_num"), _made("where")
 
 
 def cond(A, p=None):
     """The condition number of (a batch of) matrices in the matrix norm p.
 
     None or 2: the largest singular value over the smallest; -2: the reverse; 'fro', 'nuc', 1, -1,
-    inf, -inf: |A| |A^-1| of square matrices, inf where A is singular (a batch with a singular
-    matrix is inf throughout here). Known difference: PyTorch's backward of these last orders fails
+    inf, -inf: |A| |A^-1| of square matrices, inf where A is singular. Known difference: PyTorch's backward of these last orders fails
     (it fills the inverse in place after saving it); here they are differentiable."""
     A = _dc._matrices(A, "linalg.cond")
     if p is None or (not isinstance(p, str) and abs(p) == 2):
@@ -156,6 +155,11 @@ def cond(A, p=None):
     _square_matrices(A, f"linalg.cond(ord={p})", lu=False)
     try:
         inverse = inv(A)
-    except LinAlgError:  # (PyTorch fills the inverse of a singular matrix with inf)
-        inverse = _make_tensor(A.array * 0 + math.inf, A.device)
+    except LinAlgError:  # PyTorch fills the inverse of a singular matrix with inf (the others stay)
+        xp = _dc.array_module(A.device)
+        packed = _dc.lu_kernel(xp, A.array)[0]
+        singular = _make_tensor((xp.diagonal(packed, axis1=-2, axis2=-1) == 0).any(axis=-1)[..., None, None],
+                                A.device)
+        eye = _make_tensor(xp.eye(A.array.shape[-1], dtype=A.array.dtype), A.device)
+        inverse = _where(singular, math.inf, inv(_where(singular, eye, A)))
     return _op_nan_to_num(matrix_norm(A, p) * matrix_norm(inverse, p), math.inf, math.inf, -math.inf)
