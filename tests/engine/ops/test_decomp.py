@@ -251,6 +251,11 @@ def test_composites():
     assert int(LA.matrix_rank(-a, hermitian=True)) == 2
     assert LA.matrix_rank(ad.ones(2, 3, 3)).tolist() == [1, 1]
     assert math.isinf(float(LA.cond(ad.ones(2, 2, dtype=ad.float64), "fro")))
+    mixed = ad.tensor(np.stack([np.ones((2, 2)), [[2.0, 1.0], [0.0, 3.0]]]), requires_grad=True)
+    c = LA.cond(mixed, "fro")  # a singular matrix among regular ones: inf for it alone
+    assert math.isinf(float(c[0])) and abs(float(c[1]) - np.linalg.cond([[2.0, 1.0], [0.0, 3.0]], "fro")) < 1e-12
+    c[1].backward()
+    assert np.isfinite(arr(mixed.grad)[1]).all()
     with pytest.raises(RuntimeError, match="linalg.cond got an invalid norm type: 3"):
         LA.cond(a, 3)
     with pytest.raises(RuntimeError, match="linalg.vecdot: Expected x and y to have the same dtype"):
