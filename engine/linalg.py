@@ -17,10 +17,20 @@ from .ops.linalg import scalar_name as _scalar_name
 from .ops import TABLE as _op
 from .core.tensor import apply, wrap_dim
 from .tensor import Tensor
+from .functions import decomp as _dc
+from .functions.decomp import (cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv,  # noqa: F401
+                               solve_triangular, lu_factor, lu, lu_solve, matrix_exp, multi_dot, vecdot,
+                               matrix_rank)
+from .functions.surface import made as _made
+from .ops.linalg import square_matrices as _square_matrices
+from .core.tensor import make_tensor as _make_tensor
 
-__all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError"]
+__all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError",
+           "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular", "lu_factor",
+           "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond"]
 FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
-             "slogdet")  # what the language sees
+             "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular",
+             "lu_factor", "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond")  # what the language sees
 
 
 def det(A):
@@ -82,8 +92,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
 
 
 def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
-    """A matrix norm over the two dims `dim`: 'fro', 1, -1, inf or -inf (the singular-value
-    norms 'nuc', 2 and -2 are not available)."""
+    """A matrix norm over the two dims `dim`: 'fro', 'nuc' (the sum of the singular values), 2 (the
+    largest), -2 (the smallest), 1, -1, inf or -inf."""
     A = tensor_in(A)
     nd = A.array.ndim
     if nd < 2:
@@ -97,8 +107,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     if ord == "fro":
         return vector_norm(A, 2, (d0, d1), keepdim, dtype=dtype)
     if ord in ("nuc", 2, -2):
-        raise RuntimeError(f"linalg.matrix_norm: ord={ord!r} needs singular values, which this engine does not "
-                           f"compute")
+        return _dc.singular_value_norm(A, ord, d0, d1, keepdim, dtype)
     if isinstance(ord, str) or ord not in (1, -1, math.inf, -math.inf):
         raise RuntimeError(f"linalg.matrix_norm: Order {ord} not supported.")
     if abs(ord) == math.inf:
@@ -124,3 +133,33 @@ def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
     if isinstance(ord, str) or (ord is not None and (len(dim) == 2 if dim is not None else A.array.ndim == 2)):
         return matrix_norm(A, ord, dim if dim is not None else (0, 1), keepdim, dtype=dtype)
     return vector_norm(A, 2 if ord is None else ord, dim, keepdim, dtype=dtype)
+
+
+_squeeze, _op_nan_to_num, _where = _made("squeeze"), _made("nan_to_num"), _made("where")
+
+
+def cond(A, p=None):
+    """The condition number of (a batch of) matrices in the matrix norm p.
+
+    None or 2: the largest singular value over the smallest; -2: the reverse; 'fro', 'nuc', 1, -1,
+    inf, -inf: |A| |A^-1| of square matrices, inf where A is singular. Known difference: PyTorch's backward of these last orders fails
+    (it fills the inverse in place after saving it); here they are differentiable."""
+    A = _dc._matrices(A, "linalg.cond")
+    if p is None or (not isinstance(p, str) and abs(p) == 2):
+        s = svdvals(A)
+        first, last = s[..., :1], s[..., -1:]
+        return _squeeze(last / first if p == -2 else first / last, -1)
+    if isinstance(p, str) and p not in ("fro", "nuc") or not isinstance(p, str) and p not in (1, -1, math.inf,
+                                                                                              -math.inf):
+        raise RuntimeError(f"linalg.cond got an invalid norm type: {p}")
+    _square_matrices(A, f"linalg.cond(ord={p})", lu=False)
+    try:
+        inverse = inv(A)
+    except LinAlgError:  # PyTorch fills the inverse of a singular matrix with inf (the others stay)
+        xp = _dc.array_module(A.device)
+        packed = _dc.lu_kernel(xp, A.array)[0]
+        singular = _make_tensor((xp.diagonal(packed, axis1=-2, axis2=-1) == 0).any(axis=-1)[..., None, None],
+                                A.device)
+        eye = _make_tensor(xp.eye(A.array.shape[-1], dtype=A.array.dtype), A.device)
+        inverse = _where(singular, math.inf, inv(_where(singular, eye, A)))
+    return _op_nan_to_num(matrix_norm(A, p) * matrix_norm(inverse, p), math.inf, math.inf, -math.inf)

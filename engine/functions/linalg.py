@@ -12,6 +12,7 @@ contracted pairwise, left to right, by the two-operand einsum row, each step
 summing the letters no later operand and not the output uses.
 """
 import math
+import warnings
 import string
 
 import numpy
@@ -35,7 +36,7 @@ _expand, _reshape, _permute, _sum, _where, addmm, addmv, addr, inverse = (made(n
     "expand", "reshape", "permute", "sum", "where", "addmm", "addmv", "addr", "inverse"))
 
 __all__ = ["addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "outer", "ger", "inner", "addmv_", "addr_",
-           "matrix_power", "logdet"]
+           "matrix_power", "logdet", "svd", "qr"]
 
 SlogdetResult = result_type("slogdet", ("sign", "logabsdet"))  # what slogdet's signature makes it return
 LinalgSlogdetResult = result_type("linalg_slogdet", ("sign", "logabsdet"))  # torch.linalg.slogdet's
@@ -296,6 +297,37 @@ def logdet(input):
     return _where(sign == -1, math.nan, logabsdet)
 
 
+def svd(input, some=True, compute_uv=True):
+    """(U, S, V) with input = U diag(S) V^T (some=False: U and V square), as torch.svd (V is
+    linalg.svd's Vh transposed); compute_uv=False: U and V zeros."""
+    from .decomp import svd as _linalg_svd, svdvals as _svdvals, SvdResult
+    a = tensor_in(input)
+    if not compute_uv:
+        m, n = a.array.shape[-2:] if a.array.ndim >= 2 else (0, 0)
+        s = _svdvals(a)
+        batch = tuple(a.array.shape[:-2])
+        return SvdResult(_zeros_like_shape(a, batch + (m, m)), s, _zeros_like_shape(a, batch + (n, n)))
+    u, s, vh = _linalg_svd(a, full_matrices=not some)
+    return SvdResult(u, s, apply(_op["transpose"], vh, dim0=-2, dim1=-1))
+
+
+def _zeros_like_shape(a, shape):
+    from ..core.tensor import make_tensor, array_module
+    return make_tensor(array_module(a.device).zeros(shape, dtype=a.array.dtype), a.device)
+
+
+def qr(input, some=True):
+    """(Q, R) with input = Q R, as torch.qr: some=True is linalg.qr's 'reduced', False its 'complete'."""
+    from .decomp import qr as _linalg_qr, QrResult
+    warnings.warn("torch.qr is deprecated in favor of torch.linalg.qr and will be removed in a future PyTorch release.\n"
+                  "The boolean parameter 'some' has been replaced with a string parameter 'mode'.\nQ, R = torch.qr(A, "
+                  "some)\nshould be replaced with\nQ, R = torch.linalg.qr(A, 'reduced' if some else 'complete')",
+                  UserWarning, stacklevel=2)
+    return QrResult(*_linalg_qr(input, "reduced" if some else "complete"))
+
+
+Tensor.svd = svd
+Tensor.qr = qr
 Tensor.inner = inner  # methods too (composed, no row of their own)
 Tensor.matrix_power = matrix_power
 Tensor.logdet = logdet

@@ -100,7 +100,8 @@ The rows live in this package by family (``arithmetic``, ``unary``,
 ``reductions``, ``linalg``, ``shapes``, ``views``, ``compare``, ``activations`` -- the
 rows behind torch.nn.functional -- ``shrink``, its shrinking activations, ``distances``: cdist,
 pdist, pairwise_distance's steps, ``normalization``: layer_norm, embedding, ``indexing``:
-index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm); ``table``
+index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm, ``decomp``: the
+matrix decompositions -- one row a result -- and matrix_exp, pinv, lstsq); ``table``
 holds the base class and the helpers they share.
 
 Adding an op: one row in the module of its family and one case in
@@ -117,6 +118,7 @@ from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_n
 from . import tensorops  # noqa: F401,E402
 from . import losses, attention, bags  # noqa: F401,E402
 from . import special  # noqa: F401,E402  (torch.special's rows)
+from . import decomp  # noqa: F401,E402
 from .reductions import sum_to_array
 from .views import view_region
 

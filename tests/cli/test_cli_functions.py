@@ -167,8 +167,10 @@ def test_filter_is_a_substring_of_any_spelling(cli, by_name):
 
 
 def test_an_exact_name_is_shown_in_full(cli):
-    text = cli.ok("functions", "torch.linalg.solve").stdout
-    assert text.splitlines()[0] == "torch.linalg.solve(A, B, *, left=True)"
+    text = cli.ok("functions", "torch.linalg.solve").stdout  # (solve_triangular matches too: listed first)
+    assert "\ntorch.linalg.solve(A, B, *, left=True)\n" in text
+    text = cli.ok("functions", "torch.linalg.det").stdout
+    assert text.splitlines()[0] == "torch.linalg.det(A)"
     text = cli.ok("functions", "x.item").stdout
     assert text.splitlines()[0] == "x.item()" and "Python number" in text
     text = cli.ok("functions", "F.relu").stdout  # another spelling of relu

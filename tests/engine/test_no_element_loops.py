@@ -13,6 +13,10 @@ ENGINE = locations.ROOT / "engine"
 
 # (file, function) -> why its loop is not numerics over an array's elements
 ALLOWED = {
+    ("decomp.py", "cholesky_checked"): "only to word an error: the first batch element and leading minor that is not "
+                                       "positive-definite",
+    ("decomp.py", "matrix_exp_kernel"): "the squarings of scaling and squaring: log2 of the norm of them",
+    ("decomp.py", "permutation_of"): "LU's pivots, one step a column (as the factorization), vectorized over the batch",
     ("gradcheck.py", "_numerical"): "finite differences perturb each input element in turn and call the function "
                                     "once per element: that is the method (PyTorch's gradcheck too)",
     ("gradcheck.py", "analytical_jacobian"): "one backward call per output element: the analytical Jacobian row by "

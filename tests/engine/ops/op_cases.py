@@ -1202,3 +1202,4 @@ import op_cases_nnlayers  # noqa: E402,F401
 import op_cases_tensorops  # noqa: E402,F401
 import op_cases_losses  # noqa: E402,F401
 import op_cases_special  # noqa: E402,F401
+import op_cases_decomp  # noqa: E402,F401
