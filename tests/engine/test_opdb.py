@@ -81,6 +81,9 @@ KNOWN = {
     "nn.functional.pad.circular": [(f"float64#7/{p}", "circular padding with negative pads (-1, 1, -2, 1): "
                                                       "our values are wrong (a crop before the wrap is needed)")
                                    for p in ("out", "vjp")],
+    "norm.inf": [(f"float64#{i}:nonfinite/vjp", "the +-inf-norm's gradient where the input has a NaN (the norm is "
+                                                "NaN): ours NaN everywhere (the share among the elements equal to "
+                                                "the norm divides by their count, 0), PyTorch's 0") for i in (0, 1)],
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient with a NaN or inf in the input: ours divides the "
                                             "product by each element (NaN for the whole slice), PyTorch keeps "
                                             "the others' products finite") for i in (0, 1)],

@@ -52,6 +52,8 @@ OUT = os.path.join(HERE, "opdb")
 MAX_SAMPLES = {torch.float64: 6, torch.float32: 3}
 MAX_EDGE = 2            # float64 samples copied with edge values
 MAX_NUMEL = 300         # per tensor
+BIG_NUMEL = 1200        # per tensor, for the one sample of an op (and dtype) whose samples are all larger
+LIMIT = [MAX_NUMEL]     # the one in force
 UNARY_ROWS = 5          # of an elementwise unary op's 20 x 20 sample
 DIGITS = {torch.float64: 12, torch.float32: 9}
 
@@ -67,6 +69,7 @@ SWAPPED = {"where": "torch.where", "polygamma": "torch.polygamma", "special.poly
            "einsum": "torch.einsum", "nn.functional.embedding": "torch.nn.functional.embedding",
            "nn.functional.embedding_bag": "torch.nn.functional.embedding_bag"}
 ATTRIBUTES = {"T", "H", "mT", "mH"}
+METHODS = {"item"}  # OpInfos whose op is a lambda around the Tensor method
 
 
 def weights(n, salt):
@@ -97,8 +100,10 @@ def tensor_json(t, digits=None):
         raise Unserialisable("complex or sparse tensor")
     if t.dtype in (torch.float16, torch.bfloat16, torch.complex32):
         raise Unserialisable(f"{t.dtype} tensor")
-    if t.numel() > MAX_NUMEL:
+    if t.numel() > LIMIT[0]:
         raise Unserialisable("tensor over MAX_NUMEL elements")
+    if t._is_zerotensor():   # PyTorch's efficient zeros (a gradient known to be 0) have no storage
+        t = torch.zeros(t.shape, dtype=t.dtype)
     values = t.detach().reshape(-1).tolist()
     if t.dtype.is_floating_point:
         values = [number(float(v), digits) for v in values]
@@ -161,6 +166,8 @@ def calls(op):
         return [["function_swapped", SWAPPED[name]]]
     if name in ATTRIBUTES:
         return [["attribute", name]]
+    if name in METHODS:
+        return [["method", name]]
     forms = []
     target = torch
     for part in name.split("."):
@@ -320,37 +327,51 @@ def generate(op):
         if dtype not in supported:
             skip(f"{dtype} not supported by PyTorch's op")
             continue
-        torch.manual_seed(0)
-        taken = 0
-        try:
-            samples = op.sample_inputs("cpu", dtype, requires_grad=op.supports_autograd)
-            for index, sample in enumerate(samples):
-                if taken >= MAX_SAMPLES[dtype] or index >= 60:
-                    break
-                sample = shrink(op, sample)
-                try:
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")
-                        item = record(op, sample, dtype, index)
-                except Unserialisable as e:
-                    skip(str(e))
-                    continue
-                except Exception as e:  # noqa: BLE001
-                    skip(f"PyTorch raises {type(e).__name__}")
-                    continue
-                entry["samples"].append(item)
-                taken += 1
-                if dtype == torch.float64 and taken <= MAX_EDGE:
-                    for name, edge in edge_copies(sample):
-                        try:
-                            with warnings.catch_warnings():
-                                warnings.simplefilter("ignore")
-                                entry["samples"].append(record_edge(op, name, edge, index))
-                        except Unserialisable as e:
-                            skip(str(e))
-        except Exception as e:  # noqa: BLE001
-            skip(f"sample_inputs raises {type(e).__name__}")
+        before = len(entry["samples"])
+        take(op, dtype, entry, skip, MAX_SAMPLES[dtype])
+        if len(entry["samples"]) == before and skipped.get("tensor over MAX_NUMEL elements"):
+            LIMIT[0] = BIG_NUMEL
+            try:
+                take(op, dtype, entry, lambda reason: None, 1)
+            finally:
+                LIMIT[0] = MAX_NUMEL
+            if len(entry["samples"]) > before:
+                skip("tensor over MAX_NUMEL elements, one sample under BIG_NUMEL taken instead")
     return entry
+
+
+def take(op, dtype, entry, skip, most):
+    """Record up to `most` samples of op in dtype into entry (and the edge copies of the first)."""
+    torch.manual_seed(0)
+    taken = 0
+    try:
+        samples = op.sample_inputs("cpu", dtype, requires_grad=op.supports_autograd)
+        for index, sample in enumerate(samples):
+            if taken >= most or index >= 60:
+                break
+            sample = shrink(op, sample)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    item = record(op, sample, dtype, index)
+            except Unserialisable as e:
+                skip(str(e))
+                continue
+            except Exception as e:  # noqa: BLE001
+                skip(f"PyTorch raises {type(e).__name__}")
+                continue
+            entry["samples"].append(item)
+            taken += 1
+            if dtype == torch.float64 and taken <= MAX_EDGE:
+                for name, edge in edge_copies(sample):
+                    try:
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("ignore")
+                            entry["samples"].append(record_edge(op, name, edge, index))
+                    except Unserialisable as e:
+                        skip(str(e))
+    except Exception as e:  # noqa: BLE001
+        skip(f"sample_inputs raises {type(e).__name__}")
 
 
 def main(only):
