@@ -49,8 +49,8 @@ from torch.testing._internal.common_methods_invocations import op_db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "opdb")
-MAX_SAMPLES = {torch.float64: 6, torch.float32: 3}
-MAX_EDGE = 2            # float64 samples copied with edge values
+MAX_SAMPLES = {torch.float64: 10, torch.float32: 3}
+MAX_EDGE = 2            # float64 samples copied with edge values (the first ones of 2 elements or more)
 MAX_NUMEL = 300         # per tensor
 BIG_NUMEL = 1200        # per tensor, for the one sample of an op (and dtype) whose samples are all larger
 LIMIT = [MAX_NUMEL]     # the one in force
@@ -343,7 +343,7 @@ def generate(op):
 def take(op, dtype, entry, skip, most):
     """Record up to `most` samples of op in dtype into entry (and the edge copies of the first)."""
     torch.manual_seed(0)
-    taken = 0
+    taken = edged = 0
     try:
         samples = op.sample_inputs("cpu", dtype, requires_grad=op.supports_autograd)
         for index, sample in enumerate(samples):
@@ -362,14 +362,15 @@ def take(op, dtype, entry, skip, most):
                 continue
             entry["samples"].append(item)
             taken += 1
-            if dtype == torch.float64 and taken <= MAX_EDGE:
-                for name, edge in edge_copies(sample):
-                    try:
-                        with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            entry["samples"].append(record_edge(op, name, edge, index))
-                    except Unserialisable as e:
-                        skip(str(e))
+            copies = edge_copies(sample) if dtype == torch.float64 and edged < MAX_EDGE else []
+            edged += bool(copies)
+            for name, edge in copies:
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        entry["samples"].append(record_edge(op, name, edge, index))
+                except Unserialisable as e:
+                    skip(str(e))
     except Exception as e:  # noqa: BLE001
         skip(f"sample_inputs raises {type(e).__name__}")
 
