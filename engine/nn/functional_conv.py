@@ -8,7 +8,7 @@ import numpy
 
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import mean as _mean, empty, bernoulli_, matmul as _matmul, transpose as _transpose
+from ..functions import mean as _mean, clone as _clone, empty, bernoulli_, matmul as _matmul, transpose as _transpose
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
@@ -301,6 +301,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             n *= s
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
+    if x.array.size == 0 and x.array.ndim < 2:  # PyTorch answers a copy of an empty input before any check
+        return _clone(x)                       # of its channels (a 1-d one has none)
     c = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:
@@ -311,6 +313,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    if x.array.size == 0:  # an empty batch: PyTorch's copy (CloneBackward0), no running statistics moved
+        return _clone(x)
     params = dict(training=bool(training), eps=float(eps))
     if training:
         xp = array_module(x.device)

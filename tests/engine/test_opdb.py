@@ -75,8 +75,6 @@ KNOWN = {
     "nn.functional.adaptive_avg_pool2d": [
         (f"float64#{i}:nonfinite/out", "windows are summed through prefix sums, so a NaN or inf reaches windows "
                                        "that do not contain it (PyTorch sums each window)") for i in (4, 5)],
-    "nn.functional.batch_norm": [(f"float64#{i}/out", "a 1-d input of shape (0,) (no channel dim): ours raises "
-                                                      "IndexError, PyTorch answers an empty tensor") for i in (3, 4)],
     "nn.functional.celu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
     "nn.functional.elu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
     "nn.functional.selu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
@@ -92,9 +90,6 @@ KNOWN = {
                                                    "is 0, ours is 0, PyTorch's float32 is rounding noise (-1.2e-4)")],
     "nn.functional.normalize": [("float32#2/vjp2", "p=0.5 in float32: one second-order element 1.2e-4 from "
                                                    "PyTorch's (both are float32 rounding; float64 agrees)")],
-    "nn.functional.pad.circular": [(f"float64#7/{p}", "circular padding with negative pads (-1, 1, -2, 1): "
-                                                      "our values are wrong (a crop before the wrap is needed)")
-                                   for p in ("out", "vjp")],
     "norm.inf": [(f"float64#{i}:nonfinite/vjp", "the +-inf-norm's gradient where the input has a NaN (the norm is "
                                                 "NaN): ours NaN everywhere (the share among the elements equal to "
                                                 "the norm divides by their count, 0), PyTorch's 0") for i in (0, 1)],
