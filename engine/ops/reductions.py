@@ -1098,8 +1098,8 @@ class Norm(Op):
         if abs(p) == math.inf:  # the largest |x| (the smallest for -inf): shared among ties
             a = F.abs(x)
             mask = a == out
-            count = F.sum(mask * 1.0, dim=dim, keepdim=True)
-            return (g * F.sign(x) * mask / count,)
+            count = F.sum(mask * 1.0, dim=dim, keepdim=True)  # 0 where the norm is NaN: then 0, as PyTorch's
+            return (g * F.sign(x) * mask / F.where(count == 0, 1.0, count),)
         if p == 2:
             return (F.where(out == 0, 0.0, g * x / F.where(out == 0, 1.0, out)),)
         zero = x == 0

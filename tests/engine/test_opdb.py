@@ -90,9 +90,6 @@ KNOWN = {
                                                    "is 0, ours is 0, PyTorch's float32 is rounding noise (-1.2e-4)")],
     "nn.functional.normalize": [("float32#2/vjp2", "p=0.5 in float32: one second-order element 1.2e-4 from "
                                                    "PyTorch's (both are float32 rounding; float64 agrees)")],
-    "norm.inf": [(f"float64#{i}:nonfinite/vjp", "the +-inf-norm's gradient where the input has a NaN (the norm is "
-                                                "NaN): ours NaN everywhere (the share among the elements equal to "
-                                                "the norm divides by their count, 0), PyTorch's 0") for i in (0, 1)],
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient with a NaN or inf in the input: ours divides the "
                                             "product by each element (NaN for the whole slice), PyTorch keeps "
                                             "the others' products finite") for i in (0, 1)],
