@@ -43,8 +43,6 @@ NAN_BRANCH = ("the gradient at a NaN input: PyTorch's own answer depends on the 
               "and scalar kernels take other branches at NaN: 5 elements give g, 25 give 0 or NaN); ours is one "
               "answer for every size")
 KNOWN = {
-    "cat": [("float64#5/out", "legacy form: PyTorch skips a 1-d empty tensor of shape (0,) among others of "
-                              "any shape; we refuse it (dim out of range)")],
     "cdist": [("float64#0:nonfinite/out", "p=0 with a NaN coordinate: ours counts it as a difference, "
                                           "PyTorch's distance is NaN"),
               ("float64#1:nonfinite/out", "p=0 with a NaN coordinate: ours counts it as a difference, "
