@@ -43,10 +43,6 @@ NAN_BRANCH = ("the gradient at a NaN input: PyTorch's own answer depends on the 
               "and scalar kernels take other branches at NaN: 5 elements give g, 25 give 0 or NaN); ours is one "
               "answer for every size")
 KNOWN = {
-    "cdist": [("float64#0:nonfinite/out", "p=0 with a NaN coordinate: ours counts it as a difference, "
-                                          "PyTorch's distance is NaN"),
-              ("float64#1:nonfinite/out", "p=0 with a NaN coordinate: ours counts it as a difference, "
-                                          "PyTorch's distance is NaN")],
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
                  for p in ("out", "vjp")],
     "topk": [(f"float64#{i}:zeros/{p}", TIE) for i in (0, 1) for p in ("out", "vjp")],
