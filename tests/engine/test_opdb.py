@@ -46,8 +46,8 @@ KNOWN = {
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
                  for p in ("out", "vjp")],
     "topk": [(f"float64#{i}:zeros/{p}", TIE) for i in (0, 1) for p in ("out", "vjp")],
-    "mode": [(f"float64#{i}:nonfinite/{p}", "a NaN in the slice: PyTorch's mode is NaN (its count), ours the "
-              "most frequent of the others") for i in (0, 1) for p in ("out", "vjp")],
+    "mode": [(f"float64#{i}:nonfinite/{p}", "a NaN in the slice: PyTorch counts NaNs as equal and answers NaN "
+              "when no other value is more frequent (mode([nan, 1, 2]) is nan); ours never answers NaN (1)") for i in (0, 1) for p in ("out", "vjp")],
     "linalg.norm.subgradients_at_zero": [
         ("*/vjp2", "second derivative of a norm at zero (its kink; every sample of this variant is there): ours 0, "
                    "PyTorch NaN")],
@@ -83,9 +83,9 @@ KNOWN = {
                                                    "is 0, ours is 0, PyTorch's float32 is rounding noise (-1.2e-4)")],
     "nn.functional.normalize": [("float32#2/vjp2", "p=0.5 in float32: one second-order element 1.2e-4 from "
                                                    "PyTorch's (both are float32 rounding; float64 agrees)")],
-    "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient with a NaN or inf in the input: ours divides the "
-                                            "product by each element (NaN for the whole slice), PyTorch keeps "
-                                            "the others' products finite") for i in (0, 1)],
+    "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient at the NaN and +-inf elements themselves: ours is the "
+                                            "product of the others (exact: finite, or -inf), PyTorch's "
+                                            "result / x there (NaN)") for i in (0, 1)],
 }
 
 # op key -> [(pattern, reason)]: argument forms we do not take (the call raises).
