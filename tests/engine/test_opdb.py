@@ -65,9 +65,6 @@ KNOWN = {
                                 "has inf where PyTorch has NaN"),
         ("float64#7:zeros/vjp", "1 x 1 matrices [[-0.]]: d log x/dx = 1/x, ours +inf, PyTorch -inf")],
     "logit": [("float64#0:zeros/vjp", "at x = -0 our gradient is -inf (1/(x(1-x)) with x = -0), PyTorch's +inf")],
-    "nn.functional.adaptive_avg_pool2d": [
-        (f"float64#{i}:nonfinite/out", "windows are summed through prefix sums, so a NaN or inf reaches windows "
-                                       "that do not contain it (PyTorch sums each window)") for i in (4, 5)],
     "nn.functional.celu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
     "nn.functional.elu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
     "nn.functional.selu": [("float64#0:nonfinite/vjp", NAN_BRANCH + " (PyTorch: the x > 0 branch, ours NaN)")],
