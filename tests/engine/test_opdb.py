@@ -13,8 +13,8 @@ without regenerating anything.
 Where we knowingly differ, KNOWN names the op key, the parts (fnmatch patterns over
 "<dtype>#<sample index>[:<edge>]/<out|vjp|vjp2>") and the reason; UNSUPPORTED names the samples
 whose argument form we do not take. Both are run, and each entry must still match a failing part
-(an entry that matches none makes the test fail, so the table cannot go stale). `python tests/engine/test_opdb.py --tally` prints the
-counts.
+(an entry that matches none makes the test fail, so the table cannot go stale).
+`python tests/engine/test_opdb.py --tally` prints the counts.
 """
 import fnmatch
 import gzip
@@ -36,18 +36,19 @@ from tolerance import assert_close  # noqa: E402
 GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden", "opdb"))
 MISSING = os.path.join(GOLDEN, "missing.txt")
 
-# op key -> [(pattern over "<dtype>#<index>[:<edge>]/<part>", reason)]: we differ, knowingly.
 TIE = ("ties (and +0 against -0): which of equal elements is picked (its index, and the gradient with it) "
        "is PyTorch's implementation's choice, not a documented rule; ours is another")
 NAN_BRANCH = ("the gradient at a NaN input: PyTorch's own answer depends on the tensor's size (its vectorised "
               "and scalar kernels take other branches at NaN: 5 elements give g, 25 give 0 or NaN); ours is one "
               "answer for every size")
+# op key -> [(pattern over "<dtype>#<index>[:<edge>]/<part>", reason)]: we differ, knowingly.
 KNOWN = {
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
                  for p in ("out", "vjp")],
     "topk": [(f"float64#{i}:zeros/{p}", TIE) for i in (0, 1) for p in ("out", "vjp")],
     "mode": [(f"float64#{i}:nonfinite/{p}", "a NaN in the slice: PyTorch counts NaNs as equal and answers NaN "
-              "when no other value is more frequent (mode([nan, 1, 2]) is nan); ours never answers NaN (1)") for i in (0, 1) for p in ("out", "vjp")],
+              "when no other value is more frequent (mode([nan, 1, 2]) is nan); ours never answers NaN (1)")
+             for i in (0, 1) for p in ("out", "vjp")],
     "linalg.norm.subgradients_at_zero": [
         ("*/vjp2", "second derivative of a norm at zero (its kink; every sample of this variant is there): ours 0, "
                    "PyTorch NaN")],
@@ -91,10 +92,6 @@ UNSUPPORTED = {
                                                    "compute yet (raises RuntimeError saying so)")],
     "norm.nuc": [("*/out", "p='nuc' needs singular values, which the engine does not compute yet (raises "
                            "RuntimeError saying so)")],
-}
-
-# Room beyond the dtype's defaults, by op key: (rtol, atol) and why.
-TOLERANCE = {
 }
 
 
@@ -219,7 +216,8 @@ def compare(got, want, dtype, tol, what):
     elif isinstance(want, dict) and "tuple" in want or isinstance(want, list):
         items = want["tuple"] if isinstance(want, dict) else want
         assert isinstance(got, (tuple, list)) and len(got) == len(items), \
-            f"{what}: {type(got).__name__} of {len(got) if isinstance(got, (tuple, list)) else '-'}, PyTorch's {len(items)}"
+            f"{what}: {type(got).__name__} of {len(got) if isinstance(got, (tuple, list)) else '-'}, " \
+            f"PyTorch's {len(items)}"
         for k, (g, w) in enumerate(zip(got, items)):
             compare(g, w, dtype, tol, f"{what}[{k}]")
     else:
@@ -241,7 +239,8 @@ def compare_grads(got, want, dtype, tol, what):
             continue
         if g is None:   # unused: zeros of PyTorch's shape
             want = array(w)
-            assert_close(numpy.zeros_like(want), want, dtype=w["T"], rtol=tol[0], atol=tol[1], what=f"{what}[{k}] (None)")
+            assert_close(numpy.zeros_like(want), want, dtype=w["T"], rtol=tol[0], atol=tol[1],
+                         what=f"{what}[{k}] (None)")
         elif w is None:
             assert_close(g.detach().numpy(), numpy.zeros(tuple(g.shape)), dtype=dtype, rtol=tol[0], atol=tol[1],
                          what=f"{what}[{k}] (PyTorch's None)")
@@ -334,7 +333,7 @@ def replay(key):
     if resolved is None:
         return tally, [], []
     how, target = resolved
-    tol = TOLERANCE.get(key, ((None, None), ""))[0]
+    tol = (None, None)   # tests/support/tolerance.py's defaults for every op
     problems, used = [], set()
     for sample in entry["samples"]:
         sid = sample_id(sample)
@@ -384,11 +383,12 @@ def test_missing_list():
     lacking = ops_we_lack()
     assert listed == lacking, ("tests/golden/opdb/missing.txt is out of date: run "
                                "`python tests/engine/test_opdb.py --write-missing`; now have "
-                               f"{sorted(set(listed) - set(lacking))}, newly lacking {sorted(set(lacking) - set(listed))}")
+                               f"{sorted(set(listed) - set(lacking))}, newly lacking "
+                               f"{sorted(set(lacking) - set(listed))}")
 
 
 def test_tables_name_real_ops():
-    for table in (KNOWN, UNSUPPORTED, TOLERANCE):
+    for table in (KNOWN, UNSUPPORTED):
         for key in table:
             assert os.path.exists(os.path.join(GOLDEN, key + ".json.gz")), key
 
