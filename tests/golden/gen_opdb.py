@@ -36,7 +36,6 @@ those with a tensor of more than MAX_NUMEL elements are left out (counted in "sk
 files stay a few MB.
 """
 import gzip
-import itertools
 import json
 import math
 import os
