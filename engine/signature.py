@@ -19,6 +19,7 @@ checks and wraps `dim` against the first tensor's dims with PyTorch's message, t
 `axis` and `keepdims` for `dim` and `keepdim`, and turns a dtype into the array module's.
 """
 import ast
+import builtins
 import inspect
 import re
 from collections import namedtuple
@@ -166,7 +167,8 @@ def make_function(row, name, signature, helpers):
     lines += _check_lines(row, layout, name)
     lines.append(_call_line(row, signature))
     source = "\n".join(lines) + "\n"
-    namespace = dict(helpers, _row=row, _UNSET=_UNSET, __name__=helpers.get("__name__", "signature"))
+    # _all: the builtin, which a function named `all` (torch.all) would otherwise shadow in its own checks
+    namespace = dict(helpers, _row=row, _UNSET=_UNSET, _all=builtins.all, __name__=helpers.get("__name__", "signature"))
     if len(signature.returns) > 1:
         namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
     exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
@@ -309,7 +311,7 @@ def _call_line(row, signature):
 # type -> (a test that is true where the value needs a look, how PyTorch names the type): the cheap
 # test lets the common case through at once; `checked` (a helper) converts or refuses the rest
 _CHECKS = {"int": ("{0}.__class__ is not int", "int"),
-           "int[]": ("{0}.__class__ is not int and ({0}.__class__ is not tuple or not all(v.__class__ is int for v in {0}))",
+           "int[]": ("{0}.__class__ is not int and ({0}.__class__ is not tuple or not _all(v.__class__ is int for v in {0}))",
                      "tuple of ints"),
            "float": ("{0}.__class__ is not float", "float"),
            "str": ("{0}.__class__ is not str", "str")}

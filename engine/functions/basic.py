@@ -336,8 +336,16 @@ def detach(input):
 
 
 def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False, memory_format=None):
-    """to(device), to(dtype), to(device, dtype), to(other_tensor)."""
+    """to(device), to(dtype), to(device, dtype), to(other_tensor), each followed by PyTorch's positional
+    non_blocking and copy flags if given."""
     _dt.check_memory_format(memory_format, "to")
+    flags = [a for a in args if isinstance(a, bool)]
+    if flags and (len(flags) > 2 or args[len(args) - len(flags):] != tuple(flags)):
+        raise TypeError(f"to() received an invalid combination of arguments: {args!r}")
+    if flags:  # to(..., non_blocking, copy)
+        args = args[:len(args) - len(flags)]
+        non_blocking = flags[0]
+        copy = flags[1] if len(flags) == 2 else copy
     for a in args:
         if isinstance(a, Tensor):
             device, dtype = a.device, a.dtype

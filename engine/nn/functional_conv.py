@@ -8,7 +8,8 @@ import numpy
 
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import mean as _mean, empty, bernoulli_, matmul as _matmul, transpose as _transpose
+from ..functions import where as _where, index_select as _index_select, reshape as _reshape, sum as _sum
+from ..functions import mean as _mean, clone as _clone, empty, bernoulli_, matmul as _matmul, transpose as _transpose
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
@@ -272,19 +273,32 @@ def adaptive_avg_pool2d(input, output_size):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
                      divisor=array_module(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
-    # windows that overlap or differ in size: the means as products with averaging matrices, one a dim
-    rows, columns = (_averaging(n, o, x) for n, o in zip(size, out))
-    return _matmul(_matmul(rows, x), _transpose(columns, 0, 1))
+    # windows that overlap or differ in size: each dim's windows gathered (padded to the longest by
+    # repeating its last element, masked out of the sum), so an inf or NaN reaches only its own windows
+    for dim, (n, o) in zip((-2, -1), zip(size, out)):
+        x = _window_means(x, dim, n, o)
+    return x
 
 
-def _averaging(n, o, like):
-    """The (o, n) matrix whose row i averages window i of n over a dim of size n: [floor(i n / o),
+def _window_means(x, dim, n, o):
+    """The means of the o adaptive windows along `dim` (of size n) of x: window i is [floor(i n / o),
     ceil((i + 1) n / o))."""
-    i = numpy.arange(o)[:, None]
-    j = numpy.arange(n)[None, :]
-    inside = (j >= (i * n) // o) & (j < -((-(i + 1) * n) // o))
-    weights = inside / inside.sum(axis=1, keepdims=True)
-    return make_tensor(array_module(like.device).asarray(weights.astype(like.array.dtype)), like.device)
+    start = (numpy.arange(o) * n) // o
+    end = -((-(numpy.arange(o) + 1) * n) // o)
+    longest = int((end - start).max())
+    positions = start[:, None] + numpy.arange(longest)[None, :]
+    inside = positions < end[:, None]
+    xp = array_module(x.device)
+    index = make_tensor(xp.asarray(numpy.minimum(positions, n - 1).reshape(-1).astype(numpy.int64)), x.device)
+    picked = _index_select(x, dim, index)                 # (..., o * longest, ...)
+    shape = list(picked.shape)
+    axis = len(shape) + dim
+    picked = _reshape(picked, shape[:axis] + [o, longest] + shape[axis + 1:])
+    mask = inside.reshape((o, longest) + (1,) * (-dim - 1))
+    mask = make_tensor(xp.asarray(mask), x.device)
+    total = _sum(_where(mask, picked, 0.0), axis + 1)
+    count = (end - start).reshape((o,) + (1,) * (-dim - 1)).astype(x.array.dtype)
+    return total / make_tensor(xp.asarray(count), x.device)
 
 
 # ------------------------------------------------------------------ batch norm
@@ -301,6 +315,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
             n *= s
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
+    if x.array.size == 0 and x.array.ndim < 2:  # PyTorch answers a copy of an empty input before any check
+        return _clone(x)                       # of its channels (a 1-d one has none)
     c = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:
@@ -311,6 +327,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
+    if x.array.size == 0:  # an empty batch: PyTorch's copy (CloneBackward0), no running statistics moved
+        return _clone(x)
     params = dict(training=bool(training), eps=float(eps))
     if training:
         xp = array_module(x.device)

@@ -60,5 +60,10 @@ def _pad_from_input(input, pad, mode, value):
         if mode == "circular" and (before > n or after > n):
             raise RuntimeError("Padding value causes wrapping around more than once.")
         positions = numpy.arange(-before, n + after)
+        if mode == "circular" and min(before, after) < 0:  # PyTorch crops the negative sides first, then
+            start, m = max(-before, 0), n + min(before, 0) + min(after, 0)  # wraps what is left
+            positions = start + numpy.arange(-max(before, 0), m + max(after, 0)) % max(m, 1)
+            out = index_select(out, dim, tensor(positions.astype(numpy.int64), device=input.device))
+            continue
         out = index_select(out, dim, tensor(source(positions, n).astype(numpy.int64), device=input.device))
     return out

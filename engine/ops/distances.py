@@ -15,13 +15,16 @@ from .table import Op, Elementwise, call
 from .reductions import Norm
 
 
-def _norm_last(xp, d, p, keepdims=False, axis=-1):
+def _norm_last(xp, d, p, keepdims=False, axis=-1, nan_is_nan=False):
     """The p-norm of d along an axis, the last by default (p = 0: the count of non-zeros; -inf:
     the smallest |d|; an empty axis: 0)."""
     if d.shape[axis] == 0:
         return xp.sum(xp.abs(d), axis=axis, keepdims=keepdims)
     if p == 0:
-        return xp.sum(d != 0, axis=axis, keepdims=keepdims).astype(d.dtype)
+        count = xp.sum(d != 0, axis=axis, keepdims=keepdims).astype(d.dtype)
+        if nan_is_nan:  # cdist's and pdist's count: NaN where a difference is NaN (at::norm counts it)
+            return xp.where(xp.isnan(d).any(axis=axis, keepdims=keepdims), d.dtype.type(math.nan), count)
+        return count
     if p == -math.inf:
         return xp.min(xp.abs(d), axis=axis, keepdims=keepdims)
     with numpy.errstate(divide="ignore"):  # p < 0 with a zero: |0| ** p is inf, as PyTorch's
@@ -47,7 +50,7 @@ class Cdist(Op):
     saves = (0, 1, "out")
 
     def forward(xp, x1, x2, p=2.0):
-        return _norm_last(xp, x1[..., :, None, :] - x2[..., None, :, :], p)
+        return _norm_last(xp, x1[..., :, None, :] - x2[..., None, :, :], p, nan_is_nan=True)
 
     def backward(F, ctx, g, x1, x2, out, p=2.0):
         d = F.unsqueeze(x1, dim=-2) - F.unsqueeze(x2, dim=-3)
@@ -72,7 +75,7 @@ class Pdist(Op):
 
     def forward(xp, x, p=2.0):
         i, j = _pairs(xp, x.shape[0])
-        return _norm_last(xp, x[i] - x[j], p)
+        return _norm_last(xp, x[i] - x[j], p, nan_is_nan=True)
 
     def backward(F, ctx, g, x, out, p=2.0):
         shape = ctx.shapes[0]

@@ -704,7 +704,8 @@ class SlogdetSign(Op):
     formula = call()
 
     def forward(xp, x):
-        return xp.linalg.slogdet(x)[0]
+        sign, logabsdet = xp.linalg.slogdet(x)
+        return xp.where(logabsdet != logabsdet, sign.dtype.type(0), sign)  # 0 where |det| is NaN, as PyTorch
 
     def backward(F, ctx, g):
         return (F.expand(F.unsqueeze(F.unsqueeze(g * 0.0, dim=-1), dim=-1), shape=ctx.shapes[0]),)

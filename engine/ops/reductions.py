@@ -588,16 +588,19 @@ class TakeAlong(Op):
     node = "GatherBackward0"
 
     def forward(xp, x, indices, dim):
-        if x.ndim == 0:
-            return x.copy()
+        if indices.size == 0:  # PyTorch checks nothing more of an empty index: the result has its shape
+            return xp.zeros(indices.shape, dtype=x.dtype)
+        if x.ndim == 0:  # index zeros of at most one dim: x at each
+            return xp.broadcast_to(x, indices.shape).copy()
         if any(k != dim and n < m for k, (n, m) in enumerate(zip(indices.shape, x.shape))):
             # gather reads only the part of x that indices cover (its gradient has zeros elsewhere)
             x = x[tuple(slice(None) if k == dim else slice(0, n) for k, n in enumerate(indices.shape))]
         return xp.take_along_axis(x, indices, axis=dim)
 
     def backward(F, ctx, g, indices, dim):
-        if not ctx.shapes[0]:
-            return (g,)
+        if not ctx.shapes[0] or indices.size == 0:  # a 0-d x (read at each index) or nothing read
+            total = F.sum(g)
+            return (total if not ctx.shapes[0] else F.expand(total * 0, shape=ctx.shapes[0]),)
         return (F.put_along(g, indices=indices, dim=dim, shape=ctx.shapes[0]),)
 
     def batched_backward(F, ctx, g, indices, dim):
@@ -1095,8 +1098,8 @@ class Norm(Op):
         if abs(p) == math.inf:  # the largest |x| (the smallest for -inf): shared among ties
             a = F.abs(x)
             mask = a == out
-            count = F.sum(mask * 1.0, dim=dim, keepdim=True)
-            return (g * F.sign(x) * mask / count,)
+            count = F.sum(mask * 1.0, dim=dim, keepdim=True)  # 0 where the norm is NaN: then 0, as PyTorch's
+            return (g * F.sign(x) * mask / F.where(count == 0, 1.0, count),)
         if p == 2:
             return (F.where(out == 0, 0.0, g * x / F.where(out == 0, 1.0, out)),)
         zero = x == 0

@@ -183,7 +183,10 @@ class Expand(Op):
 
 
 class Cat(Op):
-    """Tensors joined along an existing dim."""
+    """Tensors joined along an existing dim.
+
+    Tensors joined along an existing dim. A 1-d empty tensor among others is skipped (PyTorch's
+    legacy rule); unlike PyTorch's, its .grad stays None rather than an empty tensor."""
     name = "cat"
     signature = "cat(Tensor[] tensors, int dim=0) -> Tensor"
     names = ("cat", "concat", "concatenate")
@@ -213,6 +216,9 @@ class Cat(Op):
         return tuple(grads)
 
     def call(tensors, dim):
+        kept = [x for x in tensors if x.array.shape != (0,)]
+        if kept and len(kept) < len(tensors):  # PyTorch's legacy rule: 1-d empty tensors are skipped
+            tensors = kept
         nd = tensors[0].array.ndim
         if nd == 0:
             raise RuntimeError("zero-dimensional tensor (at position 0) cannot be concatenated")

@@ -26,12 +26,16 @@ class Abs(Elementwise):
 
 
 class Sign(Elementwise):
-    """-1, 0 or 1 by the sign of each element."""
+    """-1, 0 or 1 by the sign of each element.
+
+    -1, 0 or 1 by the sign of each element; 0 for NaN, as PyTorch."""
     name = "sign"
     node = "SignBackward0"
 
     def forward(xp, x):
-        return x.copy() if x.dtype.kind == "b" else xp.sign(x)  # a bool's sign is itself (numpy has none)
+        if x.dtype.kind == "b":
+            return x.copy()  # a bool's sign is itself (numpy has none)
+        return xp.where(x != x, x.dtype.type(0), xp.sign(x))  # sign(NaN) is 0, as PyTorch's
 
     def backward(F, ctx, g):
         return (F.zeros_like(g),)  # +0 everywhere, as PyTorch's zeros_like(grad)
