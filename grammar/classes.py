@@ -21,9 +21,9 @@ __all__ = ["UserClass", "UserInstance", "BoundMethod", "SuperProxy", "MISSING", 
 
 
 class UserClass:
-    __slots__ = ("name", "bases", "dict", "mro", "__weakref__")
+    __slots__ = ("name", "bases", "dict", "mro", "fields", "__weakref__")
 
-    def __init__(self, name, bases, namespace):
+    def __init__(self, name, bases, namespace, fields=()):
         for b in bases:
             if b.__class__ is not UserClass:
                 raise TypeError(f"class {name} can only derive from classes the program defines")
@@ -31,6 +31,7 @@ class UserClass:
         self.bases = tuple(bases)
         self.dict = dict(namespace)
         self.mro = (self,) + _c3(self.bases)
+        self.fields = fields  # the names its body annotates, in order (a dataclass's fields)
 
     def lookup(self, name):
         """The value of `name` in the first class of the MRO that has it (or `MISSING`)."""

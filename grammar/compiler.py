@@ -334,7 +334,14 @@ def _names_of_def(scope, node, a):
 
 
 def _names_of_class(scope, node, a):
-    return [(a[0], node)], list(a[1]), []
+    return [(a[0], node)], list(a[1]) + list(a[4]), []
+
+
+def _names_of_annotated(scope, node, a):
+    """An annotated statement binds and uses what the statement under it does."""
+    inner = a[1]
+    reads = _NAMES_OF.get(inner.kind)
+    return reads(scope, inner, inner.args) if reads is not None else ([], [], [])
 
 
 def _names_of_import(scope, node, a):
@@ -368,7 +375,7 @@ _NAMES_OF = {"expr": _names_of_expr, "assign": _names_of_assign, "augassign": _n
              "for": _names_of_for, "while": _names_of_while, "if": _names_of_if, "with": _names_of_with,
              "try": _names_of_try, "def": _names_of_def, "class": _names_of_class, "import": _names_of_import,
              "importfrom": _names_of_importfrom, "del": _names_of_del, "return": _names_used,
-             "assert": _names_used, "raise": _names_used}
+             "assert": _names_used, "raise": _names_used, "annotated": _names_of_annotated}
 
 
 def _declare(scope, node, k):
@@ -946,18 +953,26 @@ class _Compiler:
                 self._store_name(name, node)]
 
     def _class(self, node, state):
-        # the bases, then the body run as a function returning its names, then the class
-        name, bases, body = node.args
-        seq = [("node", b, None) for b in bases]
-        return seq + [("emit", (TUPLE, len(bases), node), None), ("call", self._class_emitter(node, name, body), None),
-                      ("emit", (CALL, (0, ()), node), None), ("emit", (BUILD_CLASS, name, node), None),
-                      self._store_name(name, node)]
+        # the bases, then the body run as a function returning its names, then the class (with the
+        # names its body annotates, for @dataclass)
+        name, bases, body, fields, decorators = node.args
+        seq = [("node", d, None) for d in decorators] + [("node", b, None) for b in bases]
+        seq += [("emit", (TUPLE, len(bases), node), None), ("call", self._class_emitter(node, name, body), None),
+                ("emit", (CALL, (0, ()), node), None),
+                ("emit", (BUILD_CLASS, (name, fields) if fields else name, node), None)]
+        seq += [("emit", (CALL, (1, ()), d), None) for d in reversed(decorators)]  # @dataclass
+        return seq + [self._store_name(name, node)]
+
+    def _annotated(self, node, state):
+        inner = node.args[1]
+        return self._STATEMENTS[inner.kind](self, inner, state)
 
     _STATEMENTS = {"expr": _expression_statement, "assign": _assign, "augassign": _augassign, "assert": _assert,
                    "pass": _nothing, "global": _nothing, "nonlocal": _nothing, "import": _import,
                    "importfrom": _import_from, "del": _del, "return": _return, "raise": _raise,
                    "break": _break_or_continue, "continue": _break_or_continue, "if": _if, "while": _while,
-                   "for": _for, "with": _with, "try": _try_statement, "def": _def, "class": _class}
+                   "for": _for, "with": _with, "try": _try_statement, "def": _def, "class": _class,
+                   "annotated": _annotated}
 
     def _try(self, node):
         """try / except / else / finally as blocks: SETUP_FINALLY (around

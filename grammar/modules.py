@@ -28,13 +28,15 @@ from .limits import bounded_list, check_bits
 from .names import Namespace, TORCH_NAMESPACE, BUILTINS as _BUILTINS
 from .classes import UserClass, UserInstance, DESCRIPTORS
 from .words import show
+from .dataclasses_module import dataclasses_table, Field as DataclassField
 
 __all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
            "extra_attribute", "TypeView", "is_exception_class"]
 
 SUPPORTED = ("import torch, import torch.nn.functional as F, from torch import ..., "
              "from torch.autograd import grad, import math, import numpy as np, import random, import time, "
-             "import copy, from collections import OrderedDict, from typing import ..., from pprint import pprint")
+             "import copy, from collections import OrderedDict, from typing import ..., from pprint import pprint, "
+             "from dataclasses import dataclass")
 
 # ------------------------------------------------------------- exceptions
 
@@ -428,6 +430,7 @@ _STANDARD = {
                                                      "Counter": _collections.Counter}),
     "copy": lambda: Namespace("copy", {"copy": _copy, "deepcopy": _deepcopy}),
     "typing": _typing_module,
+    "dataclasses": lambda: Namespace("dataclasses", dataclasses_table()),
 }
 _NEEDS_STATE = {"pprint": _pprint_module}
 for _name, _f in (("copy", _copy), ("deepcopy", _deepcopy), ("defaultdict", _defaultdict)):
@@ -651,6 +654,8 @@ def extra_attribute(obj, name):
         allowed = _SCALAR_ATTRIBUTES
     elif isinstance(obj, BaseException):
         allowed = frozenset({"args"})
+    elif cls is DataclassField:
+        allowed = frozenset({"name", "default", "default_factory", "init", "repr", "compare"})
     elif cls is TypeView or is_exception_class(obj):
         if name in ("__name__", "__qualname__"):
             return obj.name if cls is TypeView else obj.__name__

@@ -90,9 +90,14 @@ class SyntaxBuilder:
             what = "tuple" if inner.__class__ is Node and inner.kind in ("tuple", "list") else "expression"
             raise SyntaxProblem(f"only a single name, attribute or subscript can be annotated (not a {what})",
                                 _start(target), hint="annotate one target: x: int = 1")
+        # ("annotated": the statement, and the name it annotates -- a class body's fields, which
+        # @dataclass reads -- or None for x.attribute and x[key])
+        field = inner.args[0] if inner.kind == "name" else None
         if value is None:
-            return Node("pass", (), _start(target), _end(annotation))
-        return _node("assign", ((target,), value), target, value)
+            statement = Node("pass", (), _start(target), _end(annotation))
+        else:
+            statement = _node("assign", ((target,), value), target, value)
+        return Node("annotated", (field, statement), statement.start, statement.end)
 
     def aug_assign(self, target, op, value):
         return _node("augassign", (target, op.value[:-1], value), target, value)
@@ -213,6 +218,9 @@ class SyntaxBuilder:
 
     def decorated(self, *parts):
         decorators, func = parts[:-1], parts[-1]
+        if func.kind == "class":  # @dataclass over a class
+            name, bases, body, fields, _ = func.args
+            return Node("class", (name, bases, body, fields, tuple(decorators)), func.start, func.end)
         name, params, body, _ = func.args
         return Node("def", (name, params, body, tuple(decorators)), func.start, func.end)
 
@@ -231,7 +239,9 @@ class SyntaxBuilder:
                 raise SyntaxProblem("a class takes only base classes here (no keywords, *args or metaclass=)",
                                     a.start)
             bases.append(a)
-        return _node("class", (name.value, tuple(bases), body), name, body)
+        # the names its body annotates, in order (x: int = 0): a dataclass's fields
+        fields = tuple(dict.fromkeys(st.args[0] for st in body.args if st.kind == "annotated" and st.args[0]))
+        return _node("class", (name.value, tuple(bases), body, fields, ()), name, body)
 
     def parameters(self, *params):
         params = _present(params)

@@ -1517,7 +1517,9 @@ def _call(vm, frames, frame, func, args, kwargs, node):
     _set_span(node)
     if not callable(func):
         raise _not_callable(func, node, vm.source)
-    stack.append(func(*args, **kwargs))
+    value = func(*args, **kwargs)
+    # (an __init__ of ours, a dataclass's, ran here: the call gives the instance)
+    stack.append(value if constructs is None else constructed(value, constructs))
     if vm.record is not None:
         vm.record(stack[-1])
     return None
@@ -1634,6 +1636,7 @@ def _op_build_class(vm, frames, frame, arg, node):
     stack = frame.stack
     namespace = stack.pop()
     bases = stack.pop()
+    arg, fields = arg if arg.__class__ is tuple else (arg, ())  # (the names its body annotates)
     if any(modules.is_exception_class(b) for b in bases):
         stack.append(modules.exception_class(arg, bases, namespace))
         return
@@ -1645,7 +1648,7 @@ def _op_build_class(vm, frames, frame, arg, node):
     if any(is_function_class(b) for b in bases):  # class F(torch.autograd.Function)
         stack.append(function_class(arg, bases, namespace, UserFunction))
         return
-    cls = UserClass(arg, bases, namespace)
+    cls = UserClass(arg, bases, namespace, fields)
     for value in namespace.values():
         if value.__class__ is UserFunction and value.owner is None:
             value.owner = cls

@@ -1525,6 +1525,65 @@ o, r = jvp(lambda a: a ** 3, xr, torch.ones(2), create_graph=True)
 print(r, torch.autograd.grad(r.sum(), xr)[0])
 print(jvp(lambda a: torch.zeros(2) + 1, x[:2], torch.ones(2))[1])
 """,
+    "dataclasses": """
+import torch
+from dataclasses import dataclass, field, fields, asdict, astuple, replace, is_dataclass
+from typing import List
+
+@dataclass
+class Config:
+    lr: float
+    steps: int = 100
+    layers: List[int] = field(default_factory=list)
+    name: str = 'run'
+
+c = Config(0.1)
+print(c)
+print(Config(0.01, 5, [1, 2], name='x'))
+print(c == Config(0.1), c == Config(0.2), c.steps, [f.name for f in fields(c)])
+print(asdict(Config(1.0, layers=[3])), astuple(c))
+print(replace(c, steps=7), is_dataclass(c), is_dataclass(3))
+
+@dataclass
+class Point:
+    x: float
+    y: float = 0.0
+    def norm(self):
+        return (self.x ** 2 + self.y ** 2) ** 0.5
+    def __post_init__(self):
+        self.r = self.norm()
+
+@dataclass
+class Segment:
+    a: Point
+    b: Point
+
+p = Point(3.0, 4.0)
+print(p, p.r, p.norm())
+s = Segment(Point(0.0), Point(1.0, 1.0))
+print(s)
+print(asdict(s))
+t = Point(torch.tensor(1.0), torch.tensor(2.0))
+print(t)
+for bad in (lambda: Config(), lambda: Config(1, 2, 3, 4, 5), lambda: Config(1, lr=2), lambda: Config(1, foo=2)):
+    try:
+        bad()
+    except TypeError as e:
+        print('TypeError', e)
+try:
+    @dataclass
+    class Bad:
+        a: int = 1
+        b: int
+except TypeError as e:
+    print('TypeError', e)
+try:
+    @dataclass
+    class Bad2:
+        a: list = []
+except ValueError as e:
+    print('ValueError', e)
+""",
     "copy_collections_typing": """
 import torch
 import copy
