@@ -99,8 +99,8 @@ class Conv2d(_ConvNd):
     _function = staticmethod(F.conv2d)
 
 
-class MaxPool2d(Module):
-    """max_pool2d as a layer (stride defaults to kernel_size)."""
+class _MaxPoolNd(Module):
+    """max pooling as a layer (stride defaults to kernel_size), over `_function`'s dims."""
 
     def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
         super().__init__()
@@ -110,12 +110,17 @@ class MaxPool2d(Module):
         self.return_indices, self.ceil_mode = return_indices, ceil_mode
 
     def forward(self, input):
-        return F.max_pool2d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+        return self._function(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                              ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
     def extra_repr(self):
         return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
                 f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+
+
+class MaxPool2d(_MaxPoolNd):
+    """max_pool2d as a layer (stride defaults to kernel_size)."""
+    _function = staticmethod(F.max_pool2d)
 
 
 class AvgPool2d(Module):

@@ -10,7 +10,7 @@ from .. import functions as _fn
 from . import functional as F
 from . import init
 from .module import Module, Parameter
-from .modules_conv import _ConvNd, _BatchNorm, _tuple
+from .modules_conv import _ConvNd, _BatchNorm, _MaxPoolNd, _tuple
 
 __all__ = ["ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "AvgPool1d", "GroupNorm", "InstanceNorm1d",
            "InstanceNorm2d", "RMSNorm", "Upsample"]
@@ -96,23 +96,9 @@ class ConvTranspose2d(_ConvTransposeNd):
     _function = staticmethod(F.conv_transpose2d)
 
 
-class MaxPool1d(Module):
+class MaxPool1d(_MaxPoolNd):
     """max_pool1d as a layer (stride defaults to kernel_size)."""
-
-    def __init__(self, kernel_size, stride=None, padding=0, dilation=1, return_indices=False, ceil_mode=False):
-        super().__init__()
-        self.kernel_size = kernel_size
-        self.stride = stride if stride is not None else kernel_size
-        self.padding, self.dilation = padding, dilation
-        self.return_indices, self.ceil_mode = return_indices, ceil_mode
-
-    def forward(self, input):
-        return F.max_pool1d(input, self.kernel_size, self.stride, self.padding, self.dilation,
-                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
-
-    def extra_repr(self):
-        return (f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}, "
-                f"dilation={self.dilation}, ceil_mode={self.ceil_mode}")
+    _function = staticmethod(F.max_pool1d)
 
 
 class AvgPool1d(Module):
