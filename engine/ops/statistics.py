@@ -30,7 +30,9 @@ class VarMean(Var):
     """The variance and the mean along dim, as a tuple (var, mean), with var's arguments.
 
     Unlike PyTorch, whose two results share one VarMeanBackward0 node, each result here has a node
-    of its own under that name (this row and var_mean_mean): the same names, values and gradients."""
+    of its own under that name (this row and var_mean_mean): the same names, values and gradients.
+    The mean of a slice holding +-inf (no NaN) is that +-inf, as mean's; PyTorch's is NaN there (its
+    running Welford update meets inf - inf)."""
     name = "var_mean"
     # PyTorch returns a plain tuple, (Tensor, Tensor): the signature's one result stands for it
     signature = ("var_mean(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
@@ -52,7 +54,10 @@ class VarMeanMean(Mean):
 
 
 class StdMean(Std):
-    """The standard deviation and the mean along dim, as a tuple (std, mean), with std's arguments."""
+    """The standard deviation and the mean along dim, as a tuple (std, mean), with std's arguments.
+
+    The mean of a slice holding +-inf (no NaN) is that +-inf, as mean's; PyTorch's is NaN there (its
+    running Welford update meets inf - inf)."""
     name = "std_mean"
     signature = ("std_mean(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
                  "Scalar? correction=None) -> Tensor")

@@ -42,6 +42,9 @@ TIE = ("ties (and +0 against -0): which of equal elements is picked (its index, 
 NAN_BRANCH = ("the gradient at a NaN input: PyTorch's own answer depends on the tensor's size (its vectorised "
               "and scalar kernels take other branches at NaN: 5 elements give g, 25 give 0 or NaN); ours is one "
               "answer for every size")
+WELFORD_MEAN = ("the mean half (out[1]) of a slice holding +-inf (and no NaN): ours is that +-inf, the mean "
+                "(torch.mean's answer too); PyTorch's var_mean/std_mean take the mean from Welford's running "
+                "update, where inf - inf makes it NaN")
 # op key -> [(pattern over "<dtype>#<index>[:<edge>]/<part>", reason)]: we differ, knowingly.
 KNOWN = {
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
@@ -85,6 +88,8 @@ KNOWN = {
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient at the NaN and +-inf elements themselves: ours is the "
                                             "product of the others (exact: finite, or -inf), PyTorch's "
                                             "result / x there (NaN)") for i in (0, 1)],
+    "var_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
+    "std_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
 }
 
 # op key -> [(pattern, reason)]: argument forms we do not take (the call raises).
