@@ -44,7 +44,8 @@ class SoftMarginLoss(Op):
 
 class SoftMarginLossBackward(Op):
     """soft_margin_loss's input gradient, PyTorch's soft_margin_loss_backward(g, x, t):
-    -norm * t * sigmoid(-t x) * g, norm 1/n for 'mean' (else 1)."""
+    -norm * t * sigmoid(-t x) * g, norm 1/n for 'mean' (else 1). At -t x = +inf it is the limit
+    -norm * t * g; PyTorch's (exp(z) / (1 + exp(z))) is NaN there."""
     name = "soft_margin_loss_backward"
     node = "SoftMarginLossBackwardBackward0"
     saves = (0, 1, 2)

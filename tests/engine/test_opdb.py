@@ -90,6 +90,10 @@ KNOWN = {
                                             "result / x there (NaN)") for i in (0, 1)],
     "var_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
     "std_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
+    "nn.functional.soft_margin_loss": [
+        (f"float64#{i}:nonfinite/vjp", "the gradient at input = +inf with a negative target (-target * input = "
+                                       "+inf): ours is the limit -norm * target * g (sigmoid(+inf) = 1), PyTorch's "
+                                       "NaN (its exp(z) / (1 + exp(z)) is inf / inf there)") for i in (1, 2)],
 }
 
 # op key -> [(pattern, reason)]: argument forms we do not take (the call raises).
