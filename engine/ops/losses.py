@@ -44,7 +44,8 @@ class SoftMarginLoss(Op):
 
 class SoftMarginLossBackward(Op):
     """soft_margin_loss's input gradient, PyTorch's soft_margin_loss_backward(g, x, t):
-    -norm * t * sigmoid(-t x) * g, norm 1/n for 'mean' (else 1)."""
+    -norm * t * sigmoid(-t x) * g, norm 1/n for 'mean' (else 1). At -t x = +inf it is the limit
+    -norm * t * g; PyTorch's (exp(z) / (1 + exp(z))) is NaN there."""
     name = "soft_margin_loss_backward"
     node = "SoftMarginLossBackwardBackward0"
     saves = (0, 1, 2)
@@ -83,19 +84,21 @@ class MultiMarginLoss(Op):
 
     def forward(xp, x, onehot=None, coef=None, p=1, margin=1.0, rows=None, out_shape=None, reduction="mean"):
         x2 = x.reshape(rows)
-        z = margin - (x2 * onehot).sum(1, keepdims=True) + x2
-        hinge = xp.where(onehot, 0, xp.maximum(z, 0))
+        # x[y] picked out, not multiplied by the one-hot mask (inf * 0 would make it NaN); a hinge
+        # counts where z > 0 only, so a NaN z adds nothing (PyTorch's kernel's rule)
+        z = margin - xp.where(onehot, x2, 0).sum(1, keepdims=True) + x2
+        hinge = xp.where(onehot | ~(z > 0), 0, z)
         loss = ((hinge if p == 1 else hinge * hinge).sum(1) * coef).astype(x.dtype, copy=False)
         return _reduce(xp, loss, reduction).reshape(out_shape) if reduction == "none" else _reduce(xp, loss, reduction)
 
     def backward(F, ctx, g, x, onehot=None, coef=None, p=1, margin=1.0, rows=None, out_shape=None, reduction="mean"):
         x2 = F.reshape(x, shape=rows)
-        z = margin - F.sum(x2 * onehot, dim=1, keepdim=True) + x2
+        z = margin - F.sum(F.where(onehot, x2, 0.0), dim=1, keepdim=True) + x2
         active = (_raw(z) > 0) & ~onehot
         k = F.xp.where(active, coef[:, None], 0).astype(_raw(x).dtype)
         d = _per_sample(F, g, reduction, rows[0]) * k
         if p == 2:
-            d = d * z * 2
+            d = d * F.where(active, z, 0.0) * 2
         grad = d - F.sum(d, dim=1, keepdim=True) * onehot
         return (F.reshape(grad, shape=ctx.shapes[0]),)
 
@@ -111,7 +114,10 @@ class MultilabelMarginLoss(Op):
     def forward(xp, x, count=None, rows=None, out_shape=None, reduction="mean"):
         x2 = x.reshape(rows)
         weight = count[:, :, None] * (count == 0)[:, None, :]  # (N, target j, other i)
-        pairs = xp.maximum(1 - x2[:, :, None] + x2[:, None, :], 0) * weight
+        z = 1 - x2[:, :, None] + x2[:, None, :]
+        # a pair counts where z > 0 only (a NaN z adds nothing: PyTorch's kernel's rule), and only a
+        # weighted pair (an infinite z of an unweighted one would make inf * 0 = NaN)
+        pairs = xp.where((z > 0) & (weight > 0), z, 0) * weight
         loss = (pairs.sum((1, 2)) / rows[1]).astype(x.dtype, copy=False)
         return _reduce(xp, loss, reduction).reshape(out_shape) if reduction == "none" else _reduce(xp, loss, reduction)
 

@@ -30,7 +30,9 @@ class VarMean(Var):
     """The variance and the mean along dim, as a tuple (var, mean), with var's arguments.
 
     Unlike PyTorch, whose two results share one VarMeanBackward0 node, each result here has a node
-    of its own under that name (this row and var_mean_mean): the same names, values and gradients."""
+    of its own under that name (this row and var_mean_mean): the same names, values and gradients.
+    The mean of a slice holding +-inf (no NaN) is that +-inf, as mean's; PyTorch's is NaN there (its
+    running Welford update meets inf - inf)."""
     name = "var_mean"
     # PyTorch returns a plain tuple, (Tensor, Tensor): the signature's one result stands for it
     signature = ("var_mean(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
@@ -52,7 +54,10 @@ class VarMeanMean(Mean):
 
 
 class StdMean(Std):
-    """The standard deviation and the mean along dim, as a tuple (std, mean), with std's arguments."""
+    """The standard deviation and the mean along dim, as a tuple (std, mean), with std's arguments.
+
+    The mean of a slice holding +-inf (no NaN) is that +-inf, as mean's; PyTorch's is NaN there (its
+    running Welford update meets inf - inf)."""
     name = "std_mean"
     signature = ("std_mean(Tensor input, Any dim=None, bool? unbiased=None, bool keepdim=False, *, "
                  "Scalar? correction=None) -> Tensor")
@@ -206,23 +211,36 @@ class Histc(Counting):
 
 
 def _positions(xp, boundaries, values, right):
-    """Where each value goes in its sorted row of boundaries (the last dim): the count of boundaries
-    below it (right: at or below it), NaN sorting after every number."""
-    if boundaries.ndim == 1:
-        return xp.searchsorted(boundaries, values, side="right" if right else "left")
-    b = boundaries[..., None, :]
-    v = values[..., None]
-    nan_b, nan_v = xp.isnan(b), xp.isnan(v)
-    below = ((b <= v) if right else (b < v)) | (nan_v & ~nan_b) | (nan_v & nan_b if right else False)
-    return below.sum(axis=-1)
+    """Where each value goes in its row of boundaries (the last dim): PyTorch's binary search (lower
+    bound; right: upper bound), run for every value at once, one halving a step. On sorted rows it
+    is the count of boundaries below each value (right: at or below); a NaN value goes last. Each
+    value's answer depends on its row alone, also where the row is not sorted (PyTorch's answer
+    there, which the documentation leaves undefined) or holds a NaN (a NaN boundary counts as below
+    every value, as in PyTorch's search)."""
+    n = boundaries.shape[-1]
+    rows = boundaries.reshape(-1, n) if boundaries.ndim > 1 else boundaries.reshape(1, n)
+    v = values.reshape(rows.shape[0], -1) if boundaries.ndim > 1 else values.reshape(1, -1)
+    start = xp.zeros(v.shape, dtype=numpy.int64)
+    end = xp.full(v.shape, n, dtype=numpy.int64)
+    while True:
+        open_ = start < end
+        if not open_.any():
+            break
+        mid = start + ((end - start) >> 1)
+        at = xp.take_along_axis(rows, xp.minimum(mid, n - 1), axis=-1)
+        # lower bound: go right unless at >= v; upper bound: unless at > v (NaN compares false: right)
+        go_right = ~(at > v) if right else ~(at >= v)
+        start = xp.where(open_ & go_right, mid + 1, start)
+        end = xp.where(open_ & ~go_right, mid, end)
+    return start.reshape(values.shape)
 
 
 class Searchsorted(Counting):
     """The index at which each value would go into sorted_sequence's sorted last dim to keep it
     sorted: before the equal ones, or after them (right=True, side='right'); sorter sorts it.
 
-    NaN sorts after every number (NumPy's order); where the boundaries themselves hold a NaN,
-    PyTorch's binary search may place a number differently."""
+    PyTorch's binary search: a NaN value goes last, and on boundaries that are not sorted (or hold a
+    NaN) each value gets PyTorch's answer, which depends on its own row only."""
     name = "searchsorted"
     signature = ("searchsorted(Tensor sorted_sequence, Tensor input, *, bool out_int32=False, bool right=False, "
                  "str? side=None, Tensor? sorter=None) -> Tensor")

@@ -394,12 +394,14 @@ class ScatterReduce(Op):
             gs = F.where(single, gather(g * masked_src_result),
                          gather(g * out) / F.masked_fill(src, 1.0, mask=zero_s))
         else:  # amax, amin: ties share the gradient evenly
+            # (where the result is NaN nothing equals it: n = 0 and the gradient there is NaN, to x
+            # and to the src elements reduced into it, as PyTorch's and as amax's at a NaN)
             xa, oa = _raw(x), _raw(out)
             x_is, s_is = xa == oa, _raw(src) == _gather_raw(F.xp, oa, index, dim)
             n = x_is.astype(oa.dtype)
             _reduce_at(F.xp, "sum", n, grid_key(F.xp, index, dim), s_is.astype(oa.dtype))
-            share = g / F.xp.maximum(n, 1)
-            gx, gs = F.where(x_is, share, 0.0), F.where(s_is, gather(share), 0.0)
+            share = g / n
+            gx, gs = share * x_is.astype(oa.dtype), gather(share) * s_is.astype(oa.dtype)
         if not include_self:
             gx = F.scatter(gx, 0.0, index=index, dim=dim)
         if not xshape:

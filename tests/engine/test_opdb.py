@@ -48,6 +48,9 @@ TRIGAMMA_F32 = ("float32 trigamma near a pole, the normal sample's x = -7.9506 (
                 "the result (that formula in float32 gives PyTorch's numbers to the last digit); ours is within 4e-8 "
                 "of the exact values (60-digit decimal recurrence and asymptotic series): trigamma(-7.9506) "
                 "412.744223 exact, ours 412.744232, PyTorch's 412.752594; float64 agrees")
+WELFORD_MEAN = ("the mean half (out[1]) of a slice holding +-inf (and no NaN): ours is that +-inf, the mean "
+                "(torch.mean's answer too); PyTorch's var_mean/std_mean take the mean from Welford's running "
+                "update, where inf - inf makes it NaN")
 # op key -> [(pattern over "<dtype>#<index>[:<edge>]/<part>", reason)]: we differ, knowingly.
 KNOWN = {
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
@@ -110,6 +113,12 @@ KNOWN = {
         ("float32#0/vjp2", "float32 second derivative -r (x + r), r = phi(x) / Phi(x), at x = -7.9506 where x + r "
                            "cancels to 0.12 of 8: exact -0.47431106 (60-digit decimal continued fraction of erfcx), "
                            "ours -0.47431186 (1.7e-6 relative), PyTorch's -0.47434235 (6.6e-5)")],
+    "var_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
+    "std_mean": [("float64#1:nonfinite/out", WELFORD_MEAN)],
+    "nn.functional.soft_margin_loss": [
+        (f"float64#{i}:nonfinite/vjp", "the gradient at input = +inf with a negative target (-target * input = "
+                                       "+inf): ours is the limit -norm * target * g (sigmoid(+inf) = 1), PyTorch's "
+                                       "NaN (its exp(z) / (1 + exp(z)) is inf / inf there)") for i in (1, 2)],
 }
 
 # op key -> [(pattern, reason)]: argument forms we do not take (the call raises).

@@ -289,3 +289,16 @@ def test_the_family_in_the_language(cli):
             + (np.trapezoid(x, dx=0.5) + np.trapezoid(x) + np.cumsum((x[:, 1:] + x[:, :-1]) / 2, 1).sum(1)).sum()
             + 3 + 4 + 3 + 2 + 8)  # bincount, unique, unique_consecutive, searchsorted + bucketize, histc
     assert out["value"] == pytest.approx(want)
+
+
+def test_search_is_pytorchs_binary_search():
+    """Each value's place depends on its own row only (NumPy's searchsorted narrows each search by
+    the previous value's answer), also on unsorted boundaries and NaN ones (PyTorch's answers)."""
+    b = ad.tensor([-4.8, -7.6, -0.6, -4.1, 7.4])
+    assert ad.bucketize(ad.tensor([-4.8, -4.8, -0.6, -1.5, -2.0]), b).tolist() == [2, 2, 2, 2, 2]
+    assert ad.bucketize(ad.tensor([-0.6]), b).tolist() == [2]
+    s = ad.tensor([1.0, 2.0, NAN])
+    for right in (False, True):
+        assert ad.searchsorted(s, ad.tensor([5.0, 1.5, NAN]), right=right).tolist() == [3, 1, 3]
+        assert ad.searchsorted(s[None].expand(2, 3), ad.tensor([[5.0, 1.5], [NAN, 0.0]]), right=right).tolist() \
+            == [[3, 1], [3, 0]]
