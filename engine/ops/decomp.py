@@ -150,6 +150,39 @@ def matrix_exp_kernel(xp, a):
     return r.astype(a.dtype, copy=False)
 
 
+def _not_converged(a, fname, what):
+    """PyTorch's LinAlgError where LAPACK's SVD or symmetric eigensolver did not converge (numpy
+    raised its LinAlgError; in practice a matrix holding NaN or inf): it names the first matrix of
+    the batch with a non-finite entry (LAPACK's error code, which PyTorch adds, numpy does not give)."""
+    from .linalg import LinAlgError
+    host = numpy.asarray(a)
+    bad = ~numpy.isfinite(host).all(axis=(-2, -1))
+    first = int(numpy.argmax(bad.reshape(-1))) if bad.size else 0
+    prefix = f"(Batch element {first}): " if host.ndim > 2 else ""
+    if fname == "linalg.svd" and bad.any():
+        what = "The algorithm failed to converge because the input matrix contained non-finite values."
+    return LinAlgError(f"{fname}: {prefix}{what}")
+
+
+def svd_kernel(xp, a, **options):
+    """numpy's SVD of (a batch of) matrices, PyTorch's LinAlgError where it does not converge."""
+    try:
+        return xp.linalg.svd(a, **options)
+    except numpy.linalg.LinAlgError:
+        raise _not_converged(a, "linalg.svd", "The algorithm failed to converge because the input matrix is "
+                             "ill-conditioned or has too many repeated singular values.") from None
+
+
+def eigh_kernel(xp, a, UPLO="L", vectors=True):
+    """numpy's eigh (eigvalsh without vectors) of (a batch of) symmetric matrices, PyTorch's
+    LinAlgError where it does not converge."""
+    try:
+        return xp.linalg.eigh(a, UPLO=UPLO) if vectors else xp.linalg.eigvalsh(a, UPLO=UPLO)
+    except numpy.linalg.LinAlgError:
+        raise _not_converged(a, "linalg.eigh", "The algorithm failed to converge because the input matrix is "
+                             "ill-conditioned or has too many repeated eigenvalues.") from None
+
+
 def pinv_kernel(xp, a, rtol=None, atol=None, hermitian=False):
     """The pseudo-inverse with PyTorch's tolerance: singular values at most max(atol, rtol * the
     largest) count as zero; rtol defaults to eps * max(m, n) when atol is not given, else to 0."""
@@ -160,12 +193,12 @@ def pinv_kernel(xp, a, rtol=None, atol=None, hermitian=False):
     if min(m, n) == 0:
         return xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype)
     if hermitian:
-        w, v = xp.linalg.eigh(a)
+        w, v = eigh_kernel(xp, a)
         big = xp.abs(w).max(axis=-1, keepdims=True)
         keep = xp.abs(w) > xp.maximum(atol, rtol * big)
         inv = xp.where(keep, 1 / xp.where(keep, w, 1), 0)
         return xp.matmul(v * inv[..., None, :], _swap(xp, v)).astype(a.dtype, copy=False)
-    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    u, s, vh = svd_kernel(xp, a, full_matrices=False)
     keep = s > xp.maximum(atol, rtol * s[..., :1])
     inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
     return xp.matmul(_swap(xp, vh), inv[..., :, None] * _swap(xp, u)).astype(a.dtype, copy=False)
@@ -356,7 +389,7 @@ class LinalgSvdU(Op):
     saves = (0,)
 
     def forward(xp, a, full_matrices=True):
-        return xp.linalg.svd(a, full_matrices=full_matrices)[0]
+        return svd_kernel(xp, a, full_matrices=full_matrices)[0]
 
     def backward(F, ctx, g, a, full_matrices=True):
         return (svd_grad(F, a, g, None, None, full_matrices),)
@@ -371,7 +404,7 @@ class LinalgSvdS(Op):
     saves = (0,)
 
     def forward(xp, a):
-        return xp.linalg.svd(a, compute_uv=False)
+        return svd_kernel(xp, a, compute_uv=False)
 
     def backward(F, ctx, g, a):
         return (svd_grad(F, a, None, g, None, False),)
@@ -386,7 +419,7 @@ class LinalgSvdVh(Op):
     saves = (0,)
 
     def forward(xp, a, full_matrices=True):
-        return xp.linalg.svd(a, full_matrices=full_matrices)[2]
+        return svd_kernel(xp, a, full_matrices=full_matrices)[2]
 
     def backward(F, ctx, g, a, full_matrices=True):
         return (svd_grad(F, a, None, None, g, full_matrices),)
@@ -446,7 +479,7 @@ class LinalgEighValues(Op):
     saves = (0,)
 
     def forward(xp, a, UPLO="L"):
-        return xp.linalg.eigvalsh(a, UPLO=UPLO)
+        return eigh_kernel(xp, a, UPLO, vectors=False)
 
     def backward(F, ctx, g, a, UPLO="L"):
         return (eigh_grad(F, a, g, None, UPLO),)
@@ -461,7 +494,7 @@ class LinalgEighVectors(Op):
     saves = (0, "out")
 
     def forward(xp, a, UPLO="L"):
-        return xp.linalg.eigh(a, UPLO=UPLO)[1]
+        return eigh_kernel(xp, a, UPLO)[1]
 
     def backward(F, ctx, g, a, v, UPLO="L"):
         return (eigh_grad(F, a, None, g, UPLO, v),)

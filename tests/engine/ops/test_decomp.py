@@ -113,6 +113,22 @@ def test_svd_gradient_at_repeated_singular_values_is_nan_as_pytorch():
     close(g, np.eye(3))
 
 
+def test_svd_and_eigh_not_converging_are_pytorchs_linalg_error():
+    """numpy's LinAlgError of a matrix holding NaN or inf is PyTorch's, naming the batch element."""
+    a = RNG.standard_normal((3, 4, 4))
+    a[1, 0, :3] = [np.nan, np.inf, -np.inf]
+    a = ad.tensor(a)
+    for f in (LA.svdvals, LA.pinv, LA.matrix_rank, LA.cond, lambda x: LA.svd(x).U):
+        with pytest.raises(LA.LinAlgError, match=r"^linalg.svd: \(Batch element 1\): The algorithm failed to "
+                                                  r"converge because the input matrix contained non-finite values.$"):
+            f(a)
+    for f in (LA.eigvalsh, lambda x: LA.eigh(x).eigenvectors, lambda x: LA.pinv(x, hermitian=True)):
+        with pytest.raises(LA.LinAlgError, match=r"^linalg.eigh: \(Batch element 1\): The algorithm failed to "
+                                                  r"converge because the input matrix is ill-conditioned"):
+            f(a)
+    assert not isinstance(LA.LinAlgError("x"), np.linalg.LinAlgError)
+
+
 @pytest.mark.parametrize("uplo", ["L", "U"])
 def test_eigh_reconstructs_from_one_triangle(uplo):
     x = RNG.standard_normal((2, 4, 4))
