@@ -286,27 +286,40 @@ def cholesky_grad(F, g, factor, upper):
 
 def cholesky_checked(row, A, upper, fname):
     """The row on A, with PyTorch's checks and its LinAlgError naming the first leading minor that
-    is not positive-definite."""
+    is not positive-definite: a pivot that is not positive, or NaN, as LAPACK's potrf (numpy's
+    cholesky carries a NaN pivot through as NaN instead of refusing it)."""
     from .linalg import square_matrices, LinAlgError
     square_matrices(A, fname, lu=False)
     try:
-        return run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
+        out = run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
+        if bool((numpy.diagonal(numpy.asarray(out.array), axis1=-2, axis2=-1) > 0).all()):
+            return out
     except numpy.linalg.LinAlgError:
-        host = numpy.asarray(A.array)
-        if upper:
-            host = numpy.swapaxes(host, -1, -2)
-        batch = host.shape[:-2]
-        for flat, index in enumerate(numpy.ndindex(*batch)):
-            matrix = host[index]
-            for k in range(1, matrix.shape[-1] + 1):
-                try:
-                    numpy.linalg.cholesky(matrix[:k, :k])
-                except numpy.linalg.LinAlgError:
-                    prefix = f"(Batch element {flat}): " if batch else ""
-                    raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input "
-                                      f"is not positive-definite (the leading minor of order {k} is not "
-                                      f"positive-definite).") from None
-        raise
+        pass
+    host = numpy.asarray(A.array)
+    if upper:
+        host = numpy.swapaxes(host, -1, -2)
+    batch = host.shape[:-2]
+    for flat, index in enumerate(numpy.ndindex(*batch)):
+        k = _not_positive_definite(host[index])
+        if k:
+            prefix = f"(Batch element {flat}): " if batch else ""
+            raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is not "
+                              f"positive-definite (the leading minor of order {k} is not positive-definite).")
+    raise LinAlgError(f"{fname}: The factorization could not be completed because the input is not positive-definite.")
+
+
+def _not_positive_definite(matrix):
+    """LAPACK's potrf info for one matrix (its lower triangle): the order of the first leading minor
+    whose pivot is not positive or is NaN, or 0 (for messages only; runs on the host)."""
+    for k in range(1, matrix.shape[-1] + 1):
+        try:
+            factor = numpy.linalg.cholesky(matrix[:k, :k])
+        except numpy.linalg.LinAlgError:
+            return k
+        if not factor[k - 1, k - 1] > 0:
+            return k
+    return 0
 
 
 # ---------------------------------------------------------------------------------- qr

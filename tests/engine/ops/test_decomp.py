@@ -87,6 +87,13 @@ def test_cholesky_not_positive_definite_is_pytorchs_linalg_error():
         LA.cholesky(batch)
     with pytest.raises(RuntimeError, match="A must be batches of square matrices, but they are 2 by 3 matrices"):
         LA.cholesky(ad.ones(2, 3))
+    # a NaN pivot is not positive-definite, as LAPACK's potrf (numpy's cholesky answers NaN); inf passes
+    with pytest.raises(LA.LinAlgError, match=r"^linalg.cholesky: \(Batch element 1\): .* order 2 is not"):
+        LA.cholesky(ad.tensor(np.stack([np.eye(2), [[4.0, 0.0], [np.nan, 1.0]]])))
+    with pytest.raises(LA.LinAlgError, match=r"order 1 is not positive-definite"):
+        LA.cholesky(ad.tensor([[np.nan, 0.0], [0.0, 1.0]]), upper=True)
+    close(LA.cholesky(ad.tensor([[4.0, np.nan], [1.0, 1.0]])), [[2.0, 0.0], [0.5, 0.75 ** 0.5]])  # upper unread
+    assert np.isinf(arr(LA.cholesky(ad.tensor([[np.inf, 0.0], [0.0, 1.0]])))[0, 0])
 
 
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
