@@ -238,8 +238,24 @@ def lu_factor(A, *, pivot=True):
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu_dtype(A, "linalg.lu_factor")
     lu = apply(_op["linalg_lu_factor"], A)
+    _zero_pivot_check(lu)
     pivots = lu_kernel(array_module(A.device), A.array)[1]
     return LinalgLuFactorResult(lu, make_tensor(pivots, A.device))
+
+
+def _zero_pivot_check(lu):
+    """PyTorch's lu_factor refuses a factorization with a zero on U's diagonal (getrf's info: the
+    first one, 1-based), naming the first such matrix of a batch; NaN passes."""
+    zero = numpy.diagonal(numpy.asarray(lu.array), axis1=-2, axis2=-1) == 0
+    if not zero.any():
+        return
+    flat = zero.reshape((-1, zero.shape[-1]))
+    element = int(numpy.argmax(flat.any(axis=-1)))
+    k = int(numpy.argmax(flat[element])) + 1
+    prefix = f"(Batch element {element}): " if zero.ndim > 1 else ""
+    raise RuntimeError(f"torch.linalg.lu_factor: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in "
+                       f"a division by zero. If you still want to perform the factorization, consider calling "
+                       f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
 def lu(A, *, pivot=True):

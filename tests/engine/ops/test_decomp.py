@@ -206,6 +206,15 @@ def test_lu_errors():
         LA.lu_solve(lu, piv.long(), lu)
     with pytest.raises(RuntimeError, match=r"Incompatible shapes of A and B for the equation AX = B \(3x3 and 4x2\)"):
         LA.lu_solve(lu, piv, ad.ones(4, 2, dtype=ad.float64))
+    # a zero pivot (getrf's info) is refused by lu_factor, as PyTorch's; lu (and a NaN pivot) answer
+    singular = ad.tensor(np.stack([np.eye(3), [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]]]))
+    with pytest.raises(RuntimeError, match=r"^torch.linalg.lu_factor: \(Batch element 1\): U\[2,2\] is zero and "
+                                           r"using it on lu_solve would result in a division by zero"):
+        LA.lu_factor(singular)
+    with pytest.raises(RuntimeError, match=r"^torch.linalg.lu_factor: U\[1,1\] is zero"):
+        LA.lu_factor(ad.zeros(3, 2, dtype=ad.float64))
+    close(LA.lu(singular).P @ LA.lu(singular).L @ LA.lu(singular).U, singular)
+    assert np.isnan(arr(LA.lu_factor(ad.tensor([[np.nan, 2.0], [2.0, 4.0]])).LU)).any()
 
 
 def test_matrix_exp_identities():
