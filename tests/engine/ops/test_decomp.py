@@ -269,6 +269,15 @@ def test_lstsq_results_by_driver():
         LA.lstsq(a, b, driver="bad")
     with pytest.raises(RuntimeError, match=r"input.size\(-2\) should match other.size\(-2\)"):
         LA.lstsq(a, ad.ones(4, 2, dtype=ad.float64))
+    # gels (QR) refuses an exact zero on its triangular factor's diagonal, as LAPACK's; the others answer
+    wide = ad.tensor([[0.0, 0.0, 0.0], [0.6, 0.0, 0.0]])
+    with pytest.raises(LA.LinAlgError, match=r"^torch.linalg.lstsq: The least squares solution could not be computed "
+                                              r"because the input matrix does not have full rank \(error code: 1\).$"):
+        LA.lstsq(wide, ad.ones(2, 2, dtype=ad.float64), driver="gels")
+    tall = ad.tensor(np.stack([np.eye(3)[:, :2], [[1.0, 0.0], [2.0, 0.0], [0.0, 0.0]]]))
+    with pytest.raises(LA.LinAlgError, match=r"\(Batch element 1\): .* \(error code: 2\).$"):
+        LA.lstsq(tall, ad.ones(2, 3, 1, dtype=ad.float64), driver="gels")
+    close(LA.lstsq(wide, ad.ones(2, 2, dtype=ad.float64), driver="gelsd").solution, [[1 / 0.6] * 2, [0.0] * 2, [0.0] * 2])
 
 
 def test_composites():
