@@ -82,6 +82,10 @@ KNOWN = {
                                                    "is 0, ours is 0, PyTorch's float32 is rounding noise (-1.2e-4)")],
     "nn.functional.normalize": [("float32#2/vjp2", "p=0.5 in float32: one second-order element 1.2e-4 from "
                                                    "PyTorch's (both are float32 rounding; float64 agrees)")],
+    "norm.nuc": [("float64#1:zeros/vjp", "the nuclear norm's gradient U Vh where a matrix of the batch (the 5th) "
+                                         "has a zero singular value: its pair of singular vectors is LAPACK's choice "
+                                         "up to sign and both gradients hold it (they differ by 2 u v^T, rank 1); each "
+                                         "is a subgradient there")],
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient at the NaN and +-inf elements themselves: ours is the "
                                             "product of the others (exact: finite, or -inf), PyTorch's "
                                             "result / x there (NaN)") for i in (0, 1)],
@@ -89,10 +93,6 @@ KNOWN = {
 
 # op key -> [(pattern, reason)]: argument forms we do not take (the call raises).
 UNSUPPORTED = {
-    "linalg.matrix_norm": [("float64#[4-7]/out", "ord='nuc' needs singular values, which the engine does not "
-                                                   "compute yet (raises RuntimeError saying so)")],
-    "norm.nuc": [("*/out", "p='nuc' needs singular values, which the engine does not compute yet (raises "
-                           "RuntimeError saying so)")],
 }
 
 

@@ -280,6 +280,26 @@ def test_lstsq_results_by_driver():
     close(LA.lstsq(wide, ad.ones(2, 2, dtype=ad.float64), driver="gelsd").solution, [[1 / 0.6] * 2, [0.0] * 2, [0.0] * 2])
 
 
+def test_norm_nuc_is_matrix_norms():
+    """torch.norm(p='nuc') is linalg.matrix_norm(A, 'nuc', dim or every dim), with its checks."""
+    a = RNG.standard_normal((2, 3, 4))
+    x = ad.tensor(a, requires_grad=True)
+    close(ad.norm(x[0], p="nuc"), np.linalg.norm(a[0], "nuc"))
+    y = x.norm(p="nuc", dim=(2, 0), keepdim=True)
+    assert tuple(y.shape) == (1, 3, 1)
+    close(y.reshape(3), np.linalg.norm(np.transpose(a, (1, 0, 2)), "nuc", axis=(1, 2)))
+    z = ad.norm(x, p="nuc", dim=[1, 2])
+    assert z.grad_fn.name() == "SumBackward1"
+    (g,) = ad.autograd.grad(z.sum(), x)
+    u, _, vh = np.linalg.svd(a, full_matrices=False)
+    close(g, u @ vh)
+    for t, kw, msg in ((ad.ones(2, 3, 4), {}, "dim must be a 2-tuple. Got 0 1 2"),
+                       (ad.ones(3), {}, "The input tensor A must have at least 2 dimensions."),
+                       (ad.ones(2, 3, dtype=ad.int64), {}, "Expected a floating point or complex tensor as input. Got Long")):
+        with pytest.raises(RuntimeError, match="^linalg.matrix_norm: " + msg):
+            ad.norm(t, p="nuc", **kw)
+
+
 def test_composites():
     x = [ad.tensor(RNG.standard_normal(s)) for s in ((4,), (4, 2), (2, 6), (6, 3), (3,))]
     close(LA.multi_dot(x), np.linalg.multi_dot([arr(t) for t in x]))
