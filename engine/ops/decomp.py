@@ -127,6 +127,8 @@ def matrix_exp_kernel(xp, a):
     the degree-13 Pade approximant, squared s times (each matrix of the batch its own s)."""
     if a.size == 0:
         return a.copy()
+    if a.dtype == numpy.float32:  # squaring multiplies float32's rounding by the norm: worked in float64
+        return matrix_exp_kernel(xp, a.astype(numpy.float64)).astype(numpy.float32)
     b = _PADE13
     n = a.shape[-1]
     norm = xp.abs(a).sum(axis=-2).max(axis=-1)
