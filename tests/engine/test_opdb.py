@@ -82,6 +82,34 @@ KNOWN = {
                                                    "is 0, ours is 0, PyTorch's float32 is rounding noise (-1.2e-4)")],
     "nn.functional.normalize": [("float32#2/vjp2", "p=0.5 in float32: one second-order element 1.2e-4 from "
                                                    "PyTorch's (both are float32 rounding; float64 agrees)")],
+    "linalg.cond": [
+        ("float64#1:zeros/out", "a singular matrix (the 2nd of the batch has a zero singular value): PyTorch's LAPACK "
+                                "gives that singular value as -0.0, so its cond is 9.55 / -0 = -inf; ours +0, +inf "
+                                "(a condition number is at least 1)"),
+        ("float32#[0-2]/vjp", "float32 rounding: against the float64 gradient of the same input ours errs by 5e-7, "
+                              "PyTorch's by 2.7e-5 (of 7.3)")],
+    "linalg.lstsq": [
+        ("float64#[01]:nonfinite/out", "A holding NaN and inf: PyTorch's LAPACK call fails an internal assert "
+                                       "(RuntimeError: 'Argument 5 has illegal value ... a bug'), ours raises "
+                                       "LinAlgError (a RuntimeError): the SVD did not converge (non-finite values)"),
+        ("float32#2/vjp2", "float32 rounding: against the float64 second-order product of the same input ours errs "
+                           "by 2.4e-5, PyTorch's by 6.8e-5 (of 117)")],
+    "linalg.lstsq.grad_oriented": [
+        ("float64#[01]:nonfinite/out", "A holding NaN and inf: PyTorch's LAPACK call fails an internal assert "
+                                       "(RuntimeError: 'Argument 5 has illegal value ... a bug'), ours raises "
+                                       "LinAlgError (a RuntimeError): the SVD did not converge (non-finite values)"),
+        ("float32#2/vjp2", "float32 rounding: against the float64 second-order product of the same input ours errs "
+                           "by 2.4e-5, PyTorch's by 6.8e-5 (of 117)")],
+    "linalg.qr": [
+        ("float64#0:nonfinite/out", "a first column holding NaN, inf and -inf: R[0, 0] (its norm) is NaN in ours, "
+                                    "1.19 in PyTorch's (its LAPACK's norm of a non-finite column); the rest NaN in both"),
+        ("float64#[01]:zeros/vjp", "R singular (the zeros copy leaves a 0 on its diagonal): the gradient solves with "
+                                   "R^T, inf/NaN in both; ours NaN where PyTorch's has +-inf")],
+    "qr": [
+        ("float64#0:nonfinite/out", "a first column holding NaN, inf and -inf: R[0, 0] (its norm) is NaN in ours, "
+                                    "1.19 in PyTorch's (its LAPACK's norm of a non-finite column); the rest NaN in both"),
+        ("float64#[01]:zeros/vjp", "R singular (the zeros copy leaves a 0 on its diagonal): the gradient solves with "
+                                   "R^T, inf/NaN in both; ours NaN where PyTorch's has +-inf")],
     "matrix_exp": [(pattern, "float32 exponentials with entries up to 9e4 (norm ~10, squared several times): "
                              "PyTorch's float32 scaling and squaring errs by up to 5e-2 there (5e-7 of the largest "
                              "entry, up to 2e-6 relative on the smaller ones; its VJP 3e-2), ours is worked in float64 "
