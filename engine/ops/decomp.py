@@ -303,25 +303,17 @@ def cholesky_checked(row, A, upper, fname):
         host = numpy.swapaxes(host, -1, -2)
     batch = host.shape[:-2]
     for flat, index in enumerate(numpy.ndindex(*batch)):
-        k = _not_positive_definite(host[index])
-        if k:
-            prefix = f"(Batch element {flat}): " if batch else ""
-            raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is not "
-                              f"positive-definite (the leading minor of order {k} is not positive-definite).")
+        matrix = host[index]
+        for k in range(1, matrix.shape[-1] + 1):  # LAPACK's potrf info: a pivot not positive, or NaN
+            try:
+                factor = numpy.linalg.cholesky(matrix[:k, :k])
+            except numpy.linalg.LinAlgError:
+                factor = None
+            if factor is None or not factor[k - 1, k - 1] > 0:
+                prefix = f"(Batch element {flat}): " if batch else ""
+                raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is "
+                                  f"not positive-definite (the leading minor of order {k} is not positive-definite).")
     raise LinAlgError(f"{fname}: The factorization could not be completed because the input is not positive-definite.")
-
-
-def _not_positive_definite(matrix):
-    """LAPACK's potrf info for one matrix (its lower triangle): the order of the first leading minor
-    whose pivot is not positive or is NaN, or 0 (for messages only; runs on the host)."""
-    for k in range(1, matrix.shape[-1] + 1):
-        try:
-            factor = numpy.linalg.cholesky(matrix[:k, :k])
-        except numpy.linalg.LinAlgError:
-            return k
-        if not factor[k - 1, k - 1] > 0:
-            return k
-    return 0
 
 
 # ---------------------------------------------------------------------------------- qr

@@ -1132,8 +1132,7 @@ class Norm(Op):
     def _nuclear(input, dim, keepdim):
         """p='nuc': PyTorch's torch.norm calls linalg.matrix_norm(input, 'nuc', dim or every dim): the
         sum of the singular values over the two dims (moved to the back), with its checks."""
-        from .decomp import LinalgSvdS
-        from .shapes import Permute, Reshape
+        from .table import TABLE  # (rows of engine/ops/shapes.py and decomp.py: importing them is a cycle)
         nd = input.array.ndim
         if nd < 2:
             raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
@@ -1147,11 +1146,11 @@ class Norm(Op):
         if d0 == d1:
             raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, {dims[1]})")
         order = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
-        x = input if order == list(range(nd)) else run_op(Permute, (input,), {"dims": tuple(order)})
-        out = run_op(Sum, (run_op(LinalgSvdS, (x,), NO_PARAMS),), {"dim": (-1,), "keepdim": False})
+        x = input if order == list(range(nd)) else run_op(TABLE["permute"], (input,), {"dims": tuple(order)})
+        out = run_op(Sum, (run_op(TABLE["linalg_svd_s"], (x,), NO_PARAMS),), {"dim": (-1,), "keepdim": False})
         if keepdim:
             shape = tuple(1 if d in (d0, d1) else n for d, n in enumerate(input.array.shape))
-            out = run_op(Reshape, (out,), {"shape": shape})
+            out = run_op(TABLE["reshape"], (out,), {"shape": shape})
         return out
 
 
