@@ -11,7 +11,7 @@ import numpy
 
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
-from ..ops.linalg import scalar_name, square_matrices, lu_dtype
+from ..ops.linalg import scalar_name, square_matrices, lu_dtype, LinAlgError
 from ..ops.decomp import cholesky_checked, lu_kernel, permutation_matrix
 from ..core.tensor import TensorBase as Tensor, apply, array_module, make_tensor
 from ..core.grad_mode import no_grad
@@ -145,6 +145,8 @@ def lstsq(A, B, rcond=None, *, driver=None):
     rows = B.array.shape[-1] if vector else B.array.shape[-2]
     if rows != m:
         raise RuntimeError(f"torch.linalg.lstsq: input.size(-2) should match other.size(-{1 if vector else 2})")
+    if driver == "gels":
+        _full_rank_check(A)
     params = {"rcond": rcond, "vector": vector} if rcond is not None else {"vector": vector}
     solution = apply(_op["linalg_lstsq"], A, B, **params)
     with no_grad():
@@ -159,6 +161,25 @@ def lstsq(A, B, rcond=None, *, driver=None):
         rank = _empty(A, numpy.int64)
     singular_values = s if driver in ("gelsd", "gelss") else _empty(A)
     return LinalgLstsqResult(solution, residuals, rank, singular_values)
+
+
+def _full_rank_check(A):
+    """The driver gels (QR of A, of A^T when wide) refuses a triangular factor with a zero on its
+    diagonal, as LAPACK's: PyTorch's LinAlgError with the first one's place (1-based) as the code."""
+    host = numpy.asarray(A.array)
+    if host.size == 0:
+        return
+    m, n = host.shape[-2:]
+    r = numpy.linalg.qr(host if m >= n else numpy.swapaxes(host, -1, -2), mode="r")
+    with numpy.errstate(invalid="ignore"):
+        zero = numpy.diagonal(r, axis1=-2, axis2=-1)[..., :min(m, n)] == 0
+    if not zero.any():
+        return
+    flat = zero.reshape((-1, zero.shape[-1]))
+    element = int(numpy.argmax(flat.any(axis=-1)))
+    prefix = f"(Batch element {element}): " if zero.ndim > 1 else ""
+    raise LinAlgError(f"torch.linalg.lstsq: {prefix}The least squares solution could not be computed because the "
+                      f"input matrix does not have full rank (error code: {int(numpy.argmax(flat[element])) + 1}).")
 
 
 def _rank_of(s, m, n, atol, rtol):
@@ -238,8 +259,24 @@ def lu_factor(A, *, pivot=True):
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu_dtype(A, "linalg.lu_factor")
     lu = apply(_op["linalg_lu_factor"], A)
+    _zero_pivot_check(lu)
     pivots = lu_kernel(array_module(A.device), A.array)[1]
     return LinalgLuFactorResult(lu, make_tensor(pivots, A.device))
+
+
+def _zero_pivot_check(lu):
+    """PyTorch's lu_factor refuses a factorization with a zero on U's diagonal (getrf's info: the
+    first one, 1-based), naming the first such matrix of a batch; NaN passes."""
+    zero = numpy.diagonal(numpy.asarray(lu.array), axis1=-2, axis2=-1) == 0
+    if not zero.any():
+        return
+    flat = zero.reshape((-1, zero.shape[-1]))
+    element = int(numpy.argmax(flat.any(axis=-1)))
+    k = int(numpy.argmax(flat[element])) + 1
+    prefix = f"(Batch element {element}): " if zero.ndim > 1 else ""
+    raise RuntimeError(f"torch.linalg.lu_factor: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in "
+                       f"a division by zero. If you still want to perform the factorization, consider calling "
+                       f"linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
 
 
 def lu(A, *, pivot=True):

@@ -127,6 +127,8 @@ def matrix_exp_kernel(xp, a):
     the degree-13 Pade approximant, squared s times (each matrix of the batch its own s)."""
     if a.size == 0:
         return a.copy()
+    if a.dtype == numpy.float32:  # squaring multiplies float32's rounding by the norm: worked in float64
+        return matrix_exp_kernel(xp, a.astype(numpy.float64)).astype(numpy.float32)
     b = _PADE13
     n = a.shape[-1]
     norm = xp.abs(a).sum(axis=-2).max(axis=-1)
@@ -150,6 +152,39 @@ def matrix_exp_kernel(xp, a):
     return r.astype(a.dtype, copy=False)
 
 
+def _not_converged(a, fname, what):
+    """PyTorch's LinAlgError where LAPACK's SVD or symmetric eigensolver did not converge (numpy
+    raised its LinAlgError; in practice a matrix holding NaN or inf): it names the first matrix of
+    the batch with a non-finite entry (LAPACK's error code, which PyTorch adds, numpy does not give)."""
+    from .linalg import LinAlgError
+    host = numpy.asarray(a)
+    bad = ~numpy.isfinite(host).all(axis=(-2, -1))
+    first = int(numpy.argmax(bad.reshape(-1))) if bad.size else 0
+    prefix = f"(Batch element {first}): " if host.ndim > 2 else ""
+    if fname == "linalg.svd" and bad.any():
+        what = "The algorithm failed to converge because the input matrix contained non-finite values."
+    return LinAlgError(f"{fname}: {prefix}{what}")
+
+
+def svd_kernel(xp, a, **options):
+    """numpy's SVD of (a batch of) matrices, PyTorch's LinAlgError where it does not converge."""
+    try:
+        return xp.linalg.svd(a, **options)
+    except numpy.linalg.LinAlgError:
+        raise _not_converged(a, "linalg.svd", "The algorithm failed to converge because the input matrix is "
+                             "ill-conditioned or has too many repeated singular values.") from None
+
+
+def eigh_kernel(xp, a, UPLO="L", vectors=True):
+    """numpy's eigh (eigvalsh without vectors) of (a batch of) symmetric matrices, PyTorch's
+    LinAlgError where it does not converge."""
+    try:
+        return xp.linalg.eigh(a, UPLO=UPLO) if vectors else xp.linalg.eigvalsh(a, UPLO=UPLO)
+    except numpy.linalg.LinAlgError:
+        raise _not_converged(a, "linalg.eigh", "The algorithm failed to converge because the input matrix is "
+                             "ill-conditioned or has too many repeated eigenvalues.") from None
+
+
 def pinv_kernel(xp, a, rtol=None, atol=None, hermitian=False):
     """The pseudo-inverse with PyTorch's tolerance: singular values at most max(atol, rtol * the
     largest) count as zero; rtol defaults to eps * max(m, n) when atol is not given, else to 0."""
@@ -160,12 +195,12 @@ def pinv_kernel(xp, a, rtol=None, atol=None, hermitian=False):
     if min(m, n) == 0:
         return xp.zeros(a.shape[:-2] + (n, m), dtype=a.dtype)
     if hermitian:
-        w, v = xp.linalg.eigh(a)
+        w, v = eigh_kernel(xp, a)
         big = xp.abs(w).max(axis=-1, keepdims=True)
         keep = xp.abs(w) > xp.maximum(atol, rtol * big)
         inv = xp.where(keep, 1 / xp.where(keep, w, 1), 0)
         return xp.matmul(v * inv[..., None, :], _swap(xp, v)).astype(a.dtype, copy=False)
-    u, s, vh = xp.linalg.svd(a, full_matrices=False)
+    u, s, vh = svd_kernel(xp, a, full_matrices=False)
     keep = s > xp.maximum(atol, rtol * s[..., :1])
     inv = xp.where(keep, 1 / xp.where(keep, s, 1), 0)
     return xp.matmul(_swap(xp, vh), inv[..., :, None] * _swap(xp, u)).astype(a.dtype, copy=False)
@@ -253,27 +288,32 @@ def cholesky_grad(F, g, factor, upper):
 
 def cholesky_checked(row, A, upper, fname):
     """The row on A, with PyTorch's checks and its LinAlgError naming the first leading minor that
-    is not positive-definite."""
+    is not positive-definite: a pivot that is not positive, or NaN, as LAPACK's potrf (numpy's
+    cholesky carries a NaN pivot through as NaN instead of refusing it)."""
     from .linalg import square_matrices, LinAlgError
     square_matrices(A, fname, lu=False)
     try:
-        return run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
+        out = run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
+        if bool((numpy.diagonal(numpy.asarray(out.array), axis1=-2, axis2=-1) > 0).all()):
+            return out
     except numpy.linalg.LinAlgError:
-        host = numpy.asarray(A.array)
-        if upper:
-            host = numpy.swapaxes(host, -1, -2)
-        batch = host.shape[:-2]
-        for flat, index in enumerate(numpy.ndindex(*batch)):
-            matrix = host[index]
-            for k in range(1, matrix.shape[-1] + 1):
-                try:
-                    numpy.linalg.cholesky(matrix[:k, :k])
-                except numpy.linalg.LinAlgError:
-                    prefix = f"(Batch element {flat}): " if batch else ""
-                    raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input "
-                                      f"is not positive-definite (the leading minor of order {k} is not "
-                                      f"positive-definite).") from None
-        raise
+        pass
+    host = numpy.asarray(A.array)
+    if upper:
+        host = numpy.swapaxes(host, -1, -2)
+    batch = host.shape[:-2]
+    for flat, index in enumerate(numpy.ndindex(*batch)):
+        matrix = host[index]
+        for k in range(1, matrix.shape[-1] + 1):  # LAPACK's potrf info: a pivot not positive, or NaN
+            try:
+                factor = numpy.linalg.cholesky(matrix[:k, :k])
+            except numpy.linalg.LinAlgError:
+                factor = None
+            if factor is None or not factor[k - 1, k - 1] > 0:
+                prefix = f"(Batch element {flat}): " if batch else ""
+                raise LinAlgError(f"{fname}: {prefix}The factorization could not be completed because the input is "
+                                  f"not positive-definite (the leading minor of order {k} is not positive-definite).")
+    raise LinAlgError(f"{fname}: The factorization could not be completed because the input is not positive-definite.")
 
 
 # ---------------------------------------------------------------------------------- qr
@@ -356,7 +396,7 @@ class LinalgSvdU(Op):
     saves = (0,)
 
     def forward(xp, a, full_matrices=True):
-        return xp.linalg.svd(a, full_matrices=full_matrices)[0]
+        return svd_kernel(xp, a, full_matrices=full_matrices)[0]
 
     def backward(F, ctx, g, a, full_matrices=True):
         return (svd_grad(F, a, g, None, None, full_matrices),)
@@ -371,7 +411,7 @@ class LinalgSvdS(Op):
     saves = (0,)
 
     def forward(xp, a):
-        return xp.linalg.svd(a, compute_uv=False)
+        return svd_kernel(xp, a, compute_uv=False)
 
     def backward(F, ctx, g, a):
         return (svd_grad(F, a, None, g, None, False),)
@@ -386,7 +426,7 @@ class LinalgSvdVh(Op):
     saves = (0,)
 
     def forward(xp, a, full_matrices=True):
-        return xp.linalg.svd(a, full_matrices=full_matrices)[2]
+        return svd_kernel(xp, a, full_matrices=full_matrices)[2]
 
     def backward(F, ctx, g, a, full_matrices=True):
         return (svd_grad(F, a, None, None, g, full_matrices),)
@@ -446,7 +486,7 @@ class LinalgEighValues(Op):
     saves = (0,)
 
     def forward(xp, a, UPLO="L"):
-        return xp.linalg.eigvalsh(a, UPLO=UPLO)
+        return eigh_kernel(xp, a, UPLO, vectors=False)
 
     def backward(F, ctx, g, a, UPLO="L"):
         return (eigh_grad(F, a, g, None, UPLO),)
@@ -461,7 +501,7 @@ class LinalgEighVectors(Op):
     saves = (0, "out")
 
     def forward(xp, a, UPLO="L"):
-        return xp.linalg.eigh(a, UPLO=UPLO)[1]
+        return eigh_kernel(xp, a, UPLO)[1]
 
     def backward(F, ctx, g, a, v, UPLO="L"):
         return (eigh_grad(F, a, None, g, UPLO, v),)

@@ -1112,19 +1112,46 @@ class Norm(Op):
                         F.pow_scalar(scale, exponent=p - 1)),)
 
     def call(input, p, dim, keepdim):
+        if p == "nuc":
+            return Norm._nuclear(input, dim, keepdim)
         if input.array.dtype.kind != "f":
             raise RuntimeError(f"norm(): expected a floating point tensor, got {input.dtype.name}")
         if p in ("fro", None):
             p = 2
         if isinstance(p, str):
             if p not in ("inf", "Inf", "-inf", "-Inf"):
-                raise RuntimeError(f"norm: p={p!r} is not supported here; use a number, 'fro' or inf "
-                                   "(the nuclear norm: linalg.matrix_norm)")
+                raise RuntimeError(f"norm: p={p!r} is not supported here; use a number, 'fro', 'nuc' or inf")
             p = -math.inf if p[0] == "-" else math.inf
         p = float(p)
         if abs(p) != math.inf and p == int(p):
             p = int(p)
         return run_op(Norm, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
+
+
+    @staticmethod
+    def _nuclear(input, dim, keepdim):
+        """p='nuc': PyTorch's torch.norm calls linalg.matrix_norm(input, 'nuc', dim or every dim): the
+        sum of the singular values over the two dims (moved to the back), with its checks."""
+        from .table import TABLE  # (rows of engine/ops/shapes.py and decomp.py: importing them is a cycle)
+        nd = input.array.ndim
+        if nd < 2:
+            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+        if input.array.dtype.kind != "f":
+            raise RuntimeError(f"linalg.matrix_norm: Expected a floating point or complex tensor as input. Got "
+                               f"{_dt.scalar_name(as_dtype(input.array.dtype))}")
+        dims = list(range(nd)) if dim is None else [dim] if isinstance(dim, int) else list(dim)
+        if len(dims) != 2:
+            raise RuntimeError("linalg.matrix_norm: dim must be a 2-tuple. Got " + " ".join(str(d) for d in dims))
+        d0, d1 = (d + nd if d < 0 else d for d in dims)
+        if d0 == d1:
+            raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dims[0]}, {dims[1]})")
+        order = [d for d in range(nd) if d not in (d0, d1)] + [d0, d1]
+        x = input if order == list(range(nd)) else run_op(TABLE["permute"], (input,), {"dims": tuple(order)})
+        out = run_op(Sum, (run_op(TABLE["linalg_svd_s"], (x,), NO_PARAMS),), {"dim": (-1,), "keepdim": False})
+        if keepdim:
+            shape = tuple(1 if d in (d0, d1) else n for d, n in enumerate(input.array.shape))
+            out = run_op(TABLE["reshape"], (out,), {"shape": shape})
+        return out
 
 
 class Dist(Op):

@@ -87,6 +87,13 @@ def test_cholesky_not_positive_definite_is_pytorchs_linalg_error():
         LA.cholesky(batch)
     with pytest.raises(RuntimeError, match="A must be batches of square matrices, but they are 2 by 3 matrices"):
         LA.cholesky(ad.ones(2, 3))
+    # a NaN pivot is not positive-definite, as LAPACK's potrf (numpy's cholesky answers NaN); inf passes
+    with pytest.raises(LA.LinAlgError, match=r"^linalg.cholesky: \(Batch element 1\): .* order 2 is not"):
+        LA.cholesky(ad.tensor(np.stack([np.eye(2), [[4.0, 0.0], [np.nan, 1.0]]])))
+    with pytest.raises(LA.LinAlgError, match=r"order 1 is not positive-definite"):
+        LA.cholesky(ad.tensor([[np.nan, 0.0], [0.0, 1.0]]), upper=True)
+    close(LA.cholesky(ad.tensor([[4.0, np.nan], [1.0, 1.0]])), [[2.0, 0.0], [0.5, 0.75 ** 0.5]])  # upper unread
+    assert np.isinf(arr(LA.cholesky(ad.tensor([[np.inf, 0.0], [0.0, 1.0]])))[0, 0])
 
 
 @pytest.mark.parametrize("shape", [(5, 3), (3, 5), (2, 4, 4)])
@@ -111,6 +118,22 @@ def test_svd_gradient_at_repeated_singular_values_is_nan_as_pytorch():
     assert np.isnan(arr(g)).all()
     (g,) = ad.autograd.grad(LA.svdvals(a).sum(), a)  # the singular values alone stay differentiable
     close(g, np.eye(3))
+
+
+def test_svd_and_eigh_not_converging_are_pytorchs_linalg_error():
+    """numpy's LinAlgError of a matrix holding NaN or inf is PyTorch's, naming the batch element."""
+    a = RNG.standard_normal((3, 4, 4))
+    a[1, 0, :3] = [np.nan, np.inf, -np.inf]
+    a = ad.tensor(a)
+    for f in (LA.svdvals, LA.pinv, LA.matrix_rank, LA.cond, lambda x: LA.svd(x).U):
+        with pytest.raises(LA.LinAlgError, match=r"^linalg.svd: \(Batch element 1\): The algorithm failed to "
+                                                  r"converge because the input matrix contained non-finite values.$"):
+            f(a)
+    for f in (LA.eigvalsh, lambda x: LA.eigh(x).eigenvectors, lambda x: LA.pinv(x, hermitian=True)):
+        with pytest.raises(LA.LinAlgError, match=r"^linalg.eigh: \(Batch element 1\): The algorithm failed to "
+                                                  r"converge because the input matrix is ill-conditioned"):
+            f(a)
+    assert not isinstance(LA.LinAlgError("x"), np.linalg.LinAlgError)
 
 
 @pytest.mark.parametrize("uplo", ["L", "U"])
@@ -183,6 +206,15 @@ def test_lu_errors():
         LA.lu_solve(lu, piv.long(), lu)
     with pytest.raises(RuntimeError, match=r"Incompatible shapes of A and B for the equation AX = B \(3x3 and 4x2\)"):
         LA.lu_solve(lu, piv, ad.ones(4, 2, dtype=ad.float64))
+    # a zero pivot (getrf's info) is refused by lu_factor, as PyTorch's; lu (and a NaN pivot) answer
+    singular = ad.tensor(np.stack([np.eye(3), [[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [0.0, 0.0, 1.0]]]))
+    with pytest.raises(RuntimeError, match=r"^torch.linalg.lu_factor: \(Batch element 1\): U\[2,2\] is zero and "
+                                           r"using it on lu_solve would result in a division by zero"):
+        LA.lu_factor(singular)
+    with pytest.raises(RuntimeError, match=r"^torch.linalg.lu_factor: U\[1,1\] is zero"):
+        LA.lu_factor(ad.zeros(3, 2, dtype=ad.float64))
+    close(LA.lu(singular).P @ LA.lu(singular).L @ LA.lu(singular).U, singular)
+    assert np.isnan(arr(LA.lu_factor(ad.tensor([[np.nan, 2.0], [2.0, 4.0]])).LU)).any()
 
 
 def test_matrix_exp_identities():
@@ -196,6 +228,7 @@ def test_matrix_exp_identities():
     e32 = LA.matrix_exp(ad.tensor(a[1].astype(np.float32)))
     assert e32.dtype == ad.float32
     close(e32, arr(e)[1], 1e-4)
+    np.testing.assert_allclose(arr(e32), arr(e)[1].astype(np.float32), rtol=3e-7)  # float64's, rounded
     assert tuple(LA.matrix_exp(ad.zeros(0, 0)).shape) == (0, 0)
     with pytest.raises(RuntimeError, match="linalg.matrix_exp: A must be batches of square matrices"):
         LA.matrix_exp(ad.ones(2, 3))
@@ -237,6 +270,35 @@ def test_lstsq_results_by_driver():
         LA.lstsq(a, b, driver="bad")
     with pytest.raises(RuntimeError, match=r"input.size\(-2\) should match other.size\(-2\)"):
         LA.lstsq(a, ad.ones(4, 2, dtype=ad.float64))
+    # gels (QR) refuses an exact zero on its triangular factor's diagonal, as LAPACK's; the others answer
+    wide = ad.tensor([[0.0, 0.0, 0.0], [0.6, 0.0, 0.0]])
+    with pytest.raises(LA.LinAlgError, match=r"^torch.linalg.lstsq: The least squares solution could not be computed "
+                                              r"because the input matrix does not have full rank \(error code: 1\).$"):
+        LA.lstsq(wide, ad.ones(2, 2, dtype=ad.float64), driver="gels")
+    tall = ad.tensor(np.stack([np.eye(3)[:, :2], [[1.0, 0.0], [2.0, 0.0], [0.0, 0.0]]]))
+    with pytest.raises(LA.LinAlgError, match=r"\(Batch element 1\): .* \(error code: 2\).$"):
+        LA.lstsq(tall, ad.ones(2, 3, 1, dtype=ad.float64), driver="gels")
+    close(LA.lstsq(wide, ad.ones(2, 2, dtype=ad.float64), driver="gelsd").solution, [[1 / 0.6] * 2, [0.0] * 2, [0.0] * 2])
+
+
+def test_norm_nuc_is_matrix_norms():
+    """torch.norm(p='nuc') is linalg.matrix_norm(A, 'nuc', dim or every dim), with its checks."""
+    a = RNG.standard_normal((2, 3, 4))
+    x = ad.tensor(a, requires_grad=True)
+    close(ad.norm(x[0], p="nuc"), np.linalg.norm(a[0], "nuc"))
+    y = x.norm(p="nuc", dim=(2, 0), keepdim=True)
+    assert tuple(y.shape) == (1, 3, 1)
+    close(y.reshape(3), np.linalg.norm(np.transpose(a, (1, 0, 2)), "nuc", axis=(1, 2)))
+    z = ad.norm(x, p="nuc", dim=[1, 2])
+    assert z.grad_fn.name() == "SumBackward1"
+    (g,) = ad.autograd.grad(z.sum(), x)
+    u, _, vh = np.linalg.svd(a, full_matrices=False)
+    close(g, u @ vh)
+    for t, kw, msg in ((ad.ones(2, 3, 4), {}, "dim must be a 2-tuple. Got 0 1 2"),
+                       (ad.ones(3), {}, "The input tensor A must have at least 2 dimensions."),
+                       (ad.ones(2, 3, dtype=ad.int64), {}, "Expected a floating point or complex tensor as input. Got Long")):
+        with pytest.raises(RuntimeError, match="^linalg.matrix_norm: " + msg):
+            ad.norm(t, p="nuc", **kw)
 
 
 def test_composites():
