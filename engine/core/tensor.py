@@ -158,9 +158,8 @@ def apply(op, *args, **params):
 
 
 def run_op(op, args, params):
-    """apply() with the arguments as a tuple and the parameters as a dict: the one path of every op
-    -- operands, forward, result, node. A call of one tensor (maybe with a number), the commonest,
-    is read and recorded here without a call; the row's plans are worked out once (op.keeps...)."""
+    """apply() with the arguments as a tuple, the parameters as a dict: the one path of every op. A call of
+    one tensor (and a number), the commonest, is run and recorded with no call but the row's forward."""
     a = args[0]
     n = len(args)
     t = None  # the one tensor of a call of one (maybe with a number), at 0 (alone), 1 (first) or 2 (second)
@@ -182,8 +181,7 @@ def run_op(op, args, params):
         if t._base is not None:
             refresh_view(t)
         device = t.device
-        requires = t._rg
-        x = t.array
+        requires, x = t._rg, t.array
         b = device.backend or _load_backend(device)
         if special and op.is_view and isinstance(x, _np_generic):
             x = storage_of(t)  # a view must share memory: box a numpy scalar
@@ -195,44 +193,32 @@ def run_op(op, args, params):
         elif x.__class__ is not _np_ndarray or op.ufunc is None or x.nbytes < _ELIDE_BYTES \
                 or (into := _elision.into_one(op, args, x, at == 1, requires)) is None:
             out = op.forward(b.xp, x, args[1]) if at == 1 else op.forward(b.xp, a, x)
-        else:  # a temporary's memory takes the result (elision.py): the row's ufunc, bit for bit
-            out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if at == 1 else \
-                getattr(b.xp, op.ufunc)(a, x, out=into)
+        else:  # a temporary's memory takes the result (elision.py, which counts this frame's references)
+            out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if at == 1 else getattr(b.xp, op.ufunc)(a, x, out=into)
     if special:
         return _special_result(op, args, params, out, x, device, requires)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
     result = _new_tensor()
-    result.array = out
-    result.device = device
+    result.array, result.device = out, device
     result._base = result._fn = None
-    result._rg = False
     if inference_used[0] and _inference_on():
-        result._vc = InferenceVersion((0,))
-        return result
+        return _inference_result(result)
     result._vc = [0]
     if not (requires and op.differentiable and _grad_enabled()):
+        result._rg = False
         return result
     result._rg = True
-    result._fn = _record_one(op, args, params, result, t, at, x, device) if t is not None else \
-        record_node(op, args, params, result)
-    return result
-
-
-def _record_one(op, args, params, result, t, at, x, device):
-    """run_op's node of a call of one tensor `t` (which wants a gradient, its array `x`) alone (at 0),
-    then a number (1) or after one (2): the commonest calls, straight-line (record_node makes
-    every other node)."""
-    node = Node()
-    node.op = op
-    node.params = params or NO_PARAMS
+    if t is None:
+        result._fn = record_node(op, args, params, result)
+        return result
+    node = result._fn = Node()  # a one-tensor call's node, straight-line (record_node makes the others)
+    node.op, node.params = op, params or NO_PARAMS
     node.pre_hooks = node.retain = None
     edge = t._fn or (accumulator_of(t) if t._base is None else edge_of_leaf(t))
     node.inputs = (edge,) if at == 0 else (edge, None) if at == 1 else (None, edge)
     needs = node.needs = _ONE_WANTED if at == 0 else _FIRST_WANTED if at == 1 else _SECOND_WANTED
-    # a numpy scalar's shape and dtype are its class's: the node's tuples made once (an array's are read)
-    out = result.array
-    meta = SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None
+    meta = SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None  # (a numpy scalar's, made once)
     if meta is not None:
         node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
     else:
@@ -240,8 +226,7 @@ def _record_one(op, args, params, result, t, at, x, device):
         node.out_shape, node.out_dtype = out.shape, out.dtype
     if op.saves:
         plan = op.keeps.get(needs) or save_plan_of(op, needs)
-        # only numbers of the call: kept as they are (saving.saved_entries reads them)
-        if plan.__class__ is ValuesPlan:
+        if plan.__class__ is ValuesPlan:  # only numbers of the call: kept as they are (saving.saved_entries)
             saved = []
             for s in plan:
                 saved.append(None if s is None else args[s])
@@ -250,11 +235,17 @@ def _record_one(op, args, params, result, t, at, x, device):
             node.saved = _saved(plan, args, result)
     else:
         node.saved = None
-    node.seq = next_sequence()
-    node.device = device
+    node.seq, node.device = next_sequence(), device
     if spans_used[0] or tracing[0]:
         _annotate(node, args)
-    return node
+    return result
+
+
+def _inference_result(result):
+    """A result made in inference mode: no gradient, no version counting (PyTorch's inference tensors)."""
+    result._rg = False
+    result._vc = InferenceVersion((0,))
+    return result
 
 
 def _input_shapes(x, at):
