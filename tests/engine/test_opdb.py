@@ -32,7 +32,9 @@ import autodiff.engine as T
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "support"))
+sys.path.insert(0, os.path.join(HERE, "..", "golden"))
 from tolerance import assert_close  # noqa: E402
+import opdb_walk as walk  # noqa: E402  (how the generator walked the same samples)
 
 GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden", "opdb"))
 MISSING = os.path.join(GOLDEN, "missing.txt")
@@ -252,24 +254,6 @@ def build(v):
     raise CannotBuild(f"value {sorted(v)}")
 
 
-def leaves(x):
-    if isinstance(x, T.Tensor):
-        return [x] if x.requires_grad else []
-    if isinstance(x, (list, tuple)):
-        return [t for v in x for t in leaves(v)]
-    if isinstance(x, dict):
-        return [t for k in x for t in leaves(x[k])]
-    return []
-
-
-def outputs(y):
-    if isinstance(y, T.Tensor):
-        return [y]
-    if isinstance(y, (list, tuple)):
-        return [t for v in y for t in outputs(v)]
-    return []
-
-
 def resolve(entry):
     """(how, target) of the first call form of the op that our API has, or None."""
     for how, name in entry["calls"]:
@@ -344,7 +328,7 @@ def run_sample(how, target, sample, tol, gauge=None):
     in PyTorch's gauge first, where one is given)."""
     failures = {}
     x, args, kwargs = build(sample["input"]), build(sample["args"]), build(sample["kwargs"])
-    xs = leaves([x, args, kwargs])
+    xs = walk.leaves([x, args, kwargs], T.Tensor)
     want = sample["out"]
     dtype = sample["dtype"]
     try:
@@ -369,7 +353,7 @@ def run_sample(how, target, sample, tol, gauge=None):
         failures["out"] = str(e)[:400]
     if "vjp" not in sample:
         return failures
-    ys = [t for t in outputs(y) if t.requires_grad and t.dtype.is_floating_point]
+    ys = [t for t in walk.outputs(y, T.Tensor) if t.requires_grad and t.dtype.is_floating_point]
     if isinstance(sample["vjp"], dict):   # PyTorch raised
         return failures
     if not ys:

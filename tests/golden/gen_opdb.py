@@ -48,6 +48,8 @@ from torch.testing._internal.common_methods_invocations import op_db
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 OUT = os.path.join(HERE, "opdb")
+sys.path.insert(0, HERE)
+import opdb_walk as walk  # noqa: E402  (the replay walks the samples with the same functions)
 MAX_SAMPLES = {torch.float64: 10, torch.float32: 3}
 MAX_EDGE = 2            # float64 samples copied with edge values (the first ones of 2 elements or more)
 MAX_NUMEL = 300         # per tensor
@@ -139,25 +141,6 @@ def to_json(x, digits=None):
     raise Unserialisable(f"argument of type {type(x).__name__}")
 
 
-def leaves(x):
-    """The tensors of a sample that require grad, in the order the test finds them too."""
-    if isinstance(x, torch.Tensor):
-        return [x] if x.requires_grad else []
-    if isinstance(x, (list, tuple)):
-        return [t for v in x for t in leaves(v)]
-    if isinstance(x, dict):
-        return [t for k in x for t in leaves(x[k])]
-    return []
-
-
-def outputs(y):
-    if isinstance(y, torch.Tensor):
-        return [y]
-    if isinstance(y, (list, tuple)):
-        return [t for v in y for t in outputs(v)]
-    return []
-
-
 def calls(op):
     """The ways to call the op by name, best first."""
     name = op.name
@@ -184,11 +167,11 @@ def calls(op):
 
 def differentiate(op, sample, digits):
     """(vjp, vjp2) of one sample: JSON lists, or {"error": ...}, or None where not asked."""
-    xs = leaves([sample.input, list(sample.args), sample.kwargs])
+    xs = walk.leaves([sample.input, list(sample.args), sample.kwargs], torch.Tensor)
     if not xs or not op.supports_autograd:
         return None, None
     y = op(sample.input, *sample.args, **sample.kwargs)
-    ys = [t for t in outputs(y) if t.requires_grad and t.dtype.is_floating_point]
+    ys = [t for t in walk.outputs(y, torch.Tensor) if t.requires_grad and t.dtype.is_floating_point]
     if not ys:
         return None, None
     ws = [torch.tensor(weights(t.numel(), 0), dtype=t.dtype).reshape(t.shape) for t in ys]
@@ -283,8 +266,8 @@ def record_edge(op, name, sample, index):
         item["out"] = {"error": type(e).__name__}
         return item
     item["out"] = to_json(y, DIGITS[torch.float64])
-    xs = leaves([sample.input, list(sample.args), sample.kwargs])
-    ys = [t for t in outputs(y) if t.requires_grad and t.dtype.is_floating_point]
+    xs = walk.leaves([sample.input, list(sample.args), sample.kwargs], torch.Tensor)
+    ys = [t for t in walk.outputs(y, torch.Tensor) if t.requires_grad and t.dtype.is_floating_point]
     if xs and ys and op.supports_autograd:
         ws = [torch.tensor(weights(t.numel(), 0), dtype=t.dtype).reshape(t.shape) for t in ys]
         try:
