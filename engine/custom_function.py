@@ -47,7 +47,7 @@ from .core.autograd import modified_error, retains_graph, DETACHED_MESSAGE
 from .core.grad_mode import no_grad, is_grad_enabled
 from .core.graph import Node, FREED_MESSAGE, next_sequence, tracing
 from .core.inplace import rebase_view
-from .core.saving import SAVED_HOOKS
+from .core.saving import SAVED_HOOKS, pack_all
 from .ops.table import Op, custom
 from .core.tensor import make_tensor, refresh_view, edge_of_leaf, move_retain, array_module, VIEW_IN_CUSTOM_FUNCTION, VIEW_MULTI_OUTPUT
 from .tensor import Tensor
@@ -624,14 +624,9 @@ class _Packed(tuple):
 
 
 def _packed_by_hooks(saved, to_save):
-    """ctx.save_for_backward's tensors given to the innermost pack hook (the hooks off while it runs)."""
-    pack, unpack = SAVED_HOOKS[-1]
-    hooks = SAVED_HOOKS[:]
-    SAVED_HOOKS.clear()
-    try:
-        return [None if entry is None else _Packed((pack(t), unpack)) for entry, t in zip(saved, to_save)]
-    finally:
-        SAVED_HOOKS[:] = hooks
+    """ctx.save_for_backward's tensors kept by the innermost pack hook (saving.pack_all)."""
+    kept = iter(pack_all([t for entry, t in zip(saved, to_save) if entry is not None]))
+    return [None if entry is None else _Packed(next(kept)) for entry in saved]
 
 
 # ---------------------------------------------------------------- once_differentiable

@@ -3,7 +3,7 @@ entry, and each row's save plan (which of its `saves` a call keeps, by which inp
 gradient), worked out once per row and call shape."""
 
 __all__ = ["SAVED_VALUE", "SAVED_TENSOR", "SAVED_OUTPUT", "SAVED_PACKED", "NOT_KEPT", "OUT", "save_plan_of",
-           "ValuesPlan", "saved_entries", "SAVED_HOOKS", "packed"]
+           "ValuesPlan", "saved_entries", "SAVED_HOOKS", "packed", "pack_all"]
 
 # How a saved value is kept (see Node.saved): an entry is (kind, value, version, producer).
 SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT = 0, 1, 2
@@ -55,21 +55,20 @@ def saved_entries(saved):
 SAVED_HOOKS = []
 
 
-def packed(saved, result):
-    """A node's saved entries with each tensor (`result` for the output) given to the innermost
-    pack hook; the hooks are off while it runs (its own ops save nothing through it)."""
+def pack_all(tensors):
+    """(what the innermost pack hook keeps, its unpack hook) for each tensor, the hooks off while it
+    runs (its own ops save nothing through it)."""
     pack, unpack = SAVED_HOOKS[-1]
     hooks = SAVED_HOOKS[:]
     SAVED_HOOKS.clear()
     try:
-        out = []
-        for entry in saved:
-            kind = entry[0]
-            if kind == SAVED_TENSOR or kind == SAVED_OUTPUT:
-                tensor = entry[1] if kind == SAVED_TENSOR else result
-                out.append((SAVED_PACKED, (pack(tensor), unpack), 0, None))
-            else:
-                out.append(entry)
-        return out
+        return [(pack(t), unpack) for t in tensors]
     finally:
         SAVED_HOOKS[:] = hooks
+
+
+def packed(saved, result):
+    """A node's saved entries with each tensor (`result` for the output) kept by the pack hook."""
+    tensors = [e[1] if e[0] == SAVED_TENSOR else result for e in saved if e[0] in (SAVED_TENSOR, SAVED_OUTPUT)]
+    kept = iter(pack_all(tensors))
+    return [(SAVED_PACKED, next(kept), 0, None) if e[0] in (SAVED_TENSOR, SAVED_OUTPUT) else e for e in saved]
