@@ -47,6 +47,15 @@ def _filled(grads, like, strict, kind):
     return tuple(out)
 
 
+def _second_backward(firsts, wrt, vs, create_graph):
+    """The gradient, with respect to `wrt`, of the sum of <first_i, v_i> over the first gradients
+    that have a graph (None for each of `wrt` where none does)."""
+    pairs = [(f, w) for f, w in zip(firsts, vs) if f is not None and f.requires_grad]
+    if not pairs:
+        return (None,) * len(wrt)
+    return grad([f for f, _ in pairs], wrt, [w for _, w in pairs], create_graph=create_graph, allow_unused=True)
+
+
 def _finished(values, create_graph, single):
     values = tuple(values) if create_graph else tuple(t.detach() for t in values)
     return values[0] if single else values
@@ -90,12 +99,7 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
     wanted = [i for i, o in enumerate(outputs) if o.requires_grad]
     firsts = grad([outputs[i] for i in wanted], leaves, [cotangents[i] for i in wanted], create_graph=True,
                   allow_unused=True) if wanted else (None,) * len(leaves)
-    pairs = [(f, w) for f, w in zip(firsts, vs) if f is not None and f.requires_grad]
-    if pairs:
-        result = grad([f for f, _ in pairs], cotangents, [w for _, w in pairs], create_graph=create_graph,
-                      allow_unused=True)
-    else:
-        result = (None,) * len(cotangents)
+    result = _second_backward(firsts, cotangents, vs, create_graph)
     return _finished(outputs, create_graph, single_out), _finished(_filled(result, outputs, strict, "jvp"),
                                                                    create_graph, single_out)
 
@@ -116,11 +120,6 @@ def _hessian_product(func, inputs, v, create_graph, strict, name):
     out, leaves = _scalar_output(func, xs, create_graph, strict, name)
     firsts = grad(out, leaves, create_graph=True, allow_unused=True) if out.requires_grad \
         else (None,) * len(leaves)
-    pairs = [(f, w) for f, w in zip(firsts, vs) if f is not None and f.requires_grad]
-    if pairs:
-        result = grad([f for f, _ in pairs], leaves, [w for _, w in pairs], create_graph=create_graph,
-                      allow_unused=True)
-    else:
-        result = (None,) * len(leaves)
+    result = _second_backward(firsts, leaves, vs, create_graph)
     return _finished((out,), create_graph, True), _finished(_filled(result, leaves, strict, "output"),
                                                             create_graph, single_in)
