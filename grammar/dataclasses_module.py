@@ -38,8 +38,8 @@ def field(*, default=MISSING, default_factory=None, init=True, repr=True, compar
 
 
 def _collect(cls):
-    """The fields of `cls` and its bases, base classes' first (Python's order), with PyTorch-free
-    Python checks: a mutable default, a field without default after one with."""
+    """The fields of `cls` and its bases, base classes' first (Python's order), with Python's
+    checks: a mutable default, a field without default after one with."""
     found = {}
     for c in reversed(cls.mro):
         for name in c.fields:

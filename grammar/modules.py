@@ -424,22 +424,23 @@ def _pprint_module(state):
 
 PRINT = ".print"  # where a program's modules find its print (no module has this name)
 
+# the standard library's modules a program may import: name -> how one is made for a program (its
+# state: pprint prints where the program's print does)
 _STANDARD = {
-    "collections": lambda: Namespace("collections", {"OrderedDict": _collections.OrderedDict,
-                                                     "defaultdict": _defaultdict,
-                                                     "Counter": _collections.Counter}),
-    "copy": lambda: Namespace("copy", {"copy": _copy, "deepcopy": _deepcopy}),
-    "typing": _typing_module,
-    "dataclasses": lambda: Namespace("dataclasses", dataclasses_table()),
+    "collections": lambda state: Namespace("collections", {"OrderedDict": _collections.OrderedDict,
+                                                           "defaultdict": _defaultdict,
+                                                           "Counter": _collections.Counter}),
+    "copy": lambda state: Namespace("copy", {"copy": _copy, "deepcopy": _deepcopy}),
+    "typing": lambda state: _typing_module(),
+    "dataclasses": lambda state: Namespace("dataclasses", dataclasses_table()),
+    "pprint": _pprint_module,
 }
-_NEEDS_STATE = {"pprint": _pprint_module}
 for _name, _f in (("copy", _copy), ("deepcopy", _deepcopy), ("defaultdict", _defaultdict)):
     _f.__name__ = _f.__qualname__ = _name
 
 _TORCH_MODULES = _torch_modules()
 MATH_MODULE = Namespace("math", MATH)
-MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD)
-                 + list(_NEEDS_STATE))
+MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD))
 
 
 def resolve(dotted, state):
@@ -457,9 +458,7 @@ def resolve(dotted, state):
     elif dotted == "time":
         module = _time_module()
     elif dotted in _STANDARD:
-        module = _STANDARD[dotted]()
-    elif dotted in _NEEDS_STATE:
-        module = _NEEDS_STATE[dotted](state)
+        module = _STANDARD[dotted](state)
     elif dotted in ("numpy", "numpy.random"):
         numpy = state.get("numpy") or _numpy_module(state)
         state["numpy"] = numpy
