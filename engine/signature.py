@@ -10,7 +10,8 @@ after a type lets it be None. Parameters after `*` are keyword-only. A default i
 literal. What follows `->` is the result: one type, or a parenthesised list of named results,
 which makes the result a named tuple (torch.return_types.<name>).
 
-`make_function` writes the function as Python source from the signature and compiles it once:
+`make_function` writes the function as Python source from the signature and compiles it once
+(code_cache.py keeps the compiled code between runs):
 Python itself then binds the arguments, with its own messages for a missing, an unexpected or a
 doubled one (PyTorch's words for those are the same), at the cost of an ordinary call. In front of
 the row it takes numbers and lists where tensors go (the first tensor from them, as torch.tensor
@@ -23,6 +24,8 @@ import builtins
 import inspect
 import re
 from collections import namedtuple
+
+from . import code_cache
 
 __all__ = ["Signature", "Param", "make_function", "result_type", "result_types"]
 
@@ -171,7 +174,7 @@ def make_function(row, name, signature, helpers):
     namespace = dict(helpers, _row=row, _UNSET=_UNSET, _all=builtins.all, __name__=helpers.get("__name__", "signature"))
     if len(signature.returns) > 1:
         namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
-    exec(compile(source, f"<signature of {row.__name__}: {name}>", "exec"), namespace)
+    exec(code_cache.compiled(source, f"<signature of {row.__name__}: {name}>"), namespace)
     function = namespace[name]
     function.__call_signature__ = inspect.signature(function)  # what binds (overloads are picked by it)
     if layout.aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases

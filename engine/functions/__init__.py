@@ -10,6 +10,7 @@ surface, basic), never this package, so there is no import cycle.
 """
 from . import creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing
 from . import statistics, tensorops
+from .. import code_cache
 from ..core.op import TABLE
 from .surface import made, inplace_variant
 
@@ -88,6 +89,7 @@ def _aliasing(f, renames):
 
 _install_surface(_namespace)
 _numpy_aliases(_namespace)
+code_cache.save()  # the generated functions' code, for the next run's import
 globals().update(_namespace)
 
 
