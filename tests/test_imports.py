@@ -16,6 +16,7 @@ PACKAGES = {"engine": "engine", "grammar": "grammar", "cli": "cli"}  # import na
 BASE = {"engine.dtypes", "engine.backend", "engine.kernels", "engine.ranges", "engine.generator", "engine.host_data",
         "engine.allocation", "engine.signature"}
 BASE |= {"engine.special_kernels"}  # torch.special's kernels, beside engine.kernels
+BASE |= {"engine.code_cache"}  # the generated functions' code between runs (signature.py's)
 
 
 def _modules():
