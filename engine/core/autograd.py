@@ -28,7 +28,7 @@ from .op import TABLE, is_basic_key
 from ..backend import backend_for, CPU as _CPU
 from ..host_data import host_array_of
 from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, SAVED_PACKED, saved_entries
-from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META
+from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META, refresh_view
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "retains_graph"]
 
@@ -95,7 +95,9 @@ def _root_grads(outputs, grad_outputs, create_graph, batched=False):
             if out.array.dtype.kind != "f":
                 raise RuntimeError("grad can be implicitly created only for real scalar outputs "
                                    f"but got {out.dtype}")
-            arr = xp.ones_like(out.array)
+            arr = out.array
+            # (numpy's array() of one number is a C call; its ones_like goes through Python)
+            arr = _numpy.array(1, arr.dtype) if xp is _numpy and not arr.ndim else xp.ones_like(arr)
             grads.append(make_tensor(arr, out.device) if create_graph else arr)
             continue
         if not isinstance(g, TensorBase):  # numbers or lists: a tensor of the output's dtype and device
@@ -276,9 +278,11 @@ def _needed(order, targets):
 def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, batch=None):
     roots = []
     for i, t in enumerate(outputs):
-        if not t.requires_grad:
+        if t._base is not None:
+            refresh_view(t)  # (a view re-derives its node from its base's graph)
+        if not (t._rg or (t._base is not None and t._base._rg)):
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-        roots.append(t.grad_fn if t.grad_fn is not None else accumulator_of(t))
+        roots.append(t._fn if t._fn is not None else accumulator_of(t))
 
     targets = None
     if inputs is not None:
@@ -325,21 +329,42 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
 
 def quiet_numpy():
     """numpy's errstate(all="ignore") -- or nothing where numpy already ignores every
-    floating-point error (the command line sets that for its whole run, and entering
-    errstate costs a few microseconds, much of a small job's backward)."""
-    if _numpy_error_state is not None:
-        state = _numpy_error_state.get()
-        if state is _seen_quiet[0]:
-            return ALREADY_QUIET
-        if all(v == "ignore" for v in _geterr().values()):
-            _seen_quiet[0] = state
-            return ALREADY_QUIET
-    return _errstate(all="ignore")
+    floating-point error (the command line sets that for its whole run). Entering errstate
+    costs a few microseconds, much of a small backward: numpy 2 keeps its error state in a
+    context variable, so the quiet state made from the current one is kept and swapped in."""
+    if _numpy_error_state is None:
+        return _errstate(all="ignore")
+    state = _numpy_error_state.get()
+    if state is _seen_quiet[0]:
+        return ALREADY_QUIET
+    if state is _quiet_of[0]:
+        return _Quiet(_quiet_of[1])
+    if all(v == "ignore" for v in _geterr().values()):
+        _seen_quiet[0] = state
+        return ALREADY_QUIET
+    with _errstate(all="ignore"):
+        _quiet_of[:] = [state, _numpy_error_state.get()]
+    return _Quiet(_quiet_of[1])
+
+
+class _Quiet:
+    """errstate(all="ignore") as a swap of numpy's context variable to a quiet state made once."""
+    __slots__ = ("state", "token")
+
+    def __init__(self, state):
+        self.state = state
+
+    def __enter__(self):
+        self.token = _numpy_error_state.set(self.state)
+
+    def __exit__(self, *exc):
+        _numpy_error_state.reset(self.token)
 
 
 _UINT_OF_SIZE = {2: _numpy.uint16, 4: _numpy.uint32, 8: _numpy.uint64}
 ALREADY_QUIET = contextlib.nullcontext()
 _seen_quiet = [None]  # numpy's error-state object last seen to ignore everything
+_quiet_of = [None, None]  # numpy's error-state object last seen not to, and its quiet twin
 try:  # numpy 2 keeps its error state in a context variable: its object changes with the state
     from numpy._core._ufunc_config import _extobj_contextvar as _numpy_error_state
 except ImportError:
@@ -693,7 +718,7 @@ def _spread(F, gi, out_shape, shape):
         if n_out != n_in:
             value = value * (n_out // n_in)
         return xp.broadcast_to(value, shape)
-    return F.sum_to(xp.broadcast_to(gi, out_shape), shape=shape)
+    return F.sum_to(gi if gi.shape == out_shape else xp.broadcast_to(gi, out_shape), shape=shape)
 
 
 def _use_saved_params(node, retain_graph):

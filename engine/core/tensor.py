@@ -263,12 +263,17 @@ def _forward_of_many(op, args, params, special):
     b = device.backend or _load_backend(device)
     if special and op.is_view and isinstance(arrays[0], _np_generic):
         arrays = (storage_of(args[0]),) + tuple(arrays[1:])
-    if params:
-        out = op.forward(b.xp, *arrays, **params)
-    elif len(args) == 2 and op.ufunc is not None and (into := _elision.into(op, args, arrays, requires)) is not None:
-        out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
-    else:
-        out = op.forward(b.xp, *arrays)
+    try:
+        if params:
+            out = op.forward(b.xp, *arrays, **params)
+        elif len(args) == 2 and op.ufunc is not None and (into := _elision.into(op, args, arrays, requires)) is not None:
+            out = getattr(b.xp, op.ufunc)(arrays[0], arrays[1], out=into)
+        else:
+            out = op.forward(b.xp, *arrays)
+    except ValueError:
+        if op.elementwise:  # shapes that do not broadcast: PyTorch's message (the array module's words otherwise)
+            broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])
+        raise
     return out, device, requires, arrays[0], b
 
 
@@ -295,23 +300,21 @@ def _special_result(op, args, params, out, x, device, requires):
 
 
 def _gather(op, args):
-    """(device, requires grad, arrays) of any arguments: one device, one dtype
-    (PyTorch's promotion), shapes that broadcast together (PyTorch's message)."""
-    device = dtype = shape = None
-    requires = promote = broadcast = False
+    """(device, requires grad, arrays) of any arguments: one device, one dtype (PyTorch's
+    promotion). Shapes are the forward's to check (its ValueError becomes PyTorch's message)."""
+    device = dtype = None
+    requires = promote = False
     arrays = []
     for a in args:
         if a.__class__ is Tensor:
             arr = a.array
             if device is None:
-                device, dtype, shape = a.device, arr.dtype, arr.shape
+                device, dtype = a.device, arr.dtype
             else:
                 if a.device is not device:
                     raise _mixed_devices(device, a.device)
                 if arr.dtype is not dtype:
                     promote = True
-                if arr.shape != shape:
-                    broadcast = True
             if a._base is not None:
                 refresh_view(a)
             if a._rg:
@@ -325,8 +328,6 @@ def _gather(op, args):
         if op.check_mixed is not None:
             op.check_mixed(arrays)
         arrays = _promoted(args, arrays)
-    if broadcast and op.elementwise:
-        broadcast_shapes([x.shape for x, a in zip(arrays, args) if a.__class__ is Tensor])
     return device, requires, arrays
 
 
@@ -494,7 +495,12 @@ def record_node(op, args, params, result):
     node.op = op
     node.params = params or NO_PARAMS
     node.pre_hooks = node.retain = None
-    node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
+    if len(args) == 2:  # (the commonest: a binary op's two tensors, written out)
+        e0, s0, d0, n0 = _input_meta(args[0])
+        e1, s1, d1, n1 = _input_meta(args[1])
+        node.inputs, node.shapes, node.dtypes, needs = (e0, e1), (s0, s1), (d0, d1), (n0, n1)
+    else:
+        node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
     node.needs = needs
     node.saved = _saved(save_plan_of(op, needs), args, result) if op.saves else None
     out = result.array
