@@ -11,7 +11,7 @@ import math
 
 import numpy
 
-__all__ = ["power", "variance", "logsumexp", "softmax", "log_softmax", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
+__all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_softmax", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
 
 # exponents a product (or a square root) computes better than a general power: exact to the last
 # bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
@@ -22,6 +22,19 @@ _BY_PRODUCTS = {2: lambda xp, x: x * x,
                 -2: lambda xp, x: 1 / (x * x),
                 0.5: lambda xp, x: xp.sqrt(x),
                 -0.5: lambda xp, x: 1 / xp.sqrt(x)}
+
+
+def broadcast_to(xp, x, shape):
+    """xp.broadcast_to(x, shape), a read-only view; one number (a 0-d array or a numpy scalar)
+    spread over `shape` is made directly as an array of zero strides over it, in C (numpy's
+    broadcast_to goes through Python and an nditer: a few microseconds, the most of a small
+    gradient's spread)."""
+    if xp is numpy and x.ndim == 0 and (x.__class__ is numpy.ndarray or isinstance(x, numpy.generic)):
+        view = numpy.ndarray(shape, x.dtype, x if x.__class__ is numpy.ndarray else numpy.asarray(x), 0,
+                             (0,) * len(shape))
+        view.flags.writeable = False
+        return view
+    return xp.broadcast_to(x, shape)
 
 
 def power(xp, x, exponent):

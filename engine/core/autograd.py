@@ -27,6 +27,7 @@ from .mathspace import array_math, tensor_math
 from .op import TABLE, is_basic_key
 from ..backend import backend_for, CPU as _CPU
 from ..host_data import host_array_of
+from ..kernels import broadcast_to as _spread_number
 from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, SAVED_PACKED, saved_entries
 from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META, refresh_view
 
@@ -717,7 +718,7 @@ def _spread(F, gi, out_shape, shape):
         value = gi.reshape(())
         if n_out != n_in:
             value = value * (n_out // n_in)
-        return xp.broadcast_to(value, shape)
+        return _spread_number(xp, value, shape)
     return F.sum_to(gi if gi.shape == out_shape else xp.broadcast_to(gi, out_shape), shape=shape)
 
 

@@ -56,11 +56,12 @@ def _no_grad_view_message(view):
 
 
 def check_inplace(target, args):
-    """PyTorch's check_inplace: refuse in-place ops that autograd could not record correctly."""
+    """PyTorch's check_inplace: refuse in-place ops that autograd could not record correctly.
+    Whether the op is recorded at all (grad mode on, some tensor requiring grad)."""
     if not is_grad_enabled() or (inference_used[0] and is_inference_mode_enabled()):
-        return  # nothing is recorded
+        return False  # nothing is recorded
     if not (target.requires_grad or any(isinstance(a, TensorBase) and a.requires_grad for a in args)):
-        return
+        return False
     if target._base is not None:
         meta = target._view.meta
         if meta == VIEW_NO_GRAD:
@@ -73,13 +74,17 @@ def check_inplace(target, args):
             raise RuntimeError(VIEW_OF_LEAF_MESSAGE)
     if target._rg and target._fn is None:
         raise RuntimeError(LEAF_MESSAGE)
+    return True
 
 
 def inplace(target, compute, *args, **kwargs):
     """`target` <- compute(target, *args, **kwargs), in place, with its history rebased."""
-    check_inplace(target, args)
+    recorded = check_inplace(target, args)
     if not _writable(target):
         raise RuntimeError(OVERLAP_MESSAGE)
+    if not recorded and target._base is None:  # (an update under no_grad): no graph, no old value to keep
+        _store(target, compute(target, *args, **kwargs))
+        return target
     # the old value as a tensor of its own: same memory, same place in the graph, its own version counter
     old = make_tensor(target.array, target.device, target.requires_grad, target.grad_fn, [target._vc[0]])
     base = target._base
@@ -90,20 +95,11 @@ def inplace(target, compute, *args, **kwargs):
         old._rg = True
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
-    if result.array.shape != target.array.shape:
-        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
-                           f"{list(result.shape)}")
-    _check_cast(result, target)
     if result.array is target.array:
         result = make_tensor(result.array.copy(), result.device, result._rg, result._fn)
     if _saved_by_new_nodes(old, result._fn, mark):
         old.array = old.array.copy()  # the op's backward needs the value from before the write
-    storage_of(target)[...] = result.array
-    vc = target._vc
-    if vc.__class__ is not list and not is_inference_mode_enabled():
-        # PyTorch's check is in bumping the version counter, after the write
-        raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
-    vc[0] += 1
+    _store(target, result)
     node = result._fn
     if node is not None:
         if target._base is not None:
@@ -111,6 +107,21 @@ def inplace(target, compute, *args, **kwargs):
         else:
             _rebase(target, node)
     return target
+
+
+def _store(target, result):
+    """Write `result` into the target's memory (its shape, a dtype it may be cast to) and bump the
+    version counter that the target shares with its base and views."""
+    if result.array.shape != target.array.shape:
+        raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
+                           f"{list(result.shape)}")
+    _check_cast(result, target)
+    storage_of(target)[...] = result.array
+    vc = target._vc
+    if vc.__class__ is not list and not is_inference_mode_enabled():
+        # PyTorch's check is in bumping the version counter, after the write
+        raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
+    vc[0] += 1
 
 
 def _writable(t):
