@@ -256,10 +256,10 @@ def _tensor_lines(row, layout, name):
     tensors, first = layout.tensors, layout.first
     if len(tensors) >= 2:
         names_ = ", ".join(p.name for p in tensors)
-        emit(f"    if {' or '.join(f'{p.name}.__class__ is not Tensor' for p in tensors)}:")  # (all tensors: as they are)
+        emit(f"    if not ({' and '.join(f'isinstance({p.name}, Tensor)' for p in tensors)}):")  # (tensors stay)
         emit(f"        {names_}, = operands({names_})")
     elif tensors:
-        emit(f"    if {first}.__class__ is not Tensor:  # (a subclass, Parameter, comes back as it is)")
+        emit(f"    if not isinstance({first}, Tensor):")
         emit(f"        {first} = tensor_in({first}, {first!r})")
     if row.to_float and len(tensors) == 1:  # an integral input: the default dtype (a float64 scalar needs no look)
         emit(f"    _x = {first}.array")

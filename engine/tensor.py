@@ -23,6 +23,7 @@ __all__ = ["Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTen
            "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "LEGACY_TYPES"]
 
 _ADD, _SUB, _MUL, _DIV, _NEG = TABLE["add"], TABLE["sub"], TABLE["mul"], TABLE["div"], TABLE["neg"]
+_POW_NUMBER = TABLE["pow_scalar"]
 # PyTorch's ScalarType names, as its kernels' "not implemented for 'Long'" messages say them
 _SCALAR_TYPE_NAMES = {"int64": "Long", "int32": "Int", "int16": "Short", "int8": "Char", "uint8": "Byte",
                       "bool": "Bool"}
@@ -182,6 +183,8 @@ class Tensor(TensorBase, metaclass=_TensorType):
         return _fn.remainder(other, self)
 
     def __pow__(self, other):
+        if (other.__class__ is int or other.__class__ is float) and self.array.dtype.kind == "f":
+            return run_op(_POW_NUMBER, (self,), {"exponent": other})  # (x ** 2: what pow() would pick)
         return _fn.pow(self, other)
 
     def __rpow__(self, other):

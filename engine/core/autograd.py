@@ -426,8 +426,10 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if gi is not None:
                 if gi is g and g.__class__ not in SCALAR_META:  # (a numpy scalar is never written into)
                     borrowed.add(id(g))
-                # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, is right as it is)
-                if uniform or shape or gi.__class__ is not dtype.type:
+                # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, or an array
+                # of its input's shape and dtype, is right as it is)
+                if uniform or not arrays or (gi.__class__ is not dtype.type and (gi.shape != shape or
+                                                                               gi.dtype is not dtype)):
                     gi = _fitted(F, gi, node, shape, dtype, uniform, create_graph)
             d = deps[child] - 1
             deps[child] = d
