@@ -20,7 +20,7 @@ Batches (jobs/s, as processes, including their start):
 Every timing: the libraries take turns (one sample of each, then the next round), one warm-up round,
 then the best and median of the repeats (time.perf_counter, the garbage collector off while timing).
 Before timing, each step workload runs two steps from the same seeded start in every library and the
-losses and parameters are compared (a broken engine cannot look fast); the batches compare every
+losses, gradients and parameters are compared (a broken engine cannot look fast); the batches compare every
 job's value and derivatives with PyTorch's.
 
 Ours runs in this interpreter (`autodiff.engine`, installed or straight from this checkout). PyTorch
@@ -67,7 +67,9 @@ REPEATS = {"full": 9, "quick": 3}             # step samples after the warm-up r
 BATCH_REPEATS = {"full": 3, "quick": 2}
 SAMPLE_S = {"full": 0.05, "quick": 0.01}      # a step sample runs about this long (steps per sample calibrated)
 CHECK_STEPS = 2
-CHECK_RTOL = 1e-4                             # largest |ours - peer| / max|peer| per array, float32
+CHECK_RTOL = 1e-4                             # largest |ours - peer| / max(max|peer|, CHECK_FLOOR) per array
+CHECK_FLOOR = 1e-2                            # an array of rounding noise (a conv bias before BatchNorm: its
+                                              # gradient is 0 up to ~1e-7) is held to 1e-6 absolute
 
 BATCH_OPTIONS = {"batch_default": [], "batch_wrt": ["--wrt", "x"], "batch_order2": ["--order", "2"],
                  "batch_jacobian": ["--jacobian"]}
@@ -96,13 +98,14 @@ def poly_lib(T, n, seed):
     x = T.linspace(-math.pi, math.pi, n, dtype=T.float32)
     y = T.sin(x)
     a, b, c, d = (T.tensor(v, dtype=T.float32, requires_grad=True) for v in init)
-    box = [None]
+    box = [None, None]
 
     def step():
         nonlocal a, b, c, d
         y_pred = a + b * x + c * x ** 2 + d * x ** 3
         loss = (y_pred - y).pow(2).sum()
         loss.backward()
+        box[:] = loss, (a.grad, b.grad, c.grad, d.grad)
         with T.no_grad():
             a -= lr * a.grad
             b -= lr * b.grad
@@ -112,9 +115,9 @@ def poly_lib(T, n, seed):
             b.grad = None
             c.grad = None
             d.grad = None
-        box[0] = loss
 
-    return step, lambda: {"loss": _np(box[0]), "abcd": np.array([_np(p) for p in (a, b, c, d)])}
+    return step, lambda: {"loss": _np(box[0]), "grads": np.array([_np(g) for g in box[1]]),
+                          "abcd": np.array([_np(p) for p in (a, b, c, d)])}
 
 
 def poly_numpy(n, seed):
@@ -124,7 +127,7 @@ def poly_numpy(n, seed):
     y = np.sin(x)
     p = [F32(v) for v in init]
     lr = F32(lr)
-    box = [None]
+    box = [None, None]
 
     def step():
         a, b, c, d = p
@@ -133,10 +136,11 @@ def poly_numpy(n, seed):
         r = a + b * x + c * x2 + d * x3 - y
         loss = np.dot(r, r)
         g = r + r
-        p[:] = [a - lr * g.sum(), b - lr * np.dot(g, x), c - lr * np.dot(g, x2), d - lr * np.dot(g, x3)]
-        box[0] = loss
+        grads = g.sum(), np.dot(g, x), np.dot(g, x2), np.dot(g, x3)
+        p[:] = [v - lr * gv for v, gv in zip(p, grads)]
+        box[:] = loss, grads
 
-    return step, lambda: {"loss": np.array(box[0]), "abcd": np.array(p)}
+    return step, lambda: {"loss": np.array(box[0]), "grads": np.array(box[1]), "abcd": np.array(p)}
 
 
 def _load(T, params, arrays):
@@ -160,7 +164,8 @@ def _train_step(T, model, x, t, lr):
 
     def state():
         out = {"loss": _np(box[0])}
-        out.update((name, _np(p)) for name, p in model.named_parameters())
+        for name, p in model.named_parameters():
+            out[name], out[name + ".grad"] = _np(p), _np(p.grad)
         return out
     return step, state
 
@@ -384,14 +389,15 @@ def torch_peer(torch_python, echo):
 
 # --------------------------------------------------------------------------- timing and checks
 def compare_states(ours, peer):
-    """Largest |ours - peer| / max|peer| over the arrays of two states, and the worst array's name."""
+    """Largest |ours - peer| / max(max|peer|, CHECK_FLOOR) over the arrays of two states, and the worst
+    array's name."""
     worst, where = 0.0, None
     for name, ref in peer.items():
         got = np.asarray(ours[name], dtype=np.float64)
         ref = np.asarray(ref, dtype=np.float64)
         if got.shape != ref.shape:
             return math.inf, f"{name}: shape {got.shape} vs {ref.shape}"
-        d = float(np.max(np.abs(got - ref))) / max(float(np.max(np.abs(ref))), 1e-30) if ref.size else 0.0
+        d = float(np.max(np.abs(got - ref))) / max(float(np.max(np.abs(ref))), CHECK_FLOOR) if ref.size else 0.0
         if not d <= worst:          # NaN counts as worst
             worst, where = d, name
     return worst, where

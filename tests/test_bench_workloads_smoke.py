@@ -60,6 +60,10 @@ def test_a_wrong_answer_is_caught():
     assert mod.compare_states({"w": [1.0, 2.0]}, {"w": [1.0, 2.0]}) == (0.0, None)
     worst, where = mod.compare_states({"loss": 1.0, "w": [1.0, 2.2]}, {"loss": 1.0, "w": [1.0, 2.0]})
     assert where == "w" and math.isclose(worst, 0.1) and worst > mod.CHECK_RTOL
+    worst, _ = mod.compare_states({"g": [1e-8, 0.0]}, {"g": [-5e-8, 1e-8]})       # 0 up to rounding
+    assert worst <= mod.CHECK_RTOL
+    worst, _ = mod.compare_states({"g": [2e-5]}, {"g": [1e-5]})
+    assert worst > mod.CHECK_RTOL
     worst, where = mod.compare_states({"w": [math.nan]}, {"w": [1.0]})
     assert where == "w" and not worst <= mod.CHECK_RTOL
 
