@@ -507,6 +507,11 @@ def run_batch_case(case, torch_python, mode, seed):
         argv["torch"] = [torch_python, os.path.abspath(__file__), "--batch-child", case]
     row = {"case": case, "label": f"{len(jobs):,} jobs, eval - --json {' '.join(BATCH_OPTIONS[case])}".rstrip(),
            "unit": "jobs/s", "times": {}, "checks": {}, "problems": []}
+    probe = subprocess.run(ours_argv + ["--version"], capture_output=True, text=True)
+    if probe.returncode != 0:       # e.g. the engine came from the checkout, the command is not installed
+        row["problems"].append(f"our command does not run: {probe.stderr.strip()[-200:]} "
+                               f"(pip install -e . into {sys.executable})")
+        return row
     samples, outs = {name: [] for name in argv}, {}
     for r in range(1 + BATCH_REPEATS[mode]):
         for name, cmd in argv.items():
