@@ -430,11 +430,16 @@ def run_step_case(case, label, size, libs, mode, seed):
     number = max(1, min(10_000, round(SAMPLE_S[mode] / max(first, 1e-7))))
     samples = {name: [] for name in libs}
     for r in range(1 + REPEATS[mode]):
-        for name, lib in libs.items():
-            t = lib.sample(number)
+        for name, lib in list(libs.items()):
+            try:
+                t = lib.sample(number)
+            except Exception as e:      # a peer that dies midway: its column is left blank
+                row["problems"].append(f"{name}: {type(e).__name__}: {e}")
+                del libs[name], samples[name]
+                continue
             if r:
                 samples[name].append(t * 1e6)
-    row["times"] = {name: (min(v), statistics.median(v)) for name, v in samples.items()}
+    row["times"] = {name: (min(v), statistics.median(v)) for name, v in samples.items() if v}
     row["steps_per_sample"] = number
     return row
 
@@ -551,7 +556,10 @@ def ratios(row):
 
 
 def goal_met(row, r):
+    """Whether the row meets its goal (never when a check failed), None where it has none."""
     case = row["case"]
+    if row["problems"] and GOALS[case] != "-":
+        return False
     if case in BATCH_OPTIONS:
         return "torch" in r and r["torch"][0] >= 3
     if case in ("mlp", "cnn"):
@@ -661,7 +669,8 @@ def run(only, quick=False, torch_python=None, seed=0, echo=print):
     for row in rows:
         checks = ", ".join(f"vs {'PyTorch' if k == 'torch' else k} {v:.1e}" for k, v in row["checks"].items())
         status = "; ".join(row["problems"]) if row["problems"] else "ok"
-        echo(f"  {row['case']} {row['label']}: {status}" + (f" (largest relative difference {checks})" if checks else ""))
+        echo(f"  {row['case']} {row['label']}: {status}"
+             + (f" (largest relative difference {checks})" if checks else ""))
     return rows, machine
 
 

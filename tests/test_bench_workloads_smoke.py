@@ -76,3 +76,12 @@ def test_the_layers_are_float32_and_the_default_dtype_is_left_as_it_was(bench):
         step()
         assert E.get_default_dtype() == before
         assert {str(v.dtype) for v in state().values()} == {"float32"}, make
+
+
+def test_a_row_whose_check_failed_does_not_meet_its_goal(bench):
+    row = {"case": "mlp", "times": {"ours": (1.0, 1.0), "torch": (2.0, 2.0)}, "problems": []}
+    assert bench.goal_met(row, bench.ratios(row)) is True
+    row["problems"].append("ours vs torch: loss differs")
+    assert bench.goal_met(row, bench.ratios(row)) is False
+    row = {"case": "batch_wrt", "times": {"ours": (900.0, 800.0), "torch": (300.0, 300.0)}, "problems": []}
+    assert bench.ratios(row) == {"torch": (3.0, 800 / 300)} and bench.goal_met(row, bench.ratios(row)) is True
