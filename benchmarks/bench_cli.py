@@ -206,11 +206,16 @@ def split_job(line):
 
 
 # --------------------------------------------------------------------------- baselines
+def torch_namespace(torch):
+    """The names the jobs call, as PyTorch's functions (the namespace of the eval() baselines)."""
+    return {"__builtins__": {}, "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh,
+            "sigmoid": torch.sigmoid, "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt}
+
+
 def torch_driver():
     """A function lines -> iterator of JSON lines: PyTorch driven by Python's eval()."""
     import torch
-    ns = {"__builtins__": {}, "sin": torch.sin, "cos": torch.cos, "tanh": torch.tanh,
-          "sigmoid": torch.sigmoid, "exp": torch.exp, "log": torch.log, "sqrt": torch.sqrt}
+    ns = torch_namespace(torch)
     f64 = torch.float64
     dumps = json.dumps
 

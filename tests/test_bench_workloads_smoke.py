@@ -1,0 +1,87 @@
+"""Smoke tests of benchmarks/bench_workloads.py: every workload runs at --quick sizes with ours (and numpy by
+hand for the polynomial step) and no PyTorch, our answers agree with numpy's by hand, and the PyTorch columns
+are left blank rather than failing. Nothing here looks at a time."""
+import importlib.util
+import math
+import pathlib
+
+import pytest
+
+SCRIPT = pathlib.Path(__file__).resolve().parent.parent / "benchmarks" / "bench_workloads.py"
+
+
+@pytest.fixture
+def bench(monkeypatch):
+    spec = importlib.util.spec_from_file_location("bench_workloads_smoke", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    monkeypatch.setattr(mod, "DEFAULT_TORCH_PYTHON", str(SCRIPT.parent / "no-such-python"))
+    monkeypatch.setattr(mod.bench_cli, "have", lambda name: False)       # torch or not, leave it out
+    monkeypatch.setattr(mod, "POLY_SIZES", {"quick": (100, 2_000)})
+    monkeypatch.setattr(mod, "CE_SHAPE", {"quick": (20, 30)})
+    monkeypatch.setattr(mod, "REPEATS", {"quick": 1})
+    monkeypatch.setattr(mod, "SAMPLE_S", {"quick": 0.001})
+    monkeypatch.setattr(mod, "BATCH_JOBS", {"quick": 30})
+    monkeypatch.setattr(mod, "BATCH_REPEATS", {"quick": 1})
+    return mod
+
+
+def test_step_workloads_run_and_ours_matches_numpy_by_hand(bench):
+    lines = []
+    rows, machine = bench.run(bench.STEP_CASES, quick=True, echo=lines.append)
+    assert [r["case"] for r in rows] == ["poly", "poly", "mlp", "softmax_ce", "cnn"]
+    for row in rows:
+        assert row["problems"] == [], row
+        assert set(row["times"]) == ({"ours", "numpy"} if row["case"] == "poly" else {"ours"})
+        best, median = row["times"]["ours"]
+        assert 0 < best <= median
+    for row in rows[:2]:
+        assert row["checks"]["numpy"] <= bench.CHECK_RTOL
+    assert any("PyTorch: not importable" in line for line in lines)
+    assert "PyTorch: none (columns blank)" in machine
+    table = bench.format_table(rows)
+    assert table[0].split()[:6] == ["workload", "size", "unit", "ours", "PyTorch", "numpy"]
+    assert "NO" in table[2] and "yes" not in table[2]         # no PyTorch: the poly goal is not met
+
+
+def test_the_batches_run_our_cli_with_each_option(bench):
+    rows, _ = bench.run(tuple(bench.BATCH_OPTIONS), quick=True, echo=lambda s: None)
+    assert [r["case"] for r in rows] == list(bench.BATCH_OPTIONS)
+    for row in rows:
+        assert row["problems"] == [], row
+        assert set(row["times"]) == {"ours"}
+        assert row["label"].startswith("30 jobs")
+
+
+def test_a_wrong_answer_is_caught():
+    spec = importlib.util.spec_from_file_location("bench_workloads_compare", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.compare_states({"w": [1.0, 2.0]}, {"w": [1.0, 2.0]}) == (0.0, None)
+    worst, where = mod.compare_states({"loss": 1.0, "w": [1.0, 2.2]}, {"loss": 1.0, "w": [1.0, 2.0]})
+    assert where == "w" and math.isclose(worst, 0.1) and worst > mod.CHECK_RTOL
+    worst, _ = mod.compare_states({"g": [1e-8, 0.0]}, {"g": [-5e-8, 1e-8]})       # 0 up to rounding
+    assert worst <= mod.CHECK_RTOL
+    worst, _ = mod.compare_states({"g": [2e-5]}, {"g": [1e-5]})
+    assert worst > mod.CHECK_RTOL
+    worst, where = mod.compare_states({"w": [math.nan]}, {"w": [1.0]})
+    assert where == "w" and not worst <= mod.CHECK_RTOL
+
+
+def test_the_layers_are_float32_and_the_default_dtype_is_left_as_it_was(bench):
+    import autodiff.engine as E
+    before = E.get_default_dtype()
+    for make, size in ((bench.cnn_lib, 4), (bench.mlp_lib, 8), (bench.poly_lib, 10), (bench.softmax_ce_lib, (3, 4))):
+        step, state = make(E, size, 0)
+        step()
+        assert E.get_default_dtype() == before
+        assert {str(v.dtype) for v in state().values()} == {"float32"}, make
+
+
+def test_a_row_whose_check_failed_does_not_meet_its_goal(bench):
+    row = {"case": "mlp", "times": {"ours": (1.0, 1.0), "torch": (2.0, 2.0)}, "problems": []}
+    assert bench.goal_met(row, bench.ratios(row)) is True
+    row["problems"].append("ours vs torch: loss differs")
+    assert bench.goal_met(row, bench.ratios(row)) is False
+    row = {"case": "batch_wrt", "times": {"ours": (900.0, 800.0), "torch": (300.0, 300.0)}, "problems": []}
+    assert bench.ratios(row) == {"torch": (3.0, 800 / 300)} and bench.goal_met(row, bench.ratios(row)) is True
