@@ -51,6 +51,10 @@ def finish(array, device, requires_grad):
     return t
 
 
+# data that brings its own dtype (a numpy scalar too: tensor(np.float32(0.3)) is float32, as PyTorch's)
+_TYPED = (numpy.ndarray, numpy.generic, Tensor)
+
+
 def tensor(data, dtype=None, device=None, requires_grad=False):
     """A new leaf tensor holding a copy of `data` (numbers, nested lists, arrays, tensors)."""
     source = _backend.device_of_array(data)
@@ -61,9 +65,9 @@ def tensor(data, dtype=None, device=None, requires_grad=False):
     arr = _host_array(data)
     if dtype is not None:
         target = _dt.as_dtype(dtype)
-    elif arr.dtype.kind == "f" and not isinstance(data, (numpy.ndarray, Tensor)):
+    elif arr.dtype.kind == "f" and not isinstance(data, _TYPED):
         target = _dt.get_default_dtype()
-    elif arr.dtype.kind in "iu" and arr.dtype != numpy.uint8 and not isinstance(data, (numpy.ndarray, Tensor)):
+    elif arr.dtype.kind in "iu" and arr.dtype != numpy.uint8 and not isinstance(data, _TYPED):
         target = _dt.int64
     else:
         target = _dt.as_dtype(arr.dtype)

@@ -61,3 +61,12 @@ def test_equal_allclose_isclose_are_methods_too():
     assert a.equal(a.clone()) and not a.equal(ad.tensor([1.0, 2.5])) and not a.equal(ad.tensor([1.0]))
     assert a.allclose(a + 1e-9) and not a.allclose(a + 1e-3)
     assert a.isclose(ad.tensor([1.0, 3.0])).tolist() == [True, False]
+
+
+@pytest.mark.parametrize("value, dtype", [(np.float32(0.3), "float32"), (np.float16(1), "float16"),
+                                          (np.int32(1), "int32"), (np.int8(-2), "int8"), (np.bool_(True), "bool"),
+                                          (np.float64(1), "float64"), (0.3, "float64"), (2, "int64")])
+def test_a_numpy_scalar_keeps_its_dtype(value, dtype):
+    # PyTorch 2.13: torch.tensor(np.float32(0.3)).dtype is torch.float32 (a Python float takes the default)
+    assert str(ad.tensor(value).dtype) == f"torch.{dtype}"
+    assert str(ad.as_tensor(value).dtype) == f"torch.{dtype}"
