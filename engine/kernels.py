@@ -11,7 +11,8 @@ import math
 
 import numpy
 
-__all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_softmax", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
+__all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
+           "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
 
 # exponents a product (or a square root) computes better than a general power: exact to the last
 # bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
@@ -85,16 +86,49 @@ def logsumexp(xp, x, dim, keepdim):
 
 
 def softmax(xp, x, dim):
-    """exp(x) / sum(exp(x)) along dim, the largest value shifted out first."""
-    e = xp.exp(x - _largest(xp, x, dim))
-    return e / e.sum(axis=dim, keepdims=True)
+    """exp(x) / sum(exp(x)) along dim, the largest value shifted out first; one array, written in
+    place (on 10^6 elements each new array costs as much as a pass: fresh memory is faulted in)."""
+    e = x - _largest(xp, x, dim)
+    if isinstance(e, numpy.generic):  # (a 0-d input's number: nothing to write into)
+        e = xp.exp(e)
+        return e / e.sum(axis=dim, keepdims=True)
+    xp.exp(e, out=e)
+    e /= e.sum(axis=dim, keepdims=True)
+    return e
 
 
 def log_softmax(xp, x, dim):
     """x - logsumexp(x) along dim, as (x - max) - log(sum(exp(x - max))): exact where one term
-    dominates, where log(softmax(x)) would give log(0) = -inf."""
+    dominates, where log(softmax(x)) would give log(0) = -inf. The shifted x is written in place."""
     s = x - _largest(xp, x, dim)
-    return s - xp.log(xp.exp(s).sum(axis=dim, keepdims=True))
+    t = xp.log(xp.exp(s).sum(axis=dim, keepdims=True))
+    if isinstance(s, numpy.generic):
+        return s - t
+    s -= t
+    return s
+
+
+def softmax_backward(xp, g, out, dim):
+    """(g - sum(g * out)) * out along dim, the gradient of softmax's output `out` -- the same
+    operations as the row's formula in engine ops, in one new array."""
+    t = g * out
+    s = t.sum(axis=dim, keepdims=True)
+    if isinstance(t, numpy.generic) or t.dtype != g.dtype:
+        return (g - s) * out
+    xp.subtract(g, s, out=t)
+    t *= out
+    return t
+
+
+def log_softmax_backward(xp, g, out, dim):
+    """g - exp(out) * sum(g) along dim, the gradient of log_softmax's output `out` -- the same
+    operations as the row's formula in engine ops, in one new array."""
+    e = xp.exp(out)
+    s = g.sum(axis=dim, keepdims=True)
+    if isinstance(e, numpy.generic) or e.dtype != g.dtype or e.shape != g.shape:
+        return g - e * s
+    e *= s
+    return xp.subtract(g, e, out=e)
 
 
 def lerp(xp, a, b, w):

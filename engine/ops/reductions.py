@@ -1248,7 +1248,9 @@ class Softmax(Op):
         return kernels.softmax(xp, x, dim)
 
     def backward(F, ctx, g, out, dim):
-        # PyTorch's softmax_backward_data: (g - sum(g * y)) * y
+        # PyTorch's softmax_backward_data: (g - sum(g * y)) * y (on arrays: the same, in one array)
+        if not F.graph:
+            return (kernels.softmax_backward(F.xp, g, out, dim),)
         return ((g - F.sum(g * out, dim=dim, keepdim=True)) * out,)
 
     def batched_backward(F, ctx, g, out, dim):
@@ -1277,7 +1279,9 @@ class LogSoftmax(Op):
         return kernels.log_softmax(xp, x, dim)
 
     def backward(F, ctx, g, out, dim):
-        # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g)
+        # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g) (on arrays: the same, in one array)
+        if not F.graph:
+            return (kernels.log_softmax_backward(F.xp, g, out, dim),)
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
 
     def batched_backward(F, ctx, g, out, dim):

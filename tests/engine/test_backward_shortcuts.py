@@ -99,3 +99,26 @@ def test_the_second_derivative_is_untouched():
     (g,) = E.grad(y, x, grad_outputs=E.ones_like(y), create_graph=True)
     (h,) = E.grad(g, x, grad_outputs=E.ones_like(g))
     assert numpy.array_equal(h.numpy(), 6 * numpy.linspace(-1.0, 1.0, N))
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_softmax_gradients_written_in_place_give_the_graphs_bits(name, dtype, dim):
+    """softmax's and log_softmax's backward on arrays (kernels.*_backward, one array written in
+    place) and recorded as engine ops (create_graph) are the same operations: the same bits."""
+    rng = numpy.random.default_rng(3)
+    data = rng.standard_normal((5, 7)).astype(dtype)
+    weights = E.from_numpy(rng.standard_normal((5, 7)).astype(dtype))
+    results = []
+    for create_graph in (False, True):
+        x = E.from_numpy(data.copy()).requires_grad_(True)
+        (g,) = E.autograd.grad(getattr(E, name)(x, dim) * weights, x, E.ones_like(weights), create_graph=create_graph)
+        results.append(g.detach().numpy())
+    assert results[0].tobytes() == results[1].tobytes()
+    # and the hand derivative: softmax y: (w - sum(w y)) y; log_softmax: w - softmax(x) sum(w)
+    x, w = data.astype(numpy.float64), weights.numpy().astype(numpy.float64)
+    y = numpy.exp(x - x.max(dim, keepdims=True))
+    y /= y.sum(dim, keepdims=True)
+    hand = (w - (w * y).sum(dim, keepdims=True)) * y if name == "softmax" else w - y * w.sum(dim, keepdims=True)
+    numpy.testing.assert_allclose(results[0], hand, rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-6)
