@@ -244,7 +244,7 @@ def _weights(interp, f, text):
                               start=start, end=end, hint="pass --weights 1 to sum its gradients (or W for a "
                               "weighted sum), differentiate sum(f), or ask for --jacobian", kind="RuntimeError")
         return None
-    w = _evaluate_value(interp, text, "--weights")
+    w = interp.constant(text) if interp.__class__ is _Evaluated else _evaluate_value(interp, text, "--weights")
     w = E.tensor(w, dtype=f.dtype) if not isinstance(w, E.Tensor) else w.to(dtype=f.dtype)
     if tuple(w.shape) != tuple(f.shape):
         try:
@@ -344,8 +344,10 @@ def run_job(source, bindings=(), options=None):
     """Run one eval job; a JobResult, or a LanguageError raised. Whatever engine
     settings the job changes (grad mode, default dtype, print options, the
     random generator...) are put back afterwards: a job cannot change another's.
-    A one-line scalar job with default options runs as its template's compiled form (compiled.py:
-    the same op rows without the parser and interpreter); anything else through the interpreter."""
+    A one-line scalar job with default options or --wrt runs as its template's compiled form
+    (compiled.py: the same op rows without the parser and interpreter); a one-line job with other
+    options, or tensors bound, has its program run by that form on engine tensors, then differentiated
+    here as any job (_run_compiled); anything else through the interpreter."""
     options = options or JobOptions()
     if options.max_items != current.max_items or options.max_digits != current.max_digits or \
             options.max_line_length != current.max_line_length or \
@@ -354,6 +356,8 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
         result = compiled.run(source, bindings, options)
+        if result is None:
+            result = isolated(_run_compiled, source, bindings, options)
         if result is not None:
             return result
     return isolated(_run_job, source, bindings, options)
@@ -383,6 +387,56 @@ def _run_job(source, bindings, options):
         except (RuntimeError, ValueError, TypeError, OverflowError, IndexError, ZeroDivisionError) as e:
             # raised while differentiating f, after the program ran: point at f
             raise ScriptError(str(e), kind=type(e).__name__) from None
+
+
+class _Evaluated:
+    """What differentiating f reads of the interpreter that ran the program, for a program its
+    compiled form ran (compiled.evaluate): the names' values, the variables in binding order, the
+    steps taken (none counted: _run_compiled takes a --check job only where no run can reach the
+    step budget) -- and --weights, read as a command-line value is (a number or a list of them)."""
+
+    steps = 0
+    final_span = (None, None)
+
+    def __init__(self, variables, names):
+        self.variables, self.globals = variables, names
+
+    def constant(self, text):
+        value = compiled.constant(text)
+        if value is None:
+            raise ScriptError("not a constant")  # (never shown: _run_compiled gives the job to the pipeline)
+        return value
+
+
+def _run_compiled(source, bindings, options):
+    """The job's result with its program run as its template's compiled form on engine tensors, then
+    differentiated as any job (_differentiate, the same steps, the same results); None where that
+    form does not take it or anything fails (the pipeline then runs it and gives the error, where)."""
+    if options.check and options.seed is None:
+        options.seed = 0  # as _run_job
+    try:
+        with engine_settings(options.dtype, options.device), \
+                MemoryBudget(options.max_memory, enforce=options.device != "cuda"):
+            evaluated = compiled.evaluate(source, bindings, options, _calculator_value)
+            if evaluated is None:
+                return None
+            f, variables, names = evaluated
+            if options.check and _check_runs(names, options) > options.max_steps:
+                return None
+            result = _differentiate(source, bindings, options, _Evaluated(variables, names), f)
+    except Exception:
+        return None
+    compiled.taken["engine"] += 1
+    return result
+
+
+def _check_runs(names, options):
+    """More steps than --check's runs of a one-line job can take (the pipeline counts them against
+    the budget): at most every token an instruction, the program run again twice for every element
+    checked of every variable it may be asked about, and three times more for a note, per variable."""
+    per_run = (compiled.MIN_STEPS // compiled.MAX_TOKENS) * (compiled.MAX_TOKENS + len(options.weights or ""))
+    elements = sum(min(v.numel(), _CHECK_LIMIT) for v in names.values() if isinstance(v, E.Tensor))
+    return per_run * (1 + len(names) * (2 * elements + 4))
 
 
 def out_of_memory(e, max_memory):
