@@ -221,7 +221,10 @@ def run(source, bindings, options):
         if options.wrt:
             grad = _chosen(program, grad, options.wrt)
         taken["lane"] += 1
-        return JobResult.scalar(source, value, grad)
+        result = JobResult.scalar(source, value, grad)
+        if options.jacobian:  # of a scalar f by each scalar variable: its gradient (the same backward, one row)
+            result.jacobian = {name: numpy.array(g) for name, g in grad.items()}
+        return result
     except (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
             KeyError, IndexError):
         return None
@@ -321,14 +324,13 @@ def _operations(lane, program, registers, leaf):
 
 def _options_fit(options):
     """(whether a job with these options may take the lane, whether it may take `evaluate`): the
-    lane serves the defaults and --wrt; `evaluate` every option that differentiates f (not
+    lane serves the defaults, --wrt and --jacobian; `evaluate` every option that differentiates f (not
     --formula or --graph, which read the interpreter's record of each value) on the CPU in float64,
     within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
                   or options.dtype not in (None, "float64")
                   or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
-    lane = engine and not (options.order != 1 or options.weights is not None or options.jacobian
-                           or options.hessian or options.check)
+    lane = engine and not (options.order != 1 or options.weights is not None or options.hessian or options.check)
     return lane, engine
 
 

@@ -356,8 +356,10 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
         result = compiled.run(source, bindings, options)
-        if result is None:
-            result = isolated(_run_compiled, source, bindings, options)
+        if result is None:  # (a program of the language's operations changes no engine setting: --check's
+            # runs through the pipeline seed the random generator, which `isolated` puts back)
+            result = isolated(_run_compiled, source, bindings, options) if options.check else \
+                _run_compiled(source, bindings, options)
         if result is not None:
             return result
     return isolated(_run_job, source, bindings, options)
@@ -414,9 +416,13 @@ def _run_compiled(source, bindings, options):
     form does not take it or anything fails (the pipeline then runs it and gives the error, where)."""
     if options.check and options.seed is None:
         options.seed = 0  # as _run_job
+    # numbers alone, differentiated at most twice: a one-line job then holds a few thousand nodes of
+    # 0-d tensors, far within any budget the compiled form takes (MIN_MEMORY), and only the engine's
+    # cap on a tensor's size is set, not the process's limit (that costs more than the job)
+    small = options.order <= 2 and not any(text.lstrip().startswith("[") for _, text in bindings)
     try:
         with engine_settings(options.dtype, options.device), \
-                MemoryBudget(options.max_memory, enforce=options.device != "cuda"):
+                MemoryBudget(options.max_memory, enforce=options.device != "cuda" and not small):
             evaluated = compiled.evaluate(source, bindings, options, _calculator_value)
             if evaluated is None:
                 return None

@@ -5,6 +5,7 @@ full pipeline (parser, compiler, interpreter) gives: the same values, derivative
 Hessians and checks bit for bit, the same JSON line, or the same error at the same place. A batch
 (`eval -f FILE --json`) gives line by line what each job gives alone."""
 import json
+import random
 
 import numpy
 import pytest
@@ -112,11 +113,61 @@ def test_the_table_takes_both_forms():
     before = dict(compiled.taken)
     for source, bindings, kw, form in [("x**3", (("x", "2"),), {"wrt": ("x",)}, "lane"),
                                        ("x**3", (("x", "2"),), {}, "lane"),
+                                       ("x**3", (("x", "2"),), {"jacobian": True}, "lane"),
                                        ("x**3", (("x", "2"),), {"order": 2}, "engine"),
                                        ("sin(x)*y", (("x", "[1, 2, 3]"), ("y", "2")), {"weights": "1"}, "engine")]:
         _outcome(run_job, source, bindings, kw)
         assert compiled.taken[form] == before[form] + 1, (source, kw)
         before[form] += 1
+
+
+def _formula(r, names, depth):
+    """A random formula of `names` (recursion only in this test's generator)."""
+    if depth == 0:
+        return r.choice(names) if r.random() < 0.7 else f"{r.uniform(0.1, 3):.3g}"
+    a, b = _formula(r, names, depth - 1), _formula(r, names, depth - 1)
+    k = r.random()
+    if k < 0.5:
+        return f"({a} {r.choice('+-*/')} {b})"
+    if k < 0.7:
+        return f"{r.choice(['sin', 'exp', 'tanh', 'sqrt', 'log1p', 'sigmoid'])}({a} + {r.choice(names)})"
+    if k < 0.85:
+        return f"({a})**{r.choice(['2', '3', '-1', '0.5'])}"
+    return f"-{r.choice(names)}**2 + {a}"
+
+
+GENERATED_OPTIONS = [{}, {"wrt": ("x",)}, {"wrt": ("y", "x")}, {"order": 2}, {"order": 2, "wrt": ("y",)},
+                     {"jacobian": True}, {"jacobian": True, "wrt": ("x", "y")}, {"hessian": True},
+                     {"weights": "0.5"}]
+
+
+@pytest.mark.parametrize("seed", range(150))
+def test_generated_jobs_with_every_option_agree_with_the_pipeline(seed):
+    r = random.Random(seed)
+    tensors = r.random() < 0.3
+    names = ["x", "y"][:r.randint(1, 2)]
+    bindings = tuple((n, f"[{r.uniform(0.2, 2):.3g}, {r.uniform(0.2, 2):.3g}]" if tensors
+                      else f"{r.uniform(-2, 2):.4g}") for n in names)
+    statements = [f"a = {r.uniform(0.1, 2):.3g}"] if r.random() < 0.3 else []
+    if r.random() < 0.3:
+        statements.append(f"w = {_formula(r, names, 1)}")
+        names = names + ["w"]
+    source = "; ".join(statements + [_formula(r, names + ["a"] * bool(statements[:1] and "a =" in statements[0]),
+                                              r.randint(1, 3))])
+    if not any(n in source.split(";")[-1] for n in names):
+        source += f" * {names[0]}"
+    for kw in GENERATED_OPTIONS:
+        before = sum(compiled.taken.values())
+        ours = _outcome(run_job, source, bindings, kw)
+        took = sum(compiled.taken.values()) - before
+        full = _outcome(_full, source, bindings, kw)
+        if isinstance(full, LanguageError):
+            assert isinstance(ours, LanguageError) and (ours.message, ours.start, ours.end) == \
+                (full.message, full.start, full.end), (source, kw)
+            continue
+        assert took == 1 or not any(n in source for n in ("x", "y")), (source, kw)
+        _same_values(ours, full)
+        assert job_json_line(1, source, ours) == job_json_line(1, source, full)
 
 
 def test_hand_derived_values():
