@@ -22,10 +22,20 @@ interpreter's own `binary`/`unary`. A variable is a float64 numpy scalar here wh
 leaf holds a 0-d array: the rows compute through numpy's ufuncs (never Python's `**`), which give
 a scalar and a 0-d array the same bits.
 
+--wrt picks among the gradients the lane computes (a name f does not use: a zero, as the
+pipeline's), and --jacobian of a scalar f by scalar variables is its gradient (the same backward,
+one row). The options that differentiate f further (--order, --weights, --hessian, --check, and
+tensors bound on the command line) take `evaluate`: the same template read into a program of the
+language's own operations -- the interpreter's `binary` and `unary`, the functions' calls, its
+variables and stores, in its order -- run on engine tensors, which leaves the very values, graph
+and names the interpreter would; grammar/job.py then differentiates f with the one step every job
+takes (_differentiate).
+
 Anything else -- another statement form, a name that is not a bound variable, a function of a
-number, options beyond the defaults, any error at all -- returns None, and the job takes the
-interpreter (which then gives the exact message, column and hint). tests/test_compiled_jobs.py
-checks both agree bit for bit on generated jobs, and that this form really takes them.
+number, --formula or --graph, any error at all -- returns None, and the job takes the
+interpreter (which then gives the exact message, column and hint). tests/grammar/test_compiled_jobs.py
+and test_compiled_options.py check both agree bit for bit on generated jobs, and that this form
+really takes them.
 """
 import inspect
 import keyword
@@ -276,12 +286,12 @@ def _chosen(program, grad, wrt):
     return chosen
 
 
-def evaluate(source, bindings, options, leaf):
+def evaluate(source, bindings, options, leaf, overrides=None):
     """The job's program run as its template's compiled form on engine tensors, the interpreter's
     operations in its order -- its values, graph and names as the interpreter leaves them --: (f,
     {name: variable} in binding order, {name: value}); `leaf(number or list)` makes a variable, as
-    the interpreter's binding does. None where this form does not take the job (or the program
-    fails: the pipeline then says why, where)."""
+    the interpreter's binding does; `overrides` as _operations takes them. None where this form does
+    not take the job (or the program fails: the pipeline then says why, where)."""
     fit = options.compiled_fit
     if fit is None:
         fit = options.compiled_fit = _options_fit(options)
@@ -292,15 +302,20 @@ def evaluate(source, bindings, options, leaf):
         return None
     try:
         program, registers = _prepared(lane, source, bindings, _Operations)
-        return _operations(lane, program, registers, leaf)
+        return _operations(lane, program, registers, leaf, overrides)
     except Exception:  # any error at all: the pipeline's, with its line and column
         return None
 
 
-def _operations(lane, program, registers, leaf):
-    """Run an _Operations program: (f, variables, names)."""
+def _operations(lane, program, registers, leaf, overrides=None):
+    """Run an _Operations program: (f, variables, names). `overrides` {name: tensor}: what each of
+    these names holds wherever the program binds it (from the start, as the interpreter's
+    overrides: --check's runs at perturbed values)."""
     binary, unary = lane.binary, lane.unary
     variables, names = {}, {}
+    if overrides:
+        for name, value in overrides.items():
+            _bind(variables, names, name, value)
     append = registers.append
     for code, what, ra, rb in program.steps:
         if code == _NUM2:
@@ -309,17 +324,20 @@ def _operations(lane, program, registers, leaf):
             append(unary(what, registers[ra]))
         elif code == _CALL:
             append(what(registers[ra]))
-        elif code == _MAKE_LEAF:  # a number bound to a name: a new variable
-            value = leaf(registers[ra])
-            variables[what] = names[what] = value
-            append(value)
-        else:  # _STORE: a tensor; a variable made earlier under another name becomes this name's too
-            value = registers[ra]
-            if value.grad_fn is None and value.requires_grad and all(v is not value for v in variables.values()):
-                variables[what] = value
-            names[what] = value
-            append(value)
+        elif overrides and what in overrides:  # _MAKE_LEAF or _STORE of a name overridden
+            append(_bind(variables, names, what, overrides[what]))
+        else:  # a number bound to a name (a new variable), or a tensor stored
+            append(_bind(variables, names, what, leaf(registers[ra]) if code == _MAKE_LEAF else registers[ra]))
     return registers[program.f], variables, names
+
+
+def _bind(variables, names, name, value):
+    """`name` holds tensor `value`, which is a variable of that name when it is one (a leaf that
+    requires grad) that no other name has made a variable already, as the interpreter binds."""
+    if value.grad_fn is None and value.requires_grad and all(v is not value for v in variables.values()):
+        variables[name] = value
+    names[name] = value
+    return value
 
 
 def _options_fit(options):

@@ -570,7 +570,7 @@ def _check(source, bindings, options, interp, variables, grads):
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),
                              max_memory=options.max_memory, max_depth=options.max_depth)
-            interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
+            interp2, f2 = _run_again(source, bindings, sub, overrides, interp)
             steps_left[0] -= interp2.steps
             w = _weights(interp2, f2, options.weights)
             if options.order == 1:
@@ -595,6 +595,15 @@ def _check(source, bindings, options, interp, variables, grads):
             if note:
                 notes[name] = note
     return errors, oks, notes
+
+
+def _run_again(source, bindings, options, overrides, interp):
+    """(interpreter, f) of the job's program run again with `overrides`, by the form that ran it first."""
+    if interp.__class__ is _Evaluated:
+        evaluated = compiled.evaluate(source, bindings, options, _calculator_value, overrides)
+        if evaluated is not None:
+            return _Evaluated(evaluated[1], evaluated[2]), evaluated[0]
+    return _execute(source, bindings, options, overrides=overrides)
 
 
 def _kink_note(target, inputs, k, index, eps, tolerance, name):

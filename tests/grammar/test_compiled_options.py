@@ -138,7 +138,7 @@ def _formula(r, names, depth):
 
 GENERATED_OPTIONS = [{}, {"wrt": ("x",)}, {"wrt": ("y", "x")}, {"order": 2}, {"order": 2, "wrt": ("y",)},
                      {"jacobian": True}, {"jacobian": True, "wrt": ("x", "y")}, {"hessian": True},
-                     {"weights": "0.5"}]
+                     {"weights": "0.5"}, {"check": True}, {"check": True, "order": 2, "wrt": ("x",)}]
 
 
 @pytest.mark.parametrize("seed", range(150))
