@@ -255,6 +255,7 @@ def test_a_batch_is_byte_identical_with_and_without_the_lane(cli, monkeypatch):
     with_lane = cli.invoke("eval", "-", "--json", input=text)
     text_with_lane = cli.invoke("eval", "-", input=text)
     monkeypatch.setattr(lean_lane, "run", lambda *a: None)
+    monkeypatch.setattr(lean_lane, "evaluate", lambda *a, **k: None)
     without = cli.invoke("eval", "-", "--json", input=text)
     text_without = cli.invoke("eval", "-", input=text)
     assert with_lane.exit_code == without.exit_code == 1

@@ -215,7 +215,7 @@ BATCH = ["x = 0.5; x**3 - sin(x)", "x = 1.5; y = -0.25; x*y**2 + exp(y)/x", "x =
 
 @pytest.mark.parametrize("args", [[], ["--wrt", "x"], ["--order", "2"], ["--jacobian"], ["--hessian"],
                                   ["--check"], ["--weights", "2"], ["--set", "s=[1, 2]", "--weights", "1"]])
-def test_a_batch_gives_line_by_line_what_each_job_gives_alone(cli, tmp_path, args):
+def test_a_batch_gives_line_by_line_what_each_job_gives_alone(cli, tmp_path, args, monkeypatch):
     path = tmp_path / "jobs.txt"
     lines = [line + " + s*x" for line in BATCH] if "--set" in args else BATCH
     path.write_text("\n".join(lines) + "\n")
@@ -234,6 +234,12 @@ def test_a_batch_gives_line_by_line_what_each_job_gives_alone(cli, tmp_path, arg
             assert obj["error"]["message"] == r.message
         else:
             assert json.loads(job_json_line(k, lines[k - 1], r)) == obj
+    text = cli.invoke("eval", "-f", str(path), *args)
+    monkeypatch.setattr(compiled, "run", lambda *a: None)   # the compiled forms off: the pipeline's output
+    monkeypatch.setattr(compiled, "evaluate", lambda *a, **k: None)
+    assert cli.invoke("eval", "-f", str(path), "--json", *args).stdout == batch.stdout
+    pipeline = cli.invoke("eval", "-f", str(path), *args)
+    assert (pipeline.stdout, pipeline.stderr, pipeline.exit_code) == (text.stdout, text.stderr, text.exit_code)
 
 
 def _cli_options(args):
