@@ -219,15 +219,16 @@ def run(source, bindings, options):
         return None
     try:
         program, registers = _prepared(lane, source, bindings, _Compiler)
+        root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
         code = program.code
         if code is not None:  # a template in use: its straight-line Python
             quiet = quiet_numpy()  # the backward's inf and nan come out silently, as in the engine's
-            value, grad = code(registers, None if quiet is ALREADY_QUIET else quiet)
+            value, grad = code(registers, None if quiet is ALREADY_QUIET else quiet, root)
         else:
             program.runs += 1
             if program.runs == HOT:
                 program.code = _generate(program)
-            value, grad = _result(lane, program, _execute(program.steps, registers))
+            value, grad = _result(lane, program, _execute(program.steps, registers), root)
         if options.wrt:
             grad = _chosen(program, grad, options.wrt)
         taken["lane"] += 1
@@ -265,6 +266,15 @@ def _prepared(lane, source, bindings, compiler):
         read = _binding_number if compiler is _Compiler else _binding_value
         registers[:0] = [read(lane, name, text) for name, text in bindings]
     return program, registers
+
+
+def _weight(text):
+    """--weights of a scalar f, a number: the gradient its backward starts with (the engine's: the
+    number as a float64 0-d tensor holds it); _Decline for anything else (a list: the pipeline)."""
+    value = constant(text)
+    if value.__class__ is not int and value.__class__ is not float:
+        raise _Decline
+    return _FLOAT64(numpy.array(value, dtype=_FLOAT64))
 
 
 def _chosen(program, grad, wrt):
@@ -342,13 +352,14 @@ def _bind(variables, names, name, value):
 
 def _options_fit(options):
     """(whether a job with these options may take the lane, whether it may take `evaluate`): the
-    lane serves the defaults, --wrt and --jacobian; `evaluate` every option that differentiates f (not
+    lane serves the defaults, --wrt, --jacobian and --weights of a number; `evaluate` every option that differentiates f (not
     --formula or --graph, which read the interpreter's record of each value) on the CPU in float64,
     within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
                   or options.dtype not in (None, "float64")
                   or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
-    lane = engine and not (options.order != 1 or options.weights is not None or options.hessian or options.check)
+    lane = engine and not (options.order != 1 or options.hessian or options.check
+                           or options.weights is not None and options.jacobian)  # (a Jacobian is not weighted)
     return lane, engine
 
 
@@ -741,12 +752,12 @@ def _execute(steps, registers):
     return registers
 
 
-def _result(lane, program, registers):
+def _result(lane, program, registers, root=_ROOT_GRAD):
     """Backward over the row steps, newest first (the engine's order): (f, {name: gradient})."""
     backward, f, variables = program.backward, program.f, program.variables
     F = lane.F
     grads = [None] * len(registers)
-    grads[f] = _ROOT_GRAD
+    grads[f] = root
     quiet = quiet_numpy()  # inf and nan come out silently, as in the engine's backward
     if quiet is ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
         _backward(F, backward, registers, grads)
@@ -799,8 +810,8 @@ def _backward(F, backward, registers, grads):
 def _generate(program):
     """The program as straight-line Python: the very calls _execute and _backward make, in their
     order, with the registers as local variables -- no loop, no dispatch. Returns a function of
-    (registers, errstate) -> (f, {name: gradient}); errstate, where given, makes numpy quiet for
-    the backward (a batch has made it quiet already)."""
+    (registers, errstate, root) -> (f, {name: gradient}); errstate, where given, makes numpy quiet for
+    the backward (a batch has made it quiet already); root: the gradient f's backward starts with."""
     names = {}
 
     def name_of(obj):
@@ -821,7 +832,7 @@ def _generate(program):
             forward.append(f"    r{out} = unary({what!r}, r{ra})")
         out += 1
     backward, graded = _backward_lines(program, name_of)
-    lines = ["def program(R, errstate):"] + forward + \
+    lines = ["def program(R, errstate, ROOT):"] + forward + \
         ["    if errstate is not None:", "        errstate.__enter__()", "    try:"] + \
         [f"        g{k} = None" for k in sorted(graded - {program.f})] + [f"        g{program.f} = ROOT"] + \
         ["    " + line for line in backward] + ["        grad = {}"]
@@ -832,7 +843,7 @@ def _generate(program):
               "            errstate.__exit__(None, None, None)"]
     source = "\n".join(lines) + "\n"
     namespace = {v: k for k, v in names.items()}
-    namespace.update(np=numpy, F=_lane.F, float64=_FLOAT64, ROOT=_ROOT_GRAD, _scalar=_scalar,
+    namespace.update(np=numpy, F=_lane.F, float64=_FLOAT64, _scalar=_scalar,
                      binary=_lane.binary, unary=_lane.unary)
     exec(compile(source, "<compiled template>", "exec"), namespace)
     function = namespace["program"]

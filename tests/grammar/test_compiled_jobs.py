@@ -224,7 +224,7 @@ def test_declined_jobs(source):
 
 
 @pytest.mark.parametrize("option, value", [
-    ("order", 2), ("weights", "1"), ("hessian", True), ("check", True),
+    ("order", 2), ("weights", "[1]"), ("hessian", True), ("check", True),
     ("formula", True), ("graph", True), ("dtype", "float32"), ("max_steps", 5), ("max_memory", 1 << 20),
 ])
 def test_options_beyond_the_defaults_and_wrt_leave_the_lane(option, value):

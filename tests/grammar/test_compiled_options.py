@@ -114,6 +114,8 @@ def test_the_table_takes_both_forms():
     for source, bindings, kw, form in [("x**3", (("x", "2"),), {"wrt": ("x",)}, "lane"),
                                        ("x**3", (("x", "2"),), {}, "lane"),
                                        ("x**3", (("x", "2"),), {"jacobian": True}, "lane"),
+                                       ("x**3", (("x", "2"),), {"weights": "-0.5"}, "lane"),
+                                       ("x**3", (("x", "2"),), {"weights": "2", "jacobian": True}, "engine"),
                                        ("x**3", (("x", "2"),), {"order": 2}, "engine"),
                                        ("sin(x)*y", (("x", "[1, 2, 3]"), ("y", "2")), {"weights": "1"}, "engine")]:
         _outcome(run_job, source, bindings, kw)
@@ -254,3 +256,15 @@ def _cli_options(args):
         elif flag in ("--jacobian", "--hessian", "--check"):
             kw[flag[2:]] = True
     return kw
+
+
+@pytest.mark.parametrize("kw", [{"weights": "-0.5"}, {"wrt": ("y", "x"), "jacobian": True}])
+def test_a_template_in_use_serves_the_options_with_the_same_bits(kw, monkeypatch):
+    """Past HOT runs a template is straight-line Python (compiled._generate): its weighted root,
+    chosen gradients and Jacobian are still the pipeline's."""
+    monkeypatch.setattr(compiled, "_programs", {})
+    source = "x = 0.75; y = -1.25; sin(x*y) / (1 + x**2) - exp(y)*x"
+    for _ in range(compiled.HOT + 1):
+        ours = _outcome(run_job, source, (), kw)
+    assert next(iter(compiled._programs.values())).code is not None
+    _same_values(ours, _outcome(_full, source, (), kw))
