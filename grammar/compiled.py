@@ -22,10 +22,20 @@ interpreter's own `binary`/`unary`. A variable is a float64 numpy scalar here wh
 leaf holds a 0-d array: the rows compute through numpy's ufuncs (never Python's `**`), which give
 a scalar and a 0-d array the same bits.
 
+--wrt picks among the gradients the lane computes (a name f does not use: a zero, as the
+pipeline's), and --jacobian of a scalar f by scalar variables is its gradient (the same backward,
+one row). The options that differentiate f further (--order, --weights, --hessian, --check, and
+tensors bound on the command line) take `evaluate`: the same template read into a program of the
+language's own operations -- the interpreter's `binary` and `unary`, the functions' calls, its
+variables and stores, in its order -- run on engine tensors, which leaves the very values, graph
+and names the interpreter would; grammar/job.py then differentiates f with the one step every job
+takes (_differentiate).
+
 Anything else -- another statement form, a name that is not a bound variable, a function of a
-number, options beyond the defaults, any error at all -- returns None, and the job takes the
-interpreter (which then gives the exact message, column and hint). tests/test_compiled_jobs.py
-checks both agree bit for bit on generated jobs, and that this form really takes them.
+number, --formula or --graph, any error at all -- returns None, and the job takes the
+interpreter (which then gives the exact message, column and hint). tests/grammar/test_compiled_jobs.py
+and test_compiled_options.py check both agree bit for bit on generated jobs, and that this form
+really takes them.
 """
 import inspect
 import keyword
@@ -38,7 +48,7 @@ import numpy
 from ..engine.core.autograd import quiet_numpy, ALREADY_QUIET
 from .results import JobResult
 
-__all__ = ["run", "forget_programs"]
+__all__ = ["run", "evaluate", "constant", "forget_programs", "taken"]
 
 MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget then applies as usual)
 MIN_STEPS = 10_000        # a --max-steps below this: the full pipeline, which counts steps
@@ -75,7 +85,7 @@ _OPEN = ("(", 0)
 _NUMBER, _TENSOR, _LEAF = 0, 1, 2
 
 # what a step of a program does; registers hold the numbers first, then each step's result
-_T2, _T1, _NUM2, _MAKE_LEAF, _NUM1 = range(5)
+_T2, _T1, _NUM2, _MAKE_LEAF, _NUM1, _CALL, _STORE = range(7)
 
 
 class _Decline(Exception):
@@ -125,6 +135,7 @@ class _Lane:
         self.neg, self.reciprocal, self.mul = t["neg"], t["reciprocal"], t["mul"]
         self.pow_scalar, self.rpow_scalar = t["pow_scalar"], t["rpow_scalar"]
         # the language's functions that are one elementwise row applied to a tensor
+        self.builtins = BUILTINS
         self.functions = {name: fn._row for name, fn in BUILTINS.items()
                           if getattr(fn, "_row", None) is not None and _one_input(fn._row.parsed)
                           and _lean_row(fn._row)}
@@ -197,51 +208,159 @@ def _get_lane():
 
 def run(source, bindings, options):
     """The JobResult of `source` from its template's compiled form, or None when the job is not one
-    this form takes (the pipeline then runs it through the interpreter)."""
+    this form takes (the pipeline then runs it through the interpreter, or `evaluate` its program)."""
     fit = options.compiled_fit
     if fit is None:
         fit = options.compiled_fit = _options_fit(options)
-    if not fit or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
+    if not fit[0] or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
         return None  # ("^": the language's other spelling of **: the full pipeline)
     lane = _lane or _get_lane()
     if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
         return None
     try:
-        pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
-        literals = pieces[1::2]
-        names = tuple(name for name, _ in bindings) if bindings else ()
-        key = ("#".join(pieces[0::2]), names)
-        program = _programs.get(key)
-        if program is None:
-            program = _compile(lane, names, _tokens(source), literals)
-            if len(_programs) >= CACHE_SIZE:
-                del _programs[next(iter(_programs))]
-            _programs[key] = program
-        # the commonest literals read inline: with a point, a float; digits alone, an int (unless
-        # 0-led: _value_of declines 007)
-        registers = [float(t) if "." in t else int(t) if t.isdigit() and t[0] != "0" else _value_of(t)
-                     for t in literals]
-        if bindings:
-            registers[:0] = [_binding_number(lane, name, text) for name, text in bindings]
+        program, registers = _prepared(lane, source, bindings, _Compiler)
+        root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
         code = program.code
         if code is not None:  # a template in use: its straight-line Python
             quiet = quiet_numpy()  # the backward's inf and nan come out silently, as in the engine's
-            return JobResult.scalar(source, *code(registers, None if quiet is ALREADY_QUIET else quiet))
-        program.runs += 1
-        if program.runs == HOT:
-            program.code = _generate(program)
-        return _result(lane, source, program, _execute(program.steps, registers))
+            value, grad = code(registers, None if quiet is ALREADY_QUIET else quiet, root)
+        else:
+            program.runs += 1
+            if program.runs == HOT:
+                program.code = _generate(program)
+            value, grad = _result(lane, program, _execute(program.steps, registers), root)
+        if options.wrt:
+            grad = _chosen(program, grad, options.wrt)
+        taken["lane"] += 1
+        result = JobResult.scalar(source, value, grad)
+        if options.jacobian:  # of a scalar f by each scalar variable: its gradient (the same backward, one row)
+            result.jacobian = {name: numpy.array(g) for name, g in grad.items()}
+        return result
     except (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
             KeyError, IndexError):
         return None
 
 
+# how many jobs each form of this module took, by form (a test's way to see the route a job took)
+taken = {"lane": 0, "engine": 0}
+
+
+def _prepared(lane, source, bindings, compiler):
+    """(the program of the line's template read by `compiler`, its registers of numbers): the
+    command line's values first, then the line's literals. _Decline where it has none."""
+    pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
+    literals = pieces[1::2]
+    names = tuple(name for name, _ in bindings) if bindings else ()
+    key = ("#".join(pieces[0::2]), names, compiler)
+    program = _programs.get(key)
+    if program is None:
+        program = _compile(lane, names, _tokens(source), literals, compiler)
+        if len(_programs) >= CACHE_SIZE:
+            del _programs[next(iter(_programs))]
+        _programs[key] = program
+    # the commonest literals read inline: with a point, a float; digits alone, an int (unless
+    # 0-led: _value_of declines 007)
+    registers = [float(t) if "." in t else int(t) if t.isdigit() and t[0] != "0" else _value_of(t)
+                 for t in literals]
+    if bindings:
+        read = _binding_number if compiler is _Compiler else _binding_value
+        registers[:0] = [read(lane, name, text) for name, text in bindings]
+    return program, registers
+
+
+def _weight(text):
+    """--weights of a scalar f, a number: the gradient its backward starts with (the engine's: the
+    number as a float64 0-d tensor holds it); _Decline for anything else (a list: the pipeline)."""
+    value = constant(text)
+    if value.__class__ is not int and value.__class__ is not float:
+        raise _Decline
+    return _FLOAT64(numpy.array(value, dtype=_FLOAT64))
+
+
+def _chosen(program, grad, wrt):
+    """The gradients by the --wrt names, in their order: each must name a variable (a name holding
+    one that the program made, as the pipeline's choice reads them), and one f does not depend on
+    has a zero gradient (as the pipeline's); _Decline for any other name (the pipeline says why)."""
+    chosen = {}
+    for name in wrt:
+        held = program.names.get(name)
+        if held is None or held[1] != _LEAF:
+            raise _Decline
+        for variable, register in program.variables:
+            if register == held[0]:
+                g = grad.get(variable)
+                chosen[name] = numpy.zeros(()) if g is None else g
+                break
+        else:
+            raise _Decline  # an earlier variable of a name bound again: the pipeline
+    return chosen
+
+
+def evaluate(source, bindings, options, leaf, overrides=None):
+    """The job's program run as its template's compiled form on engine tensors, the interpreter's
+    operations in its order -- its values, graph and names as the interpreter leaves them --: (f,
+    {name: variable} in binding order, {name: value}); `leaf(number or list)` makes a variable, as
+    the interpreter's binding does; `overrides` as _operations takes them. None where this form does
+    not take the job (or the program fails: the pipeline then says why, where)."""
+    fit = options.compiled_fit
+    if fit is None:
+        fit = options.compiled_fit = _options_fit(options)
+    if not fit[1] or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
+        return None
+    lane = _lane or _get_lane()
+    if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
+        return None
+    try:
+        program, registers = _prepared(lane, source, bindings, _Operations)
+        return _operations(lane, program, registers, leaf, overrides)
+    except Exception:  # any error at all: the pipeline's, with its line and column
+        return None
+
+
+def _operations(lane, program, registers, leaf, overrides=None):
+    """Run an _Operations program: (f, variables, names). `overrides` {name: tensor}: what each of
+    these names holds wherever the program binds it (from the start, as the interpreter's
+    overrides: --check's runs at perturbed values)."""
+    binary, unary = lane.binary, lane.unary
+    variables, names = {}, {}
+    if overrides:
+        for name, value in overrides.items():
+            _bind(variables, names, name, value)
+    append = registers.append
+    for code, what, ra, rb in program.steps:
+        if code == _NUM2:
+            append(binary(what, registers[ra], registers[rb]))
+        elif code == _NUM1:
+            append(unary(what, registers[ra]))
+        elif code == _CALL:
+            append(what(registers[ra]))
+        elif overrides and what in overrides:  # _MAKE_LEAF or _STORE of a name overridden
+            append(_bind(variables, names, what, overrides[what]))
+        else:  # a number bound to a name (a new variable), or a tensor stored
+            append(_bind(variables, names, what, leaf(registers[ra]) if code == _MAKE_LEAF else registers[ra]))
+    return registers[program.f], variables, names
+
+
+def _bind(variables, names, name, value):
+    """`name` holds tensor `value`, which is a variable of that name when it is one (a leaf that
+    requires grad) that no other name has made a variable already, as the interpreter binds."""
+    if value.grad_fn is None and value.requires_grad and all(v is not value for v in variables.values()):
+        variables[name] = value
+    names[name] = value
+    return value
+
+
 def _options_fit(options):
-    """Whether a job with these options may take the lane: the defaults, as far as the lane goes."""
-    return not (options.wrt or options.order != 1 or options.weights is not None or options.jacobian
-                or options.hessian or options.check or options.formula or options.graph
-                or options.device not in (None, "cpu") or options.dtype not in (None, "float64")
-                or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
+    """(whether a job with these options may take the lane, whether it may take `evaluate`): the
+    lane serves the defaults, --wrt, --jacobian and --weights of a number; `evaluate` every option that differentiates f (not
+    --formula or --graph, which read the interpreter's record of each value) on the CPU in float64,
+    within the budgets a one-line program cannot reach."""
+    engine = not (options.formula or options.graph or options.device not in (None, "cpu")
+                  or options.dtype not in (None, "float64")
+                  or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
+    lane = engine and not (options.order != 1 or options.hessian or options.check
+                           or options.weights is not None and options.jacobian)  # (a Jacobian is not weighted)
+    return lane, engine
 
 
 def _number(text):
@@ -299,6 +418,44 @@ def _binding_number(lane, name, text):
         raise _Decline
     number = _number(parts[-1])
     return lane.unary("-", number) if negative else number
+
+
+def _binding_value(lane, name, text):
+    """The value of a command-line binding `name=text` as the language reads it: a number, or a
+    list of numbers (nested lists too) -- read without recursion; _Decline for anything else."""
+    if text[0] != "[":
+        return _binding_number(lane, name, text)
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise _Decline
+    stack = [[]]
+    expect_item = True   # after "[" or ",": an item (or, after "[", its "]")
+    for tok in text.replace("[", " [ ").replace("]", " ] ").replace(",", " , ").split():
+        if tok == "[" and expect_item:
+            stack.append([])
+        elif tok == "]" and (expect_item and not stack[-1] or not expect_item) and len(stack) > 1:
+            items = stack.pop()
+            stack[-1].append(items)
+            expect_item = False
+        elif tok == "," and not expect_item:
+            expect_item = True
+        elif expect_item and tok not in "[],":
+            number = _number(tok[1:] if tok[0] == "-" else tok)
+            stack[-1].append(lane.unary("-", number) if tok[0] == "-" else number)
+            expect_item = False
+        else:
+            raise _Decline
+    if len(stack) != 1 or len(stack[0]) != 1:
+        raise _Decline
+    return stack[0][0]
+
+
+def constant(text):
+    """A value given on the command line (--weights) as the language reads it when it is a number or
+    a list of numbers; None for anything else."""
+    try:
+        return _binding_value(_lane or _get_lane(), "value", text.strip())
+    except (_Decline, ArithmeticError, ValueError, TypeError, IndexError):
+        return None
 
 
 # ------------------------------------------------------------------------------------------- compiling
@@ -359,6 +516,33 @@ class _Compiler:
             self.backward.append((n, backward, _BOTH, out, s0, s1, va, vb))
         return out, _TENSOR
 
+    def sign(self, op, x):
+        """Unary minus or plus of tensor x: neg's row, or x itself."""
+        return self.unary(self.lane.neg, x) if op == "u-" else x
+
+    def call(self, marker, x):
+        """A function (marker: its row, its name) of tensor x."""
+        return self.unary(marker[0], x)
+
+    def store(self, name, value):
+        """`name = value`, a tensor: the name holds it (an alias of a variable stays that variable)."""
+        return value
+
+    def operator(self, op, a, b):
+        """`a op b`, a tensor among them, by the rows the engine's operators reach."""
+        lane = self.lane
+        if a[1] != _NUMBER:
+            if op != "^":
+                return self.binary(lane.rows[op], a, b)
+            if b[1] == _NUMBER:
+                return self.power_row(lane.pow_scalar, a, b, "exponent")
+            return self.power_row(lane.rows[op], a, b)
+        if op == "/":  # number / tensor is reciprocal(tensor) * number, as the engine computes it
+            return self.binary(lane.mul, self.unary(lane.reciprocal, b), a)
+        if op == "^":
+            return self.power_row(lane.rpow_scalar, b, a, "base")
+        return self.binary(lane.rows[op], a, b)
+
     def power_row(self, row, a, b, param=None):
         """A ** row of tensor a and tensor b, or of tensor a and its number parameter `param`
         ("exponent" or "base") b."""
@@ -377,21 +561,24 @@ class _Compiler:
 
 class _Program:
     """A template's compiled form: its steps (the numbers' registers first, then each step's
-    result), its backward steps newest first, f's register and its variables' -- and, once the
-    template is in use (HOT runs), the same steps as straight-line Python (`code`)."""
-    __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "runs", "code")
+    result), its backward steps newest first, f's register, its variables' and the names' at the
+    end ({name: (register, kind)}) -- and, once the template is in use (HOT runs), the same steps
+    as straight-line Python (`code`)."""
+    __slots__ = ("steps", "backward", "f", "variables", "names", "n_numbers", "runs", "code")
 
-    def __init__(self, steps, backward, f, variables, n_numbers):
-        self.steps, self.backward, self.f, self.variables, self.n_numbers = steps, backward, f, variables, n_numbers
+    def __init__(self, c, f, names):
+        self.steps, self.backward, self.f, self.n_numbers = c.steps, c.backward[::-1], f, c.n_numbers
+        self.variables = tuple(c.variables.items())
+        self.names = names
         self.runs = 0
         self.code = None
 
 
-def _compile(lane, names, parts, literals):
+def _compile(lane, names, parts, literals, compiler=_Compiler):
     """The program of a line (its tokens) whose number literals are `literals`, with `names`
-    bound on the command line first: (steps, backward steps newest first, f's register,
-    ((name, register of its variable), ...) in binding order)."""
-    c = _Compiler(lane, len(names), len(literals))
+    bound on the command line first, read by `compiler` (_Compiler: over the rows; _Operations:
+    over the language's operators, for the engine)."""
+    c = compiler(lane, len(names), len(literals))
     values = {}      # name -> operand, as the program's globals
     for k, name in enumerate(names):
         values[name] = c.variable(name, k)
@@ -412,7 +599,9 @@ def _compile(lane, names, parts, literals):
             value = _expression(c, stmt[2:], values)
             if value[1] == _NUMBER:  # a number: eval makes it a variable
                 value = c.variable(name, value[0])
-            values[name] = value     # a tensor: stored (an alias of a variable stays that variable)
+            else:                    # a tensor: stored (an alias of a variable stays that variable)
+                value = c.store(name, value)
+            values[name] = value
         elif k == last:
             f = _expression(c, stmt, values)
         else:
@@ -421,7 +610,32 @@ def _compile(lane, names, parts, literals):
         # f a number or a bare variable (the full pipeline says what that means); or literals the
         # template's pattern reads otherwise than the tokenizer (as in 2x): the pipeline's error
         raise _Decline
-    return _Program(c.steps, c.backward[::-1], f[0], tuple(c.variables.items()), c.n_numbers)
+    return _Program(c, f[0], values)
+
+
+class _Operations(_Compiler):
+    """Reads a line's tokens into a program of the language's own operations -- the interpreter's
+    `binary` and `unary`, the functions' calls, its variables and stores -- in the interpreter's
+    order, for `evaluate` to run on engine tensors: the very graph the interpreter builds, for the
+    options that differentiate it further (--order, --jacobian, ...). A step: (code, what, first
+    register, second register)."""
+
+    def variable(self, name, number):
+        out = self.emit((_MAKE_LEAF, name, number, None), _LEAF)
+        self.variables[name] = out[0]
+        return out
+
+    def sign(self, op, x):
+        return self.emit((_NUM1, op[1], x[0], None))
+
+    def call(self, marker, x):
+        return self.emit((_CALL, self.lane.builtins[marker[1]], x[0], None))
+
+    def store(self, name, value):
+        return self.emit((_STORE, name, value[0], None), value[1])
+
+    def operator(self, op, a, b):
+        return self.emit((_NUM2, "**" if op == "^" else op, a[0], b[0]))
 
 
 def _expression(c, tokens, values):
@@ -451,7 +665,7 @@ def _expression(c, tokens, values):
                 row = c.lane.functions.get(tok[:-1])
                 if row is None or tok[:-1] in values:
                     raise _Decline
-                operators.append((row, 0))
+                operators.append(((row, tok[:-1]), 0))
             else:
                 value = values.get(tok)
                 if value is None:
@@ -472,11 +686,11 @@ def _expression(c, tokens, values):
             if not operators:
                 raise _Decline
             marker = operators.pop()[0]
-            if marker.__class__ is not str:  # a call's row, not "("
+            if marker.__class__ is not str:  # a call's (row, name), not "("
                 x = operands.pop()
                 if x[1] == _NUMBER:
                     raise _Decline  # a function of a number: the full pipeline
-                operands.append(c.unary(marker, x))
+                operands.append(c.call(marker, x))
         else:
             raise _Decline  # two operands in a row, '=' or '(' after an operand, ...
     if expect_operand:
@@ -491,36 +705,20 @@ def _expression(c, tokens, values):
 
 def _reduce(c, op, operands):
     """One operator on the operands on top of the stack, as the language applies it: numbers
-    by the interpreter's own arithmetic, tensors by the rows the engine's operators reach."""
-    lane = c.lane
+    by the interpreter's own arithmetic, tensors by the compiler's `sign` and `operator`."""
     if op[0] == "u":
         x = operands.pop()
         if x[1] == _NUMBER:
             operands.append(c.emit((_NUM1, op[1], x[0], None), _NUMBER))
-        elif op == "u-":
-            operands.append(c.unary(lane.neg, x))
         else:
-            operands.append(x)  # +x is x itself
+            operands.append(c.sign(op, x))
         return
     b = operands.pop()
     a = operands.pop()
-    if a[1] != _NUMBER:
-        if op != "^":
-            out = c.binary(lane.rows[op], a, b)
-        elif b[1] == _NUMBER:
-            out = c.power_row(lane.pow_scalar, a, b, "exponent")
-        else:
-            out = c.power_row(lane.rows[op], a, b)
-    elif b[1] != _NUMBER:
-        if op == "/":  # number / tensor is reciprocal(tensor) * number, as the engine computes it
-            out = c.binary(lane.mul, c.unary(lane.reciprocal, b), a)
-        elif op == "^":
-            out = c.power_row(lane.rpow_scalar, b, a, "base")
-        else:
-            out = c.binary(lane.rows[op], a, b)
+    if a[1] == _NUMBER and b[1] == _NUMBER:
+        operands.append(c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0]), _NUMBER))
     else:
-        out = c.emit((_NUM2, "**" if op == "^" else op, a[0], b[0]), _NUMBER)
-    operands.append(out)
+        operands.append(c.operator(op, a, b))
 
 
 # ------------------------------------------------------------------------------------------- running
@@ -554,12 +752,12 @@ def _execute(steps, registers):
     return registers
 
 
-def _result(lane, source, program, registers):
-    """Backward over the row steps, newest first (the engine's order), then the JobResult."""
+def _result(lane, program, registers, root=_ROOT_GRAD):
+    """Backward over the row steps, newest first (the engine's order): (f, {name: gradient})."""
     backward, f, variables = program.backward, program.f, program.variables
     F = lane.F
     grads = [None] * len(registers)
-    grads[f] = _ROOT_GRAD
+    grads[f] = root
     quiet = quiet_numpy()  # inf and nan come out silently, as in the engine's backward
     if quiet is ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
         _backward(F, backward, registers, grads)
@@ -572,7 +770,7 @@ def _result(lane, source, program, registers):
         grad = {} if g is None else {name: g}
     else:
         grad = {name: grads[r] for name, r in variables if grads[r] is not None}
-    return lane.JobResult.scalar(source, registers[f], grad)
+    return registers[f], grad
 
 
 def _backward(F, backward, registers, grads):
@@ -612,8 +810,8 @@ def _backward(F, backward, registers, grads):
 def _generate(program):
     """The program as straight-line Python: the very calls _execute and _backward make, in their
     order, with the registers as local variables -- no loop, no dispatch. Returns a function of
-    (registers, errstate) -> (f, {name: gradient}); errstate, where given, makes numpy quiet for
-    the backward (a batch has made it quiet already)."""
+    (registers, errstate, root) -> (f, {name: gradient}); errstate, where given, makes numpy quiet for
+    the backward (a batch has made it quiet already); root: the gradient f's backward starts with."""
     names = {}
 
     def name_of(obj):
@@ -634,7 +832,7 @@ def _generate(program):
             forward.append(f"    r{out} = unary({what!r}, r{ra})")
         out += 1
     backward, graded = _backward_lines(program, name_of)
-    lines = ["def program(R, errstate):"] + forward + \
+    lines = ["def program(R, errstate, ROOT):"] + forward + \
         ["    if errstate is not None:", "        errstate.__enter__()", "    try:"] + \
         [f"        g{k} = None" for k in sorted(graded - {program.f})] + [f"        g{program.f} = ROOT"] + \
         ["    " + line for line in backward] + ["        grad = {}"]
@@ -645,7 +843,7 @@ def _generate(program):
               "            errstate.__exit__(None, None, None)"]
     source = "\n".join(lines) + "\n"
     namespace = {v: k for k, v in names.items()}
-    namespace.update(np=numpy, F=_lane.F, float64=_FLOAT64, ROOT=_ROOT_GRAD, _scalar=_scalar,
+    namespace.update(np=numpy, F=_lane.F, float64=_FLOAT64, _scalar=_scalar,
                      binary=_lane.binary, unary=_lane.unary)
     exec(compile(source, "<compiled template>", "exec"), namespace)
     function = namespace["program"]

@@ -244,7 +244,7 @@ def _weights(interp, f, text):
                               start=start, end=end, hint="pass --weights 1 to sum its gradients (or W for a "
                               "weighted sum), differentiate sum(f), or ask for --jacobian", kind="RuntimeError")
         return None
-    w = _evaluate_value(interp, text, "--weights")
+    w = interp.constant(text) if interp.__class__ is _Evaluated else _evaluate_value(interp, text, "--weights")
     w = E.tensor(w, dtype=f.dtype) if not isinstance(w, E.Tensor) else w.to(dtype=f.dtype)
     if tuple(w.shape) != tuple(f.shape):
         try:
@@ -344,8 +344,10 @@ def run_job(source, bindings=(), options=None):
     """Run one eval job; a JobResult, or a LanguageError raised. Whatever engine
     settings the job changes (grad mode, default dtype, print options, the
     random generator...) are put back afterwards: a job cannot change another's.
-    A one-line scalar job with default options runs as its template's compiled form (compiled.py:
-    the same op rows without the parser and interpreter); anything else through the interpreter."""
+    A one-line scalar job with default options or --wrt runs as its template's compiled form
+    (compiled.py: the same op rows without the parser and interpreter); a one-line job with other
+    options, or tensors bound, has its program run by that form on engine tensors, then differentiated
+    here as any job (_run_compiled); anything else through the interpreter."""
     options = options or JobOptions()
     if options.max_items != current.max_items or options.max_digits != current.max_digits or \
             options.max_line_length != current.max_line_length or \
@@ -354,6 +356,10 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
         result = compiled.run(source, bindings, options)
+        if result is None:  # (a program of the language's operations changes no engine setting: --check's
+            # runs through the pipeline seed the random generator, which `isolated` puts back)
+            result = isolated(_run_compiled, source, bindings, options) if options.check else \
+                _run_compiled(source, bindings, options)
         if result is not None:
             return result
     return isolated(_run_job, source, bindings, options)
@@ -383,6 +389,60 @@ def _run_job(source, bindings, options):
         except (RuntimeError, ValueError, TypeError, OverflowError, IndexError, ZeroDivisionError) as e:
             # raised while differentiating f, after the program ran: point at f
             raise ScriptError(str(e), kind=type(e).__name__) from None
+
+
+class _Evaluated:
+    """What differentiating f reads of the interpreter that ran the program, for a program its
+    compiled form ran (compiled.evaluate): the names' values, the variables in binding order, the
+    steps taken (none counted: _run_compiled takes a --check job only where no run can reach the
+    step budget) -- and --weights, read as a command-line value is (a number or a list of them)."""
+
+    steps = 0
+    final_span = (None, None)
+
+    def __init__(self, variables, names):
+        self.variables, self.globals = variables, names
+
+    def constant(self, text):
+        value = compiled.constant(text)
+        if value is None:
+            raise ScriptError("not a constant")  # (never shown: _run_compiled gives the job to the pipeline)
+        return value
+
+
+def _run_compiled(source, bindings, options):
+    """The job's result with its program run as its template's compiled form on engine tensors, then
+    differentiated as any job (_differentiate, the same steps, the same results); None where that
+    form does not take it or anything fails (the pipeline then runs it and gives the error, where)."""
+    if options.check and options.seed is None:
+        options.seed = 0  # as _run_job
+    # numbers alone, differentiated at most twice: a one-line job then holds a few thousand nodes of
+    # 0-d tensors, far within any budget the compiled form takes (MIN_MEMORY), and only the engine's
+    # cap on a tensor's size is set, not the process's limit (that costs more than the job)
+    small = options.order <= 2 and not any(text.lstrip().startswith("[") for _, text in bindings)
+    try:
+        with engine_settings(options.dtype, options.device), \
+                MemoryBudget(options.max_memory, enforce=options.device != "cuda" and not small):
+            evaluated = compiled.evaluate(source, bindings, options, _calculator_value)
+            if evaluated is None:
+                return None
+            f, variables, names = evaluated
+            if options.check and _check_runs(names, options) > options.max_steps:
+                return None
+            result = _differentiate(source, bindings, options, _Evaluated(variables, names), f)
+    except Exception:
+        return None
+    compiled.taken["engine"] += 1
+    return result
+
+
+def _check_runs(names, options):
+    """More steps than --check's runs of a one-line job can take (the pipeline counts them against
+    the budget): at most every token an instruction, the program run again twice for every element
+    checked of every variable it may be asked about, and three times more for a note, per variable."""
+    per_run = (compiled.MIN_STEPS // compiled.MAX_TOKENS) * (compiled.MAX_TOKENS + len(options.weights or ""))
+    elements = sum(min(v.numel(), _CHECK_LIMIT) for v in names.values() if isinstance(v, E.Tensor))
+    return per_run * (1 + len(names) * (2 * elements + 4))
 
 
 def out_of_memory(e, max_memory):
@@ -510,7 +570,7 @@ def _check(source, bindings, options, interp, variables, grads):
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),
                              max_memory=options.max_memory, max_depth=options.max_depth)
-            interp2, f2 = _execute(source, bindings, sub, overrides=overrides)
+            interp2, f2 = _run_again(source, bindings, sub, overrides, interp)
             steps_left[0] -= interp2.steps
             w = _weights(interp2, f2, options.weights)
             if options.order == 1:
@@ -535,6 +595,15 @@ def _check(source, bindings, options, interp, variables, grads):
             if note:
                 notes[name] = note
     return errors, oks, notes
+
+
+def _run_again(source, bindings, options, overrides, interp):
+    """(interpreter, f) of the job's program run again with `overrides`, by the form that ran it first."""
+    if interp.__class__ is _Evaluated:
+        evaluated = compiled.evaluate(source, bindings, options, _calculator_value, overrides)
+        if evaluated is not None:
+            return _Evaluated(evaluated[1], evaluated[2]), evaluated[0]
+    return _execute(source, bindings, options, overrides=overrides)
 
 
 def _kink_note(target, inputs, k, index, eps, tolerance, name):

@@ -17,7 +17,7 @@ from hypothesis import given, settings, strategies as st, HealthCheck
 from autodiff.engine.state import isolated
 from autodiff.grammar import compiled as lean_lane
 from autodiff.grammar.errors import LanguageError
-from autodiff.grammar.job import JobOptions, _run_job
+from autodiff.grammar.job import JobOptions, _calculator_value, _run_job
 
 FUNCTIONS = ("sin", "cos", "tan", "tanh", "sigmoid", "exp", "log", "sqrt", "sinh", "cosh", "atan", "erf",
              "log1p", "expm1", "relu", "reciprocal", "neg", "clone")
@@ -224,12 +224,16 @@ def test_declined_jobs(source):
 
 
 @pytest.mark.parametrize("option, value", [
-    ("wrt", ("x",)), ("order", 2), ("weights", "1"), ("jacobian", True), ("hessian", True), ("check", True),
+    ("order", 2), ("weights", "[1]"), ("hessian", True), ("check", True),
     ("formula", True), ("graph", True), ("dtype", "float32"), ("max_steps", 5), ("max_memory", 1 << 20),
 ])
-def test_options_beyond_the_defaults_take_the_full_pipeline(option, value):
+def test_options_beyond_the_defaults_and_wrt_leave_the_lane(option, value):
+    """(The options that differentiate f further take the compiled form's `evaluate`:
+    tests/grammar/test_compiled_options.py; the others take the full pipeline.)"""
     options = JobOptions(**{option: value})
     assert lean_lane.run("x = 0.3; sin(x)*x", (), options) is None
+    evaluated = lean_lane.evaluate("x = 0.3; sin(x)*x", (), options, _calculator_value)
+    assert (evaluated is None) == (option in ("formula", "graph", "dtype", "max_steps", "max_memory"))
 
 
 def test_the_lane_applies_the_rows_the_language_functions_apply():
@@ -251,6 +255,7 @@ def test_a_batch_is_byte_identical_with_and_without_the_lane(cli, monkeypatch):
     with_lane = cli.invoke("eval", "-", "--json", input=text)
     text_with_lane = cli.invoke("eval", "-", input=text)
     monkeypatch.setattr(lean_lane, "run", lambda *a: None)
+    monkeypatch.setattr(lean_lane, "evaluate", lambda *a, **k: None)
     without = cli.invoke("eval", "-", "--json", input=text)
     text_without = cli.invoke("eval", "-", input=text)
     assert with_lane.exit_code == without.exit_code == 1
