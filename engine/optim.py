@@ -4,7 +4,7 @@ and Adadelta in optim_rms.py; the base class (groups, state, state_dict) in opti
 Each update is PyTorch 2.13's single-tensor (for-loop) implementation, the one it runs on CPU
 by default, operation for operation, so a run follows PyTorch's within the dtype's tolerance.
 """
-from .optimizer import (Optimizer, SingleTensor, add, addcdiv, addcmul, assign, bump_step, check, check_betas,
+from .optimizer import (Optimizer, SingleTensor, add, add_into, addcdiv, addcmul, assign, bump_step, check, check_betas,
                         check_lr, like, lerp, scalar_tensor, state_tensor, write, xp_of)
 from .tensor import Tensor
 from . import lr_scheduler  # noqa: F401  (torch.optim.lr_scheduler)
@@ -44,7 +44,7 @@ class SGD(SingleTensor):
             else:                                                   # buf.mul_(m).add_(grad, alpha=1-dampening)
                 write(buf, add(xp, buf.array * like(momentum, buf.array), grad, 1 - group["dampening"]))
             grad = add(xp, grad, buf.array, momentum) if group["nesterov"] else buf.array
-        assign(p, add(xp, param, grad, -group["lr"]))                 # param.add_(grad, alpha=-lr)
+        add_into(p, grad, -group["lr"])                                # param.add_(grad, alpha=-lr)
 
 
 def _foreach(group, p):
@@ -262,7 +262,7 @@ class RAdam(SingleTensor):
             update = corrected * like(lr, v) * adaptive * like(rect, v)
         else:
             update = corrected * like(lr, v)
-        assign(p, add(xp, p.array, update, -1.0))
+        add_into(p, update, -1.0)
 
 
 sgd = SGD

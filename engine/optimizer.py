@@ -247,6 +247,19 @@ def assign(p, array):
     p._vc[0] += 1
 
 
+def add_into(p, b, alpha):
+    """param.add_(b, alpha=alpha): p's memory gets p + alpha * b, added where it lies (the same
+    operations as add(), so the same bits, without its result array and the copy back: on a
+    large parameter each is a pass), and its version goes up by one."""
+    arr = storage_of(p)
+    scaled = b * like(alpha, arr) if alpha != 1 else b
+    if scaled.dtype != arr.dtype or getattr(scaled, "shape", None) != arr.shape:  # (another dtype, a broadcast b)
+        assign(p, add(array_module(p.device), arr, b, alpha))
+        return
+    array_module(p.device).add(arr, scaled, out=arr)
+    p._vc[0] += 1
+
+
 # ------------------------------------------------------------------ kernels
 # PyTorch's CPU kernels take a Python number in the tensor's dtype, as these do.
 
