@@ -416,7 +416,10 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
-            grads = _backward_of(node, F, g, arrays, create_graph, retain_graph)
+            if node.saved is None and not node.params:  # (nothing kept: add's, the commonest, without a call)
+                grads = node.op.backward(F, node, g)
+            else:
+                grads = _backward_of(node, F, g, arrays, create_graph, retain_graph)
             if hooked is not None and hooked.post:
                 grads = _after_node(node, F, g, grads, uniform, create_graph, borrowed)
                 uniform = False
