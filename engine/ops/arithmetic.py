@@ -424,6 +424,7 @@ def _log_number(y):
 class Neg(Elementwise):
     """-input, elementwise."""
     name = "neg"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("neg", "negative")
     formula = prefix("-")
     node = "NegBackward0"

@@ -295,6 +295,7 @@ class Trace(Op):
 
     The sum of the main diagonal of a matrix (rectangular too)."""
     name = "trace"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "trace(Tensor input) -> Tensor"
     method = True
     formula = call()

@@ -24,6 +24,7 @@ def _reduction_name(base):
 class Sum(Op):
     """The sum of the elements, over every dim or over `dim`."""
     name = "sum"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
@@ -45,6 +46,7 @@ class Mean(Op):
 
     The mean of the elements, over every dim or over `dim` (a floating tensor's)."""
     name = "mean"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "mean(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
@@ -108,6 +110,7 @@ def summed_dtype(input, dtype):
 class SumTo(Op):
     """Sum a broadcast gradient back to a shape: the one place broadcasting is undone."""
     name = "sum_to"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     formula = custom("sum_to")
     node = "SumToBackward0"
 
@@ -582,6 +585,7 @@ class TakeAlong(Op):
     """x gathered at `indices` along `dim` (same ndim); the subclasses Sort, Topk, Cummax and Cummin
     are those functions' values, at the indices their calls find."""
     name = "take_along"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("gather", "take_along_dim")  # functions_shapes.gather: PyTorch's argument checks, then this row
     method = True
     saves_params = True
@@ -747,6 +751,7 @@ def open_grid(xp, shape):
 class PutAlong(Op):
     """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
     name = "put_along"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     saves_params = True
     node = "ScatterAddBackward0"
 
@@ -885,6 +890,7 @@ class Cumsum(Op):
     The row casts the input to `dtype` first, and sums from the end when `reverse` (the
     derivative's form)."""
     name = "cumsum"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "cumsum(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim", "reverse")
