@@ -15,7 +15,7 @@ inside a level accumulates `.grad` without tangents (`torch.autograd.grad` gives
 from collections import namedtuple
 
 from .core import forward as _forward
-from .core.tensor import TensorBase, dual_run
+from .core.tensor import TensorBase, dual_run, make_tensor, array_module
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual", "unpack_dual", "dual_level"]
 
@@ -72,10 +72,7 @@ def make_dual(tensor, tangent, *, level=None):
     if _forward.tangent_of(tensor) is not None:
         raise RuntimeError(f"Making a dual Tensor based on a Tensor that already has a forward gradient at the same "
                            f"level {_forward.current_level()} is not supported.")
-    if tangent.array.shape != tensor.array.shape:
-        raise RuntimeError(f"Trying to set a forward gradient that has a different size than that of the original "
-                           f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
-                           f"forward gradient is of size {list(tangent.shape)}.")
+    _check_tangent(tensor, tangent)
     if tangent.device is not tensor.device:
         raise RuntimeError(f"Trying to set a forward gradient that has a different device than that of the original "
                            f"Tensor, this is not supported. Tensor is on {tensor.device} while the given forward "
@@ -111,3 +108,49 @@ def _plain_view(t):
 
 def _dtype_name(t):
     return str(t.dtype) if isinstance(t, TensorBase) else type(t).__name__
+
+
+def apply_with_tangents(cls, args, run, no_jvp):
+    """A custom Function applied while a level is open: `run(ctx)` its forward on the primals
+    (forward AD off inside), then `cls.jvp(ctx, *tangents)` -- zeros for a tensor input without
+    one, None for what is no tensor -- gives the outputs' tangents."""
+    tangents = [_forward.tangent_of(a) for a in args]
+    ctx = cls._ctx_cls()
+    if all(v is None for v in tangents):
+        return run(ctx)
+    if no_jvp:
+        cls.jvp(ctx)  # PyTorch's NotImplementedError
+    level = dual_run[0]
+    dual_run[0] = None
+    try:
+        output = run(ctx)
+        given = [v if v is not None else _zeros_like(a) if isinstance(a, TensorBase) else None
+                 for a, v in zip(args, tangents)]
+        saved = ctx.__dict__.pop("saved_for_forward", None)
+        if saved is not None:
+            ctx._jvp_saved = tuple(saved)  # what ctx.saved_tensors gives in jvp
+        out_tangents = cls.jvp(ctx, *given)
+    finally:
+        ctx.__dict__.pop("_jvp_saved", None)
+        dual_run[0] = level
+    outputs = output if output.__class__ is tuple else (output,)
+    out_tangents = out_tangents if isinstance(out_tangents, tuple) else (out_tangents,)
+    if len(out_tangents) != len(outputs):
+        raise RuntimeError(f"Function's jvp returned an invalid number of forward gradients (expected "
+                           f"{len(outputs)} but got {len(out_tangents)})")
+    for o, v in zip(outputs, out_tangents):
+        if isinstance(o, TensorBase) and v is not None and o.array.dtype.kind in "fc":
+            _check_tangent(o, v)
+            _forward.set_tangent(o, v)
+    return output
+
+
+def _zeros_like(a):
+    return make_tensor(array_module(a.device).zeros_like(a.array), a.device)
+
+
+def _check_tangent(tensor, tangent):
+    if tangent.array.shape != tensor.array.shape:
+        raise RuntimeError(f"Trying to set a forward gradient that has a different size than that of the original "
+                           f"Tensor, this is not supported. Tensor is of size {list(tensor.shape)} while the given "
+                           f"forward gradient is of size {list(tangent.shape)}.")
