@@ -60,7 +60,9 @@ def enter_level():
 def exit_level(level=None):
     """Close the open level; every tangent of it is dropped."""
     current = _state["level"]
-    if current is None or (level is not None and level != current):
+    if current is None:
+        raise RuntimeError("Dual level must be a positive number.")  # (PyTorch's words, with none open)
+    if level is not None and level != current:
         raise RuntimeError("Trying to exit a forward AD level that was not the last one that was created. "
                            "This is not supported.")
     dual_run[0] = None
@@ -177,7 +179,7 @@ def _backward_of_backward(op, F, ctx, tangents, saved, params, out):
     """J v as the gradient, with respect to a dummy cotangent g, of sum_i <backward(g)_i, v_i>."""
     from .autograd import grad  # (autograd imports tensor: not at import time)
     xp = array_module(out.device)
-    g = make_tensor(xp.zeros(out.array.shape, out.array.dtype), out.device, True)
+    g = make_tensor(xp.ones(out.array.shape, out.array.dtype), out.device, True)  # (any g: linear in it)
     keep = is_grad_enabled() and (any(v.requires_grad for v in tangents if v is not None) or
                                   any(_is_tensor(s) and s.requires_grad for s in saved))
     token = grad_enabled_var.set(True)

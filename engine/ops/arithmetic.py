@@ -751,6 +751,9 @@ class Heaviside(Op):
     def backward(F, ctx, g):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
 
+    def jvp(F, ctx, tangents, **params):
+        raise NotImplementedError("Trying to use forward AD with aten::heaviside that does not support it.")
+
     def call(input, values):
         tensor_argument("heaviside", "values", values, 2)
         input, values = tensor_operands(input, values)
