@@ -36,7 +36,7 @@ __all__ = ["LINEAR", "tangent_of", "set_tangent", "run_dual", "enter_level", "ex
 
 LINEAR = "linear"  # a row's `jvp`: the row applied to the tangents
 
-_state = {"level": None, "count": 0}
+_state = {"level": None}  # the open level's number: 0 (PyTorch numbers levels by depth), None: none
 _duals = weakref.WeakSet()  # the tensors given a tangent in this level: dropped when it exits
 
 
@@ -51,8 +51,7 @@ def enter_level():
     """Open a dual level (only one at a time, as PyTorch) and return its number."""
     if _state["level"] is not None:
         raise RuntimeError(NESTED_MESSAGE)
-    _state["level"] = _state["count"]
-    _state["count"] += 1
+    _state["level"] = 0
     dual_run[0] = run_dual
     return _state["level"]
 
