@@ -69,3 +69,39 @@ def test_a_tangent_that_does_not_parse_is_located_too(cli):
 def test_a_tangent_without_a_name_is_a_usage_error(cli):
     message = cli.usage_error("eval", "x**3", "x=1", "--tangent", "1")
     assert message.startswith("Invalid value for --tangent: expected NAME=VALUE")
+
+
+SCRIPT = """
+import torch
+import torch.autograd.forward_ad as fwAD
+
+class Cube(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_forward(x)
+        return x ** 3
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+    @staticmethod
+    def jvp(ctx, t):
+        x, = ctx.saved_tensors
+        return 3 * x * x * t
+
+x = torch.tensor([1.0, 2.0])
+with fwAD.dual_level():
+    d = fwAD.make_dual(x, torch.tensor([1.0, 0.5]))
+    out = fwAD.unpack_dual((d * d).sum())
+    print(out.primal, out.tangent)
+    print(fwAD.unpack_dual(Cube.apply(d)).tangent)
+    print(d)
+print(fwAD.unpack_dual(d).tangent)
+"""
+
+
+def test_forward_ad_in_a_script(cli):
+    out = cli.ok("run", "-c", SCRIPT).stdout.splitlines()
+    assert out == ["tensor(5.) tensor(4.)", "tensor([3., 6.])", "tensor([1., 2.], tangent=tensor([1.0000, 0.5000]))",
+                   "None"]
