@@ -199,3 +199,15 @@ def test_custom_function_without_tangent_inputs_needs_no_jvp():
 
     with fwAD.dual_level():
         assert Double.apply(ad.ones(2)).tolist() == [2.0, 2.0]
+
+
+def test_gradcheck_checks_forward_mode_and_forward_over_reverse():
+    x = ad.tensor([0.5, 1.0, -0.3], dtype=ad.float64, requires_grad=True)
+    y = ad.tensor([2.0, -1.0], dtype=ad.float64, requires_grad=True)
+
+    def f(a, b):
+        return (a.sin() * a.exp()).cumprod(0), ad.outer(a, b).tanh()
+
+    assert ad.autograd.gradcheck(f, (x, y), check_forward_ad=True)
+    assert ad.autograd.gradcheck(f, (x, y), check_forward_ad=True, check_backward_ad=False)
+    assert ad.autograd.gradgradcheck(f, (x, y), check_fwd_over_rev=True)

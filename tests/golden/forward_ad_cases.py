@@ -164,6 +164,25 @@ class Two(T.autograd.Function):
 with fwAD.dual_level():
     Two.apply(fwAD.make_dual(T.ones(2), T.ones(2)))
 """,
+    "gradcheck_forward_mismatch!": """
+class Exp(T.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_forward(x)
+        return x.exp()
+
+    @staticmethod
+    def backward(ctx, g):
+        return g
+
+    @staticmethod
+    def jvp(ctx, t):
+        x, = ctx.saved_tensors
+        return t * x.exp() * 2
+
+x = T.tensor([0.5, 1.0], requires_grad=True)
+T.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True, check_backward_ad=False)
+""",
     "jacobian_forward_needs_vectorize!": """
 AF.jacobian(lambda x: x * 2, T.ones(2), strategy="forward-mode")
 """,
