@@ -100,11 +100,10 @@ def run_dual(op, args, params):
 
 
 def _fitted(t, out):
-    """A tangent with its primal's shape and dtype."""
+    """A tangent with its primal's shape (its dtype is the computation's: a float64 tangent of a
+    float32 primal stays float64, as PyTorch's)."""
     if t.array.shape != out.array.shape:
         t = run_op(TABLE["expand"], (t,), {"shape": out.array.shape})
-    if t.array.dtype != out.array.dtype:
-        t = run_op(TABLE["to_dtype"], (t,), {"dtype": out.dtype})
     return t
 
 
@@ -224,7 +223,7 @@ def write_tangent(target, result):
             set_tangent(target, make_tensor(v.array.copy(), v.device, v.requires_grad, v._fn))
             return
         if v.array.dtype != mine.array.dtype:
-            v = run_op(TABLE["to_dtype"], (v,), {"dtype": mine.dtype})
+            v = run_op(TABLE["to_dtype"], (v,), {"dtype": mine.array.dtype})
         if v.requires_grad and is_grad_enabled():
             from .inplace import inplace
             inplace(mine, _take, v)

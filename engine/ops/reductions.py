@@ -1257,6 +1257,9 @@ class Softmax(Op):
         # PyTorch's softmax_backward_data: (g - sum(g * y)) * y
         return ((g - F.sum(g * out, dim=dim, keepdim=True)) * out,)
 
+    def jvp(F, ctx, tangents, out, dim):  # the Jacobian diag(y) - y y^T is symmetric: J v = J^T v
+        return Softmax.backward(F, ctx, tangents[0], out, dim)[0]
+
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else Softmax.backward(F, ctx, g, out, d)
@@ -1285,6 +1288,10 @@ class LogSoftmax(Op):
     def backward(F, ctx, g, out, dim):
         # PyTorch's log_softmax_backward_data: g - exp(y) * sum(g)
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
+
+    def jvp(F, ctx, tangents, out, dim):  # v - sum(softmax * v)
+        v = tangents[0]
+        return v - F.sum(F.exp(out) * v, dim=dim, keepdim=True)
 
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
