@@ -13,5 +13,6 @@ from . import forward_ad  # torch.autograd.forward_ad: dual_level, make_dual, un
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "graph", "forward_ad", "gradcheck",
+           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "graph",
+           "forward_ad", "gradcheck",
            "gradgradcheck", "GradcheckError"]

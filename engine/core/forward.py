@@ -1,14 +1,15 @@
 """Forward-mode AD: dual tensors and the forward rule of every row (torch.autograd.forward_ad's engine).
 
 While a dual level is open (tensor.py's `dual_run[0]` is then `run_dual`), a tensor may carry a
-tangent (its `_fw` attribute, a tensor of its shape), and run_op hands every op to `run_dual`: the op runs on the primals as
-ever, and where an input carries a tangent and the result is floating point, the result gets
-the Jacobian-vector product J v as its tangent. Code that opens no level pays one list-index
-test in run_op and nothing else. Only one level at a time (PyTorch's error for a nested one).
+tangent (its `_fw` attribute, a tensor of its shape), and run_op hands every op to `run_dual`:
+the op runs on the primals as ever, and where an input carries a tangent and the result is
+floating point, the result gets the Jacobian-vector product J v as its tangent. Code that
+opens no level pays one list-index test in run_op and nothing else. Only one level at a time
+(PyTorch's error for a nested one).
 
 The forward rule of a row, first that applies:
 
-- `op.jvp = LINEAR`: the row is linear in its floating-point tensor inputs (a view, a
+- `op.jvp = LINEAR` ("linear"): the row is linear in its floating-point tensor inputs (a view, a
   reduction like sum, cat, indexing): the tangent is the row applied to the inputs' tangents
   (zeros where an input has none; integer tensors, indices, are passed as they are). A view's
   tangent is so a view of its input's tangent, and writing through either keeps them paired.

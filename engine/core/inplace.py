@@ -21,8 +21,9 @@ from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .op import TABLE
 from .saving import SAVED_TENSOR, SAVED_OUTPUT, saved_entries
-from .tensor import (dual_run, dual_hooks, TensorBase, make_tensor, storage_of, record_node, refresh_view, move_retain, VIEW_DEFAULT,
-                     VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name, view_chain)
+from .tensor import (dual_run, dual_hooks, TensorBase, make_tensor, storage_of, record_node, refresh_view,
+                     move_retain, VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name,
+                     view_chain)
 
 __all__ = ["inplace"]
 
