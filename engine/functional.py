@@ -289,6 +289,21 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=None, str
     return _unpack(blocks, single_out, single_in)
 
 
+def check_first_gradients(first):
+    """strict=True's checks of a scalar's gradients before a second derivative (hessian, vhp, hvp):
+    each depends on the inputs (PyTorch's messages)."""
+    for i, g in enumerate(first):
+        if g is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is "
+                               "not allowed in strict mode.")
+        if not g.requires_grad:
+            raise RuntimeError("While computing the hessian, found that the jacobian of the user-provided "
+                               f"function with respect to input {i} is independent of the input. This is not "
+                               "allowed in strict mode. You should ensure that your function is twice "
+                               "differentiable and that the jacobian depends on the inputs (this would be "
+                               "violated by a linear function for example).")
+
+
 def _hessian_output(y):
     """The user's function's output, checked as PyTorch's hessian checks it."""
     if not isinstance(y, Tensor):
@@ -327,19 +342,9 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=None, oute
         first = grad(y, xs, create_graph=True, allow_unused=True, retain_graph=True)
     else:
         first = (None,) * len(xs)
-    firsts = []
-    for i, (x, g) in enumerate(zip(xs, first)):
-        if strict:
-            if g is None:
-                raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is "
-                                   "not allowed in strict mode.")
-            if not g.requires_grad:
-                raise RuntimeError("While computing the hessian, found that the jacobian of the user-provided "
-                                   f"function with respect to input {i} is independent of the input. This is not "
-                                   "allowed in strict mode. You should ensure that your function is twice "
-                                   "differentiable and that the jacobian depends on the inputs (this would be "
-                                   "violated by a linear function for example).")
-        firsts.append(g if g is not None else _zeros(_shape(x), x))
+    if strict:
+        check_first_gradients(first)
+    firsts = [g if g is not None else _zeros(_shape(x), x) for x, g in zip(xs, first)]
     vectorize = _vectorized(vectorize, strict)
     blocks = _blocks(firsts, xs, create_graph, strict, vectorize, retain)
     if single:

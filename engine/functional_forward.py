@@ -60,7 +60,7 @@ def jvp_forward(func, xs, vs, create_graph, strict):
 
 
 def hvp_forward(func, xs, vs, create_graph, check_output):
-    """(func(xs), H v): the tangent along v of the gradient of func's scalar output."""
+    """(func(xs), H v, the gradient): H v the tangent along v of the gradient of func's scalar output."""
     def gradient(*duals):
         out = check_output(func(*duals))
         if not out.requires_grad:
@@ -74,7 +74,7 @@ def hvp_forward(func, xs, vs, create_graph, check_output):
             out, grads = gradient(*duals)
         value = unpack_dual(out).primal
         products = [None if g is None else unpack_dual(g).tangent for g in grads]
-    return value, products
+    return value, products, grads
 
 
 def jacobian_forward(func, xs, wants_graph=False):

@@ -9,7 +9,7 @@ made with create_graph; hvp is forward-over-reverse, the tangent of that gradien
 an open level, vhp's way: the Hessian of a twice-differentiable function is symmetric)."""
 from .core.autograd import grad
 from .core.tensor import make_tensor, array_module
-from .functional import _inputs_tuple, _outputs_tuple, _call, _check_outputs_require_grad
+from .functional import _inputs_tuple, _outputs_tuple, _call, _check_outputs_require_grad, check_first_gradients
 from .functional_forward import level_open, jvp_forward, hvp_forward
 from .tensor import Tensor
 
@@ -132,12 +132,16 @@ def _hessian_product(func, inputs, v, create_graph, strict, name):
     xs, single_in = _inputs_tuple(inputs, name, lists=False)
     vs = _vectors(v, xs, single_in, "input to the user-provided function is")
     if name == "hvp" and not level_open():  # forward-over-reverse (functional_forward.py)
-        out, result = hvp_forward(func, xs, vs, create_graph, lambda y: _checked_scalar(y, strict, name))
+        out, result, firsts = hvp_forward(func, xs, vs, create_graph, lambda y: _checked_scalar(y, strict, name))
+        if strict:
+            check_first_gradients(firsts)
         return _finished((out,), create_graph, True), _finished(_filled(result, xs, strict, "output"),
                                                                 create_graph, single_in)
     out, leaves = _scalar_output(func, xs, create_graph, strict, name)
     firsts = grad(out, leaves, create_graph=True, allow_unused=True) if out.requires_grad \
         else (None,) * len(leaves)
+    if strict:
+        check_first_gradients(firsts)
     result = _second_backward(firsts, leaves, vs, create_graph)
     return _finished((out,), create_graph, True), _finished(_filled(result, leaves, strict, "output"),
                                                             create_graph, single_in)

@@ -183,6 +183,21 @@ class Exp(T.autograd.Function):
 x = T.tensor([0.5, 1.0], requires_grad=True)
 T.autograd.gradcheck(Exp.apply, (x,), check_forward_ad=True, check_backward_ad=False)
 """,
+    "hvp_strict_linear!": """
+AF.hvp(lambda a: a.sum(), T.ones(2), T.ones(2), strict=True)
+""",
+    "hvp_strict_independent!": """
+AF.hvp(lambda a, b: (a ** 2).sum(), (T.ones(2), T.ones(2)), (T.ones(2), T.ones(2)), strict=True)
+""",
+    "jvp_strict_independent!": """
+AF.jvp(lambda a: T.ones(2), T.ones(2), T.ones(2), strict=True)
+""",
+    "jvp_v_wrong_size!": """
+AF.jvp(lambda a: a * 2, T.ones(2), T.ones(3))
+""",
+    "jacobian_forward_strict!": """
+AF.jacobian(lambda a: a, T.ones(2), strategy="forward-mode", vectorize=True, strict=True)
+""",
     "jacobian_forward_needs_vectorize!": """
 AF.jacobian(lambda x: x * 2, T.ones(2), strategy="forward-mode")
 """,
