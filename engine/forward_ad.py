@@ -9,7 +9,7 @@ Every op of the engine carries tangents through (engine/core/forward.py); custom
 through their `jvp` staticmethod. Tangents are dropped when the level exits.
 
 Differences from PyTorch: one level at a time (a nested one is PyTorch's own error, "Nested forward
-mode AD is not supported at the moment"); levels are global, not per thread; `Tensor.backward()`
+mode AD is not supported at the moment"); levels are global, not per thread. `Tensor.backward()`
 inside a level accumulates `.grad` without tangents (`torch.autograd.grad` gives them, as PyTorch).
 """
 from collections import namedtuple
