@@ -93,7 +93,9 @@ def unpack_dual(tensor, *, level=None):
     tangent = _forward.tangent_of(tensor)
     if tangent is None:
         return UnpackedDualTensor(tensor, None)
-    return UnpackedDualTensor(_plain_view(tensor), tangent)
+    primal = _plain_view(tensor)
+    _forward.mark_primal(primal)  # (it and its views take no tangent from the dual tensor later)
+    return UnpackedDualTensor(primal, tangent)
 
 
 def _plain_view(t):

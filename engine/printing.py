@@ -31,7 +31,7 @@ import math
 import numpy
 
 from .dtypes import get_default_dtype
-from .core.forward import current_level as forward_level
+from .core.forward import tangent_of
 
 __all__ = ["tensor_repr", "set_printoptions", "get_printoptions", "printoptions"]
 
@@ -261,7 +261,7 @@ def tensor_repr(t):
         suffixes.append(f"grad_fn=<{name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
-    tangent = t.__dict__.get("_fw") if forward_level() is not None else None
+    tangent = tangent_of(t)
     if tangent is not None:  # a dual tensor (forward AD), as PyTorch prints one
         suffixes.append(f"tangent={tensor_repr(tangent)}")
 

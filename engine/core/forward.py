@@ -32,7 +32,7 @@ from .op import TABLE
 from .mathspace import tensor_math
 from .tensor import TensorBase, run_op, make_tensor, array_module, view_chain, storage_of, dual_run, dual_hooks
 
-__all__ = ["LINEAR", "tangent_of", "set_tangent", "run_dual", "enter_level", "exit_level",
+__all__ = ["LINEAR", "tangent_of", "set_tangent", "mark_primal", "run_dual", "enter_level", "exit_level",
            "current_level"]
 
 LINEAR = "linear"  # a row's `jvp`: the row applied to the tangents
@@ -69,12 +69,44 @@ def exit_level(level=None):
     _state["level"] = None
     for t in list(_duals):
         t.__dict__.pop("_fw", None)
+        t.__dict__.pop("_fw_primal", None)
     _duals.clear()
 
 
 def tangent_of(t):
     """A tensor's tangent at the open level (None: none)."""
-    return t.__dict__.get("_fw") if isinstance(t, TensorBase) and _state["level"] is not None else None
+    return _tangent(t) if isinstance(t, TensorBase) and _state["level"] is not None else None
+
+
+def mark_primal(t):
+    """t (unpack_dual's primal, a view of a dual tensor) and the views made of it have no tangent."""
+    t.__dict__["_fw_primal"] = True
+    _duals.add(t)
+
+
+def _tangent(t):
+    """t's tangent; a view made before its base got one has the same view of the base's (made now),
+    unless it is a primal's (mark_primal)."""
+    v = t.__dict__.get("_fw")
+    if v is None and t._base is not None and "_fw_primal" not in t.__dict__:
+        bt = t._base.__dict__.get("_fw")
+        if bt is not None:
+            run = dual_run[0]
+            dual_run[0] = None
+            try:
+                v = _view_like(bt, t)
+            finally:
+                dual_run[0] = run
+    return v
+
+
+def _view_like(base_tangent, view):
+    """The view of `base_tangent` that `view` is of its base, kept as view's tangent."""
+    t = base_tangent
+    for step, params in view_chain(view):
+        t = run_op(step, (t,), params)
+    set_tangent(view, t)
+    return t
 
 
 def set_tangent(t, tangent):
@@ -84,10 +116,12 @@ def set_tangent(t, tangent):
 
 def run_dual(op, args, params):
     """run_op while a level is open: the op on the primals, and the result's tangent (J v)."""
-    tangents = [a.__dict__.get("_fw") if isinstance(a, TensorBase) else None for a in args]
+    tangents = [_tangent(a) if isinstance(a, TensorBase) else None for a in args]
     dual_run[0] = None
     try:
         out = run_op(op, args, params)
+        if op.is_view and isinstance(args[0], TensorBase) and "_fw_primal" in args[0].__dict__:
+            mark_primal(out)
         if op.differentiable and any(v is not None for v in tangents) and out.array.dtype.kind in "fc":
             t = _jvp(op, args, params, tangents, out)
             if t is not None:
@@ -202,7 +236,7 @@ def _backward_of_backward(op, F, ctx, tangents, saved, params, out):
 
 def share_tangent(target, old):
     """inplace(): the target's old value, as the op sees it, carries the target's tangent."""
-    v = target.__dict__.get("_fw")
+    v = _tangent(target)
     if v is not None:
         set_tangent(old, v)
 
@@ -211,7 +245,7 @@ def write_tangent(target, result):
     """inplace(): after `result` was written into `target`, its tangent is written into target's
     tangent (a view's being a view of its base's: the base gets zeros first where it had none)."""
     v = result.__dict__.get("_fw")
-    mine = target.__dict__.get("_fw")
+    mine = _tangent(target)
     if v is None and mine is None:
         return
     dual_run[0] = None
@@ -249,11 +283,7 @@ def _new_tangent_of(target):
     if bt is None:
         bt = make_tensor(array_module(base.device).zeros_like(base.array), base.device)
         set_tangent(base, bt)
-    t = bt
-    for step, params in view_chain(target):
-        t = run_op(step, (t,), params)
-    set_tangent(target, t)
-    return t
+    return _view_like(bt, target)
 
 
 def saved_output_tangent(node, t):

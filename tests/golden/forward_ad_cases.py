@@ -64,6 +64,21 @@ with fwAD.dual_level():
     w.copy_(d.exp())
     result["copy_"] = fwAD.unpack_dual(w).tangent
 """,
+    "views_and_primals": """
+with fwAD.dual_level():
+    d = fwAD.make_dual(T.tensor([1.0, 2.0]), T.tensor([5.0, 7.0]))
+    y = T.zeros(4)
+    w = y[1:3]                      # a view made before its base has a tangent
+    y.add_(T.cat([d, d]))
+    result["view_made_before"] = fwAD.unpack_dual(w).tangent
+    z = T.zeros(2, 3)
+    z.t()[0].copy_(d)               # written through a view of a plain tensor
+    result["written_through_view"] = fwAD.unpack_dual(z).tangent
+    p = fwAD.unpack_dual(d * 2).primal
+    result["primal"] = fwAD.unpack_dual(p).tangent
+    result["view_of_primal"] = fwAD.unpack_dual(p[0]).tangent
+    result["op_of_primal"] = fwAD.unpack_dual(p * 3).tangent
+""",
     "forward_over_reverse": """
 x = T.tensor([0.5, -1.0, 2.0], requires_grad=True)
 v = T.tensor([1.0, 2.0, -0.5])
