@@ -44,6 +44,10 @@ class _EvalCommand(ExpressionCommand):
               help="The N-th derivative (grad chained with create_graph, summing between steps).")
 @click.option("--weights", metavar="W",
               help="Weights for a non-scalar f (a vector-Jacobian product); a number means all-W.")
+@click.option("--tangent", "tangents", multiple=True, metavar="NAME=VALUE",
+              help="Give variable NAME the tangent VALUE (a number: the same everywhere; a list: one per element) "
+                   "and also print jvp, f's directional derivative along the tangents, computed in forward mode. "
+                   "Repeat for several variables; the others' tangents are 0.")
 @click.option("--jacobian", is_flag=True, help="Also print the full Jacobian of f by each variable.")
 @click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
 @click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
@@ -68,7 +72,7 @@ class _EvalCommand(ExpressionCommand):
 @click.option("-o", "--output", type=OutputPath(), default=None,
               help="Write the results to FILE (default: stdout).")
 @budget_options("eval")
-def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, check, formula, graph_format,
+def eval_command(expr, bindings, sets, wrt, order, weights, tangents, jacobian, hessian, check, formula, graph_format,
                  fmt, as_json, device, dtype, seed, precision, jobs_file, jobs, dask_address, output, **budgets):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
@@ -76,6 +80,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     autodiff eval "a*x**2+b*x+c" a=1 b=-2 c=1 x=0
     autodiff eval "x**3" x=2 --order 2
     autodiff eval "a*x**2+b*x+c" a=1 b=-2 c=1 "x=[[0,0],[1,2]]" --weights 1
+    autodiff eval "sin(x)*y" "x=[0,1]" y=2 --tangent "x=[1,0]"
     echo "sin(x)" | autodiff eval - x=1 --json
 
     EXPR '-' (or -f FILE) reads one job per line; trailing NAME=VALUE arguments and
@@ -93,7 +98,8 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
         expr = None
     pairs = _bindings(tuple(bindings) + tuple(sets))
     names = tuple(n.strip() for w in wrt for n in w.split(",") if n.strip())
-    options = JobOptions(wrt=names, order=order, weights=weights, jacobian=jacobian, hessian=hessian,
+    options = JobOptions(wrt=names, order=order, weights=weights, tangent=_bindings(tangents, "--tangent"),
+                         jacobian=jacobian, hessian=hessian,
                          check=check, formula=formula, graph=graph_format is not None,
                          device=None if device is None else ("cuda" if device == "gpu" else device),
                          dtype=dtype, seed=seed, **budgets)
@@ -126,7 +132,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, jacobian, hessian, c
     _run_batch(ctx, jobs_file, report, jobs, dask_address)
 
 
-def _bindings(texts):
+def _bindings(texts, hint="NAME=VALUE"):
     """NAME=VALUE arguments as (name, text) pairs; a usage error for one that is not."""
     from ..grammar.job import parse_binding
     pairs = []
@@ -134,7 +140,7 @@ def _bindings(texts):
         try:
             pairs.append(parse_binding(text))
         except ValueError as e:
-            raise click.BadParameter(f"{e} (bindings look like x=1 or \"x=[1, 2]\")", param_hint="NAME=VALUE")
+            raise click.BadParameter(f"{e} (bindings look like x=1 or \"x=[1, 2]\")", param_hint=hint)
     return pairs
 
 

@@ -163,8 +163,10 @@ def _job_text(r, graph_format, precision):
         else:  # the value under it, its '=' under the formula's
             lines.append(f"{label} = {formulas[name]}")
             put(" " * len(label), g)
-    if not r.grad and r.jacobian is None:
+    if not r.grad and r.jacobian is None and r.jvp is None:
         lines.append("(f depends on no variable: nothing to differentiate)")
+    if r.jvp is not None:
+        put("jvp (df along the tangent)", r.jvp)
     if r.jacobian is not None:
         for name, j in r.jacobian.items():
             put(f"jacobian df/d{name}" + (f" {list(j.shape)}" if j.ndim else ""), j)

@@ -91,6 +91,8 @@ def job_json(line, text, r, graph=None):
         obj["formula"] = dict(r.formula)
     if r.check is not None:
         obj["check"] = {k: json_value(v) for k, v in r.check.items()}
+    if r.jvp is not None:
+        obj["jvp"] = json_value(r.jvp)
     if graph is not None:
         obj["graph"] = graph
     return obj
@@ -101,7 +103,7 @@ def job_json_line(line, text, r, graph=None):
     nothing more (the usual batch job) is written straight out -- the same bytes at a third of the
     cost."""
     if graph is None and not r.shape and r.dtype == "float64" and r.jacobian is None and r.hessian is None \
-            and r.formula is None and r.check is None:
+            and r.formula is None and r.check is None and r.jvp is None:
         value = _json_float(r.value)
         if value is not None:
             grads = []

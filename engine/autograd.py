@@ -9,8 +9,10 @@ from .custom_function import Function, FunctionCtx, once_differentiable
 from . import custom_function as function  # torch.autograd.function: FunctionCtx, once_differentiable
 from . import autograd_functional as functional  # torch.autograd.functional: jacobian, hessian, vjp, jvp...
 from . import autograd_graph as graph  # torch.autograd.graph: Node
+from . import forward_ad  # torch.autograd.forward_ad: dual_level, make_dual, unpack_dual
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "no_grad", "enable_grad", "set_grad_enabled", "inference_mode",
-           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "graph", "gradcheck",
+           "Variable", "Function", "FunctionCtx", "once_differentiable", "function", "functional", "graph",
+           "forward_ad", "gradcheck",
            "gradgradcheck", "GradcheckError"]

@@ -50,6 +50,8 @@ from .core.inplace import rebase_view
 from .core.saving import SAVED_HOOKS, pack_all
 from .ops.table import Op, custom
 from .core.tensor import make_tensor, refresh_view, edge_of_leaf, move_retain, array_module, VIEW_IN_CUSTOM_FUNCTION, VIEW_MULTI_OUTPUT
+from .core.tensor import dual_run
+from . import forward_ad as _forward_ad
 from .tensor import Tensor
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
@@ -87,6 +89,10 @@ class FunctionCtx:
     def mark_dirty(self, *args):
         self.dirty_tensors = args
 
+    def save_for_forward(self, *tensors):
+        """Tensors for the Function's jvp (forward mode), read back there as ctx.saved_tensors."""
+        self.saved_for_forward = tensors
+
     def mark_non_differentiable(self, *args):
         self.non_differentiable = args
 
@@ -98,7 +104,10 @@ class FunctionCtx:
 
     @property
     def saved_tensors(self):
-        """The tensors saved for backward, checked against the versions they had then."""
+        """The tensors saved for backward, checked against the versions they had then (in a jvp: those
+        saved for it with save_for_forward)."""
+        if "_jvp_saved" in self.__dict__:
+            return self._jvp_saved
         saved = self.__dict__.get("_saved", ())
         if saved is None:
             raise RuntimeError(FREED_MESSAGE)
@@ -356,6 +365,11 @@ class Function(FunctionCtx):
 
     vjp = backward
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        raise NotImplementedError("You must implement the jvp function for custom autograd.Function to use it with "
+                                  "forward mode AD.")
+
     @classmethod
     def apply(cls, *args, **kwargs):
         new_style = cls.setup_context is not Function.setup_context
@@ -365,6 +379,9 @@ class Function(FunctionCtx):
             args, kwargs = bound.args, bound.kwargs
         if kwargs:
             args = _positional(cls.forward, args, kwargs, skip_ctx=not new_style)
+        if dual_run[0]:  # a forward AD level is open: the outputs' tangents from the Function's jvp
+            return _forward_ad.apply_with_tangents(cls, args, lambda ctx: _apply(cls, args, new_style, ctx),
+                                                   cls.jvp is Function.jvp)
         return _apply(cls, args, new_style)
 
 
@@ -409,8 +426,9 @@ def _positional(forward, args, kwargs, skip_ctx):
 _MISSING = object()
 
 
-def _apply(cls, args, new_style):
-    ctx = cls._ctx_cls()
+def _apply(cls, args, new_style, ctx=None):
+    if ctx is None:
+        ctx = cls._ctx_cls()
     tensors = [a for a in args if isinstance(a, Tensor)]
     requires = [t.requires_grad for t in tensors]
     ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)

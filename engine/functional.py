@@ -21,6 +21,7 @@ from .core.grad_mode import enable_grad
 from .core.graph import AccumulateGrad
 from .core.tensor import make_tensor, array_module
 from .tensor import Tensor
+from .functional_forward import level_open, jacobian_forward, hessian_forward
 
 __all__ = ["jacobian", "hessian"]
 
@@ -102,7 +103,7 @@ def _check_strategy(strategy, create_graph, strict, vectorize, hint=True):
             raise RuntimeError("torch.autograd.functional.jacobian: `strict=True` and "
                                '`strategy="forward-mode"` are not supported together (yet). Please either set '
                                '`strict=False` or `strategy="reverse-mode"`.')
-        if vectorize is False:
+        if vectorize is not True:
             raise NotImplementedError("Computing Jacobian using forward-AD or forward-over-reverse Hessian is"
                                       "only implemented for `vectorize=True`.")
 
@@ -263,10 +264,15 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=None, str
     `func` is a function of the inputs, or an output (or tuple of outputs) already computed
     from them -- then the graph is kept. `vectorize` (default: yes) takes every row from one
     batched backward; False, one backward per row. `strict`: an output that does not depend on
-    an input is an error, not zeros (the row-by-row path). The engine has no forward mode:
-    strategy="forward-mode" gives the same matrix, computed in reverse mode."""
+    an input is an error, not zeros (the row-by-row path). strategy="forward-mode" (with
+    vectorize=True, as PyTorch asks) computes it column by column in forward mode
+    (functional_forward.py) for a function; for outputs already computed, or inside an open dual
+    level, in reverse mode."""
     _check_strategy(strategy, create_graph, strict, vectorize)
     xs, single_in = _inputs_tuple(inputs, "jacobian", lists=not _is_function(func))
+    if strategy == "forward-mode" and _is_function(func) and not level_open():  # column by column
+        out, blocks = jacobian_forward(func, xs)
+        return _unpack(blocks, _outputs_tuple(out, "jacobian")[1], single_in)
     if _is_function(func):
         out, xs = _call(func, xs, create_graph)
         outputs, single_out = _outputs_tuple(out, "jacobian")
@@ -283,6 +289,31 @@ def jacobian(func, inputs, create_graph=False, strict=False, vectorize=None, str
     return _unpack(blocks, single_out, single_in)
 
 
+def check_first_gradients(first):
+    """strict=True's checks of a scalar's gradients before a second derivative (hessian, vhp, hvp):
+    each depends on the inputs (PyTorch's messages)."""
+    for i, g in enumerate(first):
+        if g is None:
+            raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is "
+                               "not allowed in strict mode.")
+        if not g.requires_grad:
+            raise RuntimeError("While computing the hessian, found that the jacobian of the user-provided "
+                               f"function with respect to input {i} is independent of the input. This is not "
+                               "allowed in strict mode. You should ensure that your function is twice "
+                               "differentiable and that the jacobian depends on the inputs (this would be "
+                               "violated by a linear function for example).")
+
+
+def _hessian_output(y):
+    """The user's function's output, checked as PyTorch's hessian checks it."""
+    if not isinstance(y, Tensor):
+        _outputs_tuple(y, "hessian")  # a TypeError for what is not a tensor or a tuple of them
+        raise RuntimeError("The function given to hessian should return a single Tensor")
+    if y.array.size != 1:
+        raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
+    return y
+
+
 def hessian(func, inputs, create_graph=False, strict=False, vectorize=None, outer_jacobian_strategy="reverse-mode"):
     """Second derivatives of a scalar: H[i][j] has shape x_i.shape + x_j.shape (a single
     tensor when `inputs` is one tensor), as torch.autograd.functional.hessian.
@@ -293,14 +324,12 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=None, oute
     `strict`; `create_graph=True` makes the result differentiable)."""
     _check_strategy(outer_jacobian_strategy, create_graph, strict, vectorize, hint=False)
     xs, single = _inputs_tuple(inputs, "hessian", lists=not _is_function(func))
+    if outer_jacobian_strategy == "forward-mode" and _is_function(func) and not level_open():
+        blocks = hessian_forward(func, xs, _hessian_output)  # forward-over-reverse, column by column
+        return blocks[0][0] if single else tuple(tuple(row) for row in blocks)
     if _is_function(func):
         y, xs = _call(func, xs, create_graph)
-        if not isinstance(y, Tensor):
-            _outputs_tuple(y, "hessian")  # a TypeError for what is not a tensor or a tuple of them
-            raise RuntimeError("The function given to hessian should return a single Tensor")
-        _check_outputs_require_grad((y,), strict)
-        if y.array.size != 1:
-            raise RuntimeError("The Tensor returned by the function given to hessian should contain a single element")
+        _check_outputs_require_grad((_hessian_output(y),), strict)
         retain = False
     else:
         y = func
@@ -313,19 +342,9 @@ def hessian(func, inputs, create_graph=False, strict=False, vectorize=None, oute
         first = grad(y, xs, create_graph=True, allow_unused=True, retain_graph=True)
     else:
         first = (None,) * len(xs)
-    firsts = []
-    for i, (x, g) in enumerate(zip(xs, first)):
-        if strict:
-            if g is None:
-                raise RuntimeError(f"The output of the user-provided function is independent of input {i}. This is "
-                                   "not allowed in strict mode.")
-            if not g.requires_grad:
-                raise RuntimeError("While computing the hessian, found that the jacobian of the user-provided "
-                                   f"function with respect to input {i} is independent of the input. This is not "
-                                   "allowed in strict mode. You should ensure that your function is twice "
-                                   "differentiable and that the jacobian depends on the inputs (this would be "
-                                   "violated by a linear function for example).")
-        firsts.append(g if g is not None else _zeros(_shape(x), x))
+    if strict:
+        check_first_gradients(first)
+    firsts = [g if g is not None else _zeros(_shape(x), x) for x, g in zip(xs, first)]
     vectorize = _vectorized(vectorize, strict)
     blocks = _blocks(firsts, xs, create_graph, strict, vectorize, retain)
     if single:

@@ -1,14 +1,16 @@
 """torch.autograd.functional's products of a derivative with a vector, without the whole matrix:
 vjp (v^T J), jvp (J v), vhp (v^T H) and hvp (H v), for a function and its inputs.
 
-vjp is one backward. jvp has no forward mode to run here: it is the derivative of a vjp with
-respect to its (zero) cotangent -- the backward of the backward, linear in the cotangent, so its
-gradient there is J v (what torch.autograd.functional.jvp itself does). vhp and hvp are one
-backward through the gradient made with create_graph; the Hessian of a twice-differentiable
-function is symmetric, so both are that one product."""
+vjp is one backward. jvp runs in forward mode (engine/functional_forward.py: func on dual
+inputs); inside a dual level already open it is the derivative of a vjp with respect to its
+(zero) cotangent -- the backward of the backward, linear in the cotangent, so its gradient there
+is J v (what torch.autograd.functional.jvp itself does). vhp is one backward through the gradient
+made with create_graph; hvp is forward-over-reverse, the tangent of that gradient along v (inside
+an open level, vhp's way: the Hessian of a twice-differentiable function is symmetric)."""
 from .core.autograd import grad
 from .core.tensor import make_tensor, array_module
-from .functional import _inputs_tuple, _outputs_tuple, _call, _check_outputs_require_grad
+from .functional import _inputs_tuple, _outputs_tuple, _call, _check_outputs_require_grad, check_first_gradients
+from .functional_forward import level_open, jvp_forward, hvp_forward
 from .tensor import Tensor
 
 __all__ = ["vjp", "jvp", "vhp", "hvp"]
@@ -63,13 +65,18 @@ def _finished(values, create_graph, single):
 
 def _scalar_output(func, xs, create_graph, strict, name):
     out, leaves = _call(func, xs, create_graph)
+    return _checked_scalar(out, strict, name), leaves
+
+
+def _checked_scalar(out, strict, name):
+    """The user's function's output, checked as PyTorch checks a Hessian product's."""
     if not isinstance(out, Tensor):
         _outputs_tuple(out, name)
         raise RuntimeError(f"The function given to {name} should return a single Tensor")
     if out.array.size != 1:
         raise RuntimeError(f"The Tensor returned by the function given to {name} should contain a single element")
     _check_outputs_require_grad((out,), strict)
-    return out, leaves
+    return out
 
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
@@ -87,10 +94,17 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
 
 
 def jvp(func, inputs, v=None, create_graph=False, strict=False):
-    """(func(inputs), J v): the directional derivative of func along v, as the gradient, with respect
-    to a zero cotangent u, of the vjp u^T J (linear in u: its gradient is J v)."""
+    """(func(inputs), J v): the directional derivative of func along v, in forward mode (the outputs'
+    tangents, func called on dual inputs). Inside a dual level already open (one at a time), as the
+    gradient, with respect to a zero cotangent u, of the vjp u^T J (linear in u: its gradient is J v)."""
     xs, single_in = _inputs_tuple(inputs, "jvp", lists=False)
     vs = _vectors(v, xs, single_in, "input to the user-provided function is")
+    if not level_open():  # forward mode: the outputs' tangents (functional_forward.py)
+        out, primals, tangents = jvp_forward(func, xs, vs, create_graph, strict)
+        outputs, single_out = _outputs_tuple(out, "jvp")
+        _check_outputs_require_grad(outputs, strict)
+        return _finished(primals, create_graph, single_out), _finished(_filled(tangents, outputs, strict, "jvp"),
+                                                                       create_graph, single_out)
     out, leaves = _call(func, xs, create_graph)
     outputs, single_out = _outputs_tuple(out, "jvp")
     _check_outputs_require_grad(outputs, strict)
@@ -117,9 +131,17 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
 def _hessian_product(func, inputs, v, create_graph, strict, name):
     xs, single_in = _inputs_tuple(inputs, name, lists=False)
     vs = _vectors(v, xs, single_in, "input to the user-provided function is")
+    if name == "hvp" and not level_open():  # forward-over-reverse (functional_forward.py)
+        out, result, firsts = hvp_forward(func, xs, vs, create_graph, lambda y: _checked_scalar(y, strict, name))
+        if strict:
+            check_first_gradients(firsts)
+        return _finished((out,), create_graph, True), _finished(_filled(result, xs, strict, "output"),
+                                                                create_graph, single_in)
     out, leaves = _scalar_output(func, xs, create_graph, strict, name)
     firsts = grad(out, leaves, create_graph=True, allow_unused=True) if out.requires_grad \
         else (None,) * len(leaves)
+    if strict:
+        check_first_gradients(firsts)
     result = _second_backward(firsts, leaves, vs, create_graph)
     return _finished((out,), create_graph, True), _finished(_filled(result, leaves, strict, "output"),
                                                             create_graph, single_in)

@@ -21,10 +21,13 @@ dtype under perturbation) raises PyTorch's ValueError, RuntimeError or
 AssertionError whatever `raise_exception` says.
 
 Use float64 inputs: float32 has too few digits for differences (and warns).
-Checks that need forward-mode AD or vmap (`check_forward_ad`,
-`check_batched_grad`, `check_batched_forward_grad`, `check_fwd_over_rev`)
-cannot run on this engine: asking for them raises NotImplementedError (a
-RuntimeError); `masked` only matters for sparse tensors, which the engine has
+`check_forward_ad=True` also compares the Jacobian forward mode computes (one
+dual call per input element; under fast_mode too, with slow mode's message);
+`check_backward_ad=False` leaves the backward out; gradgradcheck's
+`check_fwd_over_rev=True` so checks the vector-Jacobian product's forward-mode
+derivative. Checks that need vmap (`check_batched_grad`,
+`check_batched_forward_grad`) cannot run on this engine: asking for them raises
+NotImplementedError (a RuntimeError); `masked` only matters for sparse tensors, which the engine has
 not, except that `masked=True` compares backward's zeros with a tolerance.
 """
 import warnings
@@ -96,8 +99,8 @@ _GRAD_OUTPUTS_SEED = 0
 
 def _unsupported(keyword, what):
     return NotImplementedError(
-        f"{keyword}=True is not supported: it checks {what}, which this engine does not have "
-        f"(it has reverse-mode autograd only); leave {keyword} at its default, False")
+        f"{keyword}=True is not supported: it checks {what}, which this engine does not have; "
+        f"leave {keyword} at its default, False")
 
 
 # ------------------------------------------------------------------- helpers
@@ -485,15 +488,13 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         raise AssertionError("Setting check_batched_grad=True requires check_backward_ad to be True")
     if check_batched_forward_grad and not check_forward_ad:
         raise AssertionError("Setting check_batched_forward_grad=True requires check_forward_ad to be True")
-    if check_forward_ad:
-        raise _unsupported("check_forward_ad", "gradients computed with forward-mode AD")
     if check_batched_grad:
         raise _unsupported("check_batched_grad", "batched gradients computed with vmap")
     if check_batched_forward_grad:
         raise _unsupported("check_batched_forward_grad", "batched forward-mode gradients computed with vmap")
     try:
         return _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad,
-                                 check_grad_dtypes, fast_mode, bool(masked))
+                                 check_grad_dtypes, fast_mode, bool(masked), check_forward_ad, check_backward_ad)
     except GradcheckError:
         if raise_exception:
             raise
@@ -501,17 +502,57 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
 
 
 def _gradcheck_helper(func, inputs, eps, atol, rtol, nondet_tol, check_undefined_grad, check_grad_dtypes,
-                      fast_mode, masked):
+                      fast_mode, masked, check_forward_ad=False, check_backward_ad=True):
     tupled_inputs = _as_tuple(inputs)
     _check_inputs(tupled_inputs)
     func_out = _as_tuple(func(*tupled_inputs))
     outputs = _differentiable_outputs(func_out)
-    check = _fast_gradcheck if fast_mode else _slow_gradcheck
-    check(func, func_out, tupled_inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
-    _test_backward_mul_by_grad_output(outputs, tupled_inputs, masked)
-    if check_undefined_grad:
-        _test_undefined_backward_mode(func, outputs, tupled_inputs)
+    if check_backward_ad:
+        check = _fast_gradcheck if fast_mode else _slow_gradcheck
+        check(func, func_out, tupled_inputs, outputs, eps, rtol, atol, check_grad_dtypes, nondet_tol)
+        _test_backward_mul_by_grad_output(outputs, tupled_inputs, masked)
+        if check_undefined_grad:
+            _test_undefined_backward_mode(func, outputs, tupled_inputs)
+    if check_forward_ad:
+        _forward_gradcheck(func, func_out, tupled_inputs, eps, rtol, atol)
     return True
+
+
+def _forward_gradcheck(func, func_out, inputs, eps, rtol, atol):
+    """check_forward_ad: the Jacobian forward mode computes -- one dual call of func per element of
+    each input that requires grad, its unit tangent -- against central differences (slow mode's
+    comparison, also under fast_mode)."""
+    diff = _diff_inputs(inputs)
+    numerical = _numerical(func, inputs, diff, eps, func_out)
+    positions = [p for p, o in enumerate(func_out) if isinstance(o, Tensor) and _is_float(o.array)]
+    for j, (pos, x) in enumerate(diff):
+        forward = _forward_jacobian(func, inputs, pos, x, func_out, positions)
+        for i, p in enumerate(positions):
+            a, n = forward[p], numerical[j][p]
+            if not _allclose(a, n, rtol, atol):
+                raise GradcheckError(f"Jacobian computed with forward mode mismatch for output {i:d} with respect to "
+                                     f"input {j:d},\nnumerical:{_shown(n)}\nanalytical:{_shown(a)}\n")
+
+
+def _forward_jacobian(func, inputs, pos, x, func_out, positions):
+    """{output position: (x numel, output numel) host array}: each row the outputs' tangents for
+    the unit tangent of one element of x (the input at `pos`)."""
+    from .forward_ad import dual_level, make_dual, unpack_dual
+    xp = array_module(x.device)
+    n = x.array.size
+    rows = {p: numpy.zeros((n, func_out[p].numel()), dtype=func_out[p].array.dtype) for p in positions}
+    for k in range(n):
+        unit = xp.zeros(n, x.array.dtype)
+        unit[k] = 1
+        with dual_level():
+            args = list(inputs)
+            args[pos] = make_dual(x, make_tensor(unit.reshape(x.array.shape), x.device))
+            outs = _as_tuple(func(*args))
+            for p in positions:
+                tangent = unpack_dual(outs[p]).tangent
+                if tangent is not None:
+                    rows[p][k] = _host_array(tangent).reshape(-1)
+    return rows
 
 
 def _random_grad_output(rng, out, noncontiguous):
@@ -533,15 +574,14 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
                   check_undefined_grad=True, check_grad_dtypes=False, check_batched_grad=False,
                   check_fwd_over_rev=False, check_rev_over_rev=True, fast_mode=False, masked=False):
     """gradcheck of the vector-Jacobian product of `func` with `grad_outputs` (random,
-    uniform in [-1, 1), when not given): checks second derivatives (PyTorch's gradgradcheck)."""
+    uniform in [-1, 1), when not given): checks second derivatives (PyTorch's gradgradcheck) --
+    reverse-over-reverse, and with check_fwd_over_rev forward-over-reverse."""
     if not (check_fwd_over_rev or check_rev_over_rev):
         raise AssertionError("Expected at least one of check_fwd_over_rev or check_rev_over_rev to be True")
     if check_undefined_grad and not check_rev_over_rev:
         raise AssertionError("Setting check_undefined_grad=True requires check_rev_over_rev to be True")
     if check_batched_grad and not check_rev_over_rev:
         raise AssertionError("Setting check_batched_grad=True requires check_rev_over_rev to be True")
-    if check_fwd_over_rev:
-        raise _unsupported("check_fwd_over_rev", "second derivatives computed with forward-mode AD")
     if check_batched_grad:
         raise _unsupported("check_batched_grad", "batched gradients computed with vmap")
     tupled_inputs = _as_tuple(inputs)
@@ -564,7 +604,8 @@ def gradgradcheck(func, inputs, grad_outputs=None, *, eps=1e-6, atol=1e-5, rtol=
     return gradcheck(new_func, tupled_inputs + tupled_grad_outputs, eps=eps, atol=atol, rtol=rtol,
                      raise_exception=raise_exception, nondet_tol=nondet_tol,
                      check_undefined_grad=check_undefined_grad, check_grad_dtypes=check_grad_dtypes,
-                     fast_mode=fast_mode, masked=masked)
+                     fast_mode=fast_mode, masked=masked, check_forward_ad=check_fwd_over_rev,
+                     check_backward_ad=check_rev_over_rev)
 
 
 # --------------------------------------- plain Jacobians (grammar/job.py uses these)

@@ -31,6 +31,7 @@ import math
 import numpy
 
 from .dtypes import get_default_dtype
+from .core.forward import tangent_of
 
 __all__ = ["tensor_repr", "set_printoptions", "get_printoptions", "printoptions"]
 
@@ -260,5 +261,8 @@ def tensor_repr(t):
         suffixes.append(f"grad_fn=<{name}>")
     elif t.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = tangent_of(t)
+    if tangent is not None:  # a dual tensor (forward AD), as PyTorch prints one
+        suffixes.append(f"tangent={tensor_repr(tangent)}")
 
     return _add_suffixes(prefix + body, suffixes, indent)

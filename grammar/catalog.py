@@ -244,6 +244,8 @@ SUMMARIES = {
     "torch.autograd": "grad, backward, jacobian, hessian, gradcheck and the grad-mode managers",
     "torch.autograd.functional": "jacobian, hessian and the products vjp, jvp, vhp, hvp",
     "torch.autograd.graph": "the backward graph's node type, for isinstance (Node)",
+    "torch.autograd.forward_ad": "forward-mode AD: with dual_level(): make_dual(x, tangent), unpack_dual(y) -> "
+                                 "(primal, tangent)",
     "torch.autograd.function": "Function (custom autograd functions), FunctionCtx, once_differentiable",
     "torch.autograd.Function": "class F(torch.autograd.Function) with static forward and backward; F.apply(x) runs it",
     "torch.autograd.function.FunctionCtx": "the context a custom Function's forward saves tensors and values on",

@@ -3,8 +3,10 @@
 This is where eval's meaning lives (the command line only formats what comes
 back): bindings become variables, `--wrt` picks them (by default every bound
 float variable f depends on), `--order` chains grad with create_graph,
-`--weights` weights a non-scalar f, and the Jacobian, Hessian and a
-finite-difference check come from the same engine. Results are plain numpy
+`--weights` weights a non-scalar f, `--tangent` gives variables tangents and f's
+directional derivative comes from forward mode (the program run in a dual
+level), and the Jacobian, Hessian and a finite-difference check come from the
+same engine. Results are plain numpy
 arrays and Python values, ready to print.
 """
 import contextlib
@@ -16,6 +18,7 @@ from .. import engine as E
 from ..engine.state import isolated
 from ..engine.graph import AccumulateGrad, trace_inputs
 from ..engine.core import InplaceModifiedError
+from ..engine.core.forward import set_tangent
 from .budget import BUDGET_HINT, MemoryBudget, current, format_size, in_force, \
     memory_error_message, over_budget
 from .errors import LanguageError, ScriptError, SyntaxProblem
@@ -82,6 +85,7 @@ def _make_eval_interpreter():
             super().__init__(**kw)
             self.variables = {}       # name -> leaf tensor, in binding order
             self.overrides = overrides or {}
+            self.tangents = {}        # name -> the value of its --tangent (attached when it is bound)
 
         def bind(self, name, value, in_program=False):
             if name in self.overrides:
@@ -91,6 +95,8 @@ def _make_eval_interpreter():
             if isinstance(value, E.Tensor) and value.is_leaf and value.requires_grad \
                     and all(v is not value for v in self.variables.values()):  # `s = x` is not a new variable
                 self.variables[name] = value
+                if in_program and name in self.tangents:  # (the command line's: once all are bound)
+                    _attach_tangent(name, value, self.tangents.pop(name))
             self.globals[name] = value
 
         def _store(self, frame, name, value):
@@ -148,6 +154,10 @@ def _execute(source, bindings, options, overrides=None):
         interp.record = record
     if options.seed is not None:
         E.manual_seed(options.seed)
+    last = program.args[-1]
+    with _pointing_at(last):  # (an option's error points at f, as --wrt's and --weights' do)
+        for name, text in options.tangent:
+            interp.tangents[name] = _evaluate_value(interp, text, f"--tangent {name}")
     for name in interp.overrides:
         interp.bind(name, None)
     for name, text in bindings:
@@ -156,8 +166,10 @@ def _execute(source, bindings, options, overrides=None):
             interp.bind(name, value)
         except ScriptError as e:
             raise ScriptError(f"in the value of {name}: {e.message}", hint=e.hint, kind=e.kind) from None
+    with _pointing_at(last):
+        for name in [n for n in interp.tangents if n in interp.variables]:
+            _attach_tangent(name, interp.variables[name], interp.tangents.pop(name))
     interp.steps = 0  # the step budget is the program's
-    last = program.args[-1]
     interp.final_span = (last.start, last.end)
     f = interp.run(code)
     if isinstance(f, (int, float)) and not isinstance(f, bool):
@@ -172,6 +184,17 @@ def _execute(source, bindings, options, overrides=None):
         raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
                           start=program.args[-1].start, end=program.args[-1].end, kind="TypeError")
     return interp, f
+
+
+@contextlib.contextmanager
+def _pointing_at(node):
+    """A ScriptError raised inside with no place of its own points at `node` (f's statement)."""
+    try:
+        yield
+    except ScriptError as e:
+        if e.start is None:
+            e.start, e.end = node.start, node.end
+        raise
 
 
 def _list_as_tensor(items, last):
@@ -234,6 +257,34 @@ def _choose_wrt(interp, f, wanted):
         return chosen
     reached = _leaves(f)
     return {name: t for name, t in interp.variables.items() if id(t) in reached}
+
+
+def _attach_tangent(name, variable, value):
+    """--tangent NAME=VALUE: `variable` (a leaf bound to NAME) carries VALUE as its tangent (a number is
+    that number everywhere); a tangent that does not fit is the option's error."""
+    if not variable.is_floating_point():
+        raise ScriptError(f"--tangent {name}: {name} is {_describe(variable)}, not a floating-point tensor",
+                          kind="TypeError")
+    t = value.detach().to(dtype=variable.dtype) if isinstance(value, E.Tensor) else \
+        E.tensor(value, dtype=variable.dtype) if isinstance(value, (int, float, list, tuple)) else None
+    if t is None or not t.is_floating_point():
+        raise ScriptError(f"--tangent {name}: the tangent is {_describe(value)}, not a number or tensor",
+                          kind="TypeError")
+    if tuple(t.shape) != tuple(variable.shape):
+        try:
+            t = E.expand(t, tuple(variable.shape))
+        except RuntimeError:
+            raise ScriptError(f"--tangent {name} has shape {list(t.shape)}, which doesn't fit {name}'s shape "
+                              f"{list(variable.shape)}", hint=f"give one number (the same everywhere) or one per "
+                              f"element of {name}", kind="RuntimeError") from None
+    set_tangent(variable, t.clone())
+
+
+def _check_tangents_bound(interp):
+    """A --tangent for a name the job never bound as a variable is the option's error."""
+    for name in interp.tangents:
+        raise ScriptError(f"--tangent {name}: no variable named {name!r}", hint=_unbound_hint(name),
+                          kind="NameError")
 
 
 def _weights(interp, f, text):
@@ -354,7 +405,7 @@ def run_job(source, bindings=(), options=None):
             options.max_program_length != current.max_program_length:  # (a command sets them once for all)
         with in_force(**size_budgets(options)):
             return run_job(source, bindings, options)
-    if len(source) <= current.max_line_length:  # (a longer one: the pipeline's parser refuses it)
+    if len(source) <= current.max_line_length and not options.tangent:  # (longer: the parser refuses it)
         result = compiled.run(source, bindings, options)
         if result is None:  # (a program of the language's operations changes no engine setting: --check's
             # runs through the pipeline seed the random generator, which `isolated` puts back)
@@ -468,9 +519,19 @@ def _run(source, bindings, options):
 
 
 def _run_traced(source, bindings, options):
-    interp, f = _execute(source, bindings, options)
+    if options.tangent:  # forward mode: the program runs with its variables' tangents in a dual level
+        with E.autograd.forward_ad.dual_level():
+            interp, f = _execute(source, bindings, options)
+            jvp = E.autograd.forward_ad.unpack_dual(f).tangent
+    else:
+        interp, f = _execute(source, bindings, options)
     try:
-        return _differentiate(source, bindings, options, interp, f)
+        if options.tangent:
+            _check_tangents_bound(interp)
+        result = _differentiate(source, bindings, options, interp, f)
+        if options.tangent:
+            result.jvp = _host(jvp) if jvp is not None else numpy.zeros(tuple(f.shape), f.array.dtype)
+        return result
     except LanguageError as e:
         if e.start is None:  # raised while differentiating f: point at f
             e.start, e.end = interp.final_span
@@ -490,9 +551,9 @@ def _differentiate(source, bindings, options, interp, f):
     variables = _choose_wrt(interp, f, options.wrt)
     result = JobResult(source=source, order=options.order, variables=variables)
     result.set_output(f)
-    jacobian_only = options.jacobian and options.weights is None and f.numel() != 1
+    jacobian_only = (options.jacobian or options.tangent) and options.weights is None and f.numel() != 1
     weights = _weights(interp, f, options.weights) if variables and not jacobian_only else None
-    # a non-scalar f with --jacobian and no --weights: the Jacobian is the answer, no gradient
+    # a non-scalar f with --jacobian (or --tangent) and no --weights: the Jacobian (the jvp) is the answer
     derivs = {} if jacobian_only else _derivatives(f, weights, variables, options.order, options.formula)
     result.grad = {name: _host(g) for name, g in derivs.items()}
     result.names = {id(v): name for name, v in interp.globals.items() if isinstance(v, E.Tensor)}

@@ -229,7 +229,9 @@ _autograd_function = Namespace("torch.autograd.function", {
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
     "torch.autograd.functional", {n: getattr(E.autograd.functional, n) for n in E.autograd.functional.__all__}), grad_mode=_grad_mode,
     Function=E.Function, function=_autograd_function,
-    graph=Namespace("torch.autograd.graph", {n: getattr(E.autograd.graph, n) for n in E.autograd.graph.__all__})))
+    graph=Namespace("torch.autograd.graph", {n: getattr(E.autograd.graph, n) for n in E.autograd.graph.__all__}),
+    forward_ad=Namespace("torch.autograd.forward_ad", {n: getattr(E.autograd.forward_ad, n)
+                                                       for n in E.autograd.forward_ad.__all__})))
 _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
                                        lr_scheduler=Namespace("torch.optim.lr_scheduler", _LR_SCHEDULER)))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
@@ -281,6 +283,7 @@ _ATTRIBUTES = {
     _DType: frozenset({"is_floating_point", "itemsize", "is_signed"}),
     _Size: frozenset({"numel", "count", "index"}),
     **{result: frozenset(result._fields) for result in _result_types()},  # the rows' named results
+    E.autograd.forward_ad.UnpackedDualTensor: frozenset({"primal", "tangent"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),
@@ -329,7 +332,7 @@ class _LayerNames:
 
 
 _SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
-_CTX_METHODS = frozenset({"save_for_backward", "saved_tensors", "needs_input_grad", "mark_dirty",
+_CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensors", "needs_input_grad", "mark_dirty",
                           "mark_non_differentiable", "set_materialize_grads"})
 
 
@@ -458,7 +461,8 @@ def settable(obj, name):
 
 def is_context_manager(obj):
     return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
-                            E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks))
+                            E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks,
+                            E.autograd.forward_ad.dual_level))
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",

@@ -15,6 +15,7 @@ class JobOptions:
     wrt: tuple = ()               # names; empty: every bound float variable f depends on
     order: int = 1
     weights: str = None           # an expression
+    tangent: tuple = ()           # (name, value text) pairs: f's directional derivative, in forward mode
     jacobian: bool = False
     hessian: bool = False
     check: bool = False
@@ -60,6 +61,7 @@ class JobResult:
     check_ok: dict = None          # name -> whether that is within the tolerance
     check_notes: dict = None       # name -> why a mismatch may be expected (f not differentiable there)
     formula: dict = None
+    jvp: object = None             # f's directional derivative along the tangents (array), with --tangent
     graph: object = None           # the engine output tensor, for the graph renderers
     variables: dict = None         # name -> tensor
     names: dict = None             # id(tensor) -> the name it is bound to

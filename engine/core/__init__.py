@@ -20,3 +20,4 @@ from .tensor import (TensorBase, Size, apply, run_op, make_tensor, storage_of, a
 from .mathspace import array_math, tensor_math
 from .autograd import backward, grad, InplaceModifiedError, retains_graph, modified_error, DETACHED_MESSAGE
 from .inplace import inplace, rebase_view, check_inplace, type_word, INFERENCE_INPLACE_MESSAGE
+from . import forward  # noqa: F401,E402  (forward-mode AD: registers its entries into run_op)

@@ -29,7 +29,8 @@ from ..backend import backend_for, CPU as _CPU
 from ..host_data import host_array_of
 from ..kernels import broadcast_to as _spread_number
 from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, SAVED_PACKED, saved_entries
-from .tensor import TensorBase, Size, apply, make_tensor, array_module, short_name, SCALAR_META, refresh_view
+from .tensor import (dual_run, dual_hooks, TensorBase, Size, apply, make_tensor, array_module, short_name,
+                     SCALAR_META, refresh_view)
 
 __all__ = ["backward", "grad", "InplaceModifiedError", "retains_graph"]
 
@@ -198,6 +199,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                          "but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
+    if dual_run[0] and not create_graph and not is_grads_batched:  # forward AD: the gradients carry tangents
+        return dual_hooks["grad"](grad, outputs, inputs, grad_outputs, retain_graph, allow_unused, materialize_grads)
     if retain_graph is None:
         retain_graph = create_graph
     grads = _root_grads(outputs, grad_outputs, create_graph, bool(is_grads_batched))
@@ -811,7 +814,10 @@ def _unpack(node, graph):
             arr, vc = v
             if vc[0] != version:
                 raise modified_error(node, arr, node, vc[0], version)
-            values.append(make_tensor(arr, node.device, True, node, vc) if graph else arr)
+            t = make_tensor(arr, node.device, True, node, vc) if graph else arr
+            if graph and dual_run[0]:
+                dual_hooks["saved_output"](node, t)  # forward AD: the output's tangent
+            values.append(t)
     return values
 
 

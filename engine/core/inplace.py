@@ -21,8 +21,9 @@ from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .op import TABLE
 from .saving import SAVED_TENSOR, SAVED_OUTPUT, saved_entries
-from .tensor import (TensorBase, make_tensor, storage_of, record_node, refresh_view, move_retain, VIEW_DEFAULT,
-                     VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name, view_chain)
+from .tensor import (dual_run, dual_hooks, TensorBase, make_tensor, storage_of, record_node, refresh_view,
+                     move_retain, VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name,
+                     view_chain)
 
 __all__ = ["inplace"]
 
@@ -93,6 +94,8 @@ def inplace(target, compute, *args, **kwargs):
         # old graph (the view's own old node, and hooks on it, are not on that path)
         old._fn = record_node(TABLE["as_strided"], (base,), {"chain": view_chain(target)}, old)
         old._rg = True
+    if dual_run[0]:
+        dual_hooks["share"](target, old)  # forward AD: the old value's tangent is the target's
     mark = peek_sequence()
     result = compute(old, *args, **kwargs)
     if result.array is target.array:
@@ -122,6 +125,8 @@ def _store(target, result):
         # PyTorch's check is in bumping the version counter, after the write
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
     vc[0] += 1
+    if dual_run[0]:
+        dual_hooks["write"](target, result)  # forward AD: the target's tangent is the result's
 
 
 def _writable(t):

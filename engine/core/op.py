@@ -46,6 +46,11 @@ class Op:
     # without a rule the engine calls `backward` once per batch element and stacks the results.
     batched = False
     batched_backward = None
+    # Forward mode (core/forward.py): None derives the row's Jacobian-vector product from its backward
+    # (elementwise rows: backward given g = the tangent; others: the backward of the backward);
+    # "linear" (forward.LINEAR): the row is linear in its float tensor inputs, J v is the row applied
+    # to their tangents; or a function jvp(F, ctx, tangents, *saved, **params) -> the result's tangent
+    jvp = None
     # the public surface
     signature = None  # "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor": its public function
     call = None       # call(*arguments): the function's work after the signature's checks, where it is more than

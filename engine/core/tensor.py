@@ -157,9 +157,17 @@ def apply(op, *args, **params):
     return run_op(op, args, params)
 
 
+# Forward-mode AD (core/forward.py): while a dual level is open, dual_run[0] is the function that runs
+# an op with its tangents (run_op's one test) and dual_hooks hold its other entries into the core
+dual_run = [None]
+dual_hooks = {}
+
+
 def run_op(op, args, params):
     """apply() with the arguments as a tuple, the parameters as a dict: the one path of every op. A call of
     one tensor (and a number), the commonest, is run and recorded with no call but the row's forward."""
+    if dual_run[0]:
+        return dual_run[0](op, args, params)
     a = args[0]
     n = len(args)
     t = None  # the one tensor of a call of one (maybe with a number), at 0 (alone), 1 (first) or 2 (second)

@@ -13,7 +13,7 @@ from ..core.tensor import wrap_dim
 from ..core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from ..core.inplace import check_inplace, INFERENCE_INPLACE_MESSAGE
 from ..ops import TABLE
-from ..core.tensor import make_tensor, refresh_view, apply, view_chain
+from ..core.tensor import make_tensor, refresh_view, apply, view_chain, dual_run
 
 __all__ = ["t_", "transpose_", "swapdims_", "squeeze_", "unsqueeze_"]
 
@@ -67,4 +67,6 @@ def _reshape_in_place(target, op, undo, params):
     if result._fn is not None:
         target._fn = result._fn  # a retained grad stays with the old node, as in PyTorch
         target._rg = True
+    if dual_run[0] and "_fw" in target.__dict__:  # forward AD: the tangent takes the same step
+        _reshape_in_place(target._fw, op, undo, params)
     return target

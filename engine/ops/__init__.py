@@ -41,6 +41,17 @@ under its ``name``. A row has:
     derivatives for free. ``ctx`` is the node: ``ctx.shapes`` holds the
     input shapes, ``ctx.needs[i]`` says whether input ``i`` wants a gradient.
 
+``jvp`` (optional)
+    The row's forward-mode rule (engine/core/forward.py), used while a dual
+    level is open: ``"linear"`` for a row linear in its float tensor inputs
+    (views, sum, cat, indexing: the row applied to the tangents, so a view's
+    tangent is a view), or ``jvp(F, ctx, tangents, *saved, **params)``
+    returning the result's tangent J v (``tangents`` in input order, None
+    where an input has none). Without one it is derived from ``backward``:
+    an elementwise row's is its backward given g = the tangent, any other's
+    its backward of the backward. tests/engine/ops/test_forward_rules.py
+    checks every row's against its backward.
+
 A gradient may come back with the *broadcast* shape, or in another float
 dtype: the autograd core sums it back to the input's shape (``sum_to``) and
 casts it to the input's dtype, in one place, for every op.

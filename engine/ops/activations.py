@@ -543,6 +543,7 @@ class Alias(Op):
     torch.Tensor(t) returns for a tensor t."""
     batched = True
     name = "alias"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = "AliasBackward0"
     is_view = True
 

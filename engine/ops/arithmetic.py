@@ -424,6 +424,7 @@ def _log_number(y):
 class Neg(Elementwise):
     """-input, elementwise."""
     name = "neg"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("neg", "negative")
     formula = prefix("-")
     node = "NegBackward0"
@@ -749,6 +750,9 @@ class Heaviside(Op):
 
     def backward(F, ctx, g):
         raise RuntimeError("derivative for aten::heaviside is not implemented")
+
+    def jvp(F, ctx, tangents, **params):
+        raise NotImplementedError("Trying to use forward AD with aten::heaviside that does not support it.")
 
     def call(input, values):
         tensor_argument("heaviside", "values", values, 2)

@@ -33,6 +33,7 @@ class UnsafeView(Op):
     """The result of a batched product, of shape (N, n, m), viewed as `shape` (its batch dims
     restored): PyTorch's _unsafe_view, a reshape whose result is not tracked as a view."""
     name = "unsafe_view"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ()
     node = "UnsafeViewBackward0"
 

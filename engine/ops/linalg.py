@@ -25,6 +25,15 @@ def _matmul_name(ctx):
     return "MatmulBackward0"
 
 
+def _summed(*parts):
+    """The sum of the parts that are not None (a forward rule's terms, one per dual input)."""
+    total = None
+    for p in parts:
+        if p is not None:
+            total = p if total is None else total + p
+    return total
+
+
 class Matmul(Op):
     """The matrix product a @ b (vectors, matrices, batches broadcast)."""
     name = "matmul"
@@ -37,6 +46,10 @@ class Matmul(Op):
 
     def forward(xp, a, b):
         return xp.matmul(a, b)
+
+    def jvp(F, ctx, tangents, a, b):  # bilinear: va @ b + a @ vb
+        va, vb = tangents
+        return _summed(F.matmul(va, b) if va is not None else None, F.matmul(a, vb) if vb is not None else None)
 
     def backward(F, ctx, g, a, b):
         na, nb = len(ctx.shapes[0]), len(ctx.shapes[1])
@@ -82,6 +95,11 @@ class Linear(Op):
     def forward(xp, x, w, b=None):
         out = xp.matmul(x, w.T)
         return out if b is None else out + b
+
+    def jvp(F, ctx, tangents, x, w):  # vx @ w.T + x @ vw.T + vb
+        vx, vw = tangents[:2]
+        vb = tangents[2] if len(tangents) > 2 else None
+        return _summed(F.linear(vx, w) if vx is not None else None, F.linear(x, vw) if vw is not None else None, vb)
 
     def backward(F, ctx, g, x, w):
         return _linear_grads(F, ctx, g, x, w, ())
@@ -295,6 +313,7 @@ class Trace(Op):
 
     The sum of the main diagonal of a matrix (rectangular too)."""
     name = "trace"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "trace(Tensor input) -> Tensor"
     method = True
     formula = call()

@@ -24,6 +24,7 @@ def _reduction_name(base):
 class Sum(Op):
     """The sum of the elements, over every dim or over `dim`."""
     name = "sum"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "sum(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
@@ -45,6 +46,7 @@ class Mean(Op):
 
     The mean of the elements, over every dim or over `dim` (a floating tensor's)."""
     name = "mean"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "mean(Tensor input, int[1]? dim=None, bool keepdim=False) -> Tensor"
     method = True
     formula = custom("reduction")
@@ -108,6 +110,7 @@ def summed_dtype(input, dtype):
 class SumTo(Op):
     """Sum a broadcast gradient back to a shape: the one place broadcasting is undone."""
     name = "sum_to"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     formula = custom("sum_to")
     node = "SumToBackward0"
 
@@ -582,6 +585,7 @@ class TakeAlong(Op):
     """x gathered at `indices` along `dim` (same ndim); the subclasses Sort, Topk, Cummax and Cummin
     are those functions' values, at the indices their calls find."""
     name = "take_along"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("gather", "take_along_dim")  # functions_shapes.gather: PyTorch's argument checks, then this row
     method = True
     saves_params = True
@@ -747,6 +751,7 @@ def open_grid(xp, shape):
 class PutAlong(Op):
     """Zeros of `shape` with `g` added at `indices` along `dim`: the inverse of take_along."""
     name = "put_along"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     saves_params = True
     node = "ScatterAddBackward0"
 
@@ -885,6 +890,7 @@ class Cumsum(Op):
     The row casts the input to `dtype` first, and sums from the end when `reverse` (the
     derivative's form)."""
     name = "cumsum"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "cumsum(Tensor input, int dim, *, ScalarType? dtype=None) -> Tensor"
     method = True
     formula = call("dim", "reverse")
@@ -1253,6 +1259,9 @@ class Softmax(Op):
             return (kernels.softmax_backward(F.xp, g, out, dim),)
         return ((g - F.sum(g * out, dim=dim, keepdim=True)) * out,)
 
+    def jvp(F, ctx, tangents, out, dim):  # the Jacobian diag(y) - y y^T is symmetric: J v = J^T v
+        return Softmax.backward(F, ctx, tangents[0], out, dim)[0]
+
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))
         return NotImplemented if d is None else Softmax.backward(F, ctx, g, out, d)
@@ -1283,6 +1292,10 @@ class LogSoftmax(Op):
         if not F.graph:
             return (kernels.log_softmax_backward(F.xp, g, out, dim),)
         return (g - F.exp(out) * F.sum(g, dim=dim, keepdim=True),)
+
+    def jvp(F, ctx, tangents, out, dim):  # v - sum(softmax * v)
+        v = tangents[0]
+        return v - F.sum(F.exp(out) * v, dim=dim, keepdim=True)
 
     def batched_backward(F, ctx, g, out, dim):
         d = batch_dim(dim, len(ctx.shapes[0]))

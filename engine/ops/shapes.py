@@ -19,6 +19,7 @@ class Reshape(Op):
     """The same elements in a new shape (a view when possible)."""
     batched_backward = _reshape_back
     name = "reshape"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "reshape(Tensor input, int[] shape) -> Tensor"
     names = ("reshape", "view", "flatten", "ravel", "unflatten")
     method = True
@@ -43,6 +44,7 @@ class Unsqueeze(Op):
     """A new dim of size 1 inserted at dim."""
     batched_backward = _reshape_back
     name = "unsqueeze"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "unsqueeze(Tensor input, int dim) -> Tensor"
     wrap_dims = False  # (against one dim more than the input has)
     method = True
@@ -71,6 +73,7 @@ class Squeeze(Op):
     """Dims of size 1 removed (all, or the given one)."""
     batched_backward = _reshape_back
     name = "squeeze"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "squeeze(Tensor input, int[1]? dim=None) -> Tensor"
     wrap_dims = False  # (an empty list of dims squeezes nothing)
     method = True
@@ -95,6 +98,7 @@ class Squeeze(Op):
 class Transpose(Op):
     """Dims dim0 and dim1 swapped (a view)."""
     name = "transpose"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "transpose(Tensor input, int dim0, int dim1) -> Tensor"
     names = ("transpose", "swapaxes", "swapdims", "t")
     method = True
@@ -122,6 +126,7 @@ class Transpose(Op):
 class Permute(Op):
     """The dims reordered (a view)."""
     name = "permute"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "permute(Tensor input, int[] dims) -> Tensor"
     names = ("permute", "movedim", "moveaxis")
     method = True
@@ -162,6 +167,7 @@ class Expand(Op):
 
     Broadcast to `shape` (a read-only view); the core sums the gradient back."""
     name = "expand"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "expand(Tensor input, int[] size) -> Tensor"
     names = ("expand", "broadcast_to")
     method = True
@@ -189,6 +195,7 @@ class Cat(Op):
     Tensors joined along an existing dim. A 1-d empty tensor among others is skipped (PyTorch's
     legacy rule); unlike PyTorch's, its .grad stays None rather than an empty tensor."""
     name = "cat"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "cat(Tensor[] tensors, int dim=0) -> Tensor"
     names = ("cat", "concat", "concatenate")
     formula = custom("join")
@@ -238,6 +245,7 @@ class Cat(Op):
 class Stack(Op):
     """Tensors stacked along a new dim."""
     name = "stack"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "stack(Tensor[] tensors, int dim=0) -> Tensor"
     formula = custom("join")
     node = "StackBackward0"
@@ -288,6 +296,7 @@ class Getitem(Op):
     The functions that select (narrow, select, unbind, ...) are this row under
     their own node names (`name`)."""
     name = "getitem"  # x[key] itself is reached through Tensor.__getitem__ and the language
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("narrow", "select", "index_select", "masked_select", "unbind", "split", "chunk", "tensor_split", "diff",
              "repeat_interleave")
     method = True
@@ -314,6 +323,7 @@ class Getitem(Op):
 class IndexGrad(Op):
     """Zeros of `shape` with `g` added at `key` (repeated indices accumulate)."""
     name = "index_grad"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))
     node = "IndexPutBackward0"
 
@@ -337,6 +347,7 @@ class IndexPut(Op):
     """x with x[key] = v, out of place, for a key with index arrays (a basic key
     makes a view, and writing through a view is CopySlices below)."""
     name = "index_put"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     saves_params = True
     node = "IndexPutBackward0"
 
@@ -360,6 +371,7 @@ class Diagonal(Op):
 
     A diagonal of the matrices in dims dim1, dim2 (a view: writing to it writes the input)."""
     name = "diagonal"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "diagonal(Tensor input, int offset=0, int dim1=0, int dim2=1) -> Tensor"
     method = True
     node = "DiagonalBackward0"
@@ -397,6 +409,7 @@ class DiagCopy(Op):
 
     This row is the matrix's case (its parameter `offset`); DiagMatrix below is the vector's."""
     name = "diag_copy"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "diag(Tensor input, int diagonal=0) -> Tensor"
     method = True
     node = "DiagonalBackward0_copy"
@@ -423,6 +436,7 @@ class DiagCopy(Op):
 class DiagMatrix(Op):
     """torch.diag of a vector: the square matrix with it on diagonal `offset`, zeros elsewhere."""
     name = "diag_matrix"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = "DiagEmbedBackward0"
     formula = call("offset")
 
@@ -464,6 +478,7 @@ class Repeat(Op):
 
     x tiled `sizes` times along each dim (new leading dims where sizes is longer)."""
     name = "repeat"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "repeat(Tensor input, int[] repeats) -> Tensor"
     names = ("repeat", "tile")
     method = True
@@ -506,6 +521,7 @@ class Flip(Op):
 
     x reversed along each of `dims` (a copy, not a view)."""
     name = "flip"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "flip(Tensor input, int[] dims) -> Tensor"
     names = ("flip", "fliplr", "flipud")
     method = True
@@ -536,6 +552,7 @@ class Roll(Op):
 
     x shifted cyclically along `dims` (the flattened x when dims is None)."""
     name = "roll"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "roll(Tensor input, int[1] shifts, int[1]? dims=None) -> Tensor"
     method = True
     node = "RollBackward0"
@@ -578,6 +595,7 @@ class Tril(Op):
     The matrices in the last two dims on and below their diagonal `diagonal`, zeros above it."""
     batched = True  # the last two dims
     name = "tril"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "tril(Tensor input, int diagonal=0) -> Tensor"
     method = inplace = True
     node = "TrilBackward0"
@@ -599,6 +617,7 @@ class Triu(Op):
     The matrices in the last two dims on and above their diagonal `diagonal`, zeros below it."""
     batched = True
     name = "triu"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "triu(Tensor input, int diagonal=0) -> Tensor"
     method = inplace = True
     node = "TriuBackward0"
@@ -700,6 +719,7 @@ class Rot90(Op):
 
     x rotated k quarter turns in the plane of dims (the first towards the second), a copy."""
     name = "rot90"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     # (k is Any: the call refuses a non-int in PyTorch's words, which give its position)
     signature = "rot90(Tensor input, Any k=1, int[] dims=(0, 1)) -> Tensor"
     method = True
@@ -737,6 +757,7 @@ class DiagEmbed(Op):
     The last dim of x put on diagonal `offset` of new square matrices in dims dim1 and dim2, zeros
     elsewhere (torch.diag_embed); its gradient is that diagonal of g."""
     name = "diag_embed"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "diag_embed(Tensor input, int offset=0, int dim1=-2, int dim2=-1) -> Tensor"
     method = True
     node = "DiagEmbedBackward0"

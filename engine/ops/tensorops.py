@@ -57,6 +57,7 @@ class Take(Op):
 
     input.reshape(-1)[index], in index's shape."""
     name = "take"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     signature = "take(Tensor input, Tensor index) -> Tensor"
     method = True
     saves_params = True
@@ -98,6 +99,7 @@ class Unfold(Op):
     x.unfold(dimension, size, step): the windows along `dim` in place of that dim, their elements
     in a new last dim."""
     name = "unfold"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ()  # Tensor.unfold only (torch.unfold is not PyTorch's); engine/tensor.py calls `unfold_view`
     node = "UnfoldBackward0"
     is_view = True
@@ -133,6 +135,7 @@ class UnfoldOverlapping(Unfold):
     refused with PyTorch's message for such a view (where PyTorch writes each repeated element
     more than once, in an order of its own: a known difference)."""
     name = "unfold_overlapping"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     view_overlaps = True
 
 
@@ -229,6 +232,7 @@ class BlockDiag(Op):
 
     The blocks placed along the diagonal of a zero matrix, in the promoted dtype."""
     name = "block_diag"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("block_diag",)  # the function (variadic) is engine/functions/tensorops.py's
     node = "BlockDiagBackward0"
 

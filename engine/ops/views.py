@@ -48,6 +48,7 @@ def _write_region(xp, array, chain, value, add=False):
 class AsStrided(Op):
     """A view re-derived from its base (after either was changed in place)."""
     name = "as_strided"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = "AsStridedBackward0"
 
     def forward(xp, x, chain):
@@ -62,6 +63,7 @@ class AsStrided(Op):
 class ViewScatter(Op):
     """Zeros shaped like the base, with `g` added where the view's elements are."""
     name = "view_scatter"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = "AsStridedScatterBackward0"
 
     def forward(xp, g, chain, shape):
@@ -77,6 +79,7 @@ class CopySlices(Op):
     """The base after an in-place op on one of its views: `value` (the op's
     result) written over the view's elements."""
     name = "copy_slices"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = "torch::autograd::CopySlices"
     holds_op_node = True
 
@@ -130,6 +133,7 @@ class Copy(Op):
     """What `x.copy_(src)` records: the gradient goes to `src`."""
     batched = True  # src broadcasts to x: the core sums its gradient back
     name = "copy"  # x.copy_(src)
+    jvp = "linear"  # forward mode: the row applied to the tangents
     node = staticmethod(lambda ctx: ctx.params.get("name") or "torch::autograd::CopyBackwards")
 
     def forward(xp, x, src, name=None):
@@ -142,6 +146,7 @@ class Copy(Op):
 class ToDevice(Op):
     """A copy on another device; the gradient goes back to the source device."""
     name = "to_device"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     formula = SAME
     node = "ToCopyBackward0"
     moves_device = True
@@ -156,6 +161,7 @@ class ToDevice(Op):
 
 class ToDtype(Op):
     name = "to_dtype"
+    jvp = "linear"  # forward mode: the row applied to the tangents
     formula = SAME
     elementwise = True
     node = "ToCopyBackward0"

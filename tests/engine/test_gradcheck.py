@@ -2,7 +2,7 @@
 
 Every expected message, number and outcome here was taken from PyTorch 2.13's
 torch.autograd.gradcheck on the same program (float64 default dtype); where the
-engine cannot behave as PyTorch (forward-mode AD and vmap do not exist here),
+engine cannot behave as PyTorch (vmap does not exist here),
 the test says so.
 """
 import itertools
@@ -73,14 +73,13 @@ def test_pytorchs_keyword_assertions(call, message):
 
 
 @pytest.mark.parametrize("call", [
-    lambda f, x: ad.gradcheck(f, x, check_forward_ad=True),
     lambda f, x: ad.gradcheck(f, x, check_batched_grad=True),
     lambda f, x: ad.gradcheck(f, x, check_forward_ad=True, check_batched_forward_grad=True),
-    lambda f, x: ad.gradgradcheck(f, x, check_fwd_over_rev=True),
     lambda f, x: ad.gradgradcheck(f, x, check_batched_grad=True),
 ])
-def test_checks_needing_forward_ad_or_vmap_refuse_clearly(call):
-    # PyTorch runs these; this engine has neither forward-mode AD nor vmap, so it says so
+def test_checks_needing_vmap_refuse_clearly(call):
+    # PyTorch runs these; this engine has no vmap, so it says so
+    # (check_forward_ad and check_fwd_over_rev run: tests/engine/test_forward_ad.py)
     # (NotImplementedError is a RuntimeError) instead of passing without checking
     with pytest.raises(NotImplementedError, match="not supported") as e:
         call(lambda t: t * 2, (leaf([1.0, 2.0]),))

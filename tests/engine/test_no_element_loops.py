@@ -29,6 +29,10 @@ ALLOWED = {
     ("linalg.py", "singular"): "only to word an error: which batch element is singular",
     ("linalg.py", "_zero_pivot"): "only to word an error: LAPACK's index of the first zero pivot",
     ("functional.py", "_jacobian_rows"): "jacobian(vectorize=False): one backward per output element, as PyTorch's",
+    ("functional_forward.py", "jacobian_forward"): "jacobian(strategy=\"forward-mode\"): one dual call per "
+                                                    "input element (a column), as _jacobian_rows does a row",
+    ("gradcheck.py", "_forward_jacobian"): "check_forward_ad: one dual call per input element (a unit tangent), "
+                                           "as PyTorch's slow mode",
     ("gradcheck.py", "_unit_rows"): "the one-hot grad_outputs of the analytical Jacobian's rows, one per element",
     ("gradcheck.py", "numerical_jacobian"): "finite differences, one perturbed element at a time (the method)",
     ("shapes.py", "split"): "the pieces of a split (views), not its elements",

@@ -328,9 +328,10 @@ def test_jacobian_dtype_is_the_input_dtype():
 def test_forward_mode_strategy_gives_the_same_matrix():
     x = ad.tensor([0.5, -1.0, 2.0])
     f = lambda t: ad.exp(t) * t.sum()  # noqa: E731
-    _close(ad.jacobian(f, x, strategy="forward-mode"), ad.jacobian(f, x), "J")
-    with pytest.raises(NotImplementedError, match="only implemented for `vectorize=True`"):
-        ad.jacobian(f, x, strategy="forward-mode", vectorize=False)
+    _close(ad.jacobian(f, x, strategy="forward-mode", vectorize=True), ad.jacobian(f, x), "J")
+    for vectorize in (False, None):  # (PyTorch's default is False: forward mode needs vectorize=True said)
+        with pytest.raises(NotImplementedError, match="only implemented for `vectorize=True`"):
+            ad.jacobian(f, x, strategy="forward-mode", vectorize=vectorize)
 
 
 # ------------------------------------------------------------------ is_grads_batched
