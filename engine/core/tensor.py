@@ -174,14 +174,11 @@ def run_op(op, args, params):
     if n == 2:
         if a.__class__ is Tensor:
             if args[1].__class__ is not Tensor:
-                t = a
-                at = 1
+                t, at = a, 1
         elif args[1].__class__ is Tensor:
-            t = args[1]
-            at = 2
+            t, at = args[1], 2
     elif n == 1 and a.__class__ is Tensor:
-        t = a
-        at = 0
+        t, at = a, 0
     special = op.special  # (a view row, or one that moves to another device)
     if t is None:  # several tensors (or none)
         out, device, requires, x, b = _forward_of_many(op, args, params, special)
