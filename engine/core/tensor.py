@@ -168,6 +168,9 @@ def run_op(op, args, params):
     one tensor (and a number), the commonest, is run and recorded with no call but the row's forward."""
     if dual_run[0]:
         return dual_run[0](op, args, params)
+    if op.special:  # a view row, or one that moves to another device
+        out, device, requires, x, _ = _forward_of_many(op, args, params, True)
+        return _special_result(op, args, params, out, x, device, requires)
     a = args[0]
     n = len(args)
     t = None  # the one tensor of a call of one (maybe with a number), at 0 (alone), 1 (first) or 2 (second)
@@ -179,17 +182,14 @@ def run_op(op, args, params):
             t, at = args[1], 2
     elif n == 1 and a.__class__ is Tensor:
         t, at = a, 0
-    special = op.special  # (a view row, or one that moves to another device)
     if t is None:  # several tensors (or none)
-        out, device, requires, x, b = _forward_of_many(op, args, params, special)
+        out, device, requires, x, b = _forward_of_many(op, args, params, False)
     else:
         if t._base is not None:
             refresh_view(t)
         device = t.device
         requires, x = t._rg, t.array
         b = device.backend or _load_backend(device)
-        if special and op.is_view and isinstance(x, _np_generic):
-            x = storage_of(t)  # a view must share memory: box a numpy scalar
         if params:
             out = op.forward(b.xp, x, **params) if at == 0 else op.forward(b.xp, x, args[1], **params) \
                 if at == 1 else op.forward(b.xp, a, x, **params)
@@ -200,8 +200,6 @@ def run_op(op, args, params):
             out = op.forward(b.xp, x, args[1]) if at == 1 else op.forward(b.xp, a, x)
         else:  # a temporary's memory takes the result (elision.py, which counts this frame's references)
             out = getattr(b.xp, op.ufunc)(x, args[1], out=into) if at == 1 else getattr(b.xp, op.ufunc)(a, x, out=into)
-    if special:
-        return _special_result(op, args, params, out, x, device, requires)
     if out.__class__ not in b.native:
         out = b.xp.asarray(out)
     result = _new_tensor()
