@@ -378,8 +378,7 @@ except ImportError:
 def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
              retain_graph, create_graph, accumulate):
     """The Kahn loop: pop the newest ready node, run its backward, pass gradients on."""
-    math_for = tensor_math if create_graph else array_math
-    maths = {}
+    math_for = tensor_math if create_graph else array_math  # (each keeps one F per device)
     pop, push = heapq.heappop, heapq.heappush
     take = buffers.pop
     arrays = not create_graph  # the gradients are arrays, not Tensors
@@ -409,12 +408,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     node = pop(heap)[1] if heap else None  # a target whose inputs want nothing: done with it
                     g = take(node, None)
                     continue
-            device = node.device
-            if device is not last_device:
-                F = maths.get(device)
-                if F is None:
-                    F = maths[device] = math_for(device)
-                last_device = device
+            if node.device is not last_device:
+                last_device = node.device
+                F = math_for(last_device)
             if arrays and g.__class__ not in SCALAR_META and node.op.elementwise and getattr(g, "ndim", 0) \
                     and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
