@@ -21,7 +21,6 @@ How each is computed:
 - log_ndtr: log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 for x < -1, log1p(-erfc(x / sqrt 2) / 2) above.
 """
 import math
-from fractions import Fraction
 
 import numpy
 
@@ -30,16 +29,16 @@ from . import kernels
 __all__ = ["lgamma", "digamma", "trigamma", "polygamma", "zeta", "erfcx", "i0", "i0e", "i1", "i1e", "ndtri",
            "log_ndtr", "entr", "xlog1py"]
 
-# B_2k for k = 1..12
-_BERNOULLI = [Fraction(1, 6), Fraction(-1, 30), Fraction(1, 42), Fraction(-1, 30), Fraction(5, 66),
-              Fraction(-691, 2730), Fraction(7, 6), Fraction(-3617, 510), Fraction(43867, 798),
-              Fraction(-174611, 330), Fraction(854513, 138), Fraction(-236364091, 2730)]
+# B_2k for k = 1..12, as (numerator, denominator): each series coefficient below is one correctly
+# rounded division of integers (Python's int / int), as exact as a fraction made first
+_BERNOULLI = [(1, 6), (-1, 30), (1, 42), (-1, 30), (5, 66), (-691, 2730), (7, 6), (-3617, 510), (43867, 798),
+              (-174611, 330), (854513, 138), (-236364091, 2730)]
 # Stirling's series of lgamma: B_2k / (2k (2k - 1) x^(2k - 1)), k = 1..8
-_STIRLING = [float(b / (2 * k * (2 * k - 1))) for k, b in enumerate(_BERNOULLI[:8], start=1)]
+_STIRLING = [n / (d * 2 * k * (2 * k - 1)) for k, (n, d) in enumerate(_BERNOULLI[:8], start=1)]
 # digamma's asymptotic series: log x - 1 / (2x) - sum B_2k / (2k x^2k), k = 1..8
-_DIGAMMA = [float(b / (2 * k)) for k, b in enumerate(_BERNOULLI[:8], start=1)]
+_DIGAMMA = [n / (d * 2 * k) for k, (n, d) in enumerate(_BERNOULLI[:8], start=1)]
 # Euler-Maclaurin's corrections: B_2j / (2j)!, j = 1..12
-_EULER_MACLAURIN = [float(b / math.factorial(2 * j)) for j, b in enumerate(_BERNOULLI, start=1)]
+_EULER_MACLAURIN = [n / (d * math.factorial(2 * j)) for j, (n, d) in enumerate(_BERNOULLI, start=1)]
 _HALF_LOG_2PI = 0.5 * math.log(2 * math.pi)
 _SHIFT_TO = 10.0
 
