@@ -206,6 +206,9 @@ def _max_indices(xp, a, kernel, stride, padding, dilation):
     """The flat position in its plane of each window's maximum: the first, or the last NaN
     (PyTorch's `val > max || isnan(val)` scan); padding never wins."""
     h, w = a.shape[-2:]
+    if tuple(stride) == tuple(kernel) and tuple(dilation) == (1, 1) and padding == ((0, 0), (0, 0)) and \
+            (a.dtype.kind != "f" or not xp.isnan(a).any()):
+        return _tiled_max_indices(xp, a, kernel)
     low = -xp.inf if a.dtype.kind == "f" else (False if a.dtype.kind == "b" else xp.iinfo(a.dtype).min)
     cols = windows(xp, a, kernel, stride, padding, dilation, fill=low)
     lead, out = cols.shape[:-4], cols.shape[-2:]
@@ -226,6 +229,18 @@ def _max_indices(xp, a, kernel, stride, padding, dilation):
     flat = r * w + c
     return xp.take_along_axis(xp.broadcast_to(flat, lead + flat.shape), pos[..., None, :, :], axis=-3)[..., 0, :, :] \
         .astype(xp.int64)
+
+
+def _tiled_max_indices(xp, a, kernel):
+    """_max_indices where the windows tile the plane (stride = kernel, no padding, no dilation) and
+    nothing is NaN: each window's first maximum, as numpy's argmax picks it, over the planes cut
+    into (kH, kW) tiles -- one copy and one argmax instead of a search over every window position."""
+    (kh, kw), (h, w) = kernel, a.shape[-2:]
+    oh, ow = h // kh, w // kw
+    lead = a.shape[:-2]
+    tiles = a[..., :oh * kh, :ow * kw].reshape(lead + (oh, kh, ow, kw))
+    k = xp.argmax(xp.moveaxis(tiles, -3, -2).reshape(lead + (oh, ow, kh * kw)), axis=-1)
+    return ((xp.arange(oh)[:, None] * kh + k // kw) * w + xp.arange(ow)[None, :] * kw + k % kw).astype(xp.int64)
 
 
 def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
