@@ -353,6 +353,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
                 _blend(running_mean, mean, momentum)
             if running_var is not None:
                 _blend(running_var, squares / (count - 1), momentum)
+        params.update(mean=mean, var=squares / count)  # the row's own batch_stats, computed once
     else:
         params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
     return apply(_op["batch_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, **params)

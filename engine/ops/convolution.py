@@ -236,7 +236,8 @@ def batch_stats(xp, x):
 class BatchNorm(Op):
     """x normalized per channel (dim 1) then times weight and plus bias (per channel; the numbers 1
     and 0 stand for none: no edge then). Training: by the batch's mean and biased variance over
-    every dim but 1; else by `mean` and `var` (the running statistics, arrays). As PyTorch's
+    every dim but 1 (`mean` and `var` when given: batch_stats' of x); else by `mean` and `var` (the
+    running statistics, arrays). As PyTorch's
     kernel: x * alpha + beta, alpha = weight / sqrt(var + eps), beta = bias - mean * alpha. The
     gradient is written in table ops from x, so it has derivatives of every order."""
     name = "batch_norm"
@@ -246,7 +247,7 @@ class BatchNorm(Op):
     save_for = ((0, 1), (0,))
 
     def forward(xp, x, weight, bias, training, eps, mean=None, var=None):
-        if training:
+        if mean is None:  # (training: the batch's, unless the caller has them already -- batch_norm has)
             mean, squares, n = batch_stats(xp, x)
             var = squares / n
         alpha = 1 / xp.sqrt(var + eps) * weight
