@@ -6,6 +6,7 @@ needs it), save_on_cpu and disable_saved_tensors_hooks."""
 import collections
 
 from .core.autograd import GRAPH_TASKS as _GRAPH_TASKS
+from .core.grad_mode import no_grad as _no_grad
 from .core.graph import (Node as _OpNode, AccumulateGrad as _AccumulateGrad, RemovableHandle, named as _named,
                          accumulator_of as _accumulator_of)
 from .core.saving import SAVED_HOOKS as _SAVED_HOOKS
@@ -13,7 +14,8 @@ from .core.tensor import TensorBase as _TensorBase
 from .custom_function import FunctionNode as _FunctionNode
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks", "GradientEdge",
-           "get_gradient_edge", "increment_version", "register_multi_grad_hook", "RemovableHandle"]
+           "get_gradient_edge", "increment_version", "register_multi_grad_hook", "RemovableHandle",
+           "allow_mutation_on_saved_tensors"]
 
 _disabled = []  # the messages of the disable_saved_tensors_hooks contexts open now
 
@@ -156,3 +158,51 @@ def register_multi_grad_hook(tensors, fn, *, mode="all"):
         return hook
 
     return _MultiHandle([t.register_hook(hook_of(i)) for i, t in enumerate(tensors) if t.requires_grad])
+
+
+_mutation_contexts = []  # the allow_mutation_on_saved_tensors context open now (they do not nest)
+OUTSIDE_MUTATION_CONTEXT = ("Trying to backward outside of the 'allow_mutation_on_saved_tensors' contextin which "
+                            "the graph was originally recorded.")  # (PyTorch's words, its missing space too)
+
+
+class _AllowMutationOnSavedContext:
+    """What `with allow_mutation_on_saved_tensors() as ctx` gives: whether its block is still open."""
+
+    def __init__(self):
+        self.open = True
+
+
+class allow_mutation_on_saved_tensors:
+    """Inside, a tensor saved for backward may be changed in place afterwards: the backward uses the
+    values it had when saved, where it would otherwise refuse with the modified-by-an-inplace-operation
+    error. The graph must be run (backward) inside the same block.
+
+    A difference from PyTorch: PyTorch copies a saved tensor only when an in-place op is about to
+    change it; we copy each tensor saved inside the block as it is saved (a saved_tensors_hooks pair),
+    and the backward takes the copy where the tensor's version moved on -- the same gradients, more
+    memory while the graph lives."""
+
+    def __enter__(self):
+        if _mutation_contexts:
+            raise RuntimeError("allow_mutation_on_saved_tensors contexts cannot be nested")
+        context = _AllowMutationOnSavedContext()
+
+        def pack(tensor):
+            with _no_grad():
+                return tensor, tensor._version, tensor.detach().clone()
+
+        def unpack(kept):
+            if not context.open:
+                raise AssertionError(OUTSIDE_MUTATION_CONTEXT)
+            tensor, version, copy = kept
+            return tensor if tensor._version == version else copy
+
+        self._hooks = saved_tensors_hooks(pack, unpack)
+        self._hooks.__enter__()
+        _mutation_contexts.append(context)
+        return context
+
+    def __exit__(self, *exc):
+        self._hooks.__exit__(*exc)
+        _mutation_contexts.pop().open = False
+        return False

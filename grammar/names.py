@@ -473,7 +473,8 @@ def is_context_manager(obj):
     return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
                             E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks,
                             E.autograd.forward_ad.dual_level, E.autograd.detect_anomaly, E.autograd.set_detect_anomaly,
-                            E.autograd.set_multithreading_enabled, E.autograd.enforce_grad_layout_policy))
+                            E.autograd.set_multithreading_enabled, E.autograd.enforce_grad_layout_policy,
+                            E.autograd.graph.allow_mutation_on_saved_tensors))
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",
