@@ -74,7 +74,8 @@ class enforce_grad_layout_policy(_Flag):
 
 
 def is_tensor_like(inp):
-    """Whether `inp` is a tensor (PyTorch's: a Tensor or anything with __torch_function__)."""
+    """Whether `inp` is a tensor, or an object whose type overrides torch functions (PyTorch's
+    `__torch_function__` protocol: an object of ours never does)."""
     return isinstance(inp, TensorBase) or hasattr(type(inp), "__torch_function__")
 
 
