@@ -294,6 +294,8 @@ _ATTRIBUTES = {
     _Size: frozenset({"numel", "count", "index"}),
     **{result: frozenset(result._fields) for result in _result_types()},  # the rows' named results
     E.autograd.forward_ad.UnpackedDualTensor: frozenset({"primal", "tangent"}),
+    E.autograd.graph.GradientEdge: frozenset(E.autograd.graph.GradientEdge._fields),
+    E.autograd.SavedTensor: frozenset({"register_hooks"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),
@@ -348,12 +350,13 @@ _CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensor
 
 class _NodeNames:
     """What a program may read of a backward node: its name, edges, metadata and hooks, and what it
-    saved for its backward (`_saved_self`, `_saved_result`, `_saved_dim`...), as PyTorch shows them."""
+    saved for its backward (`_saved_self`, `_saved_result`, `_saved_dim`...; `_raw_saved_self`, a
+    SavedTensor), as PyTorch shows them."""
     __slots__ = ()
     NAMES = frozenset({"name", "next_functions", "metadata", "register_hook", "register_prehook"})
 
     def __contains__(self, name):
-        return name in self.NAMES or name.startswith("_saved_")
+        return name in self.NAMES or name.startswith(("_saved_", "_raw_saved_"))
 
     def __iter__(self):
         return iter(self.NAMES)

@@ -351,3 +351,19 @@ def test_language_detect_anomaly_and_graph_names():
                       "    c.backward()\n"
                       "print(a.grad.item())\n")
     assert error is None and out == "3.0 False True\n5.0\n"
+
+
+def test_language_graph_edges_saved_tensor_hooks_and_versions():
+    out, error = _run("a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+                      "y = a.pow(2)\n"
+                      "e = torch.autograd.graph.get_gradient_edge(y)\n"
+                      "print(e.node.name(), e.output_nr, y.grad_fn._saved_self.tolist())\n"
+                      "y.grad_fn._raw_saved_self.register_hooks(lambda t: t * 10, lambda k: k)\n"
+                      "log = []\n"
+                      "h = torch.autograd.graph.register_multi_grad_hook([a, y], lambda gs: log.append(len(gs)))\n"
+                      "y.sum().backward()\n"
+                      "print(a.grad.tolist(), log)\n"
+                      "torch.autograd.graph.increment_version(a)\n"
+                      "print(a._version)\n")
+    # pow's backward 2 * self, self now 10a: [20, 40]; the hook once, with both gradients
+    assert error is None and out == "PowBackward0 0 [1.0, 2.0]\n[20.0, 40.0] [2]\n1\n"
