@@ -475,22 +475,25 @@ def _checking_execute():
     so that the two loops cannot drift apart and the plain one carries no test for it."""
     if not _checking:
         import inspect
-        source = inspect.getsource(_execute).replace("def _execute(", "def _execute_checking(", 1)
+        lines, first = inspect.getsourcelines(_execute)
+        # (blank lines first: a traceback through it gives this file's own line numbers)
+        source = "\n" * (first - 1) + "".join(lines).replace("def _execute(", "def _execute_checking(", 1)
         marker = "        for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):\n"
         if source.count(marker) != 1:
             raise AssertionError("_execute changed: _checking_execute's marker line is not in it once")
-        source = source.replace(marker, "        if g is not None:\n            _check_nan(node, F, grads)\n" + marker)
+        # (the check inside the marker line, so that the lines keep their numbers)
+        source = source.replace(marker, marker.replace("zip(nexts, grads,", "zip(nexts, _checked(node, F, g, grads),"))
         namespace = {}
         exec(compile(source, __file__, "exec"), globals(), namespace)
         _checking.append(namespace["_execute_checking"])
     return _checking[0]
 
 
-def _check_nan(node, F, grads):
-    """PyTorch's anomaly-mode error where a node's backward returned NaN; outputs are counted over the
-    node's tensor inputs (its next_functions)."""
-    if not ANOMALY[1]:
-        return
+def _checked(node, F, g, grads):
+    """`grads`, a node's gradients, after PyTorch's anomaly-mode check: an error where its backward
+    returned NaN; outputs are counted over the node's tensor inputs (its next_functions)."""
+    if g is None or not ANOMALY[1]:
+        return grads
     k = 0
     for gi, shape, child in zip(grads, node.shapes, node.inputs):
         if shape is None:
@@ -501,6 +504,7 @@ def _check_nan(node, F, grads):
                 if bool(F.xp.isnan(a).any()):
                     raise RuntimeError(f"Function '{node.name()}' returned nan values in its {k}th output.")
         k += 1
+    return grads
 
 
 # The backward passes running now, innermost last: (an id of its own, its root nodes, the nodes it
