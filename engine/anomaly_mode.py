@@ -6,7 +6,8 @@ backward loop (engine/core/autograd.py, _check_nan), which chooses its checking 
 A known difference from PyTorch: PyTorch also records each op's Python stack in the forward while
 it is on, and warns with it ("Error detected in ... Traceback of forward call that caused the
 error") when a backward fails; we record no forward stacks (the language's own error spans say
-where an expression was written)."""
+where an expression was written). A batched backward (grad(..., is_grads_batched=True), which
+jacobian(vectorize=True) uses) is not checked for NaN."""
 import warnings
 
 from .core.autograd import ANOMALY

@@ -508,8 +508,8 @@ def _checked(node, F, g, grads):
 
 
 # The backward passes running now, innermost last: (an id of its own, its root nodes, the nodes it
-# reaches with their edge counts, the nodes worth running or None for all) -- what torch.autograd.graph's multi-grad hooks
-# ask (will this node run in this backward?)
+# reaches with their edge counts, the nodes worth running or None for all) -- what the multi-grad
+# hooks of torch.autograd.graph ask (will this node run in this backward?)
 GRAPH_TASKS = []
 _task_ids = itertools.count()
 
