@@ -17,6 +17,7 @@ from .core import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, infe
                    is_inference_mode_enabled, Node, AccumulateGrad, RemovableHandle, source_span, Size, backward, grad,
                    InplaceModifiedError)
 from .core.grad_mode import is_inference
+from .anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled, set_anomaly_enabled
 from .tensor import (Tensor, Variable, FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
                      CharTensor, ByteTensor, BoolTensor)
 from .functions import *  # noqa: F401,F403  (the public functions)
@@ -52,4 +53,4 @@ __all__ = sorted(set(_function_names) | {
     "once_differentiable",
     "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
     "set_printoptions", "OPS", "memory_format", "contiguous_format", "preserve_format", "channels_last",
-    "channels_last_3d"})
+    "channels_last_3d", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"})

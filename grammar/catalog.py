@@ -243,7 +243,8 @@ SUMMARIES = {
     "torch": "PyTorch's names: torch.sin(x) is sin(x); `import torch` lines are accepted",
     "torch.autograd": "grad, backward, jacobian, hessian, gradcheck and the grad-mode managers",
     "torch.autograd.functional": "jacobian, hessian and the products vjp, jvp, vhp, hvp",
-    "torch.autograd.graph": "the backward graph's node type, for isinstance (Node)",
+    "torch.autograd.graph": "the graph's Node, saved-tensor hooks, GradientEdge, multi-grad hooks, "
+                            "allow_mutation_on_saved_tensors",
     "torch.autograd.forward_ad": "forward-mode AD: with dual_level(): make_dual(x, tangent), unpack_dual(y) -> "
                                  "(primal, tangent)",
     "torch.autograd.function": "Function (custom autograd functions), FunctionCtx, once_differentiable",
@@ -251,7 +252,9 @@ SUMMARIES = {
     "torch.autograd.function.FunctionCtx": "the context a custom Function's forward saves tensors and values on",
     "torch.autograd.function.once_differentiable": "decorates a custom Function's backward: run without a graph, "
                                                    "not differentiable again",
-    "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode",
+    "torch.autograd.grad_mode": "no_grad, enable_grad, set_grad_enabled, inference_mode and the backward's switches",
+    "torch.autograd.anomaly_mode": "anomaly detection: detect_anomaly() (a backward returning NaN raises), "
+                                   "set_detect_anomaly(mode)",
     "torch.optim": "the optimisers: SGD, Adam, AdamW, RMSprop, Adagrad, Adamax, NAdam, RAdam, Adadelta; lr_scheduler",
     "torch.optim.lr_scheduler": "learning-rate schedules: StepLR, MultiStepLR, ExponentialLR, CosineAnnealingLR, ...",
     "torch.nn": "layers (Linear, Dropout, Sequential, ModuleList, Module to derive from), losses, and torch.nn.functional",

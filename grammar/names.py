@@ -223,7 +223,14 @@ _nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.mod
                                      name: getattr(E.nn.init, name) for name in E.nn.init.__all__})))
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
-    "inference_mode": E.inference_mode})
+    "inference_mode": E.inference_mode, "set_multithreading_enabled": E.autograd.set_multithreading_enabled,
+    "enforce_grad_layout_policy": E.autograd.enforce_grad_layout_policy})
+_anomaly_mode = Namespace("torch.autograd.anomaly_mode", {"detect_anomaly": E.autograd.detect_anomaly,
+                                                          "set_detect_anomaly": E.autograd.set_detect_anomaly})
+# torch.autograd's names beyond the modules (anomaly detection, the engine's switches)
+_AUTOGRAD_MORE = {n: getattr(E.autograd, n) for n in (
+    "detect_anomaly", "set_detect_anomaly", "set_multithreading_enabled", "is_multithreading_enabled",
+    "enforce_grad_layout_policy", "is_view_replay_enabled", "is_tensor_like", "kineto_available")}
 _autograd_function = Namespace("torch.autograd.function", {
     "Function": E.Function, "FunctionCtx": E.FunctionCtx, "once_differentiable": E.once_differentiable})
 _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, functional=Namespace(
@@ -231,7 +238,8 @@ _autograd = Namespace("torch.autograd", dict(_AUTOGRAD, Variable=E.Variable, fun
     Function=E.Function, function=_autograd_function,
     graph=Namespace("torch.autograd.graph", {n: getattr(E.autograd.graph, n) for n in E.autograd.graph.__all__}),
     forward_ad=Namespace("torch.autograd.forward_ad", {n: getattr(E.autograd.forward_ad, n)
-                                                       for n in E.autograd.forward_ad.__all__})))
+                                                       for n in E.autograd.forward_ad.__all__}),
+    anomaly_mode=_anomaly_mode, **_AUTOGRAD_MORE))
 _optim = Namespace("torch.optim", dict(_OPTIM, **_OPTIM_CLASSES,
                                        lr_scheduler=Namespace("torch.optim.lr_scheduler", _LR_SCHEDULER)))
 _cuda = Namespace("torch.cuda", {"is_available": _cuda_available})
@@ -242,6 +250,8 @@ _utils = Namespace("torch.utils", {"data": Namespace("torch.utils.data", {
     name: getattr(E.data, name) for name in E.data.__all__})})
 TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing, utils=_utils)
 TORCH.update(special=_special)
+TORCH.update(is_anomaly_enabled=E.is_anomaly_enabled, is_anomaly_check_nan_enabled=E.is_anomaly_check_nan_enabled,
+             set_anomaly_enabled=E.set_anomaly_enabled)
 TORCH.update(_OPTIM)
 TORCH_NAMESPACE = Namespace("torch", TORCH)
 
@@ -284,6 +294,8 @@ _ATTRIBUTES = {
     _Size: frozenset({"numel", "count", "index"}),
     **{result: frozenset(result._fields) for result in _result_types()},  # the rows' named results
     E.autograd.forward_ad.UnpackedDualTensor: frozenset({"primal", "tangent"}),
+    E.autograd.graph.GradientEdge: frozenset(E.autograd.graph.GradientEdge._fields),
+    E.autograd.SavedTensor: frozenset({"register_hooks"}),
     list: frozenset({"append", "extend", "pop", "insert", "index", "count", "reverse", "copy", "clear",
                      "remove", "sort"}),
     tuple: frozenset({"index", "count"}),
@@ -338,12 +350,13 @@ _CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensor
 
 class _NodeNames:
     """What a program may read of a backward node: its name, edges, metadata and hooks, and what it
-    saved for its backward (`_saved_self`, `_saved_result`, `_saved_dim`...), as PyTorch shows them."""
+    saved for its backward (`_saved_self`, `_saved_result`, `_saved_dim`...; `_raw_saved_self`, a
+    SavedTensor), as PyTorch shows them."""
     __slots__ = ()
     NAMES = frozenset({"name", "next_functions", "metadata", "register_hook", "register_prehook"})
 
     def __contains__(self, name):
-        return name in self.NAMES or name.startswith("_saved_")
+        return name in self.NAMES or name.startswith(("_saved_", "_raw_saved_"))
 
     def __iter__(self):
         return iter(self.NAMES)
@@ -462,7 +475,9 @@ def settable(obj, name):
 def is_context_manager(obj):
     return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
                             E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks,
-                            E.autograd.forward_ad.dual_level))
+                            E.autograd.forward_ad.dual_level, E.autograd.detect_anomaly, E.autograd.set_detect_anomaly,
+                            E.autograd.set_multithreading_enabled, E.autograd.enforce_grad_layout_policy,
+                            E.autograd.graph.allow_mutation_on_saved_tensors))
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",

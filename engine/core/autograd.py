@@ -11,6 +11,7 @@ here, once, for every op.
 import contextlib
 import contextvars
 import heapq
+import itertools
 import os
 import sys
 import warnings
@@ -22,7 +23,7 @@ import numpy as _numpy
 
 from .. import dtypes as _dt
 from .grad_mode import grad_enabled_var, no_grad
-from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED, SAVED_READER, parameter_names
+from .graph import AccumulateGrad, accumulator_of, FREED_MESSAGE, RELEASED, SAVED_READER, parameter_names, named
 from .mathspace import array_math, tensor_math
 from .op import TABLE, is_basic_key
 from ..backend import backend_for, CPU as _CPU
@@ -317,15 +318,18 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
 
     token = grad_enabled_var.set(bool(create_graph))
     retaining = _retaining.set(bool(retain_graph))
+    GRAPH_TASKS.append((next(_task_ids), roots, deps, needed))
     try:
         with quiet_numpy():  # inf and nan come out silently, as in PyTorch
             if batch is None:
-                _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
-                         retain_graph, create_graph, accumulate)
+                (_execute if not ANOMALY[0] else _checking_execute())(
+                    heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                    retain_graph, create_graph, accumulate)
             else:
                 _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                                  retain_graph, create_graph, batch)
     finally:
+        GRAPH_TASKS.pop()
         grad_enabled_var.reset(token)
         _retaining.reset(retaining)
     return captured
@@ -456,6 +460,58 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     buffers[ready] = ready_g
             node = pop(heap)[1] if heap else None
             g = take(node, None)
+
+
+# Anomaly detection (torch.autograd.anomaly_mode): [on, check_nan]. A backward started while it is on
+# runs _checking_execute's loop, which looks at every gradient a node returns for NaN; the plain loop
+# never tests it.
+ANOMALY = [False, True]
+_checking = []  # the checking loop, once made
+
+
+def _checking_execute():
+    """_execute with a NaN check of each node's gradients after its backward and post-hooks (where
+    PyTorch's engine checks), made from _execute's own source the first time anomaly detection is used,
+    so that the two loops cannot drift apart and the plain one carries no test for it."""
+    if not _checking:
+        import inspect
+        lines, first = inspect.getsourcelines(_execute)
+        # (blank lines first: a traceback through it gives this file's own line numbers)
+        source = "\n" * (first - 1) + "".join(lines).replace("def _execute(", "def _execute_checking(", 1)
+        marker = "        for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):\n"
+        if source.count(marker) != 1:
+            raise AssertionError("_execute changed: _checking_execute's marker line is not in it once")
+        # (the check inside the marker line, so that the lines keep their numbers)
+        source = source.replace(marker, marker.replace("zip(nexts, grads,", "zip(nexts, _checked(node, F, g, grads),"))
+        namespace = {}
+        exec(compile(source, __file__, "exec"), globals(), namespace)
+        _checking.append(namespace["_execute_checking"])
+    return _checking[0]
+
+
+def _checked(node, F, g, grads):
+    """`grads`, a node's gradients, after PyTorch's anomaly-mode check: an error where its backward
+    returned NaN; outputs are counted over the node's tensor inputs (its next_functions)."""
+    if g is None or not ANOMALY[1]:
+        return grads
+    k = 0
+    for gi, shape, child in zip(grads, node.shapes, node.inputs):
+        if shape is None:
+            continue
+        if gi is not None and child is not None:  # (a gradient nothing receives is not one PyTorch computes)
+            a = gi.array if isinstance(gi, TensorBase) else gi
+            if getattr(a, "dtype", None) is None or a.dtype.kind in "fc":
+                if bool(F.xp.isnan(a).any()):
+                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its {k}th output.")
+        k += 1
+    return grads
+
+
+# The backward passes running now, innermost last: (an id of its own, its root nodes, the nodes it
+# reaches with their edge counts, the nodes worth running or None for all) -- what the multi-grad
+# hooks of torch.autograd.graph ask (will this node run in this backward?)
+GRAPH_TASKS = []
+_task_ids = itertools.count()
 
 
 def _backward_of(node, F, g, arrays, create_graph, retain_graph):
@@ -892,13 +948,39 @@ def _accumulate(tensor, g, create_graph, borrowed):
             if current is None else current + g
         return
     if current is None:
-        tensor._grad = make_tensor(_owned_array(tensor, g, borrowed), tensor.device)
+        g = _owned_array(tensor, g, borrowed)
+        if g.strides != tensor.array.strides and g.ndim > 1 and GRAD_LAYOUT[0]:
+            g = _laid_out(tensor, g)
+        tensor._grad = make_tensor(g, tensor.device)
     elif current._rg:
         with no_grad():
             tensor._grad = current + make_tensor(array_module(tensor.device).asarray(g), tensor.device)
     else:
         current.array += g  # in place (a numpy scalar is rebound: nobody else holds it)
         current._vc[0] += 1
+
+
+# torch.autograd.grad_mode.enforce_grad_layout_policy: whether a leaf's first .grad is laid out as the
+# leaf is (its strides, where the leaf is dense and non-overlapping) or else row-major -- PyTorch's
+# gradient layout contract -- rather than kept as the backward made it.
+GRAD_LAYOUT = [True]
+
+
+def _laid_out(tensor, g):
+    """`g` (an array the leaf's .grad may own) in the layout of PyTorch's gradient layout contract."""
+    a = tensor.array
+    xp = array_module(tensor.device)
+    dims = sorted(range(a.ndim), key=lambda d: a.strides[d])
+    dense, step = True, a.itemsize
+    for d in dims:
+        if a.shape[d] > 1 and a.strides[d] != step:
+            dense = False
+        step *= a.shape[d]
+    if not dense:
+        return xp.ascontiguousarray(g)
+    out = xp.empty_like(a)  # (order "K": the leaf's own order of dims)
+    out[...] = g
+    return out
 
 
 def _retain(node, g, create_graph):
@@ -956,7 +1038,52 @@ def saved_attribute(node, key):
         if isinstance(value, (int, float, bool)) or getattr(value, "ndim", None) is not None:
             return make_tensor(_numpy.asarray(value), _CPU)  # a number: a 0-d tensor, as PyTorch wraps it
         return value
-    return make_tensor(value[0], node.device)  # the output, as it was saved
+    # the output, as it was saved: its node is this one and its version counter the output's (PyTorch's)
+    return make_tensor(value[0], node.device, True, named(node), value[1])
 
 
 SAVED_READER.append(saved_attribute)
+
+
+class SavedTensor:
+    """What `grad_fn._raw_saved_<name>` gives (torch._C._autograd.SavedTensor): a tensor a node
+    keeps for its backward, on which register_hooks(pack_hook, unpack_hook) works as a
+    saved_tensors_hooks pair for this one tensor -- pack_hook(tensor) runs at once and what it returns
+    is kept instead; the backward and _saved_<name> get unpack_hook(kept)."""
+
+    __slots__ = ("_node", "_position")
+
+    def __init__(self, node, position):
+        self._node = node
+        self._position = position
+
+    def register_hooks(self, pack_hook, unpack_hook):
+        if not callable(pack_hook) or not callable(unpack_hook):
+            raise TypeError("register_hooks(): incompatible function arguments: pack_hook and unpack_hook "
+                            "must be callables")
+        node = self._node
+        if node.saved is RELEASED or node.released:
+            raise RuntimeError("Calling register_hooks on a saved tensor after it has been freed. "
+                               + FREED_MESSAGE[FREED_MESSAGE.index("Saved intermediate"):]
+                               .replace("saved tensors after", "saved variables after"))
+        kind, value, _version, _producer = node.saved[self._position]
+        if kind == SAVED_PACKED:
+            raise RuntimeError("Calling register_hooks on a saved tensor whose hooks have already been set. "
+                               "Hint: only one pair of hooks is allowed at a time.")
+        tensor = value if kind == SAVED_TENSOR else make_tensor(value[0], node.device, True, named(node), value[1])
+        node.saved[self._position] = (SAVED_PACKED, (pack_hook(tensor), unpack_hook), 0, None)
+
+
+def raw_saved_attribute(node, key):
+    """node._raw_saved_<key>: a SavedTensor where the node keeps a tensor of that name, None where it
+    keeps nothing for it (a number or an argument its backward does not need)."""
+    value = saved_attribute(node, key)  # (the same errors: an unknown name, a freed graph)
+    if not isinstance(value, TensorBase) or not isinstance(node.saved, list):
+        return None
+    saves = node.op.saves
+    position = saves.index("out") if key == "result" and "out" in saves else \
+        saves.index(parameter_names(node.op).index(key))
+    return SavedTensor(node, position) if node.saved[position][0] != SAVED_VALUE else None
+
+
+SAVED_READER.append(raw_saved_attribute)

@@ -249,6 +249,8 @@ def _saved_attribute(node, name):
     attribute loads, which the engine's own plain Nodes keep (13% of a chain of small ops)."""
     if name.startswith("_saved_"):
         return SAVED_READER[0](node, name[len("_saved_"):])
+    if name.startswith("_raw_saved_"):  # a SavedTensor (engine/core/autograd.py)
+        return SAVED_READER[1](node, name[len("_raw_saved_"):])
     raise AttributeError(f"'{type(node).__name__}' object has no attribute '{name}'")
 
 
