@@ -5,9 +5,10 @@ back): bindings become variables, `--wrt` picks them (by default every bound
 float variable f depends on), `--order` chains grad with create_graph,
 `--weights` weights a non-scalar f, `--tangent` gives variables tangents and f's
 directional derivative comes from forward mode (the program run in a dual
-level), and the Jacobian, Hessian and a finite-difference check come from the
-same engine. Results are plain numpy
-arrays and Python values, ready to print.
+level), the Jacobian from forward mode (the program run again per input
+element) or reverse mode, as --jacobian-mode says or f's and the variables'
+sizes pick, and the Hessian and a finite-difference check from the same
+engine. Results are plain numpy arrays and Python values, ready to print.
 """
 import contextlib
 import dataclasses

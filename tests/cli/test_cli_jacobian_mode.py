@@ -224,3 +224,12 @@ def test_the_pass_limit_counts_columns_in_forward_mode(cli, monkeypatch):
                          "forward")
     assert err["type"] == "ResourceError"
     assert err["message"] == "the Jacobian would take 6 forward passes, one per column (the limit is 5)"
+
+
+@pytest.mark.parametrize("mode", ["forward", "reverse"])
+def test_on_cuda_as_on_the_cpu(cli, cuda, mode):
+    args = ("exp(x*v)", "x=0.5", "v=[1., 2., 3.]", "--wrt", "x")
+    on_gpu, on_cpu = jacobian_in(cli, mode, *args, "--device", cuda), jacobian_in(cli, mode, *args)
+    assert on_gpu["device"].startswith("cuda") and on_cpu["device"] == "cpu"
+    close(on_gpu["jacobian"]["x"], on_cpu["jacobian"]["x"])
+    close(on_cpu["jacobian"]["x"], numpy.array([1., 2., 3.]) * numpy.exp(0.5 * numpy.array([1., 2., 3.])))
