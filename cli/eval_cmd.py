@@ -52,7 +52,8 @@ class _EvalCommand(ExpressionCommand):
 @click.option("--jacobian-mode", type=click.Choice(["auto", "forward", "reverse"]), default="auto", show_default=True,
               help="How --jacobian is computed: forward mode (one run of the program per element of the variables, "
                    "a column each), reverse mode (rows, from backward passes), or auto: forward where the variables "
-                   "have fewer elements in all than f, else reverse. The two agree to rounding, not to the bit.")
+                   "have fewer elements in all than f (and the program draws no random numbers without --seed), "
+                   "else reverse. The two agree to rounding, not to the bit.")
 @click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
 @click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
 @click.option("--formula", is_flag=True, help="Also print each derivative as a formula.")

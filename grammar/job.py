@@ -19,6 +19,7 @@ import numpy
 
 from .. import engine as E
 from ..engine.state import isolated
+from ..engine.functions import creation
 from ..engine.graph import AccumulateGrad, trace_inputs
 from ..engine.core import InplaceModifiedError
 from ..engine.core.forward import set_tangent
@@ -156,10 +157,9 @@ def _execute(source, bindings, options, overrides=None, tangents=None):
             if isinstance(value, E.Tensor) and value.grad_fn is not None:
                 produced[value.grad_fn] = value
         interp.record = record
-    interp.seed = options.seed
-    if interp.seed is None and options.jacobian and options.jacobian_mode != "reverse" and overrides is None \
-            and tangents is None:  # forward mode runs the program again: the same draws each time
-        interp.seed = int.from_bytes(os.urandom(8), "little")  # (a fresh seed: as random as none)
+    interp.seed, interp.drew = options.seed, None
+    if options.seed is None and options.jacobian and overrides is None and tangents is None:
+        interp.seed, interp.drew = _replayable(options.jacobian_mode)
     if interp.seed is not None:
         E.manual_seed(interp.seed)
     last = program.args[-1]
@@ -181,6 +181,8 @@ def _execute(source, bindings, options, overrides=None, tangents=None):
     interp.steps = 0  # the step budget is the program's
     interp.final_span = (last.start, last.end)
     f = interp.run(code)
+    if interp.drew is not None:
+        interp.drew = interp.drew()
     if isinstance(f, (int, float)) and not isinstance(f, bool):
         try:
             f = E.tensor(float(f))
@@ -193,6 +195,26 @@ def _execute(source, bindings, options, overrides=None, tangents=None):
         raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
                           start=program.args[-1].start, end=program.args[-1].end, kind="TypeError")
     return interp, f
+
+
+def _replayable(jacobian_mode):
+    """(seed, drew) for a --jacobian job without --seed, whose program forward mode would run again
+    drawing the same random numbers: --jacobian-mode forward gives it a fresh seed (as random as
+    none); auto sets the generators aside, so that `drew()` after the run says whether it drew any
+    (from generators made afresh: auto then takes reverse mode) and puts them back where it drew none."""
+    if jacobian_mode == "forward":
+        return int.from_bytes(os.urandom(8), "little"), None
+    if jacobian_mode == "reverse":
+        return None, None
+    saved = creation.numpy_generator[0], creation.uniform_generator[0]
+    creation.numpy_generator[0] = creation.uniform_generator[0] = None
+
+    def drew():
+        if creation.numpy_generator[0] is None and creation.uniform_generator[0] is None:
+            creation.numpy_generator[0], creation.uniform_generator[0] = saved
+            return False
+        return True
+    return None, drew
 
 
 @contextlib.contextmanager
@@ -371,14 +393,14 @@ jacobian_taken = {"forward": 0, "reverse": 0}
 
 def _jacobian(source, bindings, options, interp, f, variables):
     """--jacobian: {name: J of shape f.shape + x.shape}. In forward mode (--jacobian-mode forward, or
-    auto where the variables have fewer elements in all than f) one run of the program per element of
-    the variables, that element's unit tangent giving a column; else in reverse mode, rows from
-    batched backward passes over f's graph. The two are different sums: equal to rounding, not to
+    auto where the variables have fewer elements in all than f and the program drew no random numbers
+    unseeded) one run of the program per element of the variables, that element's unit tangent giving
+    a column; else in reverse mode, rows from batched backward passes over f's graph. The two are different sums: equal to rounding, not to
     the bit -- so the mode is a function of the job alone (its option and shapes)."""
     inputs = sum(x.numel() for x in variables.values())
     mode = options.jacobian_mode
-    if mode == "auto":
-        mode = "forward" if inputs < f.numel() else "reverse"
+    if mode == "auto":  # (a program that drew random numbers unseeded cannot be run again to the same f)
+        mode = "forward" if inputs < f.numel() and not getattr(interp, "drew", False) else "reverse"
     forward = mode == "forward" and _forward_ready(interp, variables, options.jacobian_mode == "forward")
     _check_matrix_size("the Jacobian", f.numel(), inputs, f.array.itemsize, options.max_memory, forward)
     blocks = _jacobian_forward(source, bindings, options, interp, f, variables) if forward else None

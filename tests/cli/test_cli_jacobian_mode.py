@@ -164,6 +164,14 @@ def test_a_random_program_draws_the_same_numbers_in_every_run(cli):
     seeded = jacobian_in(cli, "forward", "x*randn(6)", "x=2", "--seed", "7")
     assert seeded["value"] == jacobian_in(cli, "reverse", "x*randn(6)", "x=2", "--seed", "7")["value"]
     assert seeded["jacobian"]["x"] == [v / 2 for v in seeded["value"]]
+    for draw in ("randn(6)", "rand(6)", "randn_like(ones(6))"):
+        # auto: forward mode for a seeded program; for one that drew unseeded, reverse (no run again)
+        out, mode = job_and_mode(cli, f"x*{draw}", "x=2", "--seed", "7")
+        assert mode == "forward" and out["jacobian"]["x"] == [v / 2 for v in out["value"]]
+        out, mode = job_and_mode(cli, f"x*{draw}", "x=2")
+        assert mode == "reverse" and out["jacobian"]["x"] == [v / 2 for v in out["value"]]
+    _, mode = job_and_mode(cli, "y = randn(2); x*ones(6)", "x=2")  # any draw counts
+    assert mode == "reverse"
 
 
 def test_the_programs_runs_in_forward_mode_print_nothing_more(cli):
