@@ -49,6 +49,11 @@ class _EvalCommand(ExpressionCommand):
                    "and also print jvp, f's directional derivative along the tangents, computed in forward mode. "
                    "Repeat for several variables; the others' tangents are 0.")
 @click.option("--jacobian", is_flag=True, help="Also print the full Jacobian of f by each variable.")
+@click.option("--jacobian-mode", type=click.Choice(["auto", "forward", "reverse"]), default="auto", show_default=True,
+              help="How --jacobian is computed: forward mode (one run of the program per element of the variables, "
+                   "a column each), reverse mode (rows, from backward passes), or auto: forward where the variables "
+                   "have fewer elements in all than f (and the program draws no random numbers without --seed), "
+                   "else reverse. The two agree to rounding, not to the bit.")
 @click.option("--hessian", is_flag=True, help="Also print the Hessian blocks.")
 @click.option("--check", is_flag=True, help="Also check each derivative against central finite differences.")
 @click.option("--formula", is_flag=True, help="Also print each derivative as a formula.")
@@ -72,8 +77,9 @@ class _EvalCommand(ExpressionCommand):
 @click.option("-o", "--output", type=OutputPath(), default=None,
               help="Write the results to FILE (default: stdout).")
 @budget_options("eval")
-def eval_command(expr, bindings, sets, wrt, order, weights, tangents, jacobian, hessian, check, formula, graph_format,
-                 fmt, as_json, device, dtype, seed, precision, jobs_file, jobs, dask_address, output, **budgets):
+def eval_command(expr, bindings, sets, wrt, order, weights, tangents, jacobian, jacobian_mode, hessian, check, formula,
+                 graph_format, fmt, as_json, device, dtype, seed, precision, jobs_file, jobs, dask_address, output,
+                 **budgets):
     """Evaluate EXPR (a program whose last statement is an expression f) and its derivatives.
 
     \b
@@ -99,7 +105,7 @@ def eval_command(expr, bindings, sets, wrt, order, weights, tangents, jacobian, 
     pairs = _bindings(tuple(bindings) + tuple(sets))
     names = tuple(n.strip() for w in wrt for n in w.split(",") if n.strip())
     options = JobOptions(wrt=names, order=order, weights=weights, tangent=_bindings(tangents, "--tangent"),
-                         jacobian=jacobian, hessian=hessian,
+                         jacobian=jacobian, jacobian_mode=jacobian_mode, hessian=hessian,
                          check=check, formula=formula, graph=graph_format is not None,
                          device=None if device is None else ("cuda" if device == "gpu" else device),
                          dtype=dtype, seed=seed, **budgets)

@@ -359,7 +359,8 @@ def _options_fit(options):
                   or options.dtype not in (None, "float64")
                   or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)
     lane = engine and not (options.order != 1 or options.hessian or options.check
-                           or options.weights is not None and options.jacobian)  # (a Jacobian is not weighted)
+                           or options.weights is not None and options.jacobian  # (a Jacobian is not weighted)
+                           or options.jacobian and options.jacobian_mode == "forward")  # (its gradient: reverse)
     return lane, engine
 
 

@@ -5,17 +5,21 @@ back): bindings become variables, `--wrt` picks them (by default every bound
 float variable f depends on), `--order` chains grad with create_graph,
 `--weights` weights a non-scalar f, `--tangent` gives variables tangents and f's
 directional derivative comes from forward mode (the program run in a dual
-level), and the Jacobian, Hessian and a finite-difference check come from the
-same engine. Results are plain numpy
-arrays and Python values, ready to print.
+level), the Jacobian from forward mode (the program run again per input
+element) or reverse mode, as --jacobian-mode says or f's and the variables'
+sizes pick, and the Hessian and a finite-difference check from the same
+engine. Results are plain numpy arrays and Python values, ready to print.
 """
 import contextlib
+import dataclasses
 import math
+import os
 
 import numpy
 
 from .. import engine as E
 from ..engine.state import isolated
+from ..engine.functions import creation
 from ..engine.graph import AccumulateGrad, trace_inputs
 from ..engine.core import InplaceModifiedError
 from ..engine.core.forward import set_tangent
@@ -130,8 +134,9 @@ def _evaluate_value(interp, text, what):
         raise ScriptError(f"in {what}: {e.message}", hint=e.hint, kind=e.kind) from None
 
 
-def _execute(source, bindings, options, overrides=None):
-    """Run the job's program; (interpreter, f)."""
+def _execute(source, bindings, options, overrides=None, tangents=None):
+    """Run the job's program; (interpreter, f). `tangents` {name: tensor}: the variables of those names
+    carry them (forward mode's runs for --jacobian, in a dual level, silent as --check's runs are)."""
     from .compiler import compile_program
     from .parser import parse
     program = parse(source)
@@ -143,7 +148,7 @@ def _execute(source, bindings, options, overrides=None):
     code = compile_program(program, source, keep_last=True)
     interp = _eval_interpreter(overrides=overrides, unbound_hint=_unbound_hint, max_steps=options.max_steps,
                               max_depth=options.max_depth,
-                              out=options.out if overrides is None else None)
+                              out=options.out if overrides is None and tangents is None else None)
     interp.max_memory = options.max_memory
     if options.graph or options.formula:
         produced = interp.produced = {}
@@ -152,12 +157,16 @@ def _execute(source, bindings, options, overrides=None):
             if isinstance(value, E.Tensor) and value.grad_fn is not None:
                 produced[value.grad_fn] = value
         interp.record = record
-    if options.seed is not None:
-        E.manual_seed(options.seed)
+    interp.seed, interp.drew = options.seed, None
+    if options.seed is None and options.jacobian and overrides is None and tangents is None:
+        interp.seed, interp.drew = _replayable(options.jacobian_mode)
+    if interp.seed is not None:
+        E.manual_seed(interp.seed)
     last = program.args[-1]
     with _pointing_at(last):  # (an option's error points at f, as --wrt's and --weights' do)
         for name, text in options.tangent:
             interp.tangents[name] = _evaluate_value(interp, text, f"--tangent {name}")
+    interp.tangents.update(tangents or {})
     for name in interp.overrides:
         interp.bind(name, None)
     for name, text in bindings:
@@ -172,6 +181,8 @@ def _execute(source, bindings, options, overrides=None):
     interp.steps = 0  # the step budget is the program's
     interp.final_span = (last.start, last.end)
     f = interp.run(code)
+    if interp.drew is not None:
+        interp.drew = interp.drew()
     if isinstance(f, (int, float)) and not isinstance(f, bool):
         try:
             f = E.tensor(float(f))
@@ -184,6 +195,26 @@ def _execute(source, bindings, options, overrides=None):
         raise ScriptError(f"the final expression is {_describe(f)}, not a number or tensor",
                           start=program.args[-1].start, end=program.args[-1].end, kind="TypeError")
     return interp, f
+
+
+def _replayable(jacobian_mode):
+    """(seed, drew) for a --jacobian job without --seed, whose program forward mode would run again
+    drawing the same random numbers: --jacobian-mode forward gives it a fresh seed (as random as
+    none); auto sets the generators aside, so that `drew()` after the run says whether it drew any
+    (from generators made afresh: auto then takes reverse mode) and puts them back where it drew none."""
+    if jacobian_mode == "forward":
+        return int.from_bytes(os.urandom(8), "little"), None
+    if jacobian_mode == "reverse":
+        return None, None
+    saved = creation.numpy_generator[0], creation.uniform_generator[0]
+    creation.numpy_generator[0] = creation.uniform_generator[0] = None
+
+    def drew():
+        if creation.numpy_generator[0] is None and creation.uniform_generator[0] is None:
+            creation.numpy_generator[0], creation.uniform_generator[0] = saved
+            return False
+        return True
+    return None, drew
 
 
 @contextlib.contextmanager
@@ -335,20 +366,100 @@ def _derivatives(f, weights, variables, order, keep_graph):
     return out
 
 
-MAX_MATRIX_ROWS = 100_000  # rows of a Jacobian or Hessian: each is one backward pass
+MAX_MATRIX_ROWS = 100_000  # rows of a Jacobian or Hessian (each a backward pass), or columns of a forward-mode one
 
 
-def _check_matrix_size(what, rows, columns, itemsize, max_memory):
-    """Refuse a Jacobian or Hessian too big to hold or too long to compute, before starting it."""
+def _check_matrix_size(what, rows, columns, itemsize, max_memory, forward=False):
+    """Refuse a Jacobian or Hessian too big to hold or too long to compute, before starting it (a
+    `forward` one takes a pass per column, else per row)."""
     nbytes = rows * columns * itemsize
     if nbytes > max_memory:
         raise ScriptError(f"{what} would hold {rows * columns:,} numbers ({format_size(nbytes)}), past the job's "
                           f"memory budget {over_budget('max_memory', max_memory)}",
                           hint=BUDGET_HINT + " (or fewer --wrt)", kind="MemoryError")
-    if rows > MAX_MATRIX_ROWS:
-        raise ScriptError(f"{what} would take {rows:,} backward passes, one per row (the limit is "
-                          f"{MAX_MATRIX_ROWS:,})", hint="ask for --weights and the gradient, or a smaller f",
-                          kind="ResourceError")
+    passes = columns if forward else rows
+    if passes > MAX_MATRIX_ROWS:
+        raise ScriptError(f"{what} would take {passes:,} " + ("forward passes, one per column" if forward else
+                          "backward passes, one per row") + f" (the limit is {MAX_MATRIX_ROWS:,})",
+                          hint="ask for --weights and the gradient, or a smaller f" if not forward else
+                          "ask for fewer --wrt, or --jacobian-mode auto", kind="ResourceError")
+
+
+JACOBIAN_MODES = ("auto", "forward", "reverse")
+
+# how many Jacobians each mode computed (a test's way to see the mode a job took)
+jacobian_taken = {"forward": 0, "reverse": 0}
+
+
+def _jacobian(source, bindings, options, interp, f, variables):
+    """--jacobian: {name: J of shape f.shape + x.shape}. In forward mode (--jacobian-mode forward, or
+    auto where the variables have fewer elements in all than f and the program drew no random numbers
+    unseeded) one run of the program per element of the variables, that element's unit tangent giving
+    a column; else in reverse mode, rows from batched backward passes over f's graph. The two are different sums: equal to rounding, not to
+    the bit -- so the mode is a function of the job alone (its option and shapes)."""
+    inputs = sum(x.numel() for x in variables.values())
+    mode = options.jacobian_mode
+    if mode == "auto":  # (a program that drew random numbers unseeded cannot be run again to the same f)
+        mode = "forward" if inputs < f.numel() and not getattr(interp, "drew", False) else "reverse"
+    forward = mode == "forward" and _forward_ready(interp, variables, options.jacobian_mode == "forward")
+    _check_matrix_size("the Jacobian", f.numel(), inputs, f.array.itemsize, options.max_memory, forward)
+    blocks = _jacobian_forward(source, bindings, options, interp, f, variables) if forward else None
+    if blocks is None:  # reverse mode (also auto's, where the program binds a variable again)
+        if forward:
+            forward = False
+            _check_matrix_size("the Jacobian", f.numel(), inputs, f.array.itemsize, options.max_memory)
+        blocks = {name: _host(E.jacobian(f, x)) if f.requires_grad else numpy.zeros(tuple(f.shape) + tuple(x.shape))
+                  for name, x in variables.items()}
+    jacobian_taken["forward" if forward else "reverse"] += 1
+    return blocks
+
+
+def _not_forward(name, why, forced):
+    """False (auto takes reverse mode), or --jacobian-mode forward's error: `name` cannot carry a tangent."""
+    if not forced:
+        return False
+    raise ScriptError(f"--jacobian-mode forward: {name} {why}, so forward mode cannot give it a tangent",
+                      hint="use --jacobian-mode reverse (or auto)", kind="RuntimeError")
+
+
+def _forward_ready(interp, variables, forced):
+    """Whether forward mode can give each variable a tangent: each is one the job binds (not a value
+    computed from others, which --wrt may name)."""
+    for name, x in variables.items():
+        if interp.variables.get(name) is not x:
+            return _not_forward(name, "is computed from other variables, not bound", forced)
+    return True
+
+
+def _jacobian_forward(source, bindings, options, interp, f, variables):
+    """{name: J} in forward mode: the program run again in a dual level for each element of each
+    variable, with that element's unit tangent (the other variables' tangents 0); f's tangent is the
+    column. None where a run shows the program binding a variable again after the tangent went to its
+    first binding (auto then takes reverse mode; --jacobian-mode forward's error)."""
+    shape = tuple(f.shape)
+    if not f.requires_grad:
+        return {name: numpy.zeros(shape + tuple(x.shape)) for name, x in variables.items()}
+    # the same program, silent, drawing the same random numbers (the first run's seed), nothing else asked
+    again = dataclasses.replace(options, tangent=(), jacobian=False, hessian=False, check=False, formula=False,
+                                graph=False, seed=getattr(interp, "seed", options.seed))
+    dual = E.autograd.forward_ad
+    blocks = {}
+    for name, x in variables.items():
+        columns = []
+        for k in range(x.numel()):
+            unit = E.zeros(x.numel(), dtype=x.dtype, device=x.device)
+            unit[k] = 1
+            with dual.dual_level():
+                rerun, f_k = _execute(source, bindings, again, tangents={name: unit.reshape(tuple(x.shape))})
+                bound = rerun.variables.get(name)
+                if bound is None or dual.unpack_dual(bound).tangent is None:
+                    return _not_forward(name, "is bound again after its first binding", 
+                                        options.jacobian_mode == "forward") or None
+                tangent = dual.unpack_dual(f_k).tangent
+            columns.append(numpy.zeros(shape, f.array.dtype) if tangent is None else _host(tangent))
+        block = numpy.stack(columns, axis=-1) if columns else numpy.zeros(shape + (0,), f.array.dtype)
+        blocks[name] = block.reshape(shape + tuple(x.shape)).astype(numpy.dtype(x.array.dtype), copy=False)
+    return blocks
 
 
 MAX_ORDER_GRAPH = 200_000  # nodes: a derivative's graph past this grows a few-fold with every further order
@@ -562,11 +673,7 @@ def _differentiate(source, bindings, options, interp, f):
         from .formula import formula_of
         result.formula = {name: formula_of(g, result.names, source) for name, g in derivs.items()}
     if options.jacobian:
-        _check_matrix_size("the Jacobian", f.numel(), sum(x.numel() for x in variables.values()),
-                           f.array.itemsize, options.max_memory)
-        result.jacobian = {name: _host(E.jacobian(f, x)) if f.requires_grad
-                           else numpy.zeros(tuple(f.shape) + tuple(x.shape))
-                           for name, x in variables.items()}
+        result.jacobian = _jacobian(source, bindings, options, interp, f, variables)
     if options.hessian:
         if jacobian_only:
             raise ScriptError("the Hessian needs a scalar f", hint="add --weights 1, or use sum(f)")

@@ -18,6 +18,7 @@ class JobOptions:
     tangent: tuple = ()           # (name, value text) pairs: f's directional derivative, in forward mode
     jacobian: bool = False
     hessian: bool = False
+    jacobian_mode: str = "auto"   # how --jacobian is computed: auto (by shapes), forward or reverse
     check: bool = False
     formula: bool = False
     graph: bool = False
