@@ -14,6 +14,7 @@ from .. import functions as _fn
 from ..core.grad_mode import no_grad
 from ..core.tensor import make_tensor, storage_of
 from ..tensor import Tensor
+from .uninitialized import is_lazy
 
 class _ParameterType(type):
     """isinstance(t, Parameter) asks whether tensor t was made a parameter."""
@@ -231,21 +232,25 @@ class Module:
             for name, p in module._parameters.items():
                 if p is not None and id(p) not in seen:
                     seen.add(id(p))
-                    state[dot + name] = p.detach()
+                    state[dot + name] = p if is_lazy(p) else p.detach()  # a Lazy module's placeholder as it is
             for name, b in module._buffers.items():
                 if b is not None and name not in module._non_persistent:
-                    state[dot + name] = b.detach()
+                    state[dot + name] = b if is_lazy(b) else b.detach()
         return state
 
     def load_state_dict(self, state_dict, strict=True):
         """Copy each tensor into the parameter of its name, with PyTorch's checks and messages."""
         own = {k: v for k, v in self.state_dict().items()}
         own.update(self.named_parameters())
+        with no_grad():  # a Lazy module's placeholder takes the shape of the tensor loaded into it
+            for k, p in own.items():
+                if is_lazy(p) and k in state_dict and not is_lazy(state_dict[k]):
+                    p.materialize(state_dict[k].shape)
         missing = [k for k in own if k not in state_dict]
         unexpected = [k for k in state_dict if k not in own]
         errors = [f"size mismatch for {k}: copying a param with shape {state_dict[k].shape} from checkpoint, "
                   f"the shape in current model is {p.shape}."
-                  for k, p in own.items() if k in state_dict and state_dict[k].shape != p.shape]
+                  for k, p in own.items() if k in state_dict and not is_lazy(p) and state_dict[k].shape != p.shape]
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: " + ", ".join(f'"{k}"' for k in unexpected) + ". ")
@@ -255,7 +260,7 @@ class Module:
             raise RuntimeError(f"Error(s) in loading state_dict for {type(self).__name__}:\n\t" + "\n\t".join(errors))
         with no_grad():
             for k, p in own.items():
-                if k in state_dict:
+                if k in state_dict and not is_lazy(p):
                     p.copy_(state_dict[k])
         return _IncompatibleKeys(missing, unexpected)
 
