@@ -3,7 +3,9 @@ activation and loss modules) and the `functional` namespace (`autodiff.engine.nn
 from . import functional, init  # noqa: F401
 from .modules import *  # noqa: F401,F403
 from .modules import __all__ as _module_names
+from .modules_more import *  # noqa: F401,F403  (CELU, the padding layers, Bilinear, ...)
+from .modules_more import __all__ as _more_names
 from .modules_lazy import *  # noqa: F401,F403  (LazyLinear, ..., UninitializedParameter)
 from .modules_lazy import __all__ as _lazy_names
 
-__all__ = ["functional", "init"] + list(_module_names) + list(_lazy_names)
+__all__ = ["functional", "init"] + list(_module_names) + list(_more_names) + list(_lazy_names)

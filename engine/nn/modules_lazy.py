@@ -1,6 +1,6 @@
-"""torch.nn's Lazy modules: LazyLinear, LazyConv1d/2d, LazyConvTranspose1d/2d, LazyBatchNorm1d/2d and
-LazyInstanceNorm1d/2d (the 3d ones are left out, as their non-lazy modules are), with PyTorch's
-semantics.
+"""torch.nn's Lazy modules: LazyLinear, LazyConv1d/2d, LazyConvTranspose1d/2d, LazyBatchNorm1d/2d/3d and
+LazyInstanceNorm1d/2d/3d, with PyTorch's semantics (LazyConv3d and LazyConvTranspose3d are left
+out, as Conv3d and ConvTranspose3d are).
 
 A Lazy module is made without its input size: its parameters (and a norm's running statistics) are
 placeholders (nn/uninitialized.py), printed <UninitializedParameter>, kept as they are by
@@ -16,12 +16,13 @@ from .. import functions as _fn
 from ..core.grad_mode import no_grad
 from .modules import Linear
 from .modules_conv import BatchNorm1d, BatchNorm2d, Conv1d, Conv2d
+from .modules_more import BatchNorm3d, InstanceNorm3d
 from .modules_nnlayers import ConvTranspose1d, ConvTranspose2d, InstanceNorm1d, InstanceNorm2d
 from .uninitialized import UninitializedBuffer, UninitializedParameter, is_lazy
 
-__all__ = ["LazyModuleMixin", "UninitializedParameter", "UninitializedBuffer", "LazyLinear", "LazyConv1d",
+__all__ = ["UninitializedParameter", "UninitializedBuffer", "LazyLinear", "LazyConv1d",
            "LazyConv2d", "LazyConvTranspose1d", "LazyConvTranspose2d", "LazyBatchNorm1d", "LazyBatchNorm2d",
-           "LazyInstanceNorm1d", "LazyInstanceNorm2d"]
+           "LazyBatchNorm3d", "LazyInstanceNorm1d", "LazyInstanceNorm2d", "LazyInstanceNorm3d"]
 
 
 class LazyModuleMixin:
@@ -188,3 +189,5 @@ LazyBatchNorm1d = _lazy_norm("LazyBatchNorm1d", BatchNorm1d)
 LazyBatchNorm2d = _lazy_norm("LazyBatchNorm2d", BatchNorm2d)
 LazyInstanceNorm1d = _lazy_norm("LazyInstanceNorm1d", InstanceNorm1d)
 LazyInstanceNorm2d = _lazy_norm("LazyInstanceNorm2d", InstanceNorm2d)
+LazyBatchNorm3d = _lazy_norm("LazyBatchNorm3d", BatchNorm3d)
+LazyInstanceNorm3d = _lazy_norm("LazyInstanceNorm3d", InstanceNorm3d)

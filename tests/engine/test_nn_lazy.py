@@ -11,6 +11,7 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
+from autodiff.engine.nn.modules_lazy import LazyModuleMixin
 from tolerance import assert_close
 
 GOLDEN = json.load(open(os.path.join(os.path.dirname(__file__), "..", "golden", "nn_lazy.json")))
@@ -142,13 +143,13 @@ def test_initialize_parameters_by_hand_and_the_mixin():
     m(torch.ones(2, 7))
     assert type(m) is nn.Linear
 
-    class Bare(nn.LazyModuleMixin, nn.Module):
+    class Bare(LazyModuleMixin, nn.Module):
         pass
 
     with pytest.raises(NotImplementedError, match="^initialize_parameters is not implemented for Bare$"):
         Bare()(torch.ones(1))
 
-    class Scale(nn.LazyModuleMixin, nn.Module):  # no cls_to_become: stays itself, initialized once
+    class Scale(LazyModuleMixin, nn.Module):  # no cls_to_become: stays itself, initialized once
         def __init__(self):
             super().__init__()
             self.w = nn.UninitializedParameter()
@@ -168,7 +169,7 @@ def test_initialize_parameters_by_hand_and_the_mixin():
     assert_close(s(torch.ones(2)).detach().numpy(), numpy.full(2, 2.0))
     assert type(s) is Scale and s.calls == 1
 
-    class Half(nn.LazyModuleMixin, nn.Module):
+    class Half(LazyModuleMixin, nn.Module):
         def __init__(self):
             super().__init__()
             self.w = nn.UninitializedParameter()

@@ -30,6 +30,8 @@ MODULES = [
     ("nn.LazyBatchNorm2d(affine=False)", (2, 3, 4, 4)),
     ("nn.LazyInstanceNorm1d()", (2, 3, 5)),
     ("nn.LazyInstanceNorm2d(track_running_stats=False)", (2, 3, 4, 4)),
+    ("nn.LazyBatchNorm3d(momentum=0.5)", (2, 2, 2, 3, 2)),
+    ("nn.LazyInstanceNorm3d()", (2, 3, 2, 2, 2)),
 ]
 
 # misuses of a LazyLinear(3)'s weight before the first call (m, w = the module, its weight)

@@ -1,0 +1,137 @@
+"""The modules of engine/nn/modules_more.py against PyTorch (tests/golden/nn_more_modules.json, made
+by gen_nn_more_modules.py): printing, outputs and input gradients on fixed inputs (initial weights
+PyTorch's for the same seed), messages of bad calls; the dropout layers' training behaviour by
+hand (their draws are the engine's); ParameterDict as a container; and the new names from a
+program."""
+import json
+import os
+import warnings
+
+import numpy
+import pytest
+
+import autodiff.engine as torch
+from autodiff.engine import nn
+from tolerance import assert_close
+
+GOLDEN = json.load(open(os.path.join(os.path.dirname(__file__), "..", "golden", "nn_more_modules.json")))
+
+
+def _input(shape, scale, offset):
+    n = int(numpy.prod(shape))
+    return (scale * torch.sin(torch.arange(float(n)) + offset)).reshape(shape).requires_grad_()
+
+
+@pytest.mark.parametrize("case", GOLDEN["modules"], ids=[c["source"] for c in GOLDEN["modules"]])
+def test_module_against_pytorch(case):
+    torch.manual_seed(0)
+    m = eval(case["source"])
+    assert repr(m) == case["repr"]
+    xs = [_input(s, case["scale"], 7 * i) for i, s in enumerate(case["shapes"])]
+    with numpy.errstate(invalid="ignore"):  # LPPool's x^p of a negative x: NaN, as PyTorch's
+        y = m(*xs)
+    assert list(y.shape) == case["output_shape"]
+    assert_close(y.detach().numpy(), numpy.array(case["output"]), what=case["source"])
+    weights = torch.cos(torch.arange(float(y.numel()))).reshape(y.shape)
+    (y * weights).sum().backward()
+    for x, want in zip(xs, case["grads"]):
+        assert_close(x.grad.numpy(), numpy.array(want), what=case["source"] + " grad")
+    state = m.state_dict()
+    assert list(state) == list(case["state"])
+    for name, want in case["state"].items():
+        assert_close(state[name].numpy(), numpy.array(want), dtype=state[name].numpy().dtype, what=name)
+
+
+@pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
+def test_bad_call_raises_pytorchs_error(case):
+    with pytest.raises(eval(case["type"])) as info:
+        eval(case["source"])
+    assert str(info.value) == case["message"]
+
+
+@pytest.mark.parametrize("source", list(GOLDEN["reprs"]))
+def test_prints_as_pytorch(source):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert repr(eval(source)) == GOLDEN["reprs"][source]
+
+
+def test_nllloss2d_warns_and_is_nllloss():
+    with pytest.warns(FutureWarning, match="`NLLLoss2d` has been deprecated"):
+        loss = nn.NLLLoss2d()
+    logp = torch.log_softmax(_input((2, 3, 2, 2), 1, 0), 1)
+    target = torch.tensor([[[0, 1], [2, 0]], [[1, 1], [0, 2]]])
+    assert_close(loss(logp, target).detach().numpy(), nn.NLLLoss()(logp, target).detach().numpy())
+
+
+@pytest.mark.parametrize("make, shape, per_channel", [
+    (lambda: nn.Dropout1d(0.5), (40, 30, 6), True), (lambda: nn.Dropout3d(0.5), (30, 40, 2, 2, 2), True)])
+def test_channel_dropout_zeroes_whole_channels_and_scales_the_rest(make, shape, per_channel):
+    torch.manual_seed(1)
+    m = make()
+    x = torch.ones(*shape)
+    y = m(x).numpy()
+    flat = y.reshape(shape[0], shape[1], -1)
+    assert ((flat == 0).all(-1) | (flat == 2.0).all(-1)).all()  # each channel all dropped or all kept (x 1/(1-p))
+    assert 0.4 < (flat[..., 0] == 0).mean() < 0.6
+    unbatched = m(torch.ones(*shape[1:])).numpy().reshape(shape[1], -1)
+    assert ((unbatched == 0).all(-1) | (unbatched == 2.0).all(-1)).all()
+    assert m.eval()(x) is x
+
+
+def test_alpha_dropout_keeps_mean_and_variance():
+    torch.manual_seed(2)
+    x = torch.randn(200000)
+    y = nn.AlphaDropout(0.3)(x).numpy()
+    assert abs(y.mean()) < 0.02 and abs(y.std() - 1) < 0.02
+    a = 1 / numpy.sqrt((1.7580993408473766 ** 2 * 0.3 + 1) * 0.7)
+    dropped = numpy.isclose(y, -1.7580993408473766 * a * 0.7)  # the one value every dropped element takes
+    assert 0.28 < dropped.mean() < 0.32
+    z = nn.FeatureAlphaDropout(0.5)(torch.randn(50, 40, 3)).numpy()
+    assert (numpy.ptp(z - z[..., :1], axis=-1)[numpy.isclose(z[..., 0], z[..., 1]) & numpy.isclose(z[..., 1], z[..., 2])]
+            == 0).all()
+    with torch.no_grad():
+        assert (nn.AlphaDropout(1.0)(x).numpy() == 0).all()
+
+
+def test_rrelu_in_training_scales_negatives_within_its_bounds():
+    torch.manual_seed(3)
+    x = -torch.ones(1000)
+    y = nn.RReLU(0.1, 0.3)(x).numpy()
+    assert ((-y >= 0.1) & (-y <= 0.3)).all() and numpy.ptp(y) > 0.1
+    assert (nn.RReLU()(torch.ones(5)).numpy() == 1).all()
+
+
+def test_parameter_dict_registers_its_tensors():
+    d = nn.ParameterDict({"a": torch.ones(2)})
+    d["b"] = nn.Parameter(torch.zeros(3))
+    d.update([("c", torch.ones(1))])
+    assert list(d) == ["a", "b", "c"] and len(d) == 3 and "b" in d
+    assert isinstance(d["a"], nn.Parameter) and d["a"].requires_grad
+    assert [n for n, _ in d.named_parameters()] == ["a", "b", "c"]
+    assert d.pop("b").shape == (3,) and list(d.keys()) == ["a", "c"]
+    assert d.get("zz") is None and d.setdefault("e", torch.ones(1)) is d["e"]
+
+    class Holder(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.p = nn.ParameterDict({"w": torch.ones(2)})
+
+    assert [n for n, _ in Holder().named_parameters()] == ["p.w"]
+
+
+def test_bilinear_equals_its_formula():
+    m = nn.Bilinear(3, 4, 2)
+    x1, x2 = _input((5, 3), 1, 0), _input((5, 4), 1, 3)
+    want = numpy.einsum("bi,oij,bj->bo", x1.detach().numpy(), m.weight.detach().numpy(), x2.detach().numpy())
+    assert_close(m(x1, x2).detach().numpy(), want + m.bias.detach().numpy())
+
+
+def test_new_modules_from_a_program(cli):
+    out = cli.run_ok("""
+        net = nn.Sequential(nn.ZeroPad1d(1), nn.Hardtanh(-0.5, 0.5), nn.PixelShuffle(1), nn.Softmin(dim=-1))
+        print(net(torch.tensor([[[1.0, -2.0]]])))
+        print(nn.Bilinear(2, 2, 1))
+    """)
+    assert out == ("tensor([[[0.2350, 0.1425, 0.3875, 0.2350]]])\n"
+                   "Bilinear(in1_features=2, in2_features=2, out_features=1, bias=True)\n")
