@@ -41,6 +41,28 @@ class Parameter(metaclass=_ParameterType):
         return t
 
 
+class _BufferType(type):
+    """isinstance(t, Buffer) asks whether tensor t was made by nn.Buffer."""
+
+    def __instancecheck__(cls, obj):
+        return isinstance(obj, Tensor) and obj.__dict__.get("_is_buffer", False)
+
+    def __repr__(cls):
+        return "<class 'torch.nn.parameter.Buffer'>"
+
+
+class Buffer(metaclass=_BufferType):
+    """A tensor that, assigned to a layer's attribute, is registered as its buffer (state that is not
+    learnt: in state_dict unless persistent=False) -- `self.running = nn.Buffer(t)` as
+    register_buffer("running", t). It is `data.detach()`, marked."""
+
+    def __new__(cls, data=None, *, persistent=True):
+        t = (_fn.empty(0) if data is None else data).detach()
+        t.__dict__["persistent"] = persistent
+        t.__dict__["_is_buffer"] = True
+        return t
+
+
 def _typename(value):
     """torch.typename: a tensor's legacy type name ('torch.FloatTensor'), else its class's name."""
     return value.type() if isinstance(value, Tensor) else type(value).__name__
@@ -77,6 +99,12 @@ class Module:
                 registered[name] = None
                 return
         buffers = own.get("_buffers")
+        if isinstance(value, Buffer):  # nn.Buffer(t): a buffer of this name, persistent as it says
+            if buffers is None:
+                raise AttributeError("cannot assign buffer before Module.__init__() call")
+            self._forget(name)
+            self.register_buffer(name, value, value.__dict__["persistent"])
+            return
         if buffers is not None and name in buffers:
             if value is not None and not isinstance(value, Tensor):
                 raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "

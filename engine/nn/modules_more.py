@@ -3,7 +3,8 @@ activations CELU, Hardtanh, LogSigmoid, ReLU6, SELU, Softmin, Softmax2d, RReLU; 
 (Zero/Constant/Reflection/Replication/CircularPad 1d-3d, over F.pad); Dropout1d, Dropout3d,
 AlphaDropout, FeatureAlphaDropout; PixelShuffle, PixelUnshuffle, ChannelShuffle; UpsamplingNearest2d,
 UpsamplingBilinear2d; AdaptiveAvgPool1d, LPPool1d, LPPool2d; LocalResponseNorm; Bilinear;
-BatchNorm3d, InstanceNorm3d; ParameterDict; NLLLoss2d (re-exported by the nn package).
+BatchNorm3d, InstanceNorm3d; ParameterDict; NLLLoss2d; and Buffer (nn/module.py's, where Module's
+registration knows it) -- re-exported by the nn package.
 
 These are compositions, so a result's grad_fn is the last op's node (PyTorch has a node of its
 own for some: PixelShuffleBackward0, RreluWithNoiseBackward0, ...). The dropout masks and RReLU's
@@ -18,7 +19,7 @@ from ..core.grad_mode import no_grad
 from ..tensor import Tensor
 from . import functional as F
 from . import init
-from .module import Module, Parameter
+from .module import Buffer, Module, Parameter
 from .modules import NLLLoss, _module
 from .modules_conv import _BatchNorm
 from .modules_nnlayers import Upsample, _InstanceNorm
@@ -30,7 +31,7 @@ __all__ = ["CELU", "Hardtanh", "LogSigmoid", "ReLU6", "SELU", "Softmin", "Softma
            "Dropout1d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle",
            "ChannelShuffle", "UpsamplingNearest2d", "UpsamplingBilinear2d", "AdaptiveAvgPool1d", "LPPool1d",
            "LPPool2d", "LocalResponseNorm", "Bilinear", "BatchNorm3d", "InstanceNorm3d", "ParameterDict",
-           "NLLLoss2d"]
+           "NLLLoss2d", "Buffer"]
 
 # ---------------------------------------------------------------- activations
 CELU = _module("CELU", F.celu, (("alpha", 1.0), ("inplace", False)))

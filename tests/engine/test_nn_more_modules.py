@@ -135,3 +135,29 @@ def test_new_modules_from_a_program(cli):
     """)
     assert out == ("tensor([[[0.2350, 0.1425, 0.3875, 0.2350]]])\n"
                    "Bilinear(in1_features=2, in2_features=2, out_features=1, bias=True)\n")
+
+
+def test_buffer_assigned_to_a_layer_is_registered():
+    class M(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.kept = nn.Buffer(torch.zeros(2))
+            self.scratch = nn.Buffer(torch.ones(1), persistent=False)
+
+    m = M()
+    assert [n for n, _ in m.named_buffers()] == ["kept", "scratch"] and list(m.state_dict()) == ["kept"]
+    assert isinstance(m.kept, nn.Buffer) and not isinstance(torch.ones(1), nn.Buffer)
+    assert not isinstance(m.kept + 1, nn.Buffer) and not m.kept.requires_grad
+    assert repr(nn.Buffer()) == "tensor([])"
+    with pytest.raises(AttributeError, match="'int' object has no attribute 'detach'"):
+        nn.Buffer(3)
+    with pytest.raises(TypeError, match=r"^cannot assign 'torch.DoubleTensor' as parameter 'weight' \(torch.nn."
+                                        r"Parameter or None expected\)$"):
+        nn.Linear(2, 2).weight = nn.Buffer(torch.ones(2, 2))
+    m.kept = nn.Parameter(torch.ones(1))  # another kind under the name: the buffer goes, as in PyTorch
+    assert [n for n, _ in m.named_parameters()] == ["kept"] and [n for n, _ in m.named_buffers()] == ["scratch"]
+    with pytest.raises(AttributeError, match=r"^cannot assign buffer before Module.__init__\(\) call$"):
+        class Early(nn.Module):
+            def __init__(self):
+                self.b = nn.Buffer(torch.ones(1))
+        Early()
