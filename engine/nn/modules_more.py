@@ -116,7 +116,7 @@ class _ZeroPad(_ConstantPad):
 def _pad_layer(name, base, k, mode, what):
     dims = (k + 1, k + 2) if mode == "circular" else None  # PyTorch's CircularPad checks; the others leave it to F.pad
     return type(name, (base,), {"_k": k, "_mode": mode, "_input_dims": dims, "__module__": __name__,
-                                "__doc__": f"The last {k} dim(s) of the input padded {what}."})
+                                "__doc__": f"The input's last {'dim' if k == 1 else f'{k} dims'} padded {what}."})
 
 
 ZeroPad1d, ZeroPad2d, ZeroPad3d = (_pad_layer(f"ZeroPad{k}d", _ZeroPad, k, "constant", "with zeros")

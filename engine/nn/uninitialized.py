@@ -178,8 +178,9 @@ _BLOCKED = frozenset(name for name, value in inspect.getmembers(Tensor)
 
 
 class UninitializedParameter(_Uninitialized):
-    """A parameter whose shape is not known yet (a Lazy module's weight before its first call):
-    it prints as <UninitializedParameter>, counts as a Parameter, and becomes one when materialized."""
+    """A parameter whose shape is not known yet (a Lazy layer's weight before its first call).
+
+    It prints as <UninitializedParameter>, counts as a Parameter, and becomes one when materialized."""
     __slots__ = ()
 
     def __new__(cls, requires_grad=True, device=None, dtype=None):
@@ -187,8 +188,9 @@ class UninitializedParameter(_Uninitialized):
 
 
 class UninitializedBuffer(_Uninitialized):
-    """A buffer whose shape is not known yet (a LazyBatchNorm's running_mean before its first call);
-    it becomes an ordinary tensor when materialized."""
+    """A buffer whose shape is not known yet (a LazyBatchNorm's running_mean before its first call).
+
+    It becomes an ordinary tensor when materialized."""
     __slots__ = ()
 
     def __new__(cls, requires_grad=False, device=None, dtype=None):
