@@ -141,8 +141,14 @@ class _Uninitialized(Tensor, metaclass=_UninitializedType):
     def __array__(self, *args, **kwargs):
         raise _use_error(_method("__array__"), type(self).__name__)
 
-    def __reduce_ex__(self, protocol):
-        raise _use_error(_method("__reduce_ex__"), type(self).__name__)
+    def __reduce_ex__(self, protocol):  # copy / pickle: another placeholder of the same kind
+        return _placeholder, (type(self), self.dtype, self.device, self.requires_grad,
+                              self.__dict__.get("_is_parameter", False))
+
+    def __deepcopy__(self, memo):
+        copied = memo[id(self)] = _placeholder(type(self), self.dtype, self.device, self.requires_grad,
+                                               self.__dict__.get("_is_parameter", False))
+        return copied
 
 
 def _refuse(where):

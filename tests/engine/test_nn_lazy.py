@@ -210,3 +210,16 @@ def test_lazy_linear_from_a_program(cli):
                    "Sequential(\n  (0): Linear(in_features=3, out_features=4, bias=True)\n  (1): Tanh()\n"
                    "  (2): Linear(in_features=4, out_features=1, bias=True)\n)\n"
                    "torch.Size([4, 3]) torch.Size([1, 4])\n")
+
+
+def test_deepcopy_and_pickle_of_a_lazy_module_give_placeholders_of_their_own():
+    import copy
+    import pickle
+    m = nn.LazyLinear(3, dtype=torch.float32)
+    for c in (copy.deepcopy(m), pickle.loads(pickle.dumps(m.weight)), copy.copy(m.weight)):
+        w = c.weight if isinstance(c, nn.Module) else c
+        assert isinstance(w, nn.UninitializedParameter) and w is not m.weight and w.dtype == torch.float32
+        assert isinstance(w, nn.Parameter) and w.requires_grad
+    c = copy.deepcopy(m)
+    c(torch.ones(1, 2, dtype=torch.float32))
+    assert type(c) is nn.Linear and type(m) is nn.LazyLinear and m.has_uninitialized_params()
