@@ -1,0 +1,88 @@
+"""Regenerate tests/golden/nn_rnn.json from PyTorch itself: for each recurrent layer (RNN, LSTM, GRU
+and their cells), made after torch.manual_seed(0) (default dtype float64, the engine's) and called
+on fixed inputs (sin(0, 1, ...) shaped, each input offset by 3), what it prints, its parameters'
+names and values, its outputs (the hidden state too), and the gradients of the sum of every output
+times cos(0, 1, ...) for each input and parameter; and the messages of bad calls.
+
+Run with a Python that has PyTorch 2.13 (not a dependency of the test suite):
+
+    python tests/golden/gen_nn_rnn.py
+"""
+import json
+import os
+import warnings
+
+import torch
+from torch import nn
+
+OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_rnn.json")
+
+# (constructor, input shapes; an LSTM's (h0, c0) given as two shapes after the input)
+CASES = [
+    ("nn.RNNCell(3, 4)", [(2, 3)]), ("nn.RNNCell(3, 4, bias=False, nonlinearity='relu')", [(2, 3), (2, 4)]),
+    ("nn.RNNCell(3, 4)", [(3,), (4,)]), ("nn.LSTMCell(3, 4)", [(2, 3)]), ("nn.LSTMCell(3, 4)", [(3,), (4,), (4,)]),
+    ("nn.GRUCell(3, 4)", [(2, 3), (2, 4)]), ("nn.GRUCell(2, 3, bias=False)", [(2,)]),
+    ("nn.RNN(3, 4)", [(5, 2, 3)]), ("nn.RNN(3, 4, 2, nonlinearity='relu')", [(5, 3)]),
+    ("nn.RNN(3, 4, batch_first=True, bidirectional=True)", [(2, 5, 3), (2, 2, 4)]),
+    ("nn.LSTM(3, 4)", [(5, 2, 3)]), ("nn.LSTM(3, 4, 2, batch_first=True, bidirectional=True)", [(2, 5, 3)]),
+    ("nn.LSTM(3, 4, proj_size=2)", [(5, 2, 3), (1, 2, 2), (1, 2, 4)]), ("nn.LSTM(3, 5, 2, bias=False)", [(4, 3)]),
+    ("nn.GRU(3, 4)", [(5, 2, 3)]), ("nn.GRU(3, 4, bidirectional=True)", [(5, 2, 3), (2, 2, 4)]),
+    ("nn.GRU(2, 3, 3, batch_first=True)", [(1, 4, 2)]),
+]
+
+ERRORS = ["nn.RNNCell(3, 4)(torch.ones(2, 2))", "nn.RNNCell(3, 4)(torch.ones(2, 3), torch.ones(3, 4))",
+          "nn.RNNCell(3, 4)(torch.ones(1, 2, 3))", "nn.LSTMCell(3, 4)(torch.ones(2, 3), torch.ones(2, 4))",
+          "nn.RNN(3, 4)(torch.ones(2, 2, 2, 3))", "nn.RNN(3, 4)(torch.ones(2, 2, 2))",
+          "nn.RNN(3, 4)(torch.ones(5, 2, 3), torch.ones(1, 3, 4))",
+          "nn.RNN(3, 4)(torch.ones(5, 3), torch.ones(1, 3, 4))", "nn.RNN(3, 4, nonlinearity='x')",
+          "nn.LSTM(3, 4, proj_size=4)", "nn.GRU(3, 4)(torch.ones(5, 2, 3), torch.ones(2, 2, 4))",
+          "nn.RNN(3, 4)(torch.ones(5, 2, 3), torch.ones(2, 4))", "nn.RNN(3, 4, dropout=2)",
+          "nn.GRU(3, 0)", "nn.LSTM(3, 4, 0)"]
+
+REPRS = ["nn.RNN(3, 4, nonlinearity='relu', bias=False)", "nn.LSTM(3, 4, 2, dropout=0.25)",
+         "nn.GRU(3, 4, batch_first=True, bidirectional=True)", "nn.LSTM(3, 4, proj_size=2)",
+         "nn.RNNCell(3, 4, nonlinearity='relu')", "nn.GRUCell(3, 4, bias=False)"]
+
+
+def _input(shape, offset):
+    n = torch.Size(shape).numel()
+    return torch.sin(torch.arange(float(n)) + offset).reshape(shape).requires_grad_()
+
+
+def _flat(out):
+    return [t for o in out for t in _flat(o)] if isinstance(out, tuple) else [out]
+
+
+def _record(source, shapes):
+    torch.manual_seed(0)
+    m = eval(source)
+    xs = [_input(s, 3 * i) for i, s in enumerate(shapes)]
+    args = xs[:1] + ([tuple(xs[1:])] if len(xs) == 3 else xs[1:])  # an LSTM's (h0, c0)
+    outs = _flat(m(*args))
+    sum(((o * torch.cos(torch.arange(float(o.numel()))).reshape(o.shape)).sum() for o in outs)).backward()
+    return {"source": source, "shapes": [list(s) for s in shapes], "repr": repr(m),
+            "parameters": {n: p.tolist() for n, p in m.named_parameters()},
+            "outputs": [o.tolist() for o in outs], "output_shapes": [list(o.shape) for o in outs],
+            "input_grads": [x.grad.tolist() for x in xs],
+            "parameter_grads": {n: p.grad.tolist() for n, p in m.named_parameters()}}
+
+
+def _error(source):
+    try:
+        eval(source)
+    except Exception as e:  # noqa: BLE001 (what PyTorch raises is what is recorded)
+        return {"source": source, "type": type(e).__name__, "message": str(e)}
+    raise AssertionError(f"{source} raised nothing")
+
+
+def main():
+    torch.set_default_dtype(torch.float64)
+    warnings.simplefilter("ignore")
+    data = {"cases": [_record(*c) for c in CASES], "errors": [_error(s) for s in ERRORS],
+            "reprs": {s: repr(eval(s)) for s in REPRS}}
+    with open(OUT, "w") as f:
+        json.dump(data, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
