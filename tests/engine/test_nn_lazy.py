@@ -3,8 +3,6 @@
 seed (tests/golden/nn_lazy.json, made by gen_nn_lazy.py), the class each becomes, printing,
 state_dict / load_state_dict before and after, PyTorch's errors for an uninitialized parameter, and
 a Lazy module from an `autodiff run` program."""
-import json
-import os
 
 import numpy
 import pytest
@@ -12,9 +10,10 @@ import pytest
 import autodiff.engine as torch
 from autodiff.engine import nn
 from autodiff.engine.nn.modules_lazy import LazyModuleMixin
+from nn_checks import check_error, golden
 from tolerance import assert_close
 
-GOLDEN = json.load(open(os.path.join(os.path.dirname(__file__), "..", "golden", "nn_lazy.json")))
+GOLDEN = golden("nn_lazy.json")
 
 
 def _input(shape):
@@ -47,10 +46,7 @@ def test_lazy_module_against_pytorch(case):
 @pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
 def test_uninitialized_misuse_raises_pytorchs_error(case):
     m = nn.LazyLinear(3)
-    w = m.weight  # noqa: F841 (read by eval)
-    with pytest.raises(eval(case["type"])) as info:
-        eval(case["source"])
-    assert str(info.value) == case["message"]
+    check_error(case, dict(globals(), m=m, w=m.weight))
 
 
 def test_lazy_linear_equals_linear_with_the_same_weights():

@@ -3,18 +3,16 @@ by gen_nn_more_modules.py): printing, outputs and input gradients on fixed input
 PyTorch's for the same seed), messages of bad calls; the dropout layers' training behaviour by
 hand (their draws are the engine's); ParameterDict as a container; and the new names from a
 program."""
-import json
-import os
-import warnings
 
 import numpy
 import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
+from nn_checks import check_error, check_repr, golden
 from tolerance import assert_close
 
-GOLDEN = json.load(open(os.path.join(os.path.dirname(__file__), "..", "golden", "nn_more_modules.json")))
+GOLDEN = golden("nn_more_modules.json")
 
 
 def _input(shape, scale, offset):
@@ -44,16 +42,12 @@ def test_module_against_pytorch(case):
 
 @pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
 def test_bad_call_raises_pytorchs_error(case):
-    with pytest.raises(eval(case["type"])) as info:
-        eval(case["source"])
-    assert str(info.value) == case["message"]
+    check_error(case, globals())
 
 
 @pytest.mark.parametrize("source", list(GOLDEN["reprs"]))
 def test_prints_as_pytorch(source):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert repr(eval(source)) == GOLDEN["reprs"][source]
+    check_repr(source, GOLDEN["reprs"][source], globals())
 
 
 def test_nllloss2d_warns_and_is_nllloss():

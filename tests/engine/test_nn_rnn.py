@@ -2,18 +2,16 @@
 PyTorch (tests/golden/nn_rnn.json, made by gen_nn_rnn.py): printing, parameter names and initial
 values for a seed, outputs and hidden states, gradients for inputs and parameters, messages of bad
 calls; dropout between layers, and an LSTM from an `autodiff run` program."""
-import json
-import os
-import warnings
 
 import numpy
 import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
+from nn_checks import check_error, check_repr, golden
 from tolerance import assert_close
 
-GOLDEN = json.load(open(os.path.join(os.path.dirname(__file__), "..", "golden", "nn_rnn.json")))
+GOLDEN = golden("nn_rnn.json")
 
 
 def _input(shape, offset):
@@ -49,16 +47,12 @@ def test_recurrent_layer_against_pytorch(case):
 
 @pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
 def test_bad_call_raises_pytorchs_error(case):
-    with pytest.raises(eval(case["type"])) as info:
-        eval(case["source"])
-    assert str(info.value) == case["message"]
+    check_error(case, globals())
 
 
 @pytest.mark.parametrize("source", list(GOLDEN["reprs"]))
 def test_prints_as_pytorch(source):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert repr(eval(source)) == GOLDEN["reprs"][source]
+    check_repr(source, GOLDEN["reprs"][source], globals())
 
 
 def test_dropout_between_layers_only_while_training():

@@ -8,13 +8,17 @@ Run with a Python that has PyTorch 2.13 (not a dependency of the test suite):
 
     python tests/golden/gen_nn_lazy.py
 """
-import json
 import os
+import sys
 
 import torch
 from torch import nn
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_lazy.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from nn_golden import error_of, write  # noqa: E402
+
+OUT = os.path.join(HERE, "nn_lazy.json")
 
 # (constructor, input shape): the input is sin(0, 1, 2, ...) in that shape
 MODULES = [
@@ -56,21 +60,17 @@ def _record(source, shape):
             "state": {k: v.tolist() for k, v in m.state_dict().items()}}
 
 
-def _error(source):
+
+
+def _lazy_error(source):
     m = nn.LazyLinear(3)
-    w = m.weight  # noqa: F841 (read by eval)
-    try:
-        eval(source)
-    except Exception as e:  # noqa: BLE001 (what PyTorch raises is what is recorded)
-        return {"source": source, "type": type(e).__name__, "message": str(e)}
-    raise AssertionError(f"{source} raised nothing")
+    return error_of(source, dict(globals(), m=m, w=m.weight))
 
 
 def main():
     torch.set_default_dtype(torch.float64)
-    data = {"modules": [_record(s, shape) for s, shape in MODULES], "errors": [_error(s) for s in ERRORS]}
-    with open(OUT, "w") as f:
-        json.dump(data, f, indent=1)
+    data = {"modules": [_record(s, shape) for s, shape in MODULES], "errors": [_lazy_error(s) for s in ERRORS]}
+    write(OUT, data)
 
 
 if __name__ == "__main__":

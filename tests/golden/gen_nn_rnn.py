@@ -8,14 +8,18 @@ Run with a Python that has PyTorch 2.13 (not a dependency of the test suite):
 
     python tests/golden/gen_nn_rnn.py
 """
-import json
 import os
+import sys
 import warnings
 
 import torch
-from torch import nn
+from torch import nn  # noqa: F401 (read by eval)
 
-OUT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "nn_rnn.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from nn_golden import error_of, write  # noqa: E402
+
+OUT = os.path.join(HERE, "nn_rnn.json")
 
 # (constructor, input shapes; an LSTM's (h0, c0) given as two shapes after the input)
 CASES = [
@@ -67,21 +71,14 @@ def _record(source, shapes):
             "parameter_grads": {n: p.grad.tolist() for n, p in m.named_parameters()}}
 
 
-def _error(source):
-    try:
-        eval(source)
-    except Exception as e:  # noqa: BLE001 (what PyTorch raises is what is recorded)
-        return {"source": source, "type": type(e).__name__, "message": str(e)}
-    raise AssertionError(f"{source} raised nothing")
 
 
 def main():
     torch.set_default_dtype(torch.float64)
     warnings.simplefilter("ignore")
-    data = {"cases": [_record(*c) for c in CASES], "errors": [_error(s) for s in ERRORS],
+    data = {"cases": [_record(*c) for c in CASES], "errors": [error_of(s, globals()) for s in ERRORS],
             "reprs": {s: repr(eval(s)) for s in REPRS}}
-    with open(OUT, "w") as f:
-        json.dump(data, f, indent=1)
+    write(OUT, data)
 
 
 if __name__ == "__main__":
