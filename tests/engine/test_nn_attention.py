@@ -7,7 +7,7 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
-from nn_checks import check_error, golden
+from nn_checks import check_error, check_grads, golden
 from tolerance import assert_close
 
 GOLDEN = golden("nn_attention.json")
@@ -40,10 +40,7 @@ def test_attention_against_pytorch(case):
         assert_close(weights.detach().numpy(), numpy.array(case["weights"]), what="weights")
         loss = loss + (weights * torch.cos(torch.arange(float(weights.numel()))).reshape(weights.shape)).sum()
     loss.backward()
-    for x, want in zip(xs, case["input_grads"]):
-        assert_close(x.grad.numpy(), numpy.array(want), what="input grad")
-    for name, want in case["parameter_grads"].items():
-        assert_close(params[name].grad.numpy(), numpy.array(want), what=name + " grad")
+    check_grads(case, xs, params)
 
 
 @pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])

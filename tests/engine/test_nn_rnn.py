@@ -8,7 +8,7 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
-from nn_checks import check_error, check_repr, golden
+from nn_checks import check_error, check_grads, check_repr, golden
 from tolerance import assert_close
 
 GOLDEN = golden("nn_rnn.json")
@@ -39,10 +39,7 @@ def test_recurrent_layer_against_pytorch(case):
     for o, want in zip(outs, case["outputs"]):
         assert_close(o.detach().numpy(), numpy.array(want), what="output")
     sum(((o * torch.cos(torch.arange(float(o.numel()))).reshape(o.shape)).sum() for o in outs)).backward()
-    for x, want in zip(xs, case["input_grads"]):
-        assert_close(x.grad.numpy(), numpy.array(want), what="input grad")
-    for name, want in case["parameter_grads"].items():
-        assert_close(params[name].grad.numpy(), numpy.array(want), what=name + " grad")
+    check_grads(case, xs, params)
 
 
 @pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
