@@ -220,7 +220,8 @@ _functional = Namespace("torch.nn.functional",
                         {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS})
 _nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.modules.__all__ + E.nn.modules_more.__all__
                                                               + E.nn.modules_rnn.__all__ + E.nn.modules_lazy.__all__
-                                                              + E.nn.modules_attention.__all__},
+                                                              + E.nn.modules_attention.__all__
+                                                              + E.nn.modules_transformer.__all__},
                                  functional=_functional, init=Namespace("torch.nn.init", {
                                      name: getattr(E.nn.init, name) for name in E.nn.init.__all__})))
 _grad_mode = Namespace("torch.autograd.grad_mode", {
@@ -316,9 +317,11 @@ _MODULE_METHODS = frozenset({
     "train", "eval", "training", "zero_grad", "requires_grad_", "state_dict", "load_state_dict",
     "register_parameter", "register_buffer", "buffers", "named_buffers", "add_module", "append", "extend", "reset_parameters", "extra_repr", "apply", "to",
     "double", "float", "cpu", "cuda",
-    "keys", "items", "values", "update", "pop", "clear"})  # ModuleDict's (dict-like) methods
+    "keys", "items", "values", "update", "pop", "clear",  # ModuleDict's (dict-like) methods
+    "get", "setdefault",  # ParameterDict's too
+    "has_uninitialized_params", "initialize_parameters"})  # a Lazy module's
 
-_LAYER_CLASS_METHODS = frozenset({"from_pretrained"})  # nn.Embedding.from_pretrained(...)
+_LAYER_CLASS_METHODS = frozenset({"from_pretrained", "generate_square_subsequent_mask"})  # nn.Embedding.from_pretrained(...)
 
 
 def layer_attributes(layer):

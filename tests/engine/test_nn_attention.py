@@ -7,10 +7,11 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
-from nn_checks import check_error, check_grads, golden
+from nn_checks import check_grads, check_parameters, golden, golden_call_tests
 from tolerance import assert_close
 
 GOLDEN = golden("nn_attention.json")
+test_bad_call_raises_pytorchs_error = golden_call_tests(GOLDEN, globals())[0]
 
 
 def _input(shape, offset):
@@ -23,11 +24,7 @@ def test_attention_against_pytorch(case):
     torch.manual_seed(0)
     m = eval(case["source"])
     assert repr(m) == case["repr"]
-    params = dict(m.named_parameters())
-    assert list(params) == list(case["parameters"])
-    for name, want in case["parameters"].items():
-        if name not in ("bias_k", "bias_v"):  # normal draws: the engine's, not PyTorch's numbers
-            assert_close(params[name].detach().numpy(), numpy.array(want), what=name)
+    params = check_parameters(m, case, skip=("bias_k", "bias_v"))  # their normal draws are the engine's
     m.load_state_dict({name: torch.tensor(want) for name, want in case["parameters"].items()})
     xs = [_input(s, 3 * i) for i, s in enumerate(case["shapes"])]
     out, weights = m(*xs, **eval(case["keywords"]))
@@ -41,11 +38,6 @@ def test_attention_against_pytorch(case):
         loss = loss + (weights * torch.cos(torch.arange(float(weights.numel()))).reshape(weights.shape)).sum()
     loss.backward()
     check_grads(case, xs, params)
-
-
-@pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
-def test_bad_call_raises_pytorchs_error(case):
-    check_error(case, globals())
 
 
 def test_dropout_on_the_weights_only_while_training():

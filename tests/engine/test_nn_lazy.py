@@ -219,3 +219,15 @@ def test_deepcopy_and_pickle_of_a_lazy_module_give_placeholders_of_their_own():
     c = copy.deepcopy(m)
     c(torch.ones(1, 2, dtype=torch.float32))
     assert type(c) is nn.Linear and type(m) is nn.LazyLinear and m.has_uninitialized_params()
+
+
+def test_lazy_methods_from_a_program(cli):
+    out = cli.run_ok("""
+        m = nn.LazyConv1d(2, 3)
+        print(m.has_uninitialized_params(), m.weight)
+        m.initialize_parameters(torch.ones(1, 4, 5))
+        print(m.has_uninitialized_params(), m.weight.shape)
+        print(m(torch.ones(1, 4, 5)).shape, m)
+    """)
+    assert out == ("True <UninitializedParameter>\nFalse torch.Size([2, 4, 3])\n"
+                   "torch.Size([1, 2, 3]) Conv1d(4, 2, kernel_size=(3,), stride=(1,))\n")

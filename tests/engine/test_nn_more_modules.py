@@ -9,10 +9,11 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
-from nn_checks import check_error, check_repr, golden
+from nn_checks import golden, golden_call_tests
 from tolerance import assert_close
 
 GOLDEN = golden("nn_more_modules.json")
+test_bad_call_raises_pytorchs_error, test_prints_as_pytorch = golden_call_tests(GOLDEN, globals())
 
 
 def _input(shape, scale, offset):
@@ -38,16 +39,6 @@ def test_module_against_pytorch(case):
     assert list(state) == list(case["state"])
     for name, want in case["state"].items():
         assert_close(state[name].numpy(), numpy.array(want), dtype=state[name].numpy().dtype, what=name)
-
-
-@pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
-def test_bad_call_raises_pytorchs_error(case):
-    check_error(case, globals())
-
-
-@pytest.mark.parametrize("source", list(GOLDEN["reprs"]))
-def test_prints_as_pytorch(source):
-    check_repr(source, GOLDEN["reprs"][source], globals())
 
 
 def test_nllloss2d_warns_and_is_nllloss():

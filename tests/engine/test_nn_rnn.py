@@ -8,10 +8,11 @@ import pytest
 
 import autodiff.engine as torch
 from autodiff.engine import nn
-from nn_checks import check_error, check_grads, check_repr, golden
+from nn_checks import check_grads, check_parameters, golden, golden_call_tests
 from tolerance import assert_close
 
 GOLDEN = golden("nn_rnn.json")
+test_bad_call_raises_pytorchs_error, test_prints_as_pytorch = golden_call_tests(GOLDEN, globals())
 
 
 def _input(shape, offset):
@@ -28,10 +29,7 @@ def test_recurrent_layer_against_pytorch(case):
     torch.manual_seed(0)
     m = eval(case["source"])
     assert repr(m) == case["repr"]
-    params = dict(m.named_parameters())
-    assert list(params) == list(case["parameters"])
-    for name, want in case["parameters"].items():
-        assert_close(params[name].detach().numpy(), numpy.array(want), what=name)
+    params = check_parameters(m, case)
     xs = [_input(s, 3 * i) for i, s in enumerate(case["shapes"])]
     args = xs[:1] + ([tuple(xs[1:])] if len(xs) == 3 else xs[1:])
     outs = _flat(m(*args))
@@ -40,16 +38,6 @@ def test_recurrent_layer_against_pytorch(case):
         assert_close(o.detach().numpy(), numpy.array(want), what="output")
     sum(((o * torch.cos(torch.arange(float(o.numel()))).reshape(o.shape)).sum() for o in outs)).backward()
     check_grads(case, xs, params)
-
-
-@pytest.mark.parametrize("case", GOLDEN["errors"], ids=[c["source"] for c in GOLDEN["errors"]])
-def test_bad_call_raises_pytorchs_error(case):
-    check_error(case, globals())
-
-
-@pytest.mark.parametrize("source", list(GOLDEN["reprs"]))
-def test_prints_as_pytorch(source):
-    check_repr(source, GOLDEN["reprs"][source], globals())
 
 
 def test_dropout_between_layers_only_while_training():

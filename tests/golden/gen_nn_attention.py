@@ -17,7 +17,7 @@ from torch import nn  # noqa: F401 (read by eval)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from nn_golden import error_of, write  # noqa: E402
+from nn_golden import error_of, grads_of, made, write  # noqa: E402
 
 OUT = os.path.join(HERE, "nn_attention.json")
 
@@ -42,16 +42,8 @@ ERRORS = ["nn.MultiheadAttention(5, 2)", "nn.MultiheadAttention(0, 2)",
           "nn.MultiheadAttention(4, 2)(torch.ones(3, 2, 4), torch.ones(3, 2, 4), torch.ones(3, 2, 4), is_causal=True)"]
 
 
-def _input(shape, offset):
-    n = torch.Size(shape).numel()
-    return torch.sin(torch.arange(float(n)) + offset).reshape(shape).requires_grad_()
-
-
 def _record(source, shapes, keywords):
-    torch.manual_seed(0)
-    m = eval(source)
-    params = {n: p.tolist() for n, p in m.named_parameters()}
-    xs = [_input(s, 3 * i) for i, s in enumerate(shapes)]
+    m, params, xs = made(source, shapes, globals())
     out, weights = m(*xs, **eval(keywords))
     loss = (out * out).sum()
     if weights is not None:
@@ -60,8 +52,7 @@ def _record(source, shapes, keywords):
     return {"source": source, "shapes": [list(s) for s in shapes], "keywords": keywords, "repr": repr(m),
             "parameters": params, "output": out.tolist(), "output_shape": list(out.shape),
             "weights": None if weights is None else weights.tolist(),
-            "input_grads": [x.grad.tolist() for x in xs],
-            "parameter_grads": {n: p.grad.tolist() for n, p in m.named_parameters()}}
+            **grads_of(xs, m)}
 
 
 def main():

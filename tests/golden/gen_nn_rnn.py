@@ -17,7 +17,7 @@ from torch import nn  # noqa: F401 (read by eval)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from nn_golden import error_of, write  # noqa: E402
+from nn_golden import error_of, grads_of, made, write  # noqa: E402
 
 OUT = os.path.join(HERE, "nn_rnn.json")
 
@@ -48,27 +48,19 @@ REPRS = ["nn.RNN(3, 4, nonlinearity='relu', bias=False)", "nn.LSTM(3, 4, 2, drop
          "nn.RNNCell(3, 4, nonlinearity='relu')", "nn.GRUCell(3, 4, bias=False)"]
 
 
-def _input(shape, offset):
-    n = torch.Size(shape).numel()
-    return torch.sin(torch.arange(float(n)) + offset).reshape(shape).requires_grad_()
-
-
 def _flat(out):
     return [t for o in out for t in _flat(o)] if isinstance(out, tuple) else [out]
 
 
 def _record(source, shapes):
-    torch.manual_seed(0)
-    m = eval(source)
-    xs = [_input(s, 3 * i) for i, s in enumerate(shapes)]
+    m, params, xs = made(source, shapes, globals())
     args = xs[:1] + ([tuple(xs[1:])] if len(xs) == 3 else xs[1:])  # an LSTM's (h0, c0)
     outs = _flat(m(*args))
     sum(((o * torch.cos(torch.arange(float(o.numel()))).reshape(o.shape)).sum() for o in outs)).backward()
     return {"source": source, "shapes": [list(s) for s in shapes], "repr": repr(m),
-            "parameters": {n: p.tolist() for n, p in m.named_parameters()},
+            "parameters": params,
             "outputs": [o.tolist() for o in outs], "output_shapes": [list(o.shape) for o in outs],
-            "input_grads": [x.grad.tolist() for x in xs],
-            "parameter_grads": {n: p.grad.tolist() for n, p in m.named_parameters()}}
+            **grads_of(xs, m)}
 
 
 

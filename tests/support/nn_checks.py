@@ -38,3 +38,27 @@ def check_grads(case, inputs, parameters):
         assert_close(x.grad.numpy(), numpy.array(want), what="input grad")
     for name, want in case["parameter_grads"].items():
         assert_close(parameters[name].grad.numpy(), numpy.array(want), what=name + " grad")
+
+
+def check_parameters(module, case, skip=()):
+    """The module's named parameters: case['parameters']'s names, in order, and values (but `skip`'s)."""
+    params = dict(module.named_parameters())
+    assert list(params) == list(case["parameters"])
+    for name, want in case["parameters"].items():
+        if name not in skip:
+            assert_close(params[name].detach().numpy(), numpy.array(want), what=name)
+    return params
+
+
+def golden_call_tests(data, namespace):
+    """The two tests of a golden file's recorded bad calls and printings (evaluated in
+    `namespace`), for a test module to keep under their names."""
+    @pytest.mark.parametrize("case", data["errors"], ids=[c["source"] for c in data["errors"]])
+    def test_bad_call_raises_pytorchs_error(case):
+        check_error(case, namespace)
+
+    @pytest.mark.parametrize("source", list(data.get("reprs", ())))
+    def test_prints_as_pytorch(source):
+        check_repr(source, data["reprs"][source], namespace)
+
+    return test_bad_call_raises_pytorchs_error, test_prints_as_pytorch
