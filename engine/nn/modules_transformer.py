@@ -77,8 +77,8 @@ def _attention_block(attention, dropout, kv, mask, padding, is_causal):
 
 
 class TransformerEncoderLayer(_Layer):
-    """Self-attention then a feed-forward block, each with a residual connection and LayerNorm
-    (after each step, or before it with norm_first=True)."""
+    """Attention of the input to itself, then a feed-forward block, each with a residual connection
+    and LayerNorm (after each step, or before it with norm_first=True)."""
     _attentions = ("self_attn",)
 
     def forward(self, src, src_mask=None, src_key_padding_mask=None, is_causal=False):
@@ -87,8 +87,9 @@ class TransformerEncoderLayer(_Layer):
 
 
 class TransformerDecoderLayer(_Layer):
-    """Self-attention, attention over the encoder's output (memory), then a feed-forward block, each
-    with a residual connection and LayerNorm (after each step, or before it with norm_first=True)."""
+    """Attention of the target to itself, then to the encoder's output (memory), then a feed-forward
+    block, each with a residual connection and LayerNorm (after each step, or before it with
+    norm_first=True)."""
     _attentions = ("self_attn", "multihead_attn")
 
     def forward(self, tgt, memory, tgt_mask=None, memory_mask=None, tgt_key_padding_mask=None,
