@@ -221,7 +221,8 @@ _functional = Namespace("torch.nn.functional",
 _nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.modules.__all__ + E.nn.modules_more.__all__
                                                               + E.nn.modules_rnn.__all__ + E.nn.modules_lazy.__all__
                                                               + E.nn.modules_attention.__all__
-                                                              + E.nn.modules_transformer.__all__},
+                                                              + E.nn.modules_transformer.__all__
+                                                              + E.nn.modules_fold.__all__},
                                  functional=_functional, init=Namespace("torch.nn.init", {
                                      name: getattr(E.nn.init, name) for name in E.nn.init.__all__})))
 _grad_mode = Namespace("torch.autograd.grad_mode", {

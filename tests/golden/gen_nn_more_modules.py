@@ -1,5 +1,5 @@
 """Regenerate tests/golden/nn_more_modules.json from PyTorch itself: for each module of
-engine/nn/modules_more.py, made after torch.manual_seed(0) (default dtype float64, the engine's)
+engine/nn/modules_more.py (and modules_fold.py), made after torch.manual_seed(0) (default dtype float64, the engine's)
 and called on fixed inputs (sin(0, 1, 2, ...) shaped, scaled by the case's factor), what it prints,
 its output, and the gradient of sum(output * cos(0, 1, ...)) for each input; and the messages of
 bad calls.
@@ -51,6 +51,10 @@ MODULES = [
     ("nn.BatchNorm3d(2)", [(2, 2, 2, 2, 3)], 1), ("nn.InstanceNorm3d(2, affine=True)", [(2, 2, 2, 2, 3)], 1),
     ("nn.InstanceNorm3d(2)", [(2, 2, 3, 2)], 1),
     ("nn.Bilinear(3, 4, 2)", [(5, 3), (5, 4)], 1), ("nn.Bilinear(2, 3, 4, bias=False)", [(2, 3, 2), (2, 3, 3)], 1),
+    ("nn.Unfold(2)", [(2, 3, 3, 4)], 1), ("nn.Unfold((2, 3), dilation=(1, 2), padding=1, stride=2)", [(1, 2, 5, 6)], 1),
+    ("nn.Unfold(3, padding=1)", [(2, 4, 3)], 1), ("nn.Fold((4, 5), 2)", [(2, 12, 12)], 1),
+    ("nn.Fold((5, 6), (2, 3), dilation=(1, 2), padding=1, stride=2)", [(1, 12, 6)], 1),
+    ("nn.Fold(3, 3, padding=1)", [(18, 9)], 1),
 ]
 
 ERRORS = ["nn.Softmax2d()(torch.ones(2))", "nn.PixelShuffle(2)(torch.ones(2, 2))",
@@ -63,7 +67,9 @@ ERRORS = ["nn.Softmax2d()(torch.ones(2))", "nn.PixelShuffle(2)(torch.ones(2, 2))
           "nn.Bilinear(2, 3, 4)(torch.ones(5, 3), torch.ones(5, 3))",
           "nn.ZeroPad2d(1)(torch.ones(2))", "nn.ReflectionPad1d(3)(torch.ones(1, 2, 3))",
           "nn.BatchNorm3d(2)(torch.ones(2, 2, 2))", "nn.InstanceNorm3d(2)(torch.ones(2, 2))",
-          "nn.ParameterDict()[3]", "nn.ParameterDict({1: torch.ones(1)})", "nn.AlphaDropout(1.5)"]
+          "nn.ParameterDict()[3]", "nn.ParameterDict({1: torch.ones(1)})", "nn.AlphaDropout(1.5)",
+          "nn.Unfold(2)(torch.ones(1, 1, 1, 5))", "nn.Fold((4, 5), 2)(torch.ones(1, 3, 12))",
+          "nn.Fold((4, 5), 2)(torch.ones(1, 4, 11))", "nn.Fold((4, 5), 2)(torch.ones(4, 12, 1, 1))"]
 
 REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)", "nn.SELU(True)", "nn.Softmin()",
          "nn.RReLU()", "nn.RReLU(0.1, 0.3, True)", "nn.ZeroPad3d((1, 2, 3, 4, 5, 6))", "nn.ConstantPad2d(1, 0.5)",
@@ -71,7 +77,8 @@ REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)",
          "nn.UpsamplingNearest2d(scale_factor=2)", "nn.UpsamplingBilinear2d(size=4)",
          "nn.LPPool2d(1.5, 2, stride=1)", "nn.LocalResponseNorm(2)", "nn.Bilinear(3, 4, 5, bias=False)",
          "nn.ParameterDict()", "nn.ParameterDict({'a': nn.Parameter(torch.ones(2, 3)), 'b': torch.zeros(2)})",
-         "nn.BatchNorm3d(3)", "nn.InstanceNorm3d(3)", "nn.NLLLoss2d()"]
+         "nn.BatchNorm3d(3)", "nn.InstanceNorm3d(3)", "nn.NLLLoss2d()",
+         "nn.Fold((4, 5), 2, stride=(1, 2))", "nn.Unfold((2, 3), dilation=2, padding=1, stride=2)"]
 
 
 def _input(shape, scale, offset):
