@@ -1,14 +1,17 @@
-"""torch.nn.Unfold and Fold (im2col and col2im) as compositions: Unfold gathers the sliding blocks
-of a padded (N, C, H, W) input by indexing (its gradient adds up where blocks overlap), Fold adds
-each block's values into place (index_add) and crops the padding. Their results' nodes are those
-ops' (PyTorch's are Im2ColBackward0 / Col2ImBackward0)."""
+"""torch.nn's Unfold and Fold (im2col and col2im), AdaptiveMaxPool1d and AdaptiveMaxPool2d, as
+compositions over windows gathered by indexing: Unfold gathers the sliding blocks of a padded
+(N, C, H, W) input (its gradient adds up where blocks overlap), Fold adds each block's values into
+place (index_add) and crops the padding, the adaptive max pools take the max of each of PyTorch's
+adaptive windows (gathered, a short window padded with a repeat of its last element). Their
+results' nodes are those ops' (PyTorch's are Im2ColBackward0, Col2ImBackward0,
+AdaptiveMaxPool2DBackward0...)."""
 import numpy
 
 from .. import functions as _fn
 from . import functional as F
 from .module import Module
 
-__all__ = ["Unfold", "Fold"]
+__all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
 
 
 def _pair(value):
@@ -95,3 +98,64 @@ class Fold(_Blocks):
         plane = plane.index_add(2, _fn.tensor(flat, device=x.device), x.reshape(n, c, -1))
         out = plane.reshape(n, c, h + 2 * ph, width)[:, :, ph:ph + h, pw:pw + w]
         return out if batched else out.squeeze(0)
+
+
+def _bins(size, out):
+    """PyTorch's adaptive windows over `size` positions into `out`: window i is [floor(i size / out),
+    ceil((i + 1) size / out)); as an (out, widest) index matrix, short windows padded with their
+    last index (a repeat does not change a max), and each window's length."""
+    i = numpy.arange(out)
+    start, end = (i * size) // out, -((-(i + 1) * size) // out)
+    widest = int((end - start).max())
+    return numpy.minimum(start[:, None] + numpy.arange(widest)[None, :], end[:, None] - 1)
+
+
+class _AdaptiveMaxPool(Module):
+    """The max of each adaptive window (PyTorch's bins) of the last `_k` dims; with
+    return_indices, also where in the flattened plane each max is."""
+    _k = None
+
+    def __init__(self, output_size, return_indices=False):
+        super().__init__()
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def extra_repr(self):
+        return f"output_size={self.output_size}"
+
+    def forward(self, input):
+        k = self._k
+        if input.dim() not in (k + 1, k + 2):
+            if k == 1:
+                raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for "
+                                   f"argument #1 'self' (while checking arguments for adaptive_max_pool1d)")
+            raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: {list(input.shape)}")
+        sizes = tuple(input.shape[-k:])
+        wanted = (self.output_size,) * k if isinstance(self.output_size, int) else tuple(self.output_size)
+        outs = tuple(s if o is None else o for s, o in zip(sizes, wanted))
+        bins = [_bins(s, o) for s, o in zip(sizes, outs)]
+        lead = tuple(input.shape[:-k])
+        if k == 1:
+            windows = input[..., _fn.tensor(bins[0], device=input.device)]  # (..., out, width)
+            flat = bins[0]
+        else:
+            rows, cols = bins
+            r = _fn.tensor(rows[:, None, :, None], device=input.device)
+            q = _fn.tensor(cols[None, :, None, :], device=input.device)
+            windows = input[..., r, q]  # (..., out_h, out_w, height, width) of each window
+            flat = (rows[:, None, :, None] * sizes[1] + cols[None, :, None, :])
+        windows = windows.reshape(*lead, *outs, -1)
+        values, where = windows.max(-1)
+        if not self.return_indices:
+            return values
+        positions = _fn.tensor(flat.reshape(*outs, -1), device=input.device).expand(*lead, *outs, -1)
+        return values, _fn.gather(positions, -1, where.unsqueeze(-1)).squeeze(-1)
+
+
+class AdaptiveMaxPool1d(_AdaptiveMaxPool):
+    """The max of each of output_size adaptive windows along the last dim of an (N, C, L) or (C, L) input."""
+    _k = 1
+
+
+class AdaptiveMaxPool2d(_AdaptiveMaxPool):
+    """The max of each adaptive window of the last two dims (output_size (H, W); None keeps a dim)."""
+    _k = 2

@@ -146,3 +146,9 @@ def test_buffer_assigned_to_a_layer_is_registered():
             def __init__(self):
                 self.b = nn.Buffer(torch.ones(1))
         Early()
+
+
+@pytest.mark.parametrize("source", list(GOLDEN["indices"]))
+def test_adaptive_max_pool_indices_are_pytorchs(source):
+    values, indices = eval(source)
+    assert indices.dtype == torch.int64 and indices.tolist() == GOLDEN["indices"][source]

@@ -1,5 +1,6 @@
 """Regenerate tests/golden/nn_more_modules.json from PyTorch itself: for each module of
-engine/nn/modules_more.py (and modules_fold.py), made after torch.manual_seed(0) (default dtype float64, the engine's)
+engine/nn/modules_more.py (and modules_fold.py; an adaptive max pool with return_indices: its
+indices too, under "indices"), made after torch.manual_seed(0) (default dtype float64, the engine's)
 and called on fixed inputs (sin(0, 1, 2, ...) shaped, scaled by the case's factor), what it prints,
 its output, and the gradient of sum(output * cos(0, 1, ...)) for each input; and the messages of
 bad calls.
@@ -55,6 +56,9 @@ MODULES = [
     ("nn.Unfold(3, padding=1)", [(2, 4, 3)], 1), ("nn.Fold((4, 5), 2)", [(2, 12, 12)], 1),
     ("nn.Fold((5, 6), (2, 3), dilation=(1, 2), padding=1, stride=2)", [(1, 12, 6)], 1),
     ("nn.Fold(3, 3, padding=1)", [(18, 9)], 1),
+    ("nn.AdaptiveMaxPool1d(3)", [(2, 2, 7)], 1), ("nn.AdaptiveMaxPool1d(4)", [(3, 4)], 1),
+    ("nn.AdaptiveMaxPool2d((2, 3))", [(1, 2, 5, 7)], 1), ("nn.AdaptiveMaxPool2d((4, None))", [(2, 3, 5)], 1),
+    ("nn.AdaptiveMaxPool2d(3)", [(1, 1, 7, 8)], 1),
 ]
 
 ERRORS = ["nn.Softmax2d()(torch.ones(2))", "nn.PixelShuffle(2)(torch.ones(2, 2))",
@@ -69,7 +73,8 @@ ERRORS = ["nn.Softmax2d()(torch.ones(2))", "nn.PixelShuffle(2)(torch.ones(2, 2))
           "nn.BatchNorm3d(2)(torch.ones(2, 2, 2))", "nn.InstanceNorm3d(2)(torch.ones(2, 2))",
           "nn.ParameterDict()[3]", "nn.ParameterDict({1: torch.ones(1)})", "nn.AlphaDropout(1.5)",
           "nn.Unfold(2)(torch.ones(1, 1, 1, 5))", "nn.Fold((4, 5), 2)(torch.ones(1, 3, 12))",
-          "nn.Fold((4, 5), 2)(torch.ones(1, 4, 11))", "nn.Fold((4, 5), 2)(torch.ones(4, 12, 1, 1))"]
+          "nn.Fold((4, 5), 2)(torch.ones(1, 4, 11))", "nn.Fold((4, 5), 2)(torch.ones(4, 12, 1, 1))",
+          "nn.AdaptiveMaxPool1d(2)(torch.ones(2))", "nn.AdaptiveMaxPool2d(2)(torch.ones(2, 2))"]
 
 REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)", "nn.SELU(True)", "nn.Softmin()",
          "nn.RReLU()", "nn.RReLU(0.1, 0.3, True)", "nn.ZeroPad3d((1, 2, 3, 4, 5, 6))", "nn.ConstantPad2d(1, 0.5)",
@@ -78,7 +83,11 @@ REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)",
          "nn.LPPool2d(1.5, 2, stride=1)", "nn.LocalResponseNorm(2)", "nn.Bilinear(3, 4, 5, bias=False)",
          "nn.ParameterDict()", "nn.ParameterDict({'a': nn.Parameter(torch.ones(2, 3)), 'b': torch.zeros(2)})",
          "nn.BatchNorm3d(3)", "nn.InstanceNorm3d(3)", "nn.NLLLoss2d()",
-         "nn.Fold((4, 5), 2, stride=(1, 2))", "nn.Unfold((2, 3), dilation=2, padding=1, stride=2)"]
+         "nn.Fold((4, 5), 2, stride=(1, 2))", "nn.AdaptiveMaxPool2d((2, 3))", "nn.AdaptiveMaxPool1d(3, True)", "nn.Unfold((2, 3), dilation=2, padding=1, stride=2)"]
+
+INDICES = ["nn.AdaptiveMaxPool2d((2, 3), return_indices=True)(torch.sin(torch.arange(70.0)).reshape(1, 2, 5, 7))",
+           "nn.AdaptiveMaxPool1d(3, return_indices=True)(torch.sin(torch.arange(14.0)).reshape(2, 7))",
+           "nn.AdaptiveMaxPool2d(3, return_indices=True)(torch.cos(torch.arange(56.0)).reshape(1, 7, 8))"]
 
 
 def _input(shape, scale, offset):
@@ -104,7 +113,8 @@ def main():
     torch.set_default_dtype(torch.float64)
     warnings.simplefilter("ignore")
     data = {"modules": [_record(*case) for case in MODULES], "errors": [error_of(s, globals()) for s in ERRORS],
-            "reprs": {s: repr(eval(s)) for s in REPRS}}
+            "reprs": {s: repr(eval(s)) for s in REPRS},
+            "indices": {s: eval(s)[1].tolist() for s in INDICES}}
     write(OUT, data)
 
 
