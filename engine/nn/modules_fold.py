@@ -1,17 +1,18 @@
-"""torch.nn's Unfold and Fold (im2col and col2im), AdaptiveMaxPool1d and AdaptiveMaxPool2d, as
-compositions over windows gathered by indexing: Unfold gathers the sliding blocks of a padded
-(N, C, H, W) input (its gradient adds up where blocks overlap), Fold adds each block's values into
-place (index_add) and crops the padding, the adaptive max pools take the max of each of PyTorch's
-adaptive windows (gathered, a short window padded with a repeat of its last element). Their
-results' nodes are those ops' (PyTorch's are Im2ColBackward0, Col2ImBackward0,
-AdaptiveMaxPool2DBackward0...)."""
+"""torch.nn's Unfold and Fold (im2col and col2im), AdaptiveMaxPool1d and AdaptiveMaxPool2d,
+MaxUnpool1d and MaxUnpool2d, as compositions: Unfold gathers the sliding blocks of a padded
+(N, C, H, W) input by indexing (its gradient adds up where blocks overlap), Fold adds each block's
+values into place (index_add) and crops the padding, the adaptive max pools take the max of each
+of PyTorch's adaptive windows (gathered, a short window padded with a repeat of its last element),
+the unpools scatter each value to its index in zeros. Their results' nodes are those ops' (PyTorch's
+are Im2ColBackward0, Col2ImBackward0, AdaptiveMaxPool2DBackward0, MaxUnpool2DBackward0...)."""
 import numpy
 
 from .. import functions as _fn
 from . import functional as F
 from .module import Module
+from .modules_conv import _tuple
 
-__all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+__all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "MaxUnpool1d", "MaxUnpool2d"]
 
 
 def _pair(value):
@@ -158,4 +159,66 @@ class AdaptiveMaxPool1d(_AdaptiveMaxPool):
 
 class AdaptiveMaxPool2d(_AdaptiveMaxPool):
     """The max of each adaptive window of the last two dims (output_size (H, W); None keeps a dim)."""
+    _k = 2
+
+
+_SCALAR_TYPES = {"float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double", "int8": "Char",
+                 "uint8": "Byte", "int16": "Short", "int32": "Int", "bool": "Bool"}
+
+
+class _MaxUnpool(Module):
+    """max pooling undone: each value put at its index (max_pool's return_indices) in a zero plane
+    of the size the pooling came from (or output_size)."""
+    _k = None
+
+    def __init__(self, kernel_size, stride=None, padding=0):
+        super().__init__()
+        k = self._k
+        self.kernel_size = _tuple(kernel_size, k)
+        self.stride = _tuple(stride if stride is not None else kernel_size, k)
+        self.padding = _tuple(padding, k)
+
+    def extra_repr(self):
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+    def _sizes(self, input, output_size):
+        k = self._k
+        default = [(input.shape[d - k] - 1) * self.stride[d] - 2 * self.padding[d] + self.kernel_size[d]
+                   for d in range(k)]
+        if output_size is None:
+            return default
+        output_size = tuple(output_size)[-k:] if len(output_size) == k + 2 else tuple(output_size)
+        for d in range(k):
+            low, high = default[d] - self.stride[d], default[d] + self.stride[d]
+            if not low <= output_size[d] <= high:
+                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
+        return list(output_size)
+
+    def forward(self, input, indices, output_size=None):
+        k = self._k
+        if input.dim() not in (k + 1, k + 2):
+            raise RuntimeError(f"Input to max_unpooling{k}d should be a {k + 1}d or {k + 2}d Tensor, but got a tensor "
+                               f"with {input.dim()} dimensions.")
+        name = str(indices.dtype).replace("torch.", "")
+        if name != "int64":
+            raise RuntimeError(f"elements in indices should be type int64 but got: {_SCALAR_TYPES.get(name, name)}")
+        sizes = self._sizes(input, output_size)
+        lead = tuple(input.shape[:-k])
+        total = int(numpy.prod(sizes))
+        flat = indices.reshape(*lead, -1)
+        if flat.numel() and (int(flat.max()) >= total or int(flat.min()) < 0):
+            bad = int(flat.max()) if int(flat.max()) >= total else int(flat.min())
+            shown = "x".join(str(s) for s in (sizes + [1] if k == 1 else sizes))
+            raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {shown})")
+        out = _fn.zeros(*lead, total, dtype=input.dtype, device=input.device)
+        return out.scatter(-1, flat, input.reshape(*lead, -1)).reshape(*lead, *sizes)
+
+
+class MaxUnpool1d(_MaxUnpool):
+    """max_pool1d undone: each value of an (N, C, L) or (C, L) input put at its index in zeros."""
+    _k = 1
+
+
+class MaxUnpool2d(_MaxUnpool):
+    """max_pool2d undone: each value of an (N, C, H, W) or (C, H, W) input put at its index in zeros."""
     _k = 2

@@ -152,3 +152,8 @@ def test_buffer_assigned_to_a_layer_is_registered():
 def test_adaptive_max_pool_indices_are_pytorchs(source):
     values, indices = eval(source)
     assert indices.dtype == torch.int64 and indices.tolist() == GOLDEN["indices"][source]
+
+
+@pytest.mark.parametrize("source", list(GOLDEN["values"]))
+def test_call_value_is_pytorchs(source):
+    assert_close(eval(source).numpy(), numpy.array(GOLDEN["values"][source]), what=source)

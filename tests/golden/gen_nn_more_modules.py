@@ -74,7 +74,11 @@ ERRORS = ["nn.Softmax2d()(torch.ones(2))", "nn.PixelShuffle(2)(torch.ones(2, 2))
           "nn.ParameterDict()[3]", "nn.ParameterDict({1: torch.ones(1)})", "nn.AlphaDropout(1.5)",
           "nn.Unfold(2)(torch.ones(1, 1, 1, 5))", "nn.Fold((4, 5), 2)(torch.ones(1, 3, 12))",
           "nn.Fold((4, 5), 2)(torch.ones(1, 4, 11))", "nn.Fold((4, 5), 2)(torch.ones(4, 12, 1, 1))",
-          "nn.AdaptiveMaxPool1d(2)(torch.ones(2))", "nn.AdaptiveMaxPool2d(2)(torch.ones(2, 2))"]
+          "nn.AdaptiveMaxPool1d(2)(torch.ones(2))", "nn.AdaptiveMaxPool2d(2)(torch.ones(2, 2))",
+          "nn.MaxUnpool2d(2)(*nn.MaxPool2d(2, return_indices=True)(torch.ones(1, 2, 4, 4)), output_size=(7, 7))",
+          "nn.MaxUnpool2d(2)(torch.ones(2, 2), torch.zeros(2, 2, dtype=torch.long))",
+          "nn.MaxUnpool1d(2)(torch.ones(1, 2, 3), torch.zeros(1, 2, 3, dtype=torch.long) + 9)",
+          "nn.MaxUnpool2d(2)(torch.ones(1, 2, 2), torch.zeros(1, 2, 2))"]
 
 REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)", "nn.SELU(True)", "nn.Softmin()",
          "nn.RReLU()", "nn.RReLU(0.1, 0.3, True)", "nn.ZeroPad3d((1, 2, 3, 4, 5, 6))", "nn.ConstantPad2d(1, 0.5)",
@@ -83,11 +87,19 @@ REPRS = ["nn.CELU(0.5, True)", "nn.Hardtanh(-2.0, 2.0, True)", "nn.ReLU6(True)",
          "nn.LPPool2d(1.5, 2, stride=1)", "nn.LocalResponseNorm(2)", "nn.Bilinear(3, 4, 5, bias=False)",
          "nn.ParameterDict()", "nn.ParameterDict({'a': nn.Parameter(torch.ones(2, 3)), 'b': torch.zeros(2)})",
          "nn.BatchNorm3d(3)", "nn.InstanceNorm3d(3)", "nn.NLLLoss2d()",
-         "nn.Fold((4, 5), 2, stride=(1, 2))", "nn.AdaptiveMaxPool2d((2, 3))", "nn.AdaptiveMaxPool1d(3, True)", "nn.Unfold((2, 3), dilation=2, padding=1, stride=2)"]
+         "nn.Fold((4, 5), 2, stride=(1, 2))", "nn.AdaptiveMaxPool2d((2, 3))", "nn.AdaptiveMaxPool1d(3, True)",
+         "nn.MaxUnpool2d(2)", "nn.MaxUnpool1d(2, stride=1, padding=1)", "nn.MaxUnpool2d((2, 3), stride=(1, 2))", "nn.Unfold((2, 3), dilation=2, padding=1, stride=2)"]
 
 INDICES = ["nn.AdaptiveMaxPool2d((2, 3), return_indices=True)(torch.sin(torch.arange(70.0)).reshape(1, 2, 5, 7))",
            "nn.AdaptiveMaxPool1d(3, return_indices=True)(torch.sin(torch.arange(14.0)).reshape(2, 7))",
            "nn.AdaptiveMaxPool2d(3, return_indices=True)(torch.cos(torch.arange(56.0)).reshape(1, 7, 8))"]
+# values of calls that take more than tensors of one shape (an unpool takes a pool's values and indices)
+X = "torch.sin(torch.arange(40.0)).reshape(1, 2, 4, 5)"
+VALUES = [f"nn.MaxUnpool2d(2)(*nn.MaxPool2d(2, return_indices=True)({X}))",
+          f"nn.MaxUnpool2d(2)(*nn.MaxPool2d(2, return_indices=True)({X}), output_size=(5, 5))",
+          f"nn.MaxUnpool2d((2, 3), stride=(1, 2))(*nn.MaxPool2d((2, 3), (1, 2), return_indices=True)({X}[0]))",
+          "nn.MaxUnpool1d(2, stride=1, padding=1)(*nn.MaxPool1d(2, 1, 1, return_indices=True)"
+          "(torch.cos(torch.arange(14.0)).reshape(2, 7)))"]
 
 
 def _input(shape, scale, offset):
@@ -114,7 +126,7 @@ def main():
     warnings.simplefilter("ignore")
     data = {"modules": [_record(*case) for case in MODULES], "errors": [error_of(s, globals()) for s in ERRORS],
             "reprs": {s: repr(eval(s)) for s in REPRS},
-            "indices": {s: eval(s)[1].tolist() for s in INDICES}}
+            "indices": {s: eval(s)[1].tolist() for s in INDICES}, "values": {s: eval(s).tolist() for s in VALUES}}
     write(OUT, data)
 
 
