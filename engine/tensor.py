@@ -217,11 +217,23 @@ class Tensor(TensorBase, metaclass=_TensorType):
     def __ge__(self, other):
         return _fn.ge(self, other)
 
+    # PyTorch's == and != turn a TypeError of their operand into NotImplemented, so that Python compares
+    # by identity: x == None and x == "a" are False, x != None is True (not an error, not a tensor)
     def __eq__(self, other):
-        return _fn.eq(self, other)
+        if other is None:
+            return NotImplemented
+        try:
+            return _fn.eq(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __ne__(self, other):
-        return _fn.ne(self, other)
+        if other is None:
+            return NotImplemented
+        try:
+            return _fn.ne(self, other)
+        except TypeError:
+            return NotImplemented
 
     def __and__(self, other):
         return _fn.bitwise_and(self, other)

@@ -70,3 +70,11 @@ def test_a_numpy_scalar_keeps_its_dtype(value, dtype):
     # PyTorch 2.13: torch.tensor(np.float32(0.3)).dtype is torch.float32 (a Python float takes the default)
     assert str(ad.tensor(value).dtype) == f"torch.{dtype}"
     assert str(ad.as_tensor(value).dtype) == f"torch.{dtype}"
+
+
+def test_comparing_with_none_or_a_string_is_by_identity():
+    # PyTorch 2.13: t == None and t == "a" are False, t != None is True (its TypeError becomes NotImplemented)
+    t = ad.tensor([1.0, 2.0])
+    assert (t == None) is False and (t != None) is True  # noqa: E711
+    assert (t == "a") is False and (t != "a") is True
+    assert (t == 1.0).tolist() == [True, False] and (t != [1.0, 3.0]).tolist() == [False, True]
