@@ -33,6 +33,7 @@ from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2
                                  group_norm, instance_norm, rms_norm)
 from .functional_nnlayers import __all__ as _nnlayers
 from . import functional_losses as _losses
+from .functional_losses import _legacy as _reduction  # PyTorch's _Reduction, one for every loss
 from .functional_losses import *  # noqa: F401,F403  (margin_ranking_loss, triplet_margin_loss, ...)
 from . import functional_attention as _attention
 from .functional_attention import *  # noqa: F401,F403  (scaled_dot_product_attention)
@@ -70,23 +71,6 @@ def _number(value, name, fname, position=None):
         where = "" if position is None else f" (position {position})"
         raise TypeError(f"{fname}(): argument '{name}'{where} must be Number, not {type(value).__name__}")
     return float(value)
-
-
-def _reduction(reduction, size_average=None, reduce=None):
-    """PyTorch's _Reduction: the legacy size_average/reduce flags override `reduction`."""
-    if size_average is not None or reduce is not None:
-        size_average = True if size_average is None else size_average
-        reduce = True if reduce is None else reduce
-        reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
-        warnings.warn(f"size_average and reduce args will be deprecated, please use reduction='{reduction}' "
-                      f"instead.", stacklevel=3)
-    if reduction == "elementwise_mean":
-        warnings.warn("reduction='elementwise_mean' is deprecated. Please use reduction='mean' instead.",
-                      stacklevel=3)
-        reduction = "mean"
-    if reduction not in ("none", "mean", "sum"):
-        raise ValueError(f"{reduction} is not a valid value for reduction")
-    return reduction
 
 
 def _not_differentiable(t, fname, argument):

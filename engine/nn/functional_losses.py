@@ -30,9 +30,9 @@ __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss
 _EPSILON = 1e-12  # ATen's EPSILON in cosine_embedding_loss
 
 
-def _legacy(reduction, size_average, reduce):
+def _legacy(reduction, size_average=None, reduce=None):
     """PyTorch's _Reduction: the legacy size_average/reduce flags override `reduction`, with its
-    deprecation warning; then the name is checked."""
+    deprecation warning; then the name is checked. (nn.functional's losses use it too.)"""
     if size_average is not None or reduce is not None:
         size_average = True if size_average is None else size_average
         reduce = True if reduce is None else reduce
