@@ -13,6 +13,22 @@ from .module import Module, Parameter
 __all__ = ["LayerNorm", "Embedding", "PairwiseDistance", "ModuleDict", "ParameterList"]
 
 
+def affine_parameters(module, affine, shape, bias, dtype, device):
+    """A normalisation layer's weight (ones) and bias (zeros) of `shape` where `affine` (the bias
+    only with `bias`), else both registered as None -- LayerNorm's and GroupNorm's."""
+    for name, wanted in (("weight", affine), ("bias", affine and bias)):
+        module.register_parameter(name, Parameter(_fn.empty(*shape, dtype=dtype, device=device)) if wanted else None)
+    reset_affine(module)
+
+
+def reset_affine(module):
+    """Weight to ones and bias to zeros, where they exist."""
+    if module.weight is not None:
+        init.ones_(module.weight)
+    if module.bias is not None:
+        init.zeros_(module.bias)
+
+
 class LayerNorm(Module):
     """layer_norm over the last dims (normalized_shape), with a learnt weight (ones) and bias
     (zeros) of that shape unless elementwise_affine=False (bias=False: no bias)."""
@@ -24,22 +40,10 @@ class LayerNorm(Module):
         self.normalized_shape = tuple(normalized_shape)
         self.eps = eps
         self.elementwise_affine = elementwise_affine
-        if elementwise_affine:
-            self.weight = Parameter(_fn.empty(*self.normalized_shape, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(_fn.empty(*self.normalized_shape, dtype=dtype, device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        affine_parameters(self, elementwise_affine, self.normalized_shape, bias, dtype, device)
 
     def reset_parameters(self):
-        if self.elementwise_affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input):
         return F.layer_norm(input, self.normalized_shape, self.weight, self.bias, self.eps)

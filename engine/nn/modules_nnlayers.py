@@ -11,6 +11,7 @@ from . import functional as F
 from . import init
 from .module import Module, Parameter
 from .modules_conv import _ConvNd, _BatchNorm, _MaxPoolNd, _tuple
+from .modules_layers import affine_parameters, reset_affine
 
 __all__ = ["ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "AvgPool1d", "GroupNorm", "InstanceNorm1d",
            "InstanceNorm2d", "RMSNorm", "Upsample"]
@@ -128,22 +129,10 @@ class GroupNorm(Module):
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by num_groups ({num_groups})")
         self.num_groups, self.num_channels, self.eps, self.affine = num_groups, num_channels, eps, affine
-        if affine:
-            self.weight = Parameter(_fn.empty(num_channels, dtype=dtype, device=device))
-            if bias:
-                self.bias = Parameter(_fn.empty(num_channels, dtype=dtype, device=device))
-            else:
-                self.register_parameter("bias", None)
-        else:
-            self.register_parameter("weight", None)
-            self.register_parameter("bias", None)
-        self.reset_parameters()
+        affine_parameters(self, affine, (num_channels,), bias, dtype, device)
 
     def reset_parameters(self):
-        if self.affine:
-            init.ones_(self.weight)
-            if self.bias is not None:
-                init.zeros_(self.bias)
+        reset_affine(self)
 
     def forward(self, input):
         return F.group_norm(input, self.num_groups, self.weight, self.bias, self.eps)
