@@ -322,9 +322,8 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
     try:
         with quiet_numpy():  # inf and nan come out silently, as in PyTorch
             if batch is None:
-                (_execute if not ANOMALY[0] else _checking_execute())(
-                    heap, buffers, deps, needed, targets, inputs, captured, borrowed,
-                    retain_graph, create_graph, accumulate)
+                _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
+                         retain_graph, create_graph, accumulate, _checked if ANOMALY[0] else None)
             else:
                 _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                                  retain_graph, create_graph, batch)
@@ -380,8 +379,9 @@ except ImportError:
 
 
 def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
-             retain_graph, create_graph, accumulate):
-    """The Kahn loop: pop the newest ready node, run its backward, pass gradients on."""
+             retain_graph, create_graph, accumulate, check=None):
+    """The Kahn loop: pop the newest ready node, run its backward, pass gradients on (`check`:
+    anomaly mode's look at each node's gradients)."""
     math_for = tensor_math if create_graph else array_math  # (each keeps one F per device)
     pop, push = heapq.heappop, heapq.heappush
     take = buffers.pop
@@ -426,6 +426,8 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
             if hooked is not None and hooked.post:
                 grads = _after_node(node, F, g, grads, uniform, create_graph, borrowed)
                 uniform = False
+        if check is not None:
+            grads = check(node, F, g, grads)
         for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):
             if child is None or (needed is not None and child not in needed):
                 continue
@@ -463,30 +465,9 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
 
 
 # Anomaly detection (torch.autograd.anomaly_mode): [on, check_nan]. A backward started while it is on
-# runs _checking_execute's loop, which looks at every gradient a node returns for NaN; the plain loop
-# never tests it.
+# gives _execute `_checked`, which looks at every gradient a node returns for NaN (after its backward
+# and post-hooks, where PyTorch's engine checks); otherwise the loop's one test per node is `check is None`.
 ANOMALY = [False, True]
-_checking = []  # the checking loop, once made
-
-
-def _checking_execute():
-    """_execute with a NaN check of each node's gradients after its backward and post-hooks (where
-    PyTorch's engine checks), made from _execute's own source the first time anomaly detection is used,
-    so that the two loops cannot drift apart and the plain one carries no test for it."""
-    if not _checking:
-        import inspect
-        lines, first = inspect.getsourcelines(_execute)
-        # (blank lines first: a traceback through it gives this file's own line numbers)
-        source = "\n" * (first - 1) + "".join(lines).replace("def _execute(", "def _execute_checking(", 1)
-        marker = "        for child, gi, shape, dtype in zip(nexts, grads, node.shapes, node.dtypes):\n"
-        if source.count(marker) != 1:
-            raise AssertionError("_execute changed: _checking_execute's marker line is not in it once")
-        # (the check inside the marker line, so that the lines keep their numbers)
-        source = source.replace(marker, marker.replace("zip(nexts, grads,", "zip(nexts, _checked(node, F, g, grads),"))
-        namespace = {}
-        exec(compile(source, __file__, "exec"), globals(), namespace)
-        _checking.append(namespace["_execute_checking"])
-    return _checking[0]
 
 
 def _checked(node, F, g, grads):
