@@ -53,6 +53,16 @@ class LayerNorm(Module):
                 f"bias={self.bias is not None}")
 
 
+def padding_index(padding_idx, num_embeddings, word):
+    """An embedding's padding_idx, a negative one counted from the end; PyTorch's AssertionError
+    (whose first word Embedding and EmbeddingBag spell differently: `word`) outside the table."""
+    if padding_idx is None:
+        return None
+    if not -num_embeddings <= padding_idx < num_embeddings:
+        raise AssertionError(f"{word} must be within num_embeddings")
+    return padding_idx + num_embeddings if padding_idx < 0 else padding_idx
+
+
 class Embedding(Module):
     """A lookup table of num_embeddings vectors of embedding_dim, learnt: called on integer
     indices, it gives their rows. The initial rows are standard normal draws (not PyTorch's
@@ -63,15 +73,7 @@ class Embedding(Module):
         super().__init__()
         self.num_embeddings = num_embeddings
         self.embedding_dim = embedding_dim
-        if padding_idx is not None:
-            if padding_idx > 0:
-                if padding_idx >= num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
-            elif padding_idx < 0:
-                if padding_idx < -num_embeddings:
-                    raise AssertionError("Padding_idx must be within num_embeddings")
-                padding_idx = num_embeddings + padding_idx
-        self.padding_idx = padding_idx
+        self.padding_idx = padding_index(padding_idx, num_embeddings, "Padding_idx")
         self.max_norm = max_norm
         self.norm_type = norm_type
         self.scale_grad_by_freq = scale_grad_by_freq
