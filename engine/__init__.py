@@ -25,7 +25,7 @@ from .functions import __all__ as _function_names
 from . import autograd  # noqa: F401  (torch.autograd)
 from .functional import jacobian, hessian
 from .custom_function import Function, FunctionCtx, once_differentiable
-from . import linalg, nn, data  # noqa: F401  (torch.linalg, torch.nn, torch.utils.data)
+from . import linalg, data  # noqa: F401  (torch.linalg, torch.utils.data; torch.nn: __getattr__ below)
 from . import special  # noqa: F401,E402  (torch.special)
 from .gradcheck import gradcheck, gradgradcheck, GradcheckError
 from . import testing  # torch.testing: assert_close
@@ -54,3 +54,13 @@ __all__ = sorted(set(_function_names) | {
     "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
     "set_printoptions", "OPS", "memory_format", "contiguous_format", "preserve_format", "channels_last",
     "channels_last_3d", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"})
+
+
+def __getattr__(name):
+    """torch.nn, imported on first use: its ~25 modules (the layers, the losses, RNNs, Transformers)
+    are a fifth of the engine's import, which a job that never reads nn -- every `autodiff eval` --
+    need not pay at start-up. (`import autodiff.engine.nn` works as ever.)"""
+    if name == "nn":
+        import importlib
+        return importlib.import_module(".nn", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

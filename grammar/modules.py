@@ -1,8 +1,8 @@
 """What `import` can bind, and the few Python builtins the language adds for
 pasted Python (exceptions, dicts, `type`, `isinstance`): one allow-list.
 
-`MODULES` maps every importable dotted name to how it is made: torch and its
-namespaces (the tables of names.py), `math` (Python's math on Python numbers;
+`resolve` makes every importable dotted name: torch and its namespaces (the
+tables of names.py, torch.nn's made on first import), `math` (Python's math on Python numbers;
 on a one-element tensor as Python's math does, through float()), and a
 `numpy` subset that makes numpy arrays (printed as numpy prints them, taken
 by torch.tensor / torch.from_numpy), Python's `random` (the program's own
@@ -30,7 +30,7 @@ from .classes import UserClass, UserInstance, DESCRIPTORS
 from .words import show
 from .dataclasses_module import dataclasses_table, Field as DataclassField
 
-__all__ = ["EXCEPTIONS", "MODULES", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
+__all__ = ["EXCEPTIONS", "SUPPORTED", "resolve", "import_from", "EXTRA_BUILTINS",
            "extra_attribute", "TypeView", "is_exception_class"]
 
 SUPPORTED = ("import torch, import torch.nn.functional as F, from torch import ..., "
@@ -321,17 +321,18 @@ def _numpy_module(state):
 
 # ----------------------------------------------------------------- modules
 
-def _torch_modules():
-    """torch and every namespace inside it, by dotted name."""
-    out = {}
-    stack = [("torch", TORCH_NAMESPACE)]
-    while stack:
-        name, ns = stack.pop()
-        out[name] = ns
-        for key, value in ns.table.items():
-            if isinstance(value, Namespace) and f"{name}.{key}" not in out:
-                stack.append((f"{name}.{key}", value))
-    return out
+def _torch_module(dotted):
+    """torch, or a namespace inside it by its dotted name (torch.nn.functional); None if there is none.
+    Walked name by name, so a namespace made on first use (torch.nn's) is made when it is imported."""
+    parts = dotted.split(".")
+    if parts[0] != "torch":
+        return None
+    module = TORCH_NAMESPACE
+    for part in parts[1:]:
+        module = module.table.get(part)
+        if not isinstance(module, Namespace):
+            return None
+    return module
 
 
 def _copy(value):
@@ -438,9 +439,7 @@ _STANDARD = {
 for _name, _f in (("copy", _copy), ("deepcopy", _deepcopy), ("defaultdict", _defaultdict)):
     _f.__name__ = _f.__qualname__ = _name
 
-_TORCH_MODULES = _torch_modules()
 MATH_MODULE = Namespace("math", MATH)
-MODULES = sorted(list(_TORCH_MODULES) + ["math", "numpy", "numpy.random", "random", "time"] + list(_STANDARD))
 
 
 def resolve(dotted, state):
@@ -449,8 +448,9 @@ def resolve(dotted, state):
     module = state.get(dotted)
     if module is not None:
         return module
-    if dotted in _TORCH_MODULES:
-        module = _TORCH_MODULES[dotted]
+    module = _torch_module(dotted)
+    if module is not None:
+        pass
     elif dotted == "math":
         module = MATH_MODULE
     elif dotted == "random":

@@ -184,13 +184,21 @@ _OTHER = {"device": E.device, "manual_seed": E.manual_seed, "get_default_dtype":
 
 
 class Namespace:
-    """`torch`, `torch.autograd`, `torch.nn.functional`...: a read-only table of names."""
+    """`torch`, `torch.autograd`, `torch.nn.functional`...: a read-only table of names. `table` may be
+    given as a function that makes it, called on first use (torch.nn's: its modules are imported then)."""
 
-    __slots__ = ("name", "table")
+    __slots__ = ("name", "_table")
 
     def __init__(self, name, table):
         self.name = name
-        self.table = table
+        self._table = table
+
+    @property
+    def table(self):
+        table = self._table
+        if callable(table):
+            table = self._table = table()
+        return table
 
     def __repr__(self):
         return f"<module '{self.name}'>"
@@ -216,15 +224,30 @@ TORCH["pi"] = math.pi
 TORCH["e"] = math.e
 TORCH["inf"] = math.inf
 TORCH["nan"] = math.nan
-_functional = Namespace("torch.nn.functional",
-                        {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS})
-_nn = Namespace("torch.nn", dict({name: getattr(E.nn, name) for name in E.nn.modules.__all__ + E.nn.modules_more.__all__
-                                                              + E.nn.modules_rnn.__all__ + E.nn.modules_lazy.__all__
-                                                              + E.nn.modules_attention.__all__
-                                                              + E.nn.modules_transformer.__all__
-                                                              + E.nn.modules_fold.__all__},
-                                 functional=_functional, init=Namespace("torch.nn.init", {
-                                     name: getattr(E.nn.init, name) for name in E.nn.init.__all__})))
+
+
+def _nn_functional_table():
+    return {name: getattr(E.nn.functional, name) for name in E.nn.functional.FUNCTIONS}
+
+
+def _nn_table():
+    nn = E.nn
+    layers = (nn.modules.__all__ + nn.modules_more.__all__ + nn.modules_rnn.__all__ + nn.modules_lazy.__all__
+              + nn.modules_attention.__all__ + nn.modules_transformer.__all__ + nn.modules_fold.__all__)
+    return dict({name: getattr(nn, name) for name in layers}, functional=_functional,
+                init=Namespace("torch.nn.init", {name: getattr(nn.init, name) for name in nn.init.__all__}))
+
+
+# torch.nn and torch.nn.functional: tables made (and nn imported) when a program first reads them
+_functional = Namespace("torch.nn.functional", _nn_functional_table)
+_nn = Namespace("torch.nn", _nn_table)
+
+
+def _nn_loaded():
+    """engine.nn if a program has used it (until then no value can be one of its layers), else None."""
+    return E.__dict__.get("nn")
+
+
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode, "set_multithreading_enabled": E.autograd.set_multithreading_enabled,
@@ -400,13 +423,13 @@ def attribute(obj, name):
             allowed = _OPTIMIZER_ATTRIBUTES
         elif isinstance(obj, _LRScheduler):  # its methods and what it was configured with (gamma, T_max, ...)
             allowed = _public(type(obj), extra=[n for n in vars(obj) if not n.startswith("_")])
-        elif isinstance(obj, E.nn.Module):
+        elif (nn := _nn_loaded()) is not None and isinstance(obj, nn.Module):
             allowed = layer_attributes(obj)
         elif isinstance(obj, E.data.DataLoader):
             allowed = _LOADER_ATTRIBUTES
         elif isinstance(obj, E.data.TensorDataset):
             allowed = _DATASET_ATTRIBUTES
-        elif isinstance(obj, type) and issubclass(obj, E.nn.Module):  # a layer class: what programs defined
+        elif nn is not None and isinstance(obj, type) and issubclass(obj, nn.Module):  # a layer class: what programs defined
             allowed = program_names(obj) | _LAYER_CLASS_METHODS
             if name not in allowed:
                 raise AttributeError(f"type object '{obj.__name__}' has no attribute '{name}'")
@@ -425,7 +448,8 @@ def attribute(obj, name):
         else:
             allowed = frozenset()
     if name not in allowed:
-        if isinstance(obj, (E.nn.Module, _FunctionCtx, _FunctionNode)):  # PyTorch's words
+        if isinstance(obj, (_FunctionCtx, _FunctionNode)) or (nn := _nn_loaded()) is not None \
+                and isinstance(obj, nn.Module):  # PyTorch's words
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         raise AttributeError(f"{_type_name(obj)} has no attribute '{name}'")
     value = getattr(obj, name)
@@ -470,7 +494,7 @@ _SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (st
 def settable(obj, name):
     """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
-    if isinstance(obj, E.nn.Module):
+    if (nn := _nn_loaded()) is not None and isinstance(obj, nn.Module):
         return not name.startswith("_")
     if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)
         return not name.startswith("_") and name not in _CTX_METHODS

@@ -863,6 +863,8 @@ def index(obj, key):
     if obj.__class__ is dict or obj.__class__ is _np.ndarray or obj.__class__ is UserInstance \
             or obj.__class__ in _INDEXABLE:
         return obj[key]
+    if _layer_types_added():
+        return index(obj, key)
     raise TypeError(f"{_describe(obj)} can't be indexed")
 
 
@@ -871,17 +873,21 @@ def store_index(obj, key, value):
         obj[key] = value
     elif obj.__class__ in (list, dict, _np.ndarray, UserInstance) or obj.__class__ in _ITEM_ASSIGNABLE:
         obj[key] = value
+    elif _layer_types_added():
+        store_index(obj, key, value)
     else:
         raise TypeError(f"{_describe(obj)} does not support item assignment")
 
 
 def delete_index(obj, key):
     """`del obj[key]` for lists, dicts and nn.ModuleDict."""
-    if obj.__class__ is list or obj.__class__ is dict or obj.__class__ is E.nn.ModuleDict \
+    if obj.__class__ is list or obj.__class__ is dict or obj.__class__ in _DELETABLE \
             or obj.__class__ in _ITEM_ASSIGNABLE and isinstance(obj, dict):
         if isinstance(key, E.Tensor):
             key = key.__index__()
         del obj[key]
+    elif _layer_types_added():
+        delete_index(obj, key)
     else:
         raise TypeError(f"'{_python_type(obj)}' object does not support item deletion")
 
@@ -916,20 +922,38 @@ def unpack(value, n):
 
 # a generator reaches a program only from the engine (module.parameters()): the language has no yield
 _ITERABLE = (list, tuple, range, str, E.Tensor, zip, enumerate, reversed, types.GeneratorType, UserInstance,
-             SequenceIterator,
-             E.nn.Sequential, E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList, E.data.DataLoader,
-             E.data.TensorDataset) + modules.ITERABLE_TYPES
+             SequenceIterator, E.data.DataLoader, E.data.TensorDataset) + modules.ITERABLE_TYPES
 # the dicts an optimiser and a scheduler hold: opt.state (a defaultdict), MultiStepLR.milestones (a Counter)
-_INDEXABLE = frozenset({E.nn.Sequential, E.nn.ModuleList, E.data.TensorDataset, E.nn.ModuleDict, E.nn.ParameterList,
-                        collections.defaultdict, collections.Counter, collections.OrderedDict, modules.TypingName})
-_ITEM_ASSIGNABLE = frozenset({E.nn.ModuleList, E.nn.ModuleDict, E.nn.ParameterList,  # layers registered as assigned
-                             collections.OrderedDict, collections.defaultdict, collections.Counter})
+_INDEXABLE = frozenset({E.data.TensorDataset, collections.defaultdict, collections.Counter, collections.OrderedDict,
+                        modules.TypingName})
+_ITEM_ASSIGNABLE = frozenset({collections.OrderedDict, collections.defaultdict, collections.Counter})
+_DELETABLE = frozenset()
+_layer_types = []  # torch.nn's containers, once added to the tables above
+
+
+def _layer_types_added():
+    """Whether torch.nn's containers (Sequential, ModuleList, ModuleDict, ParameterList) have just been
+    added to the tables above. torch.nn is imported when a program first reads it (engine.__getattr__),
+    and until then no value can be one of its layers: the tables take them at the first value they
+    refuse after that, and the refusing check asks again."""
+    global _ITERABLE, _INDEXABLE, _ITEM_ASSIGNABLE, _DELETABLE
+    nn = E.__dict__.get("nn")
+    if nn is None or _layer_types:
+        return False
+    _layer_types.extend((nn.Sequential, nn.ModuleList, nn.ModuleDict, nn.ParameterList))
+    _ITERABLE += tuple(_layer_types)
+    _INDEXABLE |= frozenset(_layer_types)
+    _ITEM_ASSIGNABLE |= {nn.ModuleList, nn.ModuleDict, nn.ParameterList}  # layers registered as assigned
+    _DELETABLE = frozenset({nn.ModuleDict})
+    return True
 
 
 def iterate(value):
     if isinstance(value, _ITERABLE) or hasattr(value, "_fields") \
             or value.__class__.__name__ == "list_reverseiterator":
         return iter(value)
+    if _layer_types_added():
+        return iterate(value)
     raise TypeError(f"'{_python_type(value)}' object is not iterable")
 
 
