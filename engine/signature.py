@@ -27,7 +27,7 @@ from collections import namedtuple
 
 from . import code_cache
 
-__all__ = ["Signature", "Param", "make_function", "result_type", "result_types"]
+__all__ = ["Signature", "Param", "make_function", "call_signature", "result_type", "result_types"]
 
 _TYPES = {"Tensor", "Tensor[]", "Scalar", "int", "int[]", "float", "float[]", "bool", "str", "ScalarType", "Device",
           "Any"}
@@ -176,15 +176,21 @@ def make_function(row, name, signature, helpers):
         namespace["_result"] = result_type(signature.name, [n for _, n in signature.returns])
     exec(code_cache.compiled(source, f"<signature of {row.__name__}: {name}>"), namespace)
     function = namespace[name]
-    function.__call_signature__ = inspect.signature(function)  # what binds (overloads are picked by it)
     if layout.aliases:  # what inspect shows (the catalog, help()): PyTorch's parameters, not numpy's aliases
-        shown = function.__call_signature__
-        function.__signature__ = shown.replace(parameters=[
+        function.__call_signature__ = called = inspect.signature(function)  # (what binds: see call_signature)
+        function.__signature__ = called.replace(parameters=[
             p.replace(default=inspect.Parameter.empty) if p.default is _UNSET else p
-            for p in shown.parameters.values() if p.name not in dict(layout.aliases)])
+            for p in called.parameters.values() if p.name not in dict(layout.aliases)])
     function.__source__ = source      # what make_function wrote (for reading and debugging)
     function.__signature_text__ = signature.text
     return function
+
+
+def call_signature(function):
+    """The inspect.Signature that a made function's arguments bind to (overloads are picked by it):
+    its own, numpy's aliases (axis=, keepdims=) included. Worked out where asked, not for each of
+    ~190 functions at every start-up (where inspect shows another, make_function keeps this one)."""
+    return getattr(function, "__call_signature__", None) or inspect.signature(function)
 
 
 class _Layout:

@@ -8,7 +8,7 @@ from .. import dtypes as _dt
 from ..core.inplace import inplace
 from ..core.op import TABLE
 from ..core.tensor import TensorBase, run_op, wrap_dim, NO_PARAMS
-from ..signature import make_function
+from ..signature import make_function, call_signature
 from .arguments import as_tensor_like, checked, operands, reduction_dims, tensor_in, tensor_list
 
 __all__ = ["made", "inplace_variant"]
@@ -70,7 +70,7 @@ def _rows_by_name():
 def _overloads(name, cases):
     """One function over several rows' functions of the same name: the first whose signature the
     arguments bind to, with the types it declares, runs (else PyTorch's list of what it takes)."""
-    tests = [(_accepts(fn.__call_signature__, op.parsed), fn) for op, fn in cases]
+    tests = [(_accepts(call_signature(fn), op.parsed), fn) for op, fn in cases]
 
     def function(*args, **kwargs):
         for accepts, fn in tests:
