@@ -126,6 +126,17 @@ def test_long_literals_parse_in_memory_in_proportion(tmp_path, what, line):
     assert ("value" in obj) if "name" not in what else obj["error"]["type"] == "NameError"
 
 
+def test_a_long_unknown_name_is_shown_once_not_again_in_its_hint(cli):
+    """Python's NameError holds the name once; the hint repeated it (three times in a job's,
+    `add NAME=VALUE (e.g. NAME=1) or --set NAME=VALUE`): 4 MB of error for a 1 MB name."""
+    name = "a" * 5000
+    for err in (cli.run_fails(name), cli.error_text("eval", f"x*{name}", "x=1")):
+        assert err.startswith(f"error: name '{name}' is not defined\n") and err.count(name) == 1, len(err)
+        assert len(err) < 2 * len(name)
+    assert cli.error_text("eval", "x*yy", "x=1").endswith("  hint: bind it: add yy=VALUE (e.g. yy=1) or --set "
+                                                         "yy=VALUE\n")
+
+
 def test_five_million_items_are_refused_before_parsing(tmp_path):
     jobs = tmp_path / "jobs.txt"
     jobs.write_text("sum([" + ",".join(["1"] * 5_000_000) + "])\n")
