@@ -273,6 +273,17 @@ def test_numpys_allocation_failure_is_worded_as_ours(cli):
     assert "Unable to allocate" not in message and ". MiB" not in message
 
 
+@linux_only
+def test_an_allocation_the_machine_refuses_below_the_budget_does_not_blame_the_budget(cli):
+    # 728 TiB (10**14 float64s) is past any machine's memory, and below a budget of 1,000 TiB: the
+    # budget was not what stopped it (it said "went past its memory budget (limit 1e+03 TiB)")
+    err = cli.failed_job("zeros(10**14).sum()*x", "x=1", "--max-memory", "1000T")
+    assert err["type"] == "MemoryError"
+    assert err["message"] == ("the machine could not provide the memory for an array of 728 TiB, shape "
+                              "[100000000000000], float64 (the job's memory budget, 1,000 TiB, is larger)"), err
+    assert err["hint"] == "work on smaller tensors"
+
+
 def test_whole_numbers_print_up_to_max_digits(cli):
     out = cli.ok("run", "-c", "print(len(str(10**5000)))").stdout
     assert out == "5001\n"  # past Python's own 4,300-digit guard
