@@ -179,10 +179,7 @@ def _write(entry, where, failed, done, progress, written=None):
         raise DaskBatchError(f"the Dask cluster at {where} could not run the jobs on lines {first_line}-{last_line}: "
                              f"{_reason(e)}{hint}") from None
     parts, chunk_failed = result
-    totals = write_output(parts, count, failed, done, progress, chunk_failed)
-    if written is not None:
-        written(last_line)
-    return totals
+    return write_output(parts, count, failed, done, progress, chunk_failed, written, last_line)
 
 
 # ------------------------------------------------------------------ on a worker

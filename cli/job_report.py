@@ -48,10 +48,10 @@ class JobReport:
                 with whole():
                     self.error(line, text, e, where if batch else None)
                 continue
-            with whole():
+            with whole():  # (last_line within: a Ctrl-C held back is raised as the block ends)
                 failed += self.result(line, text, result, batch, first)
+                self.last_line = line
             first = False
-            self.last_line = line
             if not batch:
                 sys.stdout.flush()  # a batch flushes before it waits for input (job_lines)
         return failed

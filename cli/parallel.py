@@ -219,9 +219,8 @@ def run_batch_in_workers(jobs, run_chunk, workers, progress=None, written=None, 
                 ready.update([_receive(worker, pool, lost)])
             while next_out in ready:
                 parts, chunk_failed, chunk_jobs = ready.pop(next_out)
-                failed, done = write_output(parts, len(chunk_jobs), failed, done, progress, chunk_failed)
-                if written is not None:
-                    written(chunk_jobs[-1][0])
+                failed, done = write_output(parts, len(chunk_jobs), failed, done, progress, chunk_failed,
+                                            written, chunk_jobs[-1][0])
                 next_out += 1
     finally:
         for w in pool:
@@ -266,9 +265,11 @@ def _in_this_process(jobs, run_chunk, written=None):
         first = False
 
 
-def write_output(parts, count, failed, done, progress, chunk_failed):
+def write_output(parts, count, failed, done, progress, chunk_failed, written=None, last_line=None):
     """A chunk's caught output (a Recorder's parts), written here in the order it was written;
-    the totals (failed, done) after it. Each piece is written whole (Ctrl-C waits for it)."""
+    the totals (failed, done) after it. Each piece is written whole (Ctrl-C waits for it), and
+    `written(last_line)` is told within the same block: a Ctrl-C held back until the write ends
+    then never leaves a chunk written but not counted ("the results of lines up to N")."""
     from .interrupts import whole
     with whole():
         for stream, text in parts:
@@ -279,6 +280,8 @@ def write_output(parts, count, failed, done, progress, chunk_failed):
             else:
                 sys.stdout.write(text)
         sys.stdout.flush()
+        if written is not None:
+            written(last_line)
     done += count
     if progress is not None:
         progress(done)

@@ -177,7 +177,7 @@ def parse_size(text):
 def format_size(n):
     for unit in ("B", "KiB", "MiB", "GiB", "TiB"):
         if n < 1024 or unit == "TiB":
-            return f"{n:g} {unit}" if unit == "B" else f"{n:.3g} {unit}"
+            return f"{n:g} {unit}" if unit == "B" else f"{n:.3g} {unit}" if n < 1000 else f"{n:,.0f} {unit}"
         n /= 1024
     return f"{n} B"
 
@@ -209,6 +209,11 @@ def memory_error_message(e, max_memory):
         nbytes = float(m.group(1)) * _BINARY_UNITS.get(m.group(2), 1)
         shape = [int(s) for s in m.group(3).replace(" ", "").split(",") if s]
         detail = f" (an array of {format_size(nbytes)}, shape {shape}, {m.group(4)})"
+        used = _address_space()
+        if used is not None and used + nbytes <= max_memory:  # refused below the budget: by the machine
+            return (f"the machine could not provide the memory for an array of {format_size(nbytes)}, shape "
+                    f"{shape}, {m.group(4)} (the job's memory budget, {format_size(max_memory)}, is larger)",
+                    "work on smaller tensors")
     elif message:
         detail = f" ({message[0].lower() + message[1:]})"
     else:

@@ -116,6 +116,8 @@ def _make_eval_interpreter():
 
 
 def _unbound_hint(name):
+    if len(name) > 40:  # (a long name, of a hostile input: its message holds it once, not the hint three times)
+        return "bind it: add NAME=VALUE or --set NAME=VALUE"
     return f"bind it: add {name}=VALUE (e.g. {name}=1) or --set {name}=VALUE"
 
 

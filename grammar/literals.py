@@ -35,8 +35,10 @@ def number_value(text, start):
         return float(text)
     _check_length(text, start, 10)
     if text[0] == "0" and text.strip("0"):  # 007, as Python refuses it; 00 and 007.5 are fine
+        digits = text.lstrip("0")  # (0o... only where they are octal digits: 08 is no octal number)
+        octal = f", or 0o{digits} for an octal number" if digits.strip("01234567") == "" else ""
         raise SyntaxProblem("leading zeros in decimal integer literals are not permitted", start,
-                            hint=f"write {text.lstrip('0')}, or 0o{text.lstrip('0')} for an octal number")
+                            hint=f"write {digits}{octal}")
     return int(text)
 
 

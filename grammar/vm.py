@@ -531,7 +531,8 @@ class Interpreter:
             elif self.unbound_hint:
                 hint = self.unbound_hint(name)
             else:
-                hint = f"assign it first ({name} = ...)"
+                hint = f"assign it first ({name} = ...)" if len(name) <= 40 else "assign it first"  # (a long
+                # name, of a hostile input: its message holds it once, as Python's does, not its hint again)
             err = ScriptError(f"name '{name}' is not defined", node.start, node.end, hint=hint, kind="NameError")
         exc = NameError(f"name '{name}' is not defined")
         exc._ad_origin = (err, None)

@@ -126,6 +126,17 @@ def test_long_literals_parse_in_memory_in_proportion(tmp_path, what, line):
     assert ("value" in obj) if "name" not in what else obj["error"]["type"] == "NameError"
 
 
+def test_a_long_unknown_name_is_shown_once_not_again_in_its_hint(cli):
+    """Python's NameError holds the name once; the hint repeated it (three times in a job's,
+    `add NAME=VALUE (e.g. NAME=1) or --set NAME=VALUE`): 4 MB of error for a 1 MB name."""
+    name = "a" * 5000
+    for err in (cli.run_fails(name), cli.error_text("eval", f"x*{name}", "x=1")):
+        assert err.startswith(f"error: name '{name}' is not defined\n") and err.count(name) == 1, len(err)
+        assert len(err) < 2 * len(name)
+    assert cli.error_text("eval", "x*yy", "x=1").endswith("  hint: bind it: add yy=VALUE (e.g. yy=1) or --set "
+                                                         "yy=VALUE\n")
+
+
 def test_five_million_items_are_refused_before_parsing(tmp_path):
     jobs = tmp_path / "jobs.txt"
     jobs.write_text("sum([" + ",".join(["1"] * 5_000_000) + "])\n")
@@ -260,6 +271,17 @@ def test_numpys_allocation_failure_is_worded_as_ours(cli):
     message = cli.failed_job("outer(ones(10**4), ones(10**4)).sum()*x", "x=1", "--max-memory", "64M")["message"]
     assert message.startswith("the job went past its memory budget (limit 64 MiB; raise it with --max-memory)")
     assert "Unable to allocate" not in message and ". MiB" not in message
+
+
+@linux_only
+def test_an_allocation_the_machine_refuses_below_the_budget_does_not_blame_the_budget(cli):
+    # 728 TiB (10**14 float64s) is past any machine's memory, and below a budget of 1,000 TiB: the
+    # budget was not what stopped it (it said "went past its memory budget (limit 1e+03 TiB)")
+    err = cli.failed_job("zeros(10**14).sum()*x", "x=1", "--max-memory", "1000T")
+    assert err["type"] == "MemoryError"
+    assert err["message"] == ("the machine could not provide the memory for an array of 728 TiB, shape "
+                              "[100000000000000], float64 (the job's memory budget, 1,000 TiB, is larger)"), err
+    assert err["hint"] == "work on smaller tensors"
 
 
 def test_whole_numbers_print_up_to_max_digits(cli):

@@ -59,10 +59,14 @@ def test_number_then_name(cli):
     assert p["caret"] == " ^"
 
 
-@pytest.mark.parametrize("expr, column, hint", [("x = 007; x*2", 5, "write 7"), ("x*0100", 3, "write 100")])
+@pytest.mark.parametrize("expr, column, hint", [("x = 007; x*2", 5, "write 7, or 0o7 for an octal number"),
+                                                 ("x*0100", 3, "write 100, or 0o100 for an octal number"),
+                                                 ("x = 08; x*2", 5, "write 8"), ("x*0129", 3, "write 129")])
 def test_a_whole_number_with_leading_zeros_is_refused_as_python_refuses_it(cli, expr, column, hint):
+    # (Python's own hint is "use an 0o prefix for octal integers"; 0o8 and 0o129 would be errors too)
     check(cli, expr, ["x=1"] if expr.startswith("x*") else [],
           "leading zeros in decimal integer literals are not permitted", column, hint, "SyntaxError")
+    assert cli.error_text("eval", expr, "x=1").rstrip("\n").endswith(f"\n  hint: {hint}")  # the whole hint
 
 
 @pytest.mark.parametrize("expr, value", [("x = 00; x + 1", 1.0), ("x = 007.5; x*2", 15.0),
