@@ -7,7 +7,10 @@ every elementwise function and operator -- give byte-identical JSON through
 - one process, `--jobs 2` and `--dask` (a local cluster of two worker processes),
 - `eval`, `autodiff run` printing the same numbers, and the Python API,
 - a 0-d variable and a one-element one (`x=0.3` and `x=[0.3]`),
-- and a second run of the same batch.
+- and a second run of the same batch;
+
+with the defaults, and again with each option the lean lane takes (--wrt, --jacobian, --weights of a
+number) and those its engine form takes (--order, --hessian, --check).
 
 CI runs this file under numpy's AVX-512 code and again with it switched off
 (NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
@@ -212,3 +215,73 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
         assert {n: g[0] for n, g in one["grad"].items()} == objects[k]["grad"], JOBS[k]
         compared += 1
     assert compared >= 60
+
+
+# ---------------------------------------------------------------- the options the compiled forms take
+# The lean lane takes --wrt, --jacobian and --weights of a number (grammar/compiled.py _options_fit);
+# --order, --hessian and --check take its engine form (compiled.evaluate). Each with the same generated
+# batch, through every path above that a command line can name.
+LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian")]
+ENGINE_FORM_OPTIONS = [("--order", "2"), ("--hessian",), ("--check",)]
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    import logging
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as cluster:
+        yield cluster.scheduler_address
+
+
+def _unwrapped(value):
+    """A one-element tensor's JSON ([g], [[h]]) as the 0-d one's (g), in any nesting of dicts."""
+    stack = [value]
+    while stack:
+        d = stack.pop()
+        for k, v in d.items():
+            while isinstance(v, list) and len(v) == 1:
+                v = v[0]
+            d[k] = v
+            if isinstance(v, dict):
+                stack.append(v)
+    return value
+
+
+@pytest.mark.parametrize("options", LANE_OPTIONS + ENGINE_FORM_OPTIONS, ids=" ".join)
+def test_every_option_through_every_path(cli, options, monkeypatch, dask_cluster):
+    batch = cli.invoke("eval", "-", "--json", *options, input=BATCH)
+    objects = _objects(batch.stdout)
+    assert len(objects) == len(JOBS)
+    assert sum("value" in o for o in objects) >= (0.5 if "y,x" in options else 0.9) * len(JOBS)  # (y: not in every job)
+    assert cli.invoke("eval", "-", "--json", "--jobs", "2", *options, input=BATCH).stdout == batch.stdout
+    assert cli.invoke("eval", "-", "--json", "--dask", dask_cluster, *options, input=BATCH).stdout == batch.stdout
+    assert cli.console("eval", "-", "--json", *options, input=BATCH).stdout == batch.stdout  # a process of its own
+    for k in range(0, len(JOBS), 11):
+        assert _objects(cli.invoke("eval", JOBS[k], "--json", *options).stdout) == [objects[k]], JOBS[k]
+    compared = 0
+    for k in range(0, 260, 4):  # a 0-d variable and a one-element one
+        if "value" not in objects[k]:
+            continue
+        bindings, expr = _split(JOBS[k])
+        listed = "; ".join([f"{n} = [{v}]" for n, v in bindings] + [f"({expr}).sum()"])
+        one = _unwrapped(_objects(cli.invoke("eval", listed, "--json", *options).stdout)[0])
+        assert one.pop("expr") == listed
+        assert one == {key: v for key, v in objects[k].items() if key != "expr"}, JOBS[k]
+        compared += 1
+    assert compared >= 30
+    monkeypatch.setattr(lean_lane, "run", lambda *a: None)  # both compiled forms off: the full pipeline
+    monkeypatch.setattr(lean_lane, "evaluate", lambda *a, **k: None)
+    assert cli.invoke("eval", "-", "--json", *options, input=BATCH).stdout == batch.stdout
+
+
+def test_the_compiled_forms_take_the_options(cli, monkeypatch):
+    """The options above really reach the lean lane (LANE_OPTIONS) and its engine form (the others)."""
+    for options, form in [(o, "run") for o in LANE_OPTIONS] + [(o, "evaluate") for o in ENGINE_FORM_OPTIONS]:
+        taken = []
+        real = getattr(lean_lane, form)
+        monkeypatch.setattr(lean_lane, form, lambda *a, real=real, **k: taken.append(r) or r
+                            if (r := real(*a, **k)) is not None else None)
+        cli.invoke("eval", "-", "--json", *options, input=BATCH)
+        monkeypatch.setattr(lean_lane, form, real)
+        assert len(taken) >= 120, (options, form, len(taken))
