@@ -7,7 +7,10 @@ every elementwise function and operator -- give byte-identical JSON through
 - one process, `--jobs 2` and `--dask` (a local cluster of two worker processes),
 - `eval`, `autodiff run` printing the same numbers, and the Python API,
 - a 0-d variable and a one-element one (`x=0.3` and `x=[0.3]`),
-- and a second run of the same batch.
+- and a second run of the same batch;
+
+with the defaults, and again with each option the lean lane takes (--wrt, --jacobian, --weights of a
+number, a number bound by --set) and those its engine form takes (--order, --hessian, --check).
 
 CI runs this file under numpy's AVX-512 code and again with it switched off
 (NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
@@ -212,3 +215,108 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
         assert {n: g[0] for n, g in one["grad"].items()} == objects[k]["grad"], JOBS[k]
         compared += 1
     assert compared >= 60
+
+
+# ---------------------------------------------------------------- the options the compiled forms take
+# The lean lane takes --wrt, --jacobian and --weights of a number (grammar/compiled.py _options_fit);
+# --order, --hessian and --check take its engine form (compiled.evaluate). Each with the same generated
+# batch, through every path above that a command line can name.
+LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian")]
+ENGINE_FORM_OPTIONS = [("--order", "2"), ("--hessian",), ("--check",)]
+
+
+@pytest.fixture(scope="module")
+def dask_cluster():
+    distributed = pytest.importorskip("distributed")
+    import logging
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                                  silence_logs=logging.ERROR) as cluster:
+        yield cluster.scheduler_address
+
+
+def _unwrapped(value):
+    """A one-element tensor's JSON ([g], [[h]]) as the 0-d one's (g), in any nesting of dicts."""
+    stack = [value]
+    while stack:
+        d = stack.pop()
+        for k, v in d.items():
+            while isinstance(v, list) and len(v) == 1:
+                v = v[0]
+            d[k] = v
+            if isinstance(v, dict):
+                stack.append(v)
+    return value
+
+
+@pytest.mark.parametrize("options", LANE_OPTIONS + ENGINE_FORM_OPTIONS, ids=" ".join)
+def _process_paths(cli, batch_input, options, dask_cluster, monkeypatch):
+    """The batch's stdout, checked equal through --jobs 2, --dask, a process of its own and the full
+    pipeline (both compiled forms off)."""
+    batch = cli.invoke("eval", "-", "--json", *options, input=batch_input)
+    assert cli.invoke("eval", "-", "--json", "--jobs", "2", *options, input=batch_input).stdout == batch.stdout
+    assert cli.invoke("eval", "-", "--json", "--dask", dask_cluster, *options, input=batch_input).stdout == batch.stdout
+    assert cli.console("eval", "-", "--json", *options, input=batch_input).stdout == batch.stdout
+    with monkeypatch.context() as m:
+        m.setattr(lean_lane, "run", lambda *a: None)
+        m.setattr(lean_lane, "evaluate", lambda *a, **k: None)
+        assert cli.invoke("eval", "-", "--json", *options, input=batch_input).stdout == batch.stdout
+    return batch.stdout
+
+
+def _same_as_one_element(objects, one_element_objects, lines):
+    """A one-element variable's results ([g], [[h]]) are the 0-d one's (g, h), bit for bit."""
+    for obj, one, line in zip(objects, one_element_objects, lines):
+        one = _unwrapped(one)
+        assert one.pop("expr") == line
+        assert one == {key: v for key, v in obj.items() if key != "expr"}, line
+
+
+@pytest.mark.parametrize("options", LANE_OPTIONS + ENGINE_FORM_OPTIONS, ids=" ".join)
+def test_every_option_through_every_path(cli, options, monkeypatch, dask_cluster):
+    objects = _objects(_process_paths(cli, BATCH, options, dask_cluster, monkeypatch))
+    assert len(objects) == len(JOBS)
+    assert sum("value" in o for o in objects) >= (0.5 if "y,x" in options else 0.9) * len(JOBS)  # (y: not in every job)
+    for k in range(0, len(JOBS), 11):
+        assert _objects(cli.invoke("eval", JOBS[k], "--json", *options).stdout) == [objects[k]], JOBS[k]
+    picked = [k for k in range(0, 260, 4) if "value" in objects[k]]  # a 0-d variable and a one-element one
+    assert len(picked) >= 30
+    listed = ["; ".join([f"{n} = [{v}]" for n, v in _split(JOBS[k])[0]] + [f"({_split(JOBS[k])[1]}).sum()"])
+              for k in picked]
+    ones = [_objects(cli.invoke("eval", line, "--json", *options).stdout)[0] for line in listed]
+    _same_as_one_element([objects[k] for k in picked], ones, listed)
+
+
+# The scalar jobs with x bound on the command line instead (--set x=0.37: a number the lane takes)
+SET_JOBS = [job.split("; ", 1)[1] for job in JOBS[:260]]
+
+
+def test_a_number_bound_on_the_command_line_through_every_path(cli, monkeypatch, dask_cluster):
+    assert all(job.startswith("x = ") for job in JOBS[:260])
+    batch_input = "\n".join(SET_JOBS) + "\n"
+    taken = []
+    real = lean_lane.run
+    monkeypatch.setattr(lean_lane, "run", lambda *a: taken.append(r) or r if (r := real(*a)) is not None else None)
+    stdout = _process_paths(cli, batch_input, ("--set", "x=0.37"), dask_cluster, monkeypatch)
+    assert len(taken) >= 150  # the lane took them (in this process's runs)
+    objects = _objects(stdout)
+    assert len(objects) == len(SET_JOBS) and sum("value" in o for o in objects) >= 0.9 * len(SET_JOBS)
+    for k in range(0, len(SET_JOBS), 11):
+        assert _objects(cli.invoke("eval", SET_JOBS[k], "--json", "--set", "x=0.37").stdout) == [objects[k]]
+    picked = [k for k in range(0, len(SET_JOBS), 3) if "value" in objects[k]]
+    assert len(picked) >= 60
+    summed = [f"({SET_JOBS[k].rsplit('; ', 1)[-1]}).sum()" if "; " not in SET_JOBS[k] else
+              f"{SET_JOBS[k].rsplit('; ', 1)[0]}; ({SET_JOBS[k].rsplit('; ', 1)[1]}).sum()" for k in picked]
+    ones = _objects(cli.invoke("eval", "-", "--json", "--set", "x=[0.37]", input="\n".join(summed) + "\n").stdout)
+    _same_as_one_element([objects[k] for k in picked], ones, summed)
+
+
+def test_the_compiled_forms_take_the_options(cli, monkeypatch):
+    """The options above really reach the lean lane (LANE_OPTIONS) and its engine form (the others)."""
+    for options, form in [(o, "run") for o in LANE_OPTIONS] + [(o, "evaluate") for o in ENGINE_FORM_OPTIONS]:
+        taken = []
+        real = getattr(lean_lane, form)
+        monkeypatch.setattr(lean_lane, form, lambda *a, real=real, **k: taken.append(r) or r
+                            if (r := real(*a, **k)) is not None else None)
+        cli.invoke("eval", "-", "--json", *options, input=BATCH)
+        monkeypatch.setattr(lean_lane, form, real)
+        assert len(taken) >= 120, (options, form, len(taken))

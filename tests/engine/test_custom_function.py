@@ -4,8 +4,8 @@ from the programs of tests/golden/custom_function_cases.py.
 
 1. Engine cases: outputs (values, requires_grad, node names), the first output's node name, next
    functions and output numbers, what forward and backward were given (needs_input_grad,
-   materialized or None gradients, ...), the warnings, first and second derivatives -- PyTorch's
-   bits; each bad call's exception type and message.
+   materialized or None gradients, ...), the warnings, first and second derivatives -- within the
+   dtype's tolerance of PyTorch's (tests/support/tolerance.py); each bad call's exception type and message.
 2. Programs of the language, through `autodiff run`: what they print, as Python and PyTorch print it
    (the tutorial's LegendrePolynomial3 number by number, see TUTORIAL_RTOL).
 3. What differs by design, and errors in a program's forward or backward reported at their line.
@@ -20,6 +20,7 @@ import pytest
 import autodiff.engine as ad
 
 from custom_function_cases import CASES, ERRORS, PROGRAMS, namespace, record, run_error
+from tolerance import assert_close
 import locations
 
 GOLDEN = json.loads((locations.GOLDEN / "custom_function.json").read_text())
@@ -34,13 +35,8 @@ TUTORIAL_ATOL = 1e-8
 # Cases whose gradients' node names are not PyTorch's, for a reason outside custom functions: a 0-d
 # weight times a vector (b * P3(...)) has its gradient summed back to the 0-d shape by the engine's
 # sum_to (SumToBackward0) where PyTorch's MulBackward0 formula calls sum (SumBackward0) -- the same
-# for any op; the values and second derivatives are PyTorch's bits.
+# for any op; the values and second derivatives are PyTorch's, within tolerance.
 GRAD_NODES_DIFFER = {"legendre_tutorial_model"}
-
-# {case: units in the last place} where the numbers may be that far from PyTorch's: the same case's
-# 0-d weight b has its gradient summed over 7 products, in numpy's order rather than PyTorch's (2
-# units apart, as with plain operations in place of the custom function). Every other case: PyTorch's bits.
-ULPS = {"legendre_tutorial_model": 4}
 
 
 def ours():
@@ -52,30 +48,23 @@ def _floats(values):
                     dtype=np.float64)
 
 
-def _ulps(g, w):
-    """The largest distance between two float64 arrays in units in the last place."""
-    order = [np.where(a.view(np.int64) < 0, np.int64(-2 ** 63) - a.view(np.int64), a.view(np.int64))
-             for a in (g, w)]
-    return int(np.max(np.abs(order[0] - order[1]), initial=0))
-
-
-def _same(got, want, what, ulps=0):
-    """Recorded values equal: tensors with the same dtype, shape, node and bits (NaN where PyTorch has
-    it), or within `ulps` units in the last place."""
+def _same(got, want, what):
+    """Recorded values equal: tensors with the same dtype, shape and node, their values within the
+    dtype's tolerance of PyTorch's (tests/support/tolerance.py: NaN where PyTorch has it)."""
     if isinstance(want, dict):
         assert isinstance(got, dict) and set(got) == set(want), (what, got, want)
         for key in want:
             if key == "values" and "float" in want["dtype"]:
-                g, w = _floats(got["values"]), _floats(want["values"])
-                assert g.shape == w.shape, what
-                same = np.array_equal(g, w, equal_nan=True) or (ulps and _ulps(g, w) <= ulps)
-                assert same, f"{what}: {g} where PyTorch has {w}"
+                assert_close(_floats(got["values"]), _floats(want["values"]), want["dtype"].rpartition(".")[2],
+                             what=what)
             else:
                 assert got[key] == want[key], (what, key, got[key], want[key])
     elif isinstance(want, list):
         assert isinstance(got, list) and len(got) == len(want), (what, got, want)
         for i, (g, w) in enumerate(zip(got, want)):
-            _same(g, w, f"{what}[{i}]", ulps)
+            _same(g, w, f"{what}[{i}]")
+    elif isinstance(want, float) and isinstance(got, float):
+        assert_close(_floats([got]), _floats([want]), "float64", what=what)
     else:
         assert got == want, (what, got, want)
 
@@ -89,7 +78,7 @@ def test_as_pytorch(name, program):
         for g in got["grad"]:
             g["node"] = "SumBackward0" if g["node"] == "SumToBackward0" else g["node"]
     for key in sorted(want):
-        _same(got[key], want[key], key, ULPS.get(name, 0))
+        _same(got[key], want[key], key)
 
 
 @pytest.mark.parametrize("name, program", ERRORS, ids=[name for name, _ in ERRORS])

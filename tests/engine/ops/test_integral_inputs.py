@@ -1,6 +1,7 @@
 """Integral and bool tensors through PyTorch's floating ops: the result is the default dtype
 (numpy's own promotion would give float16 for bool and 8-bit integers); what PyTorch 2.13
 printed for each call is written beside it."""
+import numpy as np
 import pytest
 
 import autodiff.engine as ad
@@ -25,10 +26,11 @@ def test_a_floating_op_of_integers_gives_the_default_dtype(name, dtype):
 
 
 def test_under_a_float32_default_the_values_are_float32s(float32_default):
-    # PyTorch: torch.tensor([1, 2, 3], dtype=torch.uint8).sqrt() -> float32 1.0, 0x1.6a09e6p+0, 0x1.bb67aep+0
+    # PyTorch: torch.tensor([1, 2, 3], dtype=torch.uint8).sqrt() is float32: the integers' float32 square
+    # roots (sqrt is correctly rounded, so numpy's float32 sqrt has their bits on any CPU)
     y = ad.tensor([1, 2, 3], dtype=ad.uint8).sqrt()
     assert y.dtype is ad.float32
-    assert [v.hex() for v in y.tolist()] == ["0x1.0000000000000p+0", "0x1.6a09e60000000p+0", "0x1.bb67ae0000000p+0"]
+    assert np.array_equal(y.numpy(), np.sqrt(np.array([1, 2, 3], dtype=np.float32)))
     assert ad.tensor([True, False]).exp().dtype is ad.float32
 
 

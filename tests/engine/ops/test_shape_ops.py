@@ -6,7 +6,7 @@ tests/golden/shape_ops_cases.py.
 
 For each case: every output's dtype, shape and values (the version counters and shapes the
 in-place cases return among them), the node's name and the names of its next functions, and
-the first and second derivatives -- PyTorch's bits. For each bad call: the exception's type and
+the first and second derivatives, within tolerance of PyTorch's. For each bad call: the exception's type and
 message.
 """
 import json
