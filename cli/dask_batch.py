@@ -93,9 +93,13 @@ def _client(distributed, address, local_workers):
     with contextlib.ExitStack() as stack:
         if address == "local":
             try:
-                with _without_interrupts():  # Ctrl-C is this process's to handle: its cluster goes with it
+                # Ctrl-C is this process's to handle: its cluster goes with it. Its processes' own logs stay
+                # quiet below CRITICAL: what goes wrong reaches the user as this command's message (a worker
+                # lost, a scheduler gone); a worker that loses its scheduler as the cluster closes on
+                # Ctrl-C logs an ERROR with a traceback, which the terminal would show
+                with _without_interrupts():
                     cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
-                                                       dashboard_address=":0", silence_logs=logging.ERROR)
+                                                       dashboard_address=":0", silence_logs=logging.CRITICAL)
             except Exception as e:
                 raise DaskBatchError(f"could not start a local Dask cluster: {_reason(e)}") from None
             stack.callback(_quietly, cluster.close)
