@@ -331,7 +331,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
     if x.array.size == 0 and x.array.ndim < 2:  # PyTorch answers a copy of an empty input before any check
-        return _clone(x)                       # of its channels (a 1-d one has none)
+        return _empty_batch(x, weight, bias)   # of its channels (a 1-d one has none)
     c = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:
@@ -342,8 +342,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    if x.array.size == 0:  # an empty batch: PyTorch's copy (CloneBackward0), no running statistics moved
-        return _clone(x)
+    if x.array.size == 0:  # an empty batch: no running statistics moved
+        return _empty_batch(x, weight, bias)
     params = dict(training=bool(training), eps=float(eps))
     if training:
         xp = array_module(x.device)
@@ -357,6 +357,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     else:
         params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
     return apply(_op["batch_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, **params)
+
+
+def _empty_batch(x, weight, bias):
+    """batch_norm of an empty input, as PyTorch's: a copy (CloneBackward0), times weight[0], plus
+    bias[0], so that weight and bias stay in the graph (their gradients zeros, not None)."""
+    out = _clone(x)
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 def _blend(running, batch, momentum):

@@ -73,6 +73,13 @@ def _empty_cases():
         "flatten with a zero-size dim": lambda T: _grads(T, lambda T, x: T.flatten(x.reshape(0, 3, 2), 1), []),
         "gather with an empty uint8 index": lambda T: _grads(T, lambda T, x: T.gather(x, 0, T.tensor([], dtype=T.uint8)),
                                                              [1., 2.]),
+        "batch_norm on an empty batch": lambda T: _grads(T, lambda T, x, w, b: T.nn.functional.batch_norm(
+            x.reshape(0, 3, 2), None, None, weight=w, bias=b, training=True), [], [2., 3., 4.], [1., 0., -1.]),
+        "batch_norm of an empty 1-d input": lambda T: _grads(T, lambda T, x, w: T.nn.functional.batch_norm(
+            x, None, None, weight=w, training=True), [], [2., 3.]),
+        "batch_norm on an empty batch, eval, node": lambda T: T.nn.functional.batch_norm(
+            T.ones(0, 2, requires_grad=True), T.zeros(2), T.ones(2), weight=T.ones(2, requires_grad=True),
+            bias=T.ones(2, requires_grad=True)).grad_fn.name(),
     }
 
 
