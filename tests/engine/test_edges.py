@@ -84,3 +84,20 @@ def test_edge_matches_pytorch(name):
 
 def test_every_golden_case_is_replayed():
     assert set(GOLDEN) == set(CASES)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ad.linalg.vector_norm(ad.ones(0), math.inf),
+     "linalg.vector_norm cannot compute the inf norm on an empty tensor because the operation does not have an identity"),
+    (lambda: ad.linalg.vector_norm(ad.ones(2, 0), -1.0, dim=-1),
+     "linalg.vector_norm cannot compute the -1 norm on the dimension -1because this dimension is empty and the "
+     "operation does not have an identity"),
+    (lambda: ad.ones(2, 0, 3).norm(-0.5, dim=(2, 1)),
+     "linalg.vector_norm cannot compute the -0.5 norm on the dimension 1because this dimension is empty and the "
+     "operation does not have an identity"),
+])
+def test_norm_without_identity_over_no_element(call, message):
+    # PyTorch 2.13's words (its missing space before "because" included)
+    with pytest.raises(RuntimeError) as err:
+        call()
+    assert str(err.value) == message

@@ -92,6 +92,14 @@ def _norm_cases():
     cases["norm p=0"] = lambda T: T.norm(T.tensor([0., 1.5, -2.]), 0).tolist()
     cases["norm p=-inf"] = lambda T: T.norm(T.tensor([0.5, 1.5, -2.]), float("-inf")).tolist()
     cases["norm p=-1 along dim"] = lambda T: T.norm(T.tensor([[0.5, 1.5], [-2., 4]]), -1, dim=1).tolist()
+    for p in (math.inf, -math.inf):
+        cases[f"vector_norm p={p} node"] = (lambda p: lambda T: [T.linalg.vector_norm(
+            T.tensor([[1., -2.], [3., 0.5]], requires_grad=True), p, dim=d).grad_fn.name() for d in (None, 1)])(p)
+    for p, shape, dim in ((math.inf, (0,), None), (-math.inf, (2, 0), 1), (-1, (2, 0), -1), (0.5, (2, 0), 1),
+                          (math.inf, (2, 0), 0)):
+        cases[f"vector_norm p={p} over {shape} dim={dim}"] = (lambda p, shape, dim: lambda T: T.linalg.vector_norm(
+            T.ones(*shape), p, dim=dim).tolist())(p, shape, dim)
+    cases["norm p=inf of an empty tensor"] = lambda T: T.norm(T.ones(0, 2), math.inf).tolist()
     return cases
 
 
