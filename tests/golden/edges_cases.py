@@ -122,6 +122,15 @@ def _argument_cases():
         T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (1, 1, 1, 1), mode="reflect"), x)
     cases["pad replicate 2-d"] = lambda T: _grads(
         T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (1, 2, 0, 1), mode="replicate"), x)
+    cases["pad node names"] = lambda T: [T.nn.functional.pad(t(T, x).requires_grad_().reshape(shape), amounts, mode=mode)
+                                         .grad_fn.name() for mode in ("reflect", "replicate")
+                                         for shape, amounts in (((2, 3), (1, 1)), ((1, 2, 3), (2, 0)),
+                                                                ((1, 1, 2, 3), (1, 2, 1, 0)),
+                                                                ((1, 1, 1, 2, 3), (1, 1, 1, 1, 0, 0)))]
+    cases["pad reflect squared, second order"] = lambda T: _grads(
+        T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (2, 1, 1, 0), mode="reflect") ** 2, x, second=True)
+    cases["pad replicate squared, second order"] = lambda T: _grads(
+        T, lambda T, a: T.nn.functional.pad(a.reshape(1, 2, 3), (2, 3), mode="replicate") ** 2, x, second=True)
     cases["softmax dtype"] = lambda T: T.softmax(t(T, x).float(), 1, dtype=T.float64).tolist()
     cases["adaptive_avg_pool2d 3x4 to 2x3"] = lambda T: _grads(
         T, lambda T, a: T.nn.functional.adaptive_avg_pool2d(a.reshape(1, 1, 3, 4), (2, 3)) * T.arange(6.).reshape(1, 1, 2, 3),
