@@ -73,10 +73,12 @@ class Tensor(TensorBase, metaclass=_TensorType):
     def to(self, *args, **kwargs):
         return _fn.to(self, *args, **kwargs)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
+        _dt.check_memory_format(memory_format, "cpu")
         return _fn.to(self, "cpu")
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        _dt.check_memory_format(memory_format, "cuda")
         return _fn.to(self, "cuda" if device is None else f"cuda:{device}")
 
     def type(self, dtype=None):

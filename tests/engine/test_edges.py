@@ -101,3 +101,25 @@ def test_norm_without_identity_over_no_element(call, message):
     with pytest.raises(RuntimeError) as err:
         call()
     assert str(err.value) == message
+
+
+_LIKE = {"zeros_like": 0.0, "ones_like": 1.0, "empty_like": None, "full_like": 2.5, "rand_like": None, "randn_like": None}
+
+
+@pytest.mark.parametrize("name", [*_LIKE, "cpu", "float", "double", "contiguous", "clone"])
+def test_memory_format_is_taken(name):
+    # PyTorch takes memory_format= on these; values never depend on it here (every tensor is row-major)
+    x = ad.tensor([[1.5, -2.0], [0.25, 4.0]])
+    for fmt in (ad.channels_last, ad.preserve_format, ad.contiguous_format):
+        if name in _LIKE:
+            args = (x, 2.5) if name == "full_like" else (x,)
+            y = getattr(ad, name)(*args, memory_format=fmt)
+            assert tuple(y.shape) == (2, 2) and y.dtype is x.dtype
+            if _LIKE[name] is not None:
+                assert y.tolist() == [[_LIKE[name]] * 2] * 2
+        else:
+            assert getattr(x, name)(memory_format=fmt).tolist() == x.tolist()
+    call = (lambda: getattr(ad, name)(x, 2.5, memory_format=3)) if name == "full_like" else \
+        (lambda: getattr(ad, name)(x, memory_format=3)) if name in _LIKE else (lambda: getattr(x, name)(memory_format=3))
+    with pytest.raises(TypeError, match=rf"^{name}\(\): argument 'memory_format' must be torch.memory_format, not int$"):
+        call()
