@@ -49,29 +49,30 @@ class AdaptiveAvgPool(Op):
     node = "AdaptiveAvgPool2DBackward0"
     formula = call("output_size")
     jvp = "linear"  # forward mode: the row applied to the tangents
+    saves = (0,)
 
     def forward(xp, x, output_size):
         for axis, o in zip((-2, -1), output_size):
             x = _means(xp, x, axis, o)
         return x
 
-    def backward(F, ctx, g, output_size):
-        return (F.adaptive_avg_pool_backward(g, size=tuple(ctx.shapes[0][-2:])),)
+    def backward(F, ctx, g, x, output_size):
+        return (F.adaptive_avg_pool_backward(g, x),)
 
 
 class AdaptiveAvgPoolBackward(Op):
-    """adaptive_avg_pool's gradient: each window's share spread back over an input of the last two
-    dims `size`; its own derivative is adaptive_avg_pool again."""
+    """adaptive_avg_pool's gradient g(gradient, x): each window's share spread back over x's last two
+    dims; its own derivative is adaptive_avg_pool again, and, as PyTorch's, zeros for x."""
     name = "adaptive_avg_pool_backward"
     names = ()
     node = "AdaptiveAvgPool2DBackwardBackward0"
-    formula = call("size")
-    jvp = "linear"
+    formula = call()
 
-    def forward(xp, g, size):
-        for axis, n in zip((-2, -1), size):
+    def forward(xp, g, x):
+        for axis, n in zip((-2, -1), x.shape[-2:]):
             g = _spread(xp, g, axis, n)
         return g
 
-    def backward(F, ctx, gg, size):
-        return (F.adaptive_avg_pool(gg, output_size=tuple(ctx.shapes[0][-2:])),)
+    def backward(F, ctx, gg):
+        return (F.adaptive_avg_pool(gg, output_size=tuple(ctx.shapes[0][-2:])) if ctx.needs[0] else None,
+                F.zeros_like(gg) if ctx.needs[1] else None)

@@ -232,5 +232,6 @@ C("adaptive_avg_pool", "larger_output", lambda x: F.adaptive_avg_pool2d(x, (4, 3
   lambda x: np_adaptive_avg(x, (4, 3)), AAP)
 C("adaptive_avg_pool", "layer", lambda x: ad.nn.AdaptiveAvgPool2d((2, 3))(x), [(1, 3, 5, 4)],
   lambda x: np_adaptive_avg(x, (2, 3)), AAP)
-C("adaptive_avg_pool_backward", "spread", lambda g: apply("adaptive_avg_pool_backward", g, size=(5, 7)), [(2, 3, 4)],
-  lambda g: np_adaptive_spread(g, (5, 7)), "AdaptiveAvgPool2DBackwardBackward0", internal=True)
+C("adaptive_avg_pool_backward", "spread", lambda g, x: apply("adaptive_avg_pool_backward", g, x),
+  [(2, 3, 4), (2, 5, 7)], lambda g, x: np_adaptive_spread(g, x.shape[-2:]), "AdaptiveAvgPool2DBackwardBackward0",
+  internal=True)
