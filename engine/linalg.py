@@ -86,8 +86,8 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None):
             raise RuntimeError(f"linalg.vector_norm: the dtype of the input ({_scalar_name(x)}) should be "
                                f"convertible without narrowing to the specified dtype ({_dt.scalar_name(target)})")
         x = _to(x, dtype=target)
-    if ord == -math.inf:
-        return _amin(apply(_op["abs"], x), dim=dim, keepdim=keepdim)
+    if (ord < 0 or ord == math.inf) and x.array.size == 0:  # here, to name the dim as given
+        _op["norm"]._check_identity(x.array.shape, ord, dim)
     return _norm(x, p=ord, dim=dim, keepdim=keepdim)
 
 

@@ -73,10 +73,12 @@ class Tensor(TensorBase, metaclass=_TensorType):
     def to(self, *args, **kwargs):
         return _fn.to(self, *args, **kwargs)
 
-    def cpu(self):
+    def cpu(self, memory_format=None):
+        _dt.check_memory_format(memory_format, "cpu")
         return _fn.to(self, "cpu")
 
-    def cuda(self, device=None):
+    def cuda(self, device=None, non_blocking=False, memory_format=None):
+        _dt.check_memory_format(memory_format, "cuda")
         return _fn.to(self, "cuda" if device is None else f"cuda:{device}")
 
     def type(self, dtype=None):
@@ -317,12 +319,10 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def new(self, *args, device=None):
         """The legacy constructor of this tensor's kind: new(data) a tensor of the data, new(sizes)
-        one of that shape (zeros, where PyTorch leaves memory as it finds it), new() an empty one --
-        in this tensor's dtype, on its device (or `device`)."""
-        device = device or self.device
-        if len(args) == 1 and not isinstance(args[0], int) and not isinstance(args[0], Size):
-            return _fn.tensor(args[0], dtype=self.dtype, device=device)
-        return _fn.zeros(*(args or (0,)), dtype=self.dtype, device=device)
+        one of that shape (zeros, where PyTorch leaves memory as it finds it), new() an empty one,
+        new(t) an alias of a tensor t of the same dtype -- in this tensor's dtype, on its device (or
+        `device`); as torch.FloatTensor(...) and its kin (a lone number is refused: not a sequence)."""
+        return _legacy_new(self.dtype, "new", args, device or self.device)
 
     def split_with_sizes(self, split_sizes, dim=0):
         return _fn.split_with_sizes(self, split_sizes, dim)
@@ -430,7 +430,7 @@ def _legacy_new(dtype, fname, args, device):
                         f"or the sizes as whole numbers")
     if isinstance(first, str):
         raise TypeError(f"{fname}(): invalid data type 'str'")
-    if isinstance(first, (bool, int, float, _np.number, _np.bool_)):
+    if first is None or isinstance(first, (bool, int, float, _np.number, _np.bool_)):
         raise TypeError(f"{fname}(): data must be a sequence (got {type(first).__name__})")
     return _fn.tensor(first, dtype=dtype, device=device)
 

@@ -488,7 +488,10 @@ def _build():
     folded_methods = set()
     entries = _bare_entries(rows, engine_functions, folded_methods)
     entries += _python_entries()
-    namespace_entries, listed_namespaces = _namespace_entries(rows, engine_functions)
+    spellings = {}
+    namespace_entries, listed_namespaces = _namespace_entries(rows, engine_functions, spellings)
+    for entry in entries:
+        entry.also += tuple(spellings.get(entry.name, ()))
     entries += namespace_entries
     # the namespaces themselves (and their bare aliases: F, autograd, optim, nn)
     aliases = {}
@@ -557,9 +560,10 @@ def _python_entries():
     return entries
 
 
-def _namespace_entries(rows, engine_functions):
+def _namespace_entries(rows, engine_functions, spellings):
     """torch-only names and the namespaces' own members, breadth-first (no recursion); and the
-    namespaces listed, id -> path."""
+    namespaces listed, id -> path. torch.special's members that are a bare function of the same
+    name go into `spellings` (bare name -> [torch.special.NAME]) instead."""
     entries = []
     seen = {id(N.BUILTINS[n]) for n in N.BUILTINS if callable(N.BUILTINS[n])}
     seen |= {id(N.TORCH[n]) for n in N.TORCH if n in N.BUILTINS and callable(N.TORCH[n])}
@@ -588,6 +592,8 @@ def _namespace_entries(rows, engine_functions):
                     text = f"the same as {alias}: {_summary(alias, value)}"
                     text = text if len(text) <= 110 else text[:106].rsplit(" ", 1)[0] + " ..."
                     entries.append(Entry(full, _kind(value), "Elementwise maths", _signature(full, value), text))
+                elif path == "torch.special":  # torch.special.digamma is digamma: one of its spellings
+                    spellings.setdefault(member, []).append(full)
                 continue  # torch.autograd.grad is grad: listed there
             if path != "torch" and not callable(value):
                 continue

@@ -155,7 +155,7 @@ def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, 
             t.retain_grad()  # as PyTorch: a non-leaf input keeps (and accumulates) its grad
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph and inputs is None:
+    if create_graph:  # with inputs= too, as PyTorch
         warnings.warn(CREATE_GRAPH_CYCLE, UserWarning, stacklevel=_caller_level())
     grads = _root_grads(outputs, grad_tensors, create_graph)
     _run(outputs, grads, retain_graph, create_graph, inputs, accumulate=True)

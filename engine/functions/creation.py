@@ -139,25 +139,28 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
                    fill_value, dtype, device, requires_grad, default)
 
 
-def _like(x, value, dtype, device, requires_grad):
+def _like(x, value, dtype, device, requires_grad, memory_format=None, fname="zeros_like"):
+    """A tensor of x's shape filled with value; memory_format is taken as PyTorch takes it, and asks
+    for nothing (every tensor here is row-major: engine/dtypes.py's MemoryFormat)."""
+    _dt.check_memory_format(memory_format, fname)
     return _filled((tuple(x.shape),), value, dtype if dtype is not None else x.dtype,
                    device if device is not None else x.device, requires_grad)
 
 
-def zeros_like(input, dtype=None, device=None, requires_grad=False):
-    return _like(input, 0, dtype, device, requires_grad)
+def zeros_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 0, dtype, device, requires_grad, memory_format, "zeros_like")
 
 
-def ones_like(input, dtype=None, device=None, requires_grad=False):
-    return _like(input, 1, dtype, device, requires_grad)
+def ones_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 1, dtype, device, requires_grad, memory_format, "ones_like")
 
 
-def empty_like(input, dtype=None, device=None, requires_grad=False):
-    return _like(input, 0, dtype, device, requires_grad)
+def empty_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, 0, dtype, device, requires_grad, memory_format, "empty_like")
 
 
-def full_like(input, fill_value, dtype=None, device=None, requires_grad=False):
-    return _like(input, fill_value, dtype, device, requires_grad)
+def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
+    return _like(input, fill_value, dtype, device, requires_grad, memory_format, "full_like")
 
 
 def eye(n, m=None, dtype=None, device=None, requires_grad=False):
@@ -290,11 +293,13 @@ def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=Fa
 
 
 
-def rand_like(input, dtype=None, device=None, requires_grad=False):
+def rand_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    _dt.check_memory_format(memory_format, "rand_like")
     return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
 
 
-def randn_like(input, dtype=None, device=None, requires_grad=False):
+def randn_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    _dt.check_memory_format(memory_format, "randn_like")
     return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                  requires_grad=requires_grad)

@@ -4,11 +4,8 @@ and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/c
 PyTorch does for convolutions (SqueezeBackward1 on top)."""
 import warnings
 
-import numpy
-
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import where as _where, index_select as _index_select, reshape as _reshape, sum as _sum
 from ..functions import mean as _mean, clone as _clone, empty, bernoulli_, matmul as _matmul, transpose as _transpose
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
@@ -288,32 +285,8 @@ def adaptive_avg_pool2d(input, output_size):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
                      divisor=array_module(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
-    # windows that overlap or differ in size: each dim's windows gathered (padded to the longest by
-    # repeating its last element, masked out of the sum), so an inf or NaN reaches only its own windows
-    for dim, (n, o) in zip((-2, -1), zip(size, out)):
-        x = _window_means(x, dim, n, o)
-    return x
-
-
-def _window_means(x, dim, n, o):
-    """The means of the o adaptive windows along `dim` (of size n) of x: window i is [floor(i n / o),
-    ceil((i + 1) n / o))."""
-    start = (numpy.arange(o) * n) // o
-    end = -((-(numpy.arange(o) + 1) * n) // o)
-    longest = int((end - start).max())
-    positions = start[:, None] + numpy.arange(longest)[None, :]
-    inside = positions < end[:, None]
-    xp = array_module(x.device)
-    index = make_tensor(xp.asarray(numpy.minimum(positions, n - 1).reshape(-1).astype(numpy.int64)), x.device)
-    picked = _index_select(x, dim, index)                 # (..., o * longest, ...)
-    shape = list(picked.shape)
-    axis = len(shape) + dim
-    picked = _reshape(picked, shape[:axis] + [o, longest] + shape[axis + 1:])
-    mask = inside.reshape((o, longest) + (1,) * (-dim - 1))
-    mask = make_tensor(xp.asarray(mask), x.device)
-    total = _sum(_where(mask, picked, 0.0), axis + 1)
-    count = (end - start).reshape((o,) + (1,) * (-dim - 1)).astype(x.array.dtype)
-    return total / make_tensor(xp.asarray(count), x.device)
+    # windows that overlap or differ in size (engine/ops/adaptive_pool.py)
+    return apply(_op["adaptive_avg_pool"], x, output_size=out)
 
 
 # ------------------------------------------------------------------ batch norm
@@ -331,7 +304,7 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
     if x.array.size == 0 and x.array.ndim < 2:  # PyTorch answers a copy of an empty input before any check
-        return _clone(x)                       # of its channels (a 1-d one has none)
+        return _empty_batch(x, weight, bias)   # of its channels (a 1-d one has none)
     c = x.shape[1]
     for name, t in (("running_mean", running_mean), ("running_var", running_var)):
         if t is not None:
@@ -342,8 +315,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     for name, t in (("weight", weight), ("bias", bias)):
         if t is not None and t.numel() != c:
             raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    if x.array.size == 0:  # an empty batch: PyTorch's copy (CloneBackward0), no running statistics moved
-        return _clone(x)
+    if x.array.size == 0:  # an empty batch: no running statistics moved
+        return _empty_batch(x, weight, bias)
     params = dict(training=bool(training), eps=float(eps))
     if training:
         xp = array_module(x.device)
@@ -357,6 +330,17 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     else:
         params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
     return apply(_op["batch_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, **params)
+
+
+def _empty_batch(x, weight, bias):
+    """batch_norm of an empty input, as PyTorch's: a copy (CloneBackward0), times weight[0], plus
+    bias[0], so that weight and bias stay in the graph (their gradients zeros, not None)."""
+    out = _clone(x)
+    if weight is not None:
+        out = out * weight[0]
+    if bias is not None:
+        out = out + bias[0]
+    return out
 
 
 def _blend(running, batch, momentum):

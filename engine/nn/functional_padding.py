@@ -2,7 +2,7 @@
 reflecting, replicating or wrapping its own values."""
 import numpy
 
-from ..functions.arguments import tensor_in
+from ..functions.arguments import tensor_in, index_key
 from ..functions.shapes import index_select
 from ..functions.creation import tensor
 from ..ops import TABLE as _op
@@ -39,7 +39,9 @@ _SOURCES = {"reflect": lambda i, n: numpy.where(i < 0, -i, numpy.where(i >= n, 2
 
 def _pad_from_input(input, pad, mode, value):
     """The reflect, replicate and circular modes: each padded dim gathered at the positions its
-    new elements take their values from (index_select: its gradient adds them up)."""
+    new elements take their values from (the gradient adds them up). reflect and replicate gather
+    all the padded dims at once, under PyTorch's node (ReflectionPad2DBackward0, ...); circular,
+    which PyTorch composes of slice copies (CopySlices), is one index_select a dim here."""
     source = _SOURCES.get(mode)
     if source is None:
         raise NotImplementedError(f"Unrecognised padding mode {mode}")
@@ -49,7 +51,7 @@ def _pad_from_input(input, pad, mode, value):
     if len(pad) % 2 or len(pad) // 2 > nd - 1 or len(pad) // 2 > 3:
         raise NotImplementedError(f"Only 2D, 3D, 4D, 5D padding with non-constant padding are supported for now "
                                   f"(input of dimension {nd} and padding of length {len(pad)})")
-    out = input
+    out, gathered = input, []
     for k in range(len(pad) // 2):
         dim = nd - 1 - k
         n = input.array.shape[dim]
@@ -65,5 +67,19 @@ def _pad_from_input(input, pad, mode, value):
             positions = start + numpy.arange(-max(before, 0), m + max(after, 0)) % max(m, 1)
             out = index_select(out, dim, tensor(positions.astype(numpy.int64), device=input.device))
             continue
-        out = index_select(out, dim, tensor(source(positions, n).astype(numpy.int64), device=input.device))
-    return out
+        if mode == "circular":
+            out = index_select(out, dim, tensor(source(positions, n).astype(numpy.int64), device=input.device))
+        else:
+            gathered.insert(0, source(positions, n).astype(numpy.int64))
+    return _gather(input, gathered, mode) if gathered else out
+
+
+def _gather(input, positions, mode):
+    """input at `positions` (one array for each of its last len(positions) dims), as one open-grid
+    index: the gradient of every padded dim in one node, named as PyTorch's."""
+    m = len(positions)
+    grid = [tensor(p.reshape([-1 if j == i else 1 for j in range(m)]), device=input.device)
+            for i, p in enumerate(positions)]
+    key = index_key(input, (slice(None),) * (input.array.ndim - m) + tuple(grid))
+    kind = "Reflection" if mode == "reflect" else "Replication"
+    return apply(_op["getitem"], input, key=key, name=f"{kind}Pad{m}DBackward0")

@@ -130,6 +130,7 @@ from . import tensorops  # noqa: F401,E402
 from . import losses, attention, bags  # noqa: F401,E402
 from . import special  # noqa: F401,E402  (torch.special's rows)
 from . import decomp  # noqa: F401,E402
+from . import adaptive_pool  # noqa: F401,E402  (adaptive_avg_pool2d's unequal windows)
 from .reductions import sum_to_array
 from .views import view_region
 

@@ -1131,7 +1131,21 @@ class Norm(Op):
         p = float(p)
         if abs(p) != math.inf and p == int(p):
             p = int(p)
+        if (p < 0 or p == math.inf) and input.array.size == 0:
+            Norm._check_identity(input.array.shape, p, dim)
         return run_op(Norm, (input,), {"p": p, "dim": dim, "keepdim": keepdim})
+
+    @staticmethod
+    def _check_identity(shape, p, dim):
+        """PyTorch's refusal of a norm with no identity (p < 0 or inf: a max or a min) over no element."""
+        name = "inf" if p == math.inf else "-inf" if p == -math.inf else repr(int(p) if p == int(p) else p)
+        head = f"linalg.vector_norm cannot compute the {name} norm on "
+        if dim is None or isinstance(dim, (tuple, list)) and not dim:
+            raise RuntimeError(head + "an empty tensor because the operation does not have an identity")
+        for d in (dim,) if isinstance(dim, int) else dim:
+            if shape[d] == 0:  # (PyTorch's message has no space before "because")
+                raise RuntimeError(head + f"the dimension {d}because this dimension is empty and the operation "
+                                          f"does not have an identity")
 
 
     @staticmethod

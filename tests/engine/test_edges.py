@@ -84,3 +84,42 @@ def test_edge_matches_pytorch(name):
 
 def test_every_golden_case_is_replayed():
     assert set(GOLDEN) == set(CASES)
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: ad.linalg.vector_norm(ad.ones(0), math.inf),
+     "linalg.vector_norm cannot compute the inf norm on an empty tensor because the operation does not have an identity"),
+    (lambda: ad.linalg.vector_norm(ad.ones(2, 0), -1.0, dim=-1),
+     "linalg.vector_norm cannot compute the -1 norm on the dimension -1because this dimension is empty and the "
+     "operation does not have an identity"),
+    (lambda: ad.ones(2, 0, 3).norm(-0.5, dim=(2, 1)),
+     "linalg.vector_norm cannot compute the -0.5 norm on the dimension 1because this dimension is empty and the "
+     "operation does not have an identity"),
+])
+def test_norm_without_identity_over_no_element(call, message):
+    # PyTorch 2.13's words (its missing space before "because" included)
+    with pytest.raises(RuntimeError) as err:
+        call()
+    assert str(err.value) == message
+
+
+_LIKE = {"zeros_like": 0.0, "ones_like": 1.0, "empty_like": None, "full_like": 2.5, "rand_like": None, "randn_like": None}
+
+
+@pytest.mark.parametrize("name", [*_LIKE, "cpu", "float", "double", "contiguous", "clone"])
+def test_memory_format_is_taken(name):
+    # PyTorch takes memory_format= on these; values never depend on it here (every tensor is row-major)
+    x = ad.tensor([[1.5, -2.0], [0.25, 4.0]])
+    for fmt in (ad.channels_last, ad.preserve_format, ad.contiguous_format):
+        if name in _LIKE:
+            args = (x, 2.5) if name == "full_like" else (x,)
+            y = getattr(ad, name)(*args, memory_format=fmt)
+            assert tuple(y.shape) == (2, 2) and y.dtype is x.dtype
+            if _LIKE[name] is not None:
+                assert y.tolist() == [[_LIKE[name]] * 2] * 2
+        else:
+            assert getattr(x, name)(memory_format=fmt).tolist() == x.tolist()
+    call = (lambda: getattr(ad, name)(x, 2.5, memory_format=3)) if name == "full_like" else \
+        (lambda: getattr(ad, name)(x, memory_format=3)) if name in _LIKE else (lambda: getattr(x, name)(memory_format=3))
+    with pytest.raises(TypeError, match=rf"^{name}\(\): argument 'memory_format' must be torch.memory_format, not int$"):
+        call()

@@ -8,7 +8,8 @@ include copies with edge values (nan, +-inf, +-0, ties), where PyTorch's error t
 Every op of op_db has a golden file; an op we do not have (no such name in our API) is skipped,
 and tests/golden/opdb/missing.txt lists them (kept current by test_missing_list; rewrite it with
 `python tests/engine/test_opdb.py --write-missing`). So an op added to our API later is replayed
-without regenerating anything.
+without regenerating anything. tests/golden/opdb/skipped.txt (written and checked the same way) lists
+the samples of our ops that are not replayed, with the generator's reason.
 
 Where we knowingly differ, KNOWN names the op key, the parts (fnmatch patterns over
 "<dtype>#<sample index>[:<edge>]/<out|vjp|vjp2>") and the reason; UNSUPPORTED names the samples
@@ -38,6 +39,7 @@ import opdb_walk as walk  # noqa: E402  (how the generator walked the same sampl
 
 GOLDEN = os.path.normpath(os.path.join(HERE, "..", "golden", "opdb"))
 MISSING = os.path.join(GOLDEN, "missing.txt")
+SKIPPED = os.path.join(GOLDEN, "skipped.txt")
 
 TIE = ("ties (and +0 against -0): which of equal elements is picked (its index, and the gradient with it) "
        "is PyTorch's implementation's choice, not a documented rule; ours is another")
@@ -464,6 +466,27 @@ def test_missing_list():
                                f"{sorted(set(lacking) - set(listed))}")
 
 
+def skipped_lines():
+    """One line for each reason a sample of one of our ops was left out (by the generator, or because
+    the op has none to replay): `key: count x reason`."""
+    lines = []
+    for key in files():
+        entry = load(key)
+        if resolve(entry) is None:
+            continue
+        for reason, n in sorted(entry["skipped"].items()):
+            lines.append(f"{key}: {n} x {reason}")
+    return lines
+
+
+def test_skipped_list():
+    """skipped.txt lists every sample of our ops that is not replayed, with its reason."""
+    with open(SKIPPED) as f:
+        listed = [line.rstrip("\n") for line in f if line.strip() and not line.startswith("#")]
+    assert listed == skipped_lines(), ("tests/golden/opdb/skipped.txt is out of date: run "
+                                       "`python tests/engine/test_opdb.py --write-missing`")
+
+
 def test_tables_name_real_ops():
     for table in (KNOWN, UNSUPPORTED, LAMBDAS, GAUGES):
         for key in table:
@@ -476,6 +499,10 @@ def write_missing():
     lines += ops_we_lack()
     with open(MISSING, "w") as f:
         f.write("\n".join(lines) + "\n")
+    lines = ["# samples of the op_db OpInfos we have that tests/engine/test_opdb.py does not replay, by op and",
+             "# reason (`key: count x reason`; written with missing.txt by --write-missing, checked by test_skipped_list)"]
+    with open(SKIPPED, "w") as f:
+        f.write("\n".join(lines + skipped_lines()) + "\n")
 
 
 def print_tally():

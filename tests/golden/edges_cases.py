@@ -73,6 +73,13 @@ def _empty_cases():
         "flatten with a zero-size dim": lambda T: _grads(T, lambda T, x: T.flatten(x.reshape(0, 3, 2), 1), []),
         "gather with an empty uint8 index": lambda T: _grads(T, lambda T, x: T.gather(x, 0, T.tensor([], dtype=T.uint8)),
                                                              [1., 2.]),
+        "batch_norm on an empty batch": lambda T: _grads(T, lambda T, x, w, b: T.nn.functional.batch_norm(
+            x.reshape(0, 3, 2), None, None, weight=w, bias=b, training=True), [], [2., 3., 4.], [1., 0., -1.]),
+        "batch_norm of an empty 1-d input": lambda T: _grads(T, lambda T, x, w: T.nn.functional.batch_norm(
+            x, None, None, weight=w, training=True), [], [2., 3.]),
+        "batch_norm on an empty batch, eval, node": lambda T: T.nn.functional.batch_norm(
+            T.ones(0, 2, requires_grad=True), T.zeros(2), T.ones(2), weight=T.ones(2, requires_grad=True),
+            bias=T.ones(2, requires_grad=True)).grad_fn.name(),
     }
 
 
@@ -85,6 +92,14 @@ def _norm_cases():
     cases["norm p=0"] = lambda T: T.norm(T.tensor([0., 1.5, -2.]), 0).tolist()
     cases["norm p=-inf"] = lambda T: T.norm(T.tensor([0.5, 1.5, -2.]), float("-inf")).tolist()
     cases["norm p=-1 along dim"] = lambda T: T.norm(T.tensor([[0.5, 1.5], [-2., 4]]), -1, dim=1).tolist()
+    for p in (math.inf, -math.inf):
+        cases[f"vector_norm p={p} node"] = (lambda p: lambda T: [T.linalg.vector_norm(
+            T.tensor([[1., -2.], [3., 0.5]], requires_grad=True), p, dim=d).grad_fn.name() for d in (None, 1)])(p)
+    for p, shape, dim in ((math.inf, (0,), None), (-math.inf, (2, 0), 1), (-1, (2, 0), -1), (0.5, (2, 0), 1),
+                          (math.inf, (2, 0), 0)):
+        cases[f"vector_norm p={p} over {shape} dim={dim}"] = (lambda p, shape, dim: lambda T: T.linalg.vector_norm(
+            T.ones(*shape), p, dim=dim).tolist())(p, shape, dim)
+    cases["norm p=inf of an empty tensor"] = lambda T: T.norm(T.ones(0, 2), math.inf).tolist()
     return cases
 
 
@@ -107,6 +122,15 @@ def _argument_cases():
         T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (1, 1, 1, 1), mode="reflect"), x)
     cases["pad replicate 2-d"] = lambda T: _grads(
         T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (1, 2, 0, 1), mode="replicate"), x)
+    cases["pad node names"] = lambda T: [T.nn.functional.pad(t(T, x).requires_grad_().reshape(shape), amounts, mode=mode)
+                                         .grad_fn.name() for mode in ("reflect", "replicate")
+                                         for shape, amounts in (((2, 3), (1, 1)), ((1, 2, 3), (2, 0)),
+                                                                ((1, 1, 2, 3), (1, 2, 1, 0)),
+                                                                ((1, 1, 1, 2, 3), (1, 1, 1, 1, 0, 0)))]
+    cases["pad reflect squared, second order"] = lambda T: _grads(
+        T, lambda T, a: T.nn.functional.pad(a.reshape(1, 1, 2, 3), (2, 1, 1, 0), mode="reflect") ** 2, x, second=True)
+    cases["pad replicate squared, second order"] = lambda T: _grads(
+        T, lambda T, a: T.nn.functional.pad(a.reshape(1, 2, 3), (2, 3), mode="replicate") ** 2, x, second=True)
     cases["softmax dtype"] = lambda T: T.softmax(t(T, x).float(), 1, dtype=T.float64).tolist()
     cases["adaptive_avg_pool2d 3x4 to 2x3"] = lambda T: _grads(
         T, lambda T, a: T.nn.functional.adaptive_avg_pool2d(a.reshape(1, 1, 3, 4), (2, 3)) * T.arange(6.).reshape(1, 1, 2, 3),

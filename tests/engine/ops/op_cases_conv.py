@@ -197,3 +197,41 @@ C("avg_pool_backward", "spread", lambda g, x: apply("avg_pool_backward", g, x, *
   lambda g, x: np_col2im(np.broadcast_to((g / _AVG["divisor"])[:, None, None], (2, 2, 2, 2, 2)), (3, 3), (2, 2),
                          (1, 1), ((0, 0), (0, 0)), (1, 1)),
   "AvgPool2DBackwardBackward0", internal=True)
+
+# ======================================== adaptive_avg_pool2d to sizes that do not divide the input's
+
+
+def _adaptive_windows(n, o):
+    """Window i of o over n elements: [floor(i n / o), ceil((i + 1) n / o)), PyTorch's documented rule."""
+    return [(i * n // o, -(-(i + 1) * n // o)) for i in range(o)]
+
+
+def np_adaptive_avg(x, size):
+    oh, ow = (n if o is None else o for n, o in zip(x.shape[-2:], size))
+    y = np.empty(x.shape[:-2] + (oh, ow))
+    for (i, (r0, r1)), (j, (c0, c1)) in itertools.product(enumerate(_adaptive_windows(x.shape[-2], oh)),
+                                                          enumerate(_adaptive_windows(x.shape[-1], ow))):
+        y[..., i, j] = x[..., r0:r1, c0:c1].mean(axis=(-1, -2))
+    return y
+
+
+def np_adaptive_spread(g, size):
+    out = np.zeros(g.shape[:-2] + tuple(size))
+    for (i, (r0, r1)), (j, (c0, c1)) in itertools.product(enumerate(_adaptive_windows(size[0], g.shape[-2])),
+                                                          enumerate(_adaptive_windows(size[1], g.shape[-1]))):
+        out[..., r0:r1, c0:c1] += g[..., i, j][..., None, None] / ((r1 - r0) * (c1 - c0))
+    return out
+
+
+AAP = "AdaptiveAvgPool2DBackward0"
+C("adaptive_avg_pool", "unequal_windows", lambda x: F.adaptive_avg_pool2d(x, (3, 4)), [(2, 5, 7)],
+  lambda x: np_adaptive_avg(x, (3, 4)), AAP)
+C("adaptive_avg_pool", "one_size_kept", lambda x: F.adaptive_avg_pool2d(x, (None, 3)), [(1, 2, 3, 5)],
+  lambda x: np_adaptive_avg(x, (None, 3)), AAP)
+C("adaptive_avg_pool", "larger_output", lambda x: F.adaptive_avg_pool2d(x, (4, 3)), [(1, 1, 3, 2)],
+  lambda x: np_adaptive_avg(x, (4, 3)), AAP)
+C("adaptive_avg_pool", "layer", lambda x: ad.nn.AdaptiveAvgPool2d((2, 3))(x), [(1, 3, 5, 4)],
+  lambda x: np_adaptive_avg(x, (2, 3)), AAP)
+C("adaptive_avg_pool_backward", "spread", lambda g, x: apply("adaptive_avg_pool_backward", g, x),
+  [(2, 3, 4), (2, 5, 7)], lambda g, x: np_adaptive_spread(g, x.shape[-2:]), "AdaptiveAvgPool2DBackwardBackward0",
+  internal=True)

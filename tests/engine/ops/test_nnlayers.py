@@ -22,12 +22,10 @@ import locations
 GOLDEN = json.loads((locations.GOLDEN / "nnlayers.json").read_text())
 # {name: {"grad" | "grad2": atol}}: values that are 0 in exact arithmetic, PyTorch's rounding noise
 ATOL = {}
-# mode='area' is adaptive_avg_pool2d, which to sizes that do not divide the input is a kernel of its
-# own in PyTorch (AdaptiveAvgPool2DBackward0) and here each window's sum, divided by its size
-# (engine/nn/functional_conv.py): the values are checked, the nodes are ours: {name: (node, next)};
-# and its second derivative, 0, is PyTorch's zeros and our None
-NODE_DIFFERS = {"interpolate_area_1d": ("SqueezeBackward1", ["DivBackward0"]),
-                "interpolate_area_2d": ("DivBackward0", ["SumBackward1", None])}
+# {name: (node, next)}: cases whose nodes are knowingly ours, not PyTorch's (the values are checked;
+# PyTorch's second derivative must be zeros where ours is None). None now: mode='area' to sizes
+# that do not divide the input is PyTorch's AdaptiveAvgPool2DBackward0 here too
+NODE_DIFFERS = {}
 
 
 def _same(got, want, what, atol):
