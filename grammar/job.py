@@ -363,7 +363,11 @@ def _derivatives(f, weights, variables, order, keep_graph):
                 g = None
                 break
             _check_graph_growth(g, k, order)
-            (g,) = E.grad(g.sum(), x, retain_graph=True, create_graph=True, allow_unused=True)
+            # Unless the graph is kept (--formula prints it), the last pass records none (nothing
+            # differentiates its result again) and a 0-d g is its own sum: the same values, since
+            # the same rows run on the same arrays and a 0-d root's gradient is 1 either way
+            root = g if g.ndim == 0 and not keep_graph else g.sum()
+            (g,) = E.grad(root, x, retain_graph=True, create_graph=keep_graph or k < order - 1, allow_unused=True)
         out[name] = g if g is not None else _zeros_like(x)
     return out
 
