@@ -16,6 +16,7 @@ from . import dtypes as _dt
 from .core.grad_mode import enable_grad
 from .ops import TABLE
 from .core.tensor import array_module, storage_of, make_tensor
+from .core.inplace import assign  # noqa: F401  (optim.py's and optim_rms.py's too)
 from .tensor import Tensor
 from .backend import device as _device
 
@@ -239,12 +240,6 @@ def bump_step(state):
     arr = storage_of(state["step"])
     arr[...] = arr + 1
     return float(arr)
-
-
-def assign(p, array):
-    """One in-place op on a parameter: its memory takes `array`, its version goes up by one."""
-    storage_of(p)[...] = array
-    p._vc[0] += 1
 
 
 def add_into(p, b, alpha):

@@ -25,7 +25,7 @@ from .tensor import (dual_run, dual_hooks, TensorBase, make_tensor, storage_of, 
                      move_retain, VIEW_DEFAULT, VIEW_NO_GRAD, VIEW_INFERENCE, multi_output_message, short_name,
                      view_chain)
 
-__all__ = ["inplace"]
+__all__ = ["inplace", "assign"]
 
 
 LEAF_MESSAGE = "a leaf Variable that requires grad is being used in an in-place operation."
@@ -119,14 +119,22 @@ def _store(target, result):
         raise RuntimeError(f"output with shape {list(target.shape)} doesn't match the broadcast shape "
                            f"{list(result.shape)}")
     _check_cast(result, target)
-    storage_of(target)[...] = result.array
+    assign(target, result.array)
+    if dual_run[0]:
+        dual_hooks["write"](target, result)  # forward AD: the target's tangent is the result's
+
+
+def assign(target, array):
+    """The target's memory takes `array` (of its shape; another dtype is cast as numpy assigns) and the
+    version counter it shares with its base and views goes up by one: an in-place write that the graph
+    does not record -- an update under no_grad, an optimiser's step, batch norm's running statistics --
+    with none of an op's bookkeeping."""
+    storage_of(target)[...] = array
     vc = target._vc
     if vc.__class__ is not list and not is_inference_mode_enabled():
         # PyTorch's check is in bumping the version counter, after the write
         raise RuntimeError(INFERENCE_INPLACE_MESSAGE)
     vc[0] += 1
-    if dual_run[0]:
-        dual_hooks["write"](target, result)  # forward AD: the target's tangent is the result's
 
 
 def _writable(t):

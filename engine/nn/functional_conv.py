@@ -7,7 +7,7 @@ import warnings
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
 from ..functions import mean as _mean, clone as _clone, empty, bernoulli_, matmul as _matmul, transpose as _transpose
-from ..core.grad_mode import no_grad
+from ..core.inplace import assign
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
 from ..core.tensor import apply, array_module, make_tensor
@@ -321,11 +321,10 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
     if training:
         xp = array_module(x.device)
         mean, squares, count = batch_stats(xp, x.array)
-        with no_grad():
-            if running_mean is not None:
-                _blend(running_mean, mean, momentum)
-            if running_var is not None:
-                _blend(running_var, squares / (count - 1), momentum)
+        if running_mean is not None:
+            _blend(running_mean, mean, momentum)
+        if running_var is not None:
+            _blend(running_var, squares / (count - 1), momentum)
         params.update(mean=mean, var=squares / count)  # the row's own batch_stats, computed once
     else:
         params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
@@ -344,9 +343,9 @@ def _empty_batch(x, weight, bias):
 
 
 def _blend(running, batch, momentum):
-    """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's update)."""
-    new = momentum * batch + (1 - momentum) * running.array
-    running.copy_(make_tensor(new.astype(running.array.dtype, copy=False), running.device))
+    """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's update, which the
+    graph does not record: one write and a version bump, not an in-place op's bookkeeping)."""
+    assign(running, momentum * batch + (1 - momentum) * running.array)
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):

@@ -325,3 +325,31 @@ def test_the_new_activation_and_loss_modules_print_and_hold_what_pytorchs_do():
     with pytest.raises(TypeError, match=re.escape("Threshold.__init__() missing 2 required positional arguments: "
                                                   "'threshold' and 'value'")):
         nn.Threshold()
+
+
+def test_batch_norm_moves_its_running_statistics_in_place():
+    """Training batch norm writes the running statistics into their own memory, one version a write
+    (as PyTorch's in-place update), with momentum * batch + (1 - momentum) * running (by hand here)."""
+    import numpy as np
+    import autodiff.engine as E
+    m = E.nn.BatchNorm1d(2, momentum=0.25)
+    mean, var = m.running_mean, m.running_var
+    memory, versions = mean.array, (mean._version, var._version)
+    x = E.tensor([[1.0, 2.0], [3.0, 6.0], [5.0, 1.0]], dtype=E.float32)
+    m(x)
+    assert m.running_mean is mean and mean.array is memory
+    assert (mean._version, var._version) == (versions[0] + 1, versions[1] + 1)
+    xs = np.array([[1.0, 2.0], [3.0, 6.0], [5.0, 1.0]])
+    assert np.allclose(mean.numpy(), 0.25 * xs.mean(0), rtol=1e-6)
+    assert np.allclose(var.numpy(), 0.25 * xs.var(0, ddof=1) + 0.75, rtol=1e-6)
+    # the buffers keep their own dtype (the default, float64, here): the float32 statistics are cast on the write
+    assert mean.dtype == E.float64 and not mean.requires_grad and mean.grad_fn is None
+
+
+def test_batch_norm_refuses_to_move_inference_running_statistics():
+    import pytest
+    import autodiff.engine as E
+    with E.inference_mode():
+        m = E.nn.BatchNorm1d(2)
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        m(E.tensor([[1.0, 2.0], [3.0, 6.0]]))
