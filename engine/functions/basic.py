@@ -365,8 +365,8 @@ def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False, me
         if dev is not out.device:
             _backend.backend_for(dev)  # a clear error if the device cannot be used
             out = apply(_op["to_device"], out, device=dev, source=out.device)
-    if copy and out is input:
-        out = clone(input)
+    if copy and out is input:  # a copy in the same dtype and place: PyTorch's _to_copy (ToCopyBackward0)
+        out = apply(_op["to_dtype"], input, dtype=input.array.dtype)
     return out
 
 

@@ -67,3 +67,18 @@ def test_tensor_new_forms():
             x.new(value)
     with pytest.raises(TypeError, match=r"^new\(\): invalid data type 'str'$"):
         x.new("ab")
+
+
+def test_to_with_copy_is_a_copy_under_pytorchs_node():
+    """x.to(copy=True) and x.to(x.dtype, copy=True): a new array, ToCopyBackward0 (PyTorch 2.13's node),
+    the gradient passed straight through; without copy=True, x itself."""
+    import numpy as np
+    import autodiff.engine as E
+    x = E.tensor([[1.0, -2.0], [3.0, 0.5]], requires_grad=True)
+    for y in (x.to(copy=True), x.to(E.float64, copy=True), x.to("cpu", E.float64, False, True)):
+        assert y is not x and y.array is not x.array and not np.shares_memory(y.array, x.array)
+        assert y.grad_fn.name() == "ToCopyBackward0"
+        assert np.array_equal(y.detach().numpy(), x.detach().numpy())
+    (y * 3).sum().backward()
+    assert np.array_equal(x.grad.numpy(), np.full((2, 2), 3.0))
+    assert x.to(E.float64) is x and x.to("cpu") is x
