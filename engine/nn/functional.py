@@ -13,8 +13,7 @@ import numpy
 
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to, bernoulli_ as _bernoulli_
-from ..functions import empty_like as _empty_like
+from ..functions import linear, relu_, sigmoid, tanh, expand, masked_fill, to as _to
 from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..functions import exp as _exp, xlogy as _xlogy
@@ -27,7 +26,7 @@ from ..tensor import Tensor
 from ..functions import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
 from .functional_layers import layer_norm, embedding  # noqa: F401
 from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401
-                              dropout2d, check_dropout_p)
+                              dropout2d, check_dropout_p, masked_dropout, warn_channel_dropout_rank)
 from .functional_padding import pad  # noqa: F401
 from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,  # noqa: F401
                                  group_norm, instance_norm, rms_norm)
@@ -604,12 +603,7 @@ def dropout(input, p=0.5, training=True, inplace=False):
     no gradient to the mask); otherwise, or with p 0, the input itself. The draws are not PyTorch's
     numbers for a seed."""
     check_dropout_p(p)
-    input = tensor_in(input)
-    if not training or p == 0 or input.numel() == 0:
-        return input
-    keep = _bernoulli_(_empty_like(input, requires_grad=False), 1.0 - p)  # 1 where an element stays
-    mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
-    return input.mul_(mask) if inplace else input * mask
+    return masked_dropout(tensor_in(input), p, training, inplace)
 
 
 def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):

@@ -2,6 +2,7 @@
 and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/convolution.py
 (re-exported by nn/functional.py). Unbatched inputs are unsqueezed and the result squeezed, as
 PyTorch does for convolutions (SqueezeBackward1 on top)."""
+import math
 import warnings
 
 from .. import dtypes as _dt
@@ -354,22 +355,49 @@ def dropout2d(input, p=0.5, training=True, inplace=False):
     check_dropout_p(p)
     x = tensor_in(input)
     if x.dim() not in (3, 4):
-        warnings.warn(f"dropout2d: Received a {x.dim()}-D input to dropout2d, which is deprecated and will result "
-                      f"in an error in a future release. To retain the behavior and silence this warning, please "
-                      f"use dropout instead. Note that dropout2d exists to provide channel-wise dropout on inputs "
-                      f"with 2 spatial dimensions, a channel dimension, and an optional batch dimension (i.e. 3D "
-                      f"or 4D inputs).", stacklevel=2)
+        warn_channel_dropout_rank(2, x.dim(), stacklevel=3)
     if x.dim() == 3:
         warnings.warn("dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D dropout "
                       "behavior is desired - input is interpreted as shape (N, C, L), where C is the channel dim. "
                       "This behavior will change in a future release to interpret the input as one without a "
                       "batch dimension, i.e. shape (C, H, W). To maintain the 1D channel-wise dropout behavior, "
                       "please switch to using dropout1d instead.", stacklevel=2)
+    return masked_dropout(x, p, training, inplace, per_channel=True)
+
+
+def warn_channel_dropout_rank(k, dim, stacklevel):
+    """PyTorch's deprecation warning of dropout{k}d (2 or 3) given an input of another rank."""
+    warnings.warn(f"dropout{k}d: Received a {dim}-D input to dropout{k}d, which is deprecated and will result in an "
+                  f"error in a future release. To retain the behavior and silence this warning, please use dropout "
+                  f"instead. Note that dropout{k}d exists to provide channel-wise dropout on inputs with {k} spatial "
+                  f"dimensions, a channel dimension, and an optional batch dimension (i.e. {k + 1}D or {k + 2}D "
+                  f"inputs).", stacklevel=stacklevel)
+
+
+_SELU_NEG = 1.7580993408473766  # -(SELU's scale * alpha): where alpha dropout sets a dropped value
+
+
+def masked_dropout(x, p, training, inplace, per_channel=False, alpha=False):
+    """Every dropout: x times a constant mask of keep-draws (probability 1 - p) over its elements or
+    whole (N, C) channels, scaled by 1/(1-p) -- or, alpha (SELU's), scaled and shifted so that mean
+    and variance stay -- PyTorch's MulBackward0 (and AddBackward0), no gradient to the mask. In place,
+    the same ops written into x (mul_, add_), so that the graph records the mask. The input itself
+    when not training, or for p 0 or an empty input; x times 0 for p 1, as PyTorch."""
     if not training or p == 0 or x.numel() == 0:
         return x
-    keep = bernoulli_(empty(*(tuple(x.shape[:2]) + (1,) * (x.dim() - 2)), dtype=x.dtype, device=x.device), 1.0 - p)
-    mask = keep * 0.0 if p == 1 else keep / (1.0 - p)
-    return x.mul_(mask) if inplace else x * mask
+    shape = tuple(x.shape[:2]) + (1,) * (x.dim() - 2) if per_channel else tuple(x.shape)
+    keep = bernoulli_(empty(*shape, dtype=x.dtype, device=x.device), 1.0 - p)  # 1 where a value stays
+    if p == 1:
+        mask, shift = keep * 0.0, None
+    elif alpha:
+        a = 1.0 / math.sqrt((_SELU_NEG ** 2 * p + 1) * (1 - p))
+        mask, shift = keep * a, (keep - 1) * (_SELU_NEG * a) + _SELU_NEG * a * p
+    else:
+        mask, shift = keep / (1.0 - p), None
+    out = x.mul_(mask) if inplace else x * mask
+    if shift is None:
+        return out
+    return out.add_(shift) if inplace else out + shift
 
 
 def check_dropout_p(p):

@@ -15,7 +15,6 @@ import math
 import warnings
 
 from .. import functions as _fn
-from ..core.grad_mode import no_grad
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -65,11 +64,9 @@ class RReLU(Module):
         if not self.training:
             return F.leaky_relu(input, (self.lower + self.upper) / 2, self.inplace)
         slope = _fn.empty(*input.shape, dtype=input.dtype, device=input.device).uniform_(self.lower, self.upper)
-        out = _fn.where(input >= 0, input, input * slope)
-        if self.inplace:
-            with no_grad():
-                return input.copy_(out)
-        return out
+        if self.inplace:  # x times a constant (1, or its slope where negative), written into x: the graph keeps it
+            return input.mul_(_fn.where(input >= 0, 1.0, slope))
+        return _fn.where(input >= 0, input, input * slope)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
@@ -132,32 +129,6 @@ CircularPad1d, CircularPad2d, CircularPad3d = (
 
 
 # ---------------------------------------------------------------- dropout
-_SELU_NEG = 1.7580993408473766  # -(SELU's scale * alpha): where alpha dropout sets a dropped value
-
-
-def _mask(x, p, per_channel):
-    """Keep-draws (1 kept, 0 dropped) of probability 1 - p: per element, or per (N, C) channel."""
-    shape = tuple(x.shape[:2]) + (1,) * (x.dim() - 2) if per_channel else tuple(x.shape)
-    return _fn.empty(*shape, dtype=x.dtype, device=x.device).bernoulli_(1.0 - p)
-
-
-def _dropout(x, p, training, inplace, per_channel, alpha):
-    """Dropout (alpha: SELU's, keeping mean and variance) over elements or whole channels."""
-    if not training or p == 0 or x.numel() == 0:
-        return x
-    if p == 1:
-        out = x * _fn.zeros((), dtype=x.dtype, device=x.device)
-    elif alpha:
-        a = 1.0 / math.sqrt((_SELU_NEG ** 2 * p + 1) * (1 - p))
-        keep = _mask(x, p, per_channel)
-        out = x * (keep * a) + ((keep - 1) * (_SELU_NEG * a) + _SELU_NEG * a * p)
-    else:
-        out = x * (_mask(x, p, per_channel) / (1.0 - p))
-    if inplace:
-        with no_grad():
-            return x.copy_(out)
-    return out
-
 
 class _DropoutLayer(Module):
     _per_channel = False
@@ -170,11 +141,14 @@ class _DropoutLayer(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
+        # (PyTorch's alpha layers call their function without inplace: the input stays as it was)
+        inplace = self.inplace and not self._alpha
         if self._dims is not None:
             self._check(input)
             if input.dim() == self._dims - 1:  # no batch dim: one added for the channel draws
-                return _dropout(input.unsqueeze(0), self.p, self.training, False, True, self._alpha).squeeze(0)
-        return _dropout(input, self.p, self.training, self.inplace, self._per_channel, self._alpha)
+                return F.masked_dropout(input.unsqueeze(0), self.p, self.training, False, True,
+                                        self._alpha).squeeze(0)
+        return F.masked_dropout(input, self.p, self.training, inplace, self._per_channel, self._alpha)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
@@ -199,11 +173,7 @@ class Dropout3d(_DropoutLayer):
 
     def _check(self, input):
         if input.dim() not in (4, 5):
-            warnings.warn(f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated and will "
-                          f"result in an error in a future release. To retain the behavior and silence this warning, "
-                          f"please use dropout instead. Note that dropout3d exists to provide channel-wise dropout on "
-                          f"inputs with 3 spatial dimensions, a channel dimension, and an optional batch dimension "
-                          f"(i.e. 4D or 5D inputs).", stacklevel=3)
+            F.warn_channel_dropout_rank(3, input.dim(), stacklevel=4)
 
 
 class AlphaDropout(_DropoutLayer):

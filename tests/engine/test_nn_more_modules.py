@@ -157,3 +157,44 @@ def test_adaptive_max_pool_indices_are_pytorchs(source):
 @pytest.mark.parametrize("source", list(GOLDEN["values"]))
 def test_call_value_is_pytorchs(source):
     assert_close(eval(source).numpy(), numpy.array(GOLDEN["values"][source]), what=source)
+
+
+@pytest.mark.parametrize("layer, shape", [("Dropout1d", (2, 4, 3)), ("Dropout3d", (2, 4, 3, 2, 2)),
+                                          ("Dropout", (2, 4, 3))])
+def test_in_place_dropout_keeps_its_mask_in_the_graph(layer, shape):
+    """Dropout written into a non-leaf (inplace=True): the gradient is the mask, as PyTorch's (a copy
+    made under no_grad left the input's old graph, whose gradient is 1 everywhere). y = 2a, z = y * m,
+    so dz/da = 2m = z for a of ones."""
+    torch.manual_seed(0)
+    a = torch.ones(*shape, requires_grad=True)
+    y = a * 2
+    z = getattr(torch.nn, layer)(p=0.5, inplace=True)(y)
+    assert z is y
+    z.sum().backward()
+    assert numpy.array_equal(a.grad.numpy(), z.detach().numpy())
+    assert 0 < int((z.detach().numpy() == 0).sum()) < z.numel()  # some dropped, some kept
+
+
+def test_in_place_rrelu_keeps_its_slopes_in_the_graph():
+    """RReLU(inplace=True) while training: the gradient is 1 where the input is >= 0 and its drawn
+    slope (out / in) where negative -- not 1 everywhere."""
+    torch.manual_seed(0)
+    a = (torch.arange(12.0) - 6).requires_grad_()
+    y = a * 1.0
+    z = torch.nn.RReLU(inplace=True)(y)
+    assert z is y
+    z.sum().backward()
+    x, out = numpy.arange(12.0) - 6, z.detach().numpy()
+    expected = numpy.where(x >= 0, 1.0, out / numpy.where(x == 0, 1.0, x))
+    assert numpy.allclose(a.grad.numpy(), expected, rtol=1e-15)
+    assert ((expected[x < 0] >= 1 / 8) & (expected[x < 0] <= 1 / 3)).all()
+
+
+@pytest.mark.parametrize("layer", ["AlphaDropout", "FeatureAlphaDropout"])
+def test_alpha_dropout_layers_leave_their_input_as_pytorchs_do(layer):
+    """PyTorch's AlphaDropout and FeatureAlphaDropout call their function without inplace: a new
+    tensor, the input untouched, even with inplace=True."""
+    torch.manual_seed(0)
+    y = torch.ones(2, 4, 3, requires_grad=True) * 2
+    z = getattr(torch.nn, layer)(p=0.5, inplace=True)(y)
+    assert z is not y and y._version == 0 and float(y.detach().sum()) == 48.0
