@@ -72,14 +72,19 @@ def _tolerances(case):
     return kw.get("eps", 1e-6), max(kw.get("atol", 1e-5), 1e-5), max(kw.get("rtol", 1e-3), 1e-3)
 
 
-@pytest.mark.parametrize("case", ALL)
-def test_jvp_is_the_adjoint_of_the_vjp(case):
+def _differentiable_inputs(case):
+    """The case's inputs, which of them carry a tangent, and the tangents; a skip where none can."""
     if not case.differentiable:
         pytest.skip(SKIP_REASON)
     arrays, dual = _inputs(case)
     if not any(dual):
         pytest.skip("no input takes a gradient")
-    tangents = _tangents(case, arrays, dual)
+    return arrays, dual, _tangents(case, arrays, dual)
+
+
+@pytest.mark.parametrize("case", ALL)
+def test_jvp_is_the_adjoint_of_the_vjp(case):
+    arrays, dual, tangents = _differentiable_inputs(case)
     value, jv, _ = _jvp(case, arrays, dual, tangents)
     u = np.random.default_rng(7).standard_normal(value.shape)
     vjps = _vjp(case, arrays, dual, u)
@@ -92,12 +97,7 @@ def test_jvp_is_the_adjoint_of_the_vjp(case):
 
 @pytest.mark.parametrize("case", ALL)
 def test_jvp_matches_finite_differences(case):
-    if not case.differentiable:
-        pytest.skip(SKIP_REASON)
-    arrays, dual = _inputs(case)
-    if not any(dual):
-        pytest.skip("no input takes a gradient")
-    tangents = _tangents(case, arrays, dual)
+    arrays, dual, tangents = _differentiable_inputs(case)
     _, jv, _ = _jvp(case, arrays, dual, tangents)
     eps, atol, rtol = _tolerances(case)
 
