@@ -5,7 +5,6 @@ error naming the node and output, check_nan=False, set_detect_anomaly as call an
 SavedTensor hooks on _raw_saved_*; _saved_result carrying its grad_fn; register_multi_grad_hook in
 both modes; GradientEdge; increment_version; allow_mutation_on_saved_tensors; the grad_mode switches;
 and the language's `torch.autograd.detect_anomaly()`."""
-import io
 import math
 import re
 import warnings
@@ -13,8 +12,7 @@ import warnings
 import pytest
 
 import autodiff.engine as ad
-from autodiff.grammar.errors import LanguageError, format_error
-from autodiff.grammar.program import Session
+from programs import run_program
 
 G = ad.autograd.graph
 
@@ -315,19 +313,6 @@ def test_is_tensor_like_device_type_kineto_and_variable():
 
 # ------------------------------------------------------------------ the language
 
-def _run(source):
-    out = io.StringIO()
-    session = Session(out=out, dtype="float32")
-    try:
-        session.run(source)
-        error = None
-    except LanguageError as e:
-        error = format_error(e, source)
-    finally:
-        session.close()
-    return out.getvalue(), error
-
-
 def test_language_detect_anomaly_and_graph_names():
     source = ("x = torch.tensor([0.0, 2.0], requires_grad=True)\n"
               "print(torch.is_anomaly_enabled())\n"
@@ -336,11 +321,11 @@ def test_language_detect_anomaly_and_graph_names():
               "    y = (x / x).sum()\n"
               "    y.backward()\n")
     with pytest.warns(UserWarning):
-        out, error = _run(source)
+        out, error = run_program(source)
     assert out == "False\nTrue\n"
     assert "Function 'DivBackward0' returned nan values in its 1th output." in error
     assert "line 6" in error
-    out, error = _run("a = torch.tensor(1.0, requires_grad=True)\n"
+    out, error = run_program("a = torch.tensor(1.0, requires_grad=True)\n"
                       "with torch.autograd.set_detect_anomaly(True):\n"
                       "    (a * 3).backward()\n"
                       "print(a.grad.item(), torch.is_anomaly_enabled(), torch.autograd.is_multithreading_enabled())\n"
@@ -354,7 +339,7 @@ def test_language_detect_anomaly_and_graph_names():
 
 
 def test_language_graph_edges_saved_tensor_hooks_and_versions():
-    out, error = _run("a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+    out, error = run_program("a = torch.tensor([1.0, 2.0], requires_grad=True)\n"
                       "y = a.pow(2)\n"
                       "e = torch.autograd.graph.get_gradient_edge(y)\n"
                       "print(e.node.name(), e.output_nr, y.grad_fn._saved_self.tolist())\n"

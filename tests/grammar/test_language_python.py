@@ -16,15 +16,13 @@ torch, math and numpy, and Python's string formatting.
 4. Deep nesting (300 nested comprehensions, 500 nested try blocks, 2000
    nested dict displays) works: nothing recurses.
 """
-import io
 import json
 
 import pytest
 
 from autodiff.grammar import parser
-from autodiff.grammar.errors import LanguageError, format_error
-from autodiff.grammar.program import Session
 from tolerance import assert_output_close
+from programs import run_program
 import locations
 
 GOLDEN = json.loads((locations.GOLDEN / "language_python.json").read_text("utf-8"))
@@ -35,16 +33,7 @@ CASES = {case["name"]: case for case in GOLDEN["cases"]}
 
 def run(source, max_steps=100_000_000, max_depth=200):
     """(stdout, error text or None) of a program, run as `autodiff run --dtype float32` runs it."""
-    out = io.StringIO()
-    session = Session(out=out, dtype="float32", max_steps=max_steps, max_depth=max_depth)
-    try:
-        session.run(source)
-        error = None
-    except LanguageError as e:
-        error = format_error(e, source)
-    finally:
-        session.close()
-    return out.getvalue(), error
+    return run_program(source, "float32", max_steps, max_depth)
 
 
 def test_golden_file_is_complete():

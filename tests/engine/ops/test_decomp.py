@@ -2,14 +2,13 @@
 the identities that define them (Q R = A with Q orthonormal, L L^T = A, U diag(S) Vh = A, P L U = A,
 exp(A) exp(-A) = I, the Penrose conditions...), on batches, rectangular shapes and float32; the
 named results; PyTorch's errors in its words; and the names in the language."""
-import io
 import math
 
 import numpy as np
 import pytest
 
 import autodiff.engine as ad
-from autodiff.grammar.program import Session
+from programs import run_program
 
 LA = ad.linalg
 RNG = np.random.default_rng(29)
@@ -340,10 +339,5 @@ def test_decompositions_in_the_language():
         "y.backward()",
         "print(A.grad.shape, torch.linalg.matrix_rank(A).item(), torch.linalg.svd(A).Vh.shape)",
     ])
-    out = io.StringIO()
-    session = Session(out=out, dtype="float64")
-    try:
-        session.run(source)
-    finally:
-        session.close()
-    assert out.getvalue() == "torch.Size([2, 2]) 2 torch.Size([2, 2])\n"
+    out, error = run_program(source, dtype="float64")
+    assert error is None and out == "torch.Size([2, 2]) 2 torch.Size([2, 2])\n"
