@@ -56,6 +56,12 @@ __all__ = sorted(set(_function_names) | {
     "channels_last_3d", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"})
 
 
+def nn_if_loaded():
+    """torch.nn if something has imported it yet, else None (no value can be one of its layers before):
+    for code that asks about layers without loading nn to ask."""
+    return globals().get("nn")
+
+
 def __getattr__(name):
     """torch.nn, imported on first use: its ~25 modules (the layers, the losses, RNNs, Transformers)
     are a fifth of the engine's import, which a job that never reads nn -- every `autodiff eval` --

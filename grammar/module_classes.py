@@ -19,7 +19,7 @@ __all__ = ["is_layer_class", "layer_class", "LayerSuper", "program_names"]
 
 def is_layer_class(value):
     """Whether `value` is torch.nn's Module or a class deriving from it (the engine's or a program's)."""
-    nn = E.__dict__.get("nn")  # (imported on a program's first use of torch.nn: no layer class before)
+    nn = E.nn_if_loaded()
     return nn is not None and isinstance(value, type) and issubclass(value, nn.Module)
 
 

@@ -241,13 +241,6 @@ def _nn_table():
 # torch.nn and torch.nn.functional: tables made (and nn imported) when a program first reads them
 _functional = Namespace("torch.nn.functional", _nn_functional_table)
 _nn = Namespace("torch.nn", _nn_table)
-
-
-def _nn_loaded():
-    """engine.nn if a program has used it (until then no value can be one of its layers), else None."""
-    return E.__dict__.get("nn")
-
-
 _grad_mode = Namespace("torch.autograd.grad_mode", {
     "no_grad": E.no_grad, "enable_grad": E.enable_grad, "set_grad_enabled": E.set_grad_enabled,
     "inference_mode": E.inference_mode, "set_multithreading_enabled": E.autograd.set_multithreading_enabled,
@@ -423,7 +416,7 @@ def attribute(obj, name):
             allowed = _OPTIMIZER_ATTRIBUTES
         elif isinstance(obj, _LRScheduler):  # its methods and what it was configured with (gamma, T_max, ...)
             allowed = _public(type(obj), extra=[n for n in vars(obj) if not n.startswith("_")])
-        elif (nn := _nn_loaded()) is not None and isinstance(obj, nn.Module):
+        elif (nn := E.nn_if_loaded()) is not None and isinstance(obj, nn.Module):
             allowed = layer_attributes(obj)
         elif isinstance(obj, E.data.DataLoader):
             allowed = _LOADER_ATTRIBUTES
@@ -448,7 +441,7 @@ def attribute(obj, name):
         else:
             allowed = frozenset()
     if name not in allowed:
-        if isinstance(obj, (_FunctionCtx, _FunctionNode)) or (nn := _nn_loaded()) is not None \
+        if isinstance(obj, (_FunctionCtx, _FunctionNode)) or (nn := E.nn_if_loaded()) is not None \
                 and isinstance(obj, nn.Module):  # PyTorch's words
             raise AttributeError(f"'{type(obj).__name__}' object has no attribute '{name}'")
         raise AttributeError(f"{_type_name(obj)} has no attribute '{name}'")
@@ -494,7 +487,7 @@ _SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (st
 def settable(obj, name):
     """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
-    if (nn := _nn_loaded()) is not None and isinstance(obj, nn.Module):
+    if (nn := E.nn_if_loaded()) is not None and isinstance(obj, nn.Module):
         return not name.startswith("_")
     if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)
         return not name.startswith("_") and name not in _CTX_METHODS

@@ -938,7 +938,7 @@ def _layer_types_added():
     and until then no value can be one of its layers: the tables take them at the first value they
     refuse after that, and the refusing check asks again."""
     global _ITERABLE, _INDEXABLE, _ITEM_ASSIGNABLE, _DELETABLE
-    nn = E.__dict__.get("nn")
+    nn = E.nn_if_loaded()
     if nn is None or _layer_types:
         return False
     _layer_types.extend((nn.Sequential, nn.ModuleList, nn.ModuleDict, nn.ParameterList))
