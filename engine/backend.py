@@ -8,7 +8,8 @@ imports numpy or cupy for tensor data, so a stand-in module registered under
 import numpy
 
 __all__ = ["Device", "device", "Backend", "backend_for", "register_backend", "cuda_is_available", "device_of_array",
-           "get_default_device", "set_default_device"]
+           "get_default_device", "set_default_device", "on_device_driver_start", "lift_address_space_limits",
+           "device_driver_loaded"]
 
 
 class DeviceError(RuntimeError):
@@ -135,12 +136,13 @@ def _cupy_backend():
             "device 'cuda' needs CuPy, which is not installed: "
             "pip install 'autodiff-cli[gpu]' (and an NVIDIA GPU with CUDA), or use device='cpu'"
         ) from None
+    lift_address_space_limits()
     try:
-        count = cupy.cuda.runtime.getDeviceCount()
-    except Exception:  # cupy raises its own CUDA error types here
-        count = 0
+        count, why = cupy.cuda.runtime.getDeviceCount(), ""
+    except Exception as e:  # cupy raises its own CUDA error types here: no driver, or one that cannot start
+        count, why = 0, f" ({e})"
     if count < 1:
-        raise DeviceError("device 'cuda' asked for, but no CUDA GPU is available here; use device='cpu'")
+        raise DeviceError(f"device 'cuda' asked for, but no CUDA GPU is available here{why}; use device='cpu'")
     return Backend("cupy", cupy, cupy.asnumpy, cupy.asarray)
 
 
@@ -160,6 +162,31 @@ def register_backend(device_type, loader):
         if dev.type == device_type:
             dev.backend = None
     return previous
+
+
+# A GPU's driver reserves address space of its own -- CUDA's many gigabytes as it starts, more with
+# each allocation -- so it cannot start, or allocate, under a limit on the process's address space.
+# Whoever sets such a limit (a job's memory budget) registers how to lift it; a loader lifts them all
+# before it starts a driver, and once a device backend is loaded no new limit is set
+# (`device_driver_loaded`).
+_address_space_lifts = []
+
+
+def on_device_driver_start(lift):
+    """Have `lift()` called before a device's driver starts; returns a function that forgets it."""
+    _address_space_lifts.append(lift)
+    return lambda: lift in _address_space_lifts and _address_space_lifts.remove(lift)
+
+
+def lift_address_space_limits():
+    """A device's driver is about to start: lift every limit registered with on_device_driver_start."""
+    while _address_space_lifts:
+        _address_space_lifts.pop()()
+
+
+def device_driver_loaded():
+    """Whether a device backend (a driver with address space of its own) is loaded in this process."""
+    return any(t != "cpu" for t in _backends)
 
 
 def backend_for(dev):

@@ -24,7 +24,7 @@ import re
 import sys
 from typing import NamedTuple
 
-from ..engine import allocation
+from ..engine import allocation, backend
 
 try:
     import resource
@@ -261,7 +261,9 @@ def check_memory():
 
 class MemoryBudget:
     """Context manager: while inside, the process may grow by at most `max_bytes` (HEADROOM
-    more at the kernel's limit), and the engine makes no tensor larger than that."""
+    more at the kernel's limit), and the engine makes no tensor larger than that. A GPU's driver
+    cannot work under a limit on address space: if one starts inside (a program's first tensor on
+    'cuda'), the limit and the watch are lifted first, and none is set while one is loaded."""
 
     def __init__(self, max_bytes, enforce=True):
         self.max_bytes = max_bytes
@@ -269,10 +271,12 @@ class MemoryBudget:
         self._previous = None
         self._cap = None
         self._watched = None
+        self._forget = None
 
     def __enter__(self):
         self._cap = allocation.current_allocation_limit()
         allocation.set_allocation_limit(self.max_bytes)
+        self.enforce = self.enforce and not backend.device_driver_loaded()
         if self.enforce:
             used = _address_space()
             if used is not None:
@@ -288,17 +292,31 @@ class MemoryBudget:
                     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
                 except (ValueError, OSError):
                     self._previous = None
+            self._forget = backend.on_device_driver_start(self._lift)
         return self
 
-    def __exit__(self, *exc):
-        if self.enforce:
-            _watch.limit = self._watched
+    def _lift(self):
+        """A device's driver is starting: this budget's kernel limit and watch stop here (the
+        engine's cap on a tensor's size stays)."""
+        self._restore_limit()
+        _watch.limit = self._watched = None
+        self.enforce = False
+
+    def _restore_limit(self):
         if self._previous is not None:
             try:
                 resource.setrlimit(resource.RLIMIT_AS, self._previous)
             except (ValueError, OSError):
                 pass
             self._previous = None
+
+    def __exit__(self, *exc):
+        if self._forget is not None:
+            self._forget()
+            self._forget = None
+        if self.enforce:
+            _watch.limit = self._watched
+        self._restore_limit()
         if self._cap is not None:
             allocation.set_allocation_limit(self._cap)
             self._cap = None

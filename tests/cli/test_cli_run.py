@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from cuda_fixtures import REAL_GPU
+
 
 def lines(text):
     return textwrap.dedent(text).lstrip("\n")
@@ -633,3 +635,38 @@ def test_dropout_in_a_program_as_tutorials_write_it(cli):
                      "print(torch.equal(F.dropout(x, 0.5, training=False), x), F.dropout(x, p=1.0).sum().item())\n")
     assert out == ("Net(\n  (fc): Linear(in_features=4, out_features=2, bias=True)\n"
                    "  (drop): Dropout(p=0.5, inplace=False)\n)\nTrue False\nTrue 0.0\n")
+
+
+# ------------------------------------------------------------- a real GPU
+
+FIT_ON = """
+x = torch.linspace(-1, 1, 2000, device={device!r})
+y = torch.sin(x)
+a = torch.zeros((), device={device!r}, requires_grad=True)
+b = torch.zeros((), device={device!r}, requires_grad=True)
+for t in range(50):
+    loss = (a + b*x - y).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= 1e-4 * a.grad
+        b -= 1e-4 * b.grad
+        a.grad = None
+        b.grad = None
+print(a.device.type, round(loss.item(), 9), round(b.item(), 9))
+"""
+
+
+@pytest.mark.skipif(REAL_GPU is None, reason="no CUDA GPU with CuPy here")
+def test_a_script_that_puts_tensors_on_a_real_gpu(cli, tmp_path):
+    """As a user runs it: `autodiff run script` under the default (CPU) memory budget, the script
+    asking for 'cuda' itself; the budget's limit on address space used to keep CUDA from starting."""
+    script = tmp_path / "fit.ad"
+    results = {}
+    for device in ("cpu", "cuda"):
+        script.write_text(FIT_ON.format(device=device))
+        proc = cli.console("run", str(script))
+        assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+        results[device] = proc.stdout.split()
+    assert results["cuda"][0] == "cuda" and results["cpu"][0] == "cpu"
+    assert [float(v) for v in results["cuda"][1:]] == pytest.approx([float(v) for v in results["cpu"][1:]],
+                                                                    rel=1e-5)  # float32 sums
