@@ -127,7 +127,10 @@ def promote(da, a_dim, db, b_dim):
 class MemoryFormat:
     """torch.contiguous_format, preserve_format, channels_last, channels_last_3d: accepted where
     PyTorch takes a memory_format. Values never depend on it; this engine keeps every tensor it
-    makes row-major (a copy's strides are numpy's), so a format asks for nothing more."""
+    makes row-major (a copy's strides are numpy's). A channels-last format asks for what PyTorch's
+    aliasing shows: `to` makes a copy, `contiguous` one unless the row-major layout is channels-last
+    too (a size-1 channel or image). Unlike PyTorch's, the copy is row-major again, so a second
+    `to(memory_format=channels_last)` copies where PyTorch's returns the tensor itself."""
     __slots__ = ("name",)
 
     def __init__(self, name):
@@ -141,7 +144,32 @@ contiguous_format, preserve_format, channels_last, channels_last_3d = (
     MemoryFormat(n) for n in ("contiguous_format", "preserve_format", "channels_last", "channels_last_3d"))
 
 
-def check_memory_format(value, fname):
-    """A memory_format argument as PyTorch's parser takes it: a MemoryFormat or None."""
+_CHANNELS_LAST_RANK = {"channels_last": 4, "channels_last_3d": 5}
+
+
+def channels_last_rank(value, ndim):
+    """The rank a channels-last format needs, checked against `ndim` as PyTorch checks it; None for
+    the other formats."""
+    rank = _CHANNELS_LAST_RANK.get(getattr(value, "name", None))
+    if rank is not None and ndim != rank:
+        raise RuntimeError(f"required rank {rank} tensor to use {value.name} format")
+    return rank
+
+
+def is_channels_last_strided(shape, strides):
+    """Whether strides lay shape out channels-last (NHWC, NDHWC), size-1 dims placed anywhere."""
+    expected = 1
+    for d in (1,) + tuple(range(len(shape) - 1, 1, -1)) + (0,):
+        if shape[d] != 1:
+            if strides[d] != expected:
+                return False
+            expected *= shape[d]
+    return True
+
+
+def check_memory_format(value, fname, ndim=None):
+    """A memory_format argument as PyTorch's parser takes it: a MemoryFormat or None; given the
+    tensor's `ndim`, a channels-last format's rank is checked too, and returned (else None)."""
     if value is not None and not isinstance(value, MemoryFormat):
         raise TypeError(f"{fname}(): argument 'memory_format' must be torch.memory_format, not {type(value).__name__}")
+    return None if ndim is None else channels_last_rank(value, ndim)

@@ -47,8 +47,9 @@ class Tensor(TensorBase, metaclass=_TensorType):
     vars().update(_fn.tensor_methods())  # the methods of the op table's rows (x.exp(), x.sum(dim), x.add_(y))
 
     def contiguous(self, memory_format=_dt.contiguous_format):
-        """self when already row-major, else a row-major copy (CloneBackward0, as PyTorch's)."""
-        _dt.check_memory_format(memory_format, "contiguous")
+        """self when already laid out as asked, else a copy (CloneBackward0, as PyTorch's)."""
+        if _dt.check_memory_format(memory_format, "contiguous", self.dim()):
+            return self if _dt.is_channels_last_strided(self.shape, self.stride()) else self.clone()
         return self if self.is_contiguous() else self.clone()
 
     # comparisons written by hand (no row: no graph), as methods too
@@ -75,11 +76,11 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def cpu(self, memory_format=None):
         _dt.check_memory_format(memory_format, "cpu")
-        return _fn.to(self, "cpu")
+        return _fn.to(self, "cpu", memory_format=memory_format)
 
     def cuda(self, device=None, non_blocking=False, memory_format=None):
         _dt.check_memory_format(memory_format, "cuda")
-        return _fn.to(self, "cuda" if device is None else f"cuda:{device}")
+        return _fn.to(self, "cuda" if device is None else f"cuda:{device}", memory_format=memory_format)
 
     def type(self, dtype=None):
         if dtype is None:
@@ -100,27 +101,27 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def float(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "float")
-        return _fn.to(self, dtype=_dt.float32)
+        return _fn.to(self, dtype=_dt.float32, memory_format=memory_format)
 
     def double(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "double")
-        return _fn.to(self, dtype=_dt.float64)
+        return _fn.to(self, dtype=_dt.float64, memory_format=memory_format)
 
     def half(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "half")
-        return _fn.to(self, dtype=_dt.float16)
+        return _fn.to(self, dtype=_dt.float16, memory_format=memory_format)
 
     def long(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "long")
-        return _fn.to(self, dtype=_dt.int64)
+        return _fn.to(self, dtype=_dt.int64, memory_format=memory_format)
 
     def int(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "int")
-        return _fn.to(self, dtype=_dt.int32)
+        return _fn.to(self, dtype=_dt.int32, memory_format=memory_format)
 
     def bool(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "bool")
-        return _fn.to(self, dtype=_dt.bool_)
+        return _fn.to(self, dtype=_dt.bool_, memory_format=memory_format)
 
     def __repr__(self):
         if self.__dict__.get("_is_parameter"):  # nn.Parameter, as PyTorch prints one

@@ -338,7 +338,8 @@ def detach(input):
 def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False, memory_format=None):
     """to(device), to(dtype), to(device, dtype), to(other_tensor), each followed by PyTorch's positional
     non_blocking and copy flags if given."""
-    _dt.check_memory_format(memory_format, "to")
+    if _dt.check_memory_format(memory_format, "to", tensor_in(input).dim()):
+        copy = True  # (PyTorch's layout is channels-last, a copy; see MemoryFormat)
     flags = [a for a in args if isinstance(a, bool)]
     if flags and (len(flags) > 2 or args[len(args) - len(flags):] != tuple(flags)):
         raise TypeError(f"to() received an invalid combination of arguments: {args!r}")

@@ -140,9 +140,9 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
 
 
 def _like(x, value, dtype, device, requires_grad, memory_format=None, fname="zeros_like"):
-    """A tensor of x's shape filled with value; memory_format is taken as PyTorch takes it, and asks
-    for nothing (every tensor here is row-major: engine/dtypes.py's MemoryFormat)."""
-    _dt.check_memory_format(memory_format, fname)
+    """A tensor of x's shape filled with value; memory_format is taken as PyTorch takes it (its rank
+    checked), and asks for nothing more (every tensor here is row-major: engine/dtypes.py's MemoryFormat)."""
+    _dt.check_memory_format(memory_format, fname, x.dim())
     return _filled((tuple(x.shape),), value, dtype if dtype is not None else x.dtype,
                    device if device is not None else x.device, requires_grad)
 
@@ -294,12 +294,12 @@ def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=Fa
 
 
 def rand_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
-    _dt.check_memory_format(memory_format, "rand_like")
+    _dt.check_memory_format(memory_format, "rand_like", input.dim())
     return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
 
 
 def randn_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
-    _dt.check_memory_format(memory_format, "randn_like")
+    _dt.check_memory_format(memory_format, "randn_like", input.dim())
     return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                  requires_grad=requires_grad)

@@ -111,7 +111,7 @@ class Clone(Op):
         return (g,)
 
     def call(input, memory_format):
-        check_memory_format(memory_format, "clone")
+        check_memory_format(memory_format, "clone", input.array.ndim)
         return run_op(Clone, (input,), NO_PARAMS)
 
 

@@ -106,20 +106,56 @@ def test_norm_without_identity_over_no_element(call, message):
 _LIKE = {"zeros_like": 0.0, "ones_like": 1.0, "empty_like": None, "full_like": 2.5, "rand_like": None, "randn_like": None}
 
 
-@pytest.mark.parametrize("name", [*_LIKE, "cpu", "float", "double", "contiguous", "clone"])
+_TAKE_MEMORY_FORMAT = [*_LIKE, "cpu", "float", "double", "contiguous", "clone"]
+
+
+@pytest.mark.parametrize("name", _TAKE_MEMORY_FORMAT)
 def test_memory_format_is_taken(name):
     # PyTorch takes memory_format= on these; values never depend on it here (every tensor is row-major)
     x = ad.tensor([[1.5, -2.0], [0.25, 4.0]])
+    x4 = x.reshape(1, 2, 2, 1)  # channels_last needs rank 4
     for fmt in (ad.channels_last, ad.preserve_format, ad.contiguous_format):
+        t = x4 if fmt is ad.channels_last else x
         if name in _LIKE:
-            args = (x, 2.5) if name == "full_like" else (x,)
+            args = (t, 2.5) if name == "full_like" else (t,)
             y = getattr(ad, name)(*args, memory_format=fmt)
-            assert tuple(y.shape) == (2, 2) and y.dtype is x.dtype
+            assert tuple(y.shape) == tuple(t.shape) and y.dtype is x.dtype
             if _LIKE[name] is not None:
-                assert y.tolist() == [[_LIKE[name]] * 2] * 2
+                assert y.flatten().tolist() == [_LIKE[name]] * 4
         else:
-            assert getattr(x, name)(memory_format=fmt).tolist() == x.tolist()
+            assert getattr(t, name)(memory_format=fmt).tolist() == t.tolist()
     call = (lambda: getattr(ad, name)(x, 2.5, memory_format=3)) if name == "full_like" else \
         (lambda: getattr(ad, name)(x, memory_format=3)) if name in _LIKE else (lambda: getattr(x, name)(memory_format=3))
     with pytest.raises(TypeError, match=rf"^{name}\(\): argument 'memory_format' must be torch.memory_format, not int$"):
         call()
+
+
+@pytest.mark.parametrize("name", _TAKE_MEMORY_FORMAT + ["to"])
+@pytest.mark.parametrize("fmt, rank, ndim", [("channels_last", 4, 2), ("channels_last", 4, 5), ("channels_last_3d", 5, 4)])
+def test_a_channels_last_format_needs_its_rank(name, fmt, rank, ndim):
+    # PyTorch 2.13's check and words, on every function that takes memory_format
+    x = ad.ones(*(2,) * ndim)
+    call = (lambda: ad.full_like(x, 2.5, memory_format=getattr(ad, fmt))) if name == "full_like" else \
+        (lambda: getattr(ad, name)(x, memory_format=getattr(ad, fmt))) if name in _LIKE else \
+        (lambda: getattr(x, name)(memory_format=getattr(ad, fmt)))
+    with pytest.raises(RuntimeError, match=rf"^required rank {rank} tensor to use {fmt} format$"):
+        call()
+
+
+@pytest.mark.parametrize("shape, contiguous_is_self", [((2, 3, 4, 5), False), ((2, 1, 4, 5), True), ((2, 3, 1, 1), True)])
+def test_channels_last_copies_as_pytorch_does(shape, contiguous_is_self):
+    # PyTorch 2.13, by hand: to(memory_format=channels_last) is always a new tensor (ToCopyBackward0),
+    # even where the layouts coincide; contiguous(memory_format=channels_last) is the tensor itself only
+    # where its row-major layout is channels-last too (a size-1 channel, or a 1x1 image), else a clone
+    x = ad.randn(*shape, requires_grad=True)
+    y = x.to(memory_format=ad.channels_last)
+    assert y is not x and y.grad_fn.name() == "ToCopyBackward0" and y.tolist() == x.tolist()
+    z = x.contiguous(memory_format=ad.channels_last)
+    assert (z is x) == contiguous_is_self
+    if not contiguous_is_self:
+        assert z.grad_fn.name() == "CloneBackward0" and z.tolist() == x.tolist()
+    assert x.to(memory_format=ad.contiguous_format) is x and x.contiguous() is x
+    before = x.tolist()
+    with ad.no_grad():
+        y.fill_(7.0)  # a copy: writing into it leaves x as it was
+    assert x.tolist() == before and y.flatten().tolist() == [7.0] * x.numel()
