@@ -212,11 +212,14 @@ def run(source, bindings, options):
     fit = options.compiled_fit
     if fit is None:
         fit = options.compiled_fit = _options_fit(options)
-    if not fit[0] or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
+    if not (fit[0] or fit[2]) or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
         return None  # ("^": the language's other spelling of **: the full pipeline)
     lane = _lane or _get_lane()
     if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
         return None
+    if not fit[0]:  # --order 2
+        from . import compiled_second
+        return compiled_second.run(lane, source, bindings, options)
     try:
         program, registers = _prepared(lane, source, bindings, _Compiler)
         root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
@@ -351,8 +354,9 @@ def _bind(variables, names, name, value):
 
 
 def _options_fit(options):
-    """(whether a job with these options may take the lane, whether it may take `evaluate`): the
-    lane serves the defaults, --wrt, --jacobian and --weights of a number; `evaluate` every option that differentiates f (not
+    """(whether a job with these options may take the lane, whether it may take `evaluate`, whether
+    --order 2's lane, compiled_second.py): the lane serves the defaults, --wrt, --jacobian and
+    --weights of a number, --order 2's lane --order 2 with --wrt or --weights of a number; `evaluate` every option that differentiates f (not
     --formula or --graph, which read the interpreter's record of each value) on the CPU in float64,
     within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
@@ -361,7 +365,8 @@ def _options_fit(options):
     lane = engine and not (options.order != 1 or options.hessian or options.check
                            or options.weights is not None and options.jacobian  # (a Jacobian is not weighted)
                            or options.jacobian and options.jacobian_mode == "forward")  # (its gradient: reverse)
-    return lane, engine
+    second = engine and options.order == 2 and not (options.hessian or options.check or options.jacobian)
+    return lane, engine, second
 
 
 def _number(text):
@@ -565,7 +570,7 @@ class _Program:
     result), its backward steps newest first, f's register, its variables' and the names' at the
     end ({name: (register, kind)}) -- and, once the template is in use (HOT runs), the same steps
     as straight-line Python (`code`)."""
-    __slots__ = ("steps", "backward", "f", "variables", "names", "n_numbers", "runs", "code")
+    __slots__ = ("steps", "backward", "f", "variables", "names", "n_numbers", "runs", "code", "second")
 
     def __init__(self, c, f, names):
         self.steps, self.backward, self.f, self.n_numbers = c.steps, c.backward[::-1], f, c.n_numbers
@@ -573,6 +578,7 @@ class _Program:
         self.names = names
         self.runs = 0
         self.code = None
+        self.second = None  # --order 2's recordings of the first backward (compiled_second.py)
 
 
 def _compile(lane, names, parts, literals, compiler=_Compiler):
@@ -580,6 +586,12 @@ def _compile(lane, names, parts, literals, compiler=_Compiler):
     bound on the command line first, read by `compiler` (_Compiler: over the rows; _Operations:
     over the language's operators, for the engine)."""
     c = compiler(lane, len(names), len(literals))
+    f, values = _read(c, names, parts, literals)
+    return _Program(c, f[0], values)
+
+
+def _read(c, names, parts, literals):
+    """Read a line's statements into compiler `c`: (f's operand, {name: operand} at the end)."""
     values = {}      # name -> operand, as the program's globals
     for k, name in enumerate(names):
         values[name] = c.variable(name, k)
@@ -611,7 +623,7 @@ def _compile(lane, names, parts, literals, compiler=_Compiler):
         # f a number or a bare variable (the full pipeline says what that means); or literals the
         # template's pattern reads otherwise than the tokenizer (as in 2x): the pipeline's error
         raise _Decline
-    return _Program(c, f[0], values)
+    return f, values
 
 
 class _Operations(_Compiler):

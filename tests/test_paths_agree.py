@@ -221,8 +221,9 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
 # The lean lane takes --wrt, --jacobian and --weights of a number (grammar/compiled.py _options_fit);
 # --order, --hessian and --check take its engine form (compiled.evaluate). Each with the same generated
 # batch, through every path above that a command line can name.
-LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian")]
-ENGINE_FORM_OPTIONS = [("--order", "2"), ("--hessian",), ("--check",)]
+LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian"),
+                ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5")]
+ENGINE_FORM_OPTIONS = [("--order", "3"), ("--hessian",), ("--check",)]
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,9 @@ import pytest
 from hypothesis import given, settings, strategies as st, HealthCheck
 
 from autodiff.engine.state import isolated
+from autodiff.engine.ops import TABLE
 from autodiff.grammar import compiled as lean_lane
+from autodiff.grammar.compiled_second import FORMULA_ROWS, formula_parts
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.job import JobOptions, _calculator_value, _run_job
 
@@ -224,12 +226,13 @@ def test_declined_jobs(source):
 
 
 @pytest.mark.parametrize("option, value", [
-    ("order", 2), ("weights", "[1]"), ("hessian", True), ("check", True),
+    ("order", 3), ("weights", "[1]"), ("hessian", True), ("check", True),
     ("formula", True), ("graph", True), ("dtype", "float32"), ("max_steps", 5), ("max_memory", 1 << 20),
 ])
 def test_options_beyond_the_defaults_and_wrt_leave_the_lane(option, value):
     """(The options that differentiate f further take the compiled form's `evaluate`:
-    tests/grammar/test_compiled_options.py; the others take the full pipeline.)"""
+    tests/grammar/test_compiled_options.py; the others take the full pipeline. --order 2 takes
+    the lane's recorded first backward: tests/grammar/test_compiled_second.py.)"""
     options = JobOptions(**{option: value})
     assert lean_lane.run("x = 0.3; sin(x)*x", (), options) is None
     evaluated = lean_lane.evaluate("x = 0.3; sin(x)*x", (), options, _calculator_value)
@@ -298,7 +301,7 @@ def _scalar_and_array_runs(lane, row, values, ctx, scalar):
     held = [(numpy.float64(v) if scalar else numpy.array(v)) if need else v for v, need in zip(values, ctx.needs)]
     out = row.forward(numpy, *held)
     g = numpy.float64(1.0) if scalar else numpy.ones(())
-    _, _, n, pick = lane.parts[row]
+    _, _, n, pick = formula_parts(lane)[row]  # (the lane's rows' and --order 2's formulas')
     picked = pick((held[0], held[1] if len(held) > 1 else None, out, None))
     saved = list(picked[0]) if n > 2 else picked[:n]  # past two values, pick gives the tuple of all
     return [out] + list(row.backward(lane.F, ctx, g, *saved))
@@ -314,9 +317,9 @@ def test_every_row_gives_the_same_bits_for_a_scalar_and_a_0d_array():
     points = [r.uniform(-4, 4) for _ in range(300)] + [r.uniform(-1e-3, 1e-3) for _ in range(50)] + \
         [0.0, -0.0, 1.0, -1.0, 0.5, 700.0, -700.0, 1e-310, math.inf, -math.inf, math.nan] + \
         [float(x) for x in _POWER_SHORTCUT_POINTS]  # where C's pow and numpy's vectorised power differ
-    binary = set(lane.rows.values())
+    binary = set(lane.rows.values()) | {TABLE[name] for name in FORMULA_ROWS if name.endswith("_backward")}
     powers = {lane.pow_scalar, lane.rpow_scalar}
-    rows = list(lane.parts)
+    rows = list(lane.parts) + [TABLE[name] for name in FORMULA_ROWS]  # (and --order 2's formulas' rows)
     assert len(rows) >= 25 and lane.mul in rows and lane.functions["sin"] in rows and powers <= set(rows)
     with numpy.errstate(all="ignore"):
         for row in rows:

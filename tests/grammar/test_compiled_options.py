@@ -116,7 +116,8 @@ def test_the_table_takes_both_forms():
                                        ("x**3", (("x", "2"),), {"jacobian": True}, "lane"),
                                        ("x**3", (("x", "2"),), {"weights": "-0.5"}, "lane"),
                                        ("x**3", (("x", "2"),), {"weights": "2", "jacobian": True}, "engine"),
-                                       ("x**3", (("x", "2"),), {"order": 2}, "engine"),
+                                       ("x**3", (("x", "2"),), {"order": 2}, "lane"),
+                                       ("x**3", (("x", "2"),), {"order": 3}, "engine"),
                                        ("sin(x)*y", (("x", "[1, 2, 3]"), ("y", "2")), {"weights": "1"}, "engine")]:
         _outcome(run_job, source, bindings, kw)
         assert compiled.taken[form] == before[form] + 1, (source, kw)
