@@ -267,7 +267,8 @@ def lu_factor(A, *, pivot=True):
 def _zero_pivot_check(lu):
     """PyTorch's lu_factor refuses a factorization with a zero on U's diagonal (getrf's info: the
     first one, 1-based), naming the first such matrix of a batch; NaN passes."""
-    if not bool((array_module(lu.device).diagonal(lu.array, axis1=-2, axis2=-1) == 0).any()):
+    nd = lu.array.ndim
+    if not bool((array_module(lu.device).diagonal(lu.array, 0, nd - 2, nd - 1) == 0).any()):
         return  # (checked on lu's device: one number read back)
     zero = numpy.diagonal(host_array(lu), axis1=-2, axis2=-1) == 0
     flat = zero.reshape((-1, zero.shape[-1]))

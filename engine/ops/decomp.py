@@ -294,7 +294,8 @@ def cholesky_checked(row, A, upper, fname):
     try:
         out = run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
         xp = array_module(out.device)  # checked where the factor is: one number read back
-        if bool((xp.diagonal(out.array, axis1=-2, axis2=-1) > 0).all()):
+        nd = out.array.ndim
+        if bool((xp.diagonal(out.array, 0, nd - 2, nd - 1) > 0).all()):
             return out
     except numpy.linalg.LinAlgError:
         pass
