@@ -81,6 +81,8 @@ class FakeCudaArray(numpy.ndarray):
         _check_no_host(tuple(kwargs.values()), func.__name__)
         if func.__name__ in _REDUCTIONS:
             _check_reduction_keywords(func.__name__, kwargs)
+        if func.__name__ == "where":  # numpy.where of device arrays is CuPy's where
+            _check_where_condition(*args)
         result = func(*_plain_tree(args), **{k: _plain_tree(v) for k, v in kwargs.items()})
         return _wrap(result)
 
@@ -90,6 +92,13 @@ def _check_reduction_keywords(what, kwargs):
     for word in ("initial", "where"):
         if word in kwargs and not (word == "where" and kwargs[word] is True):
             raise TypeError(f"fake cuda: {what}() got an unexpected keyword argument '{word}' (CuPy's has none)")
+
+
+def _check_where_condition(condition, x=None, y=None):
+    """cupy.where(condition, x, y) calls condition.astype: a Python bool (or number) has none."""
+    if x is not None and y is not None and not hasattr(condition, "astype"):
+        raise AttributeError(f"fake cuda: where's condition is a {type(condition).__name__}, not an array "
+                             f"('{type(condition).__name__}' object has no attribute 'astype', says CuPy)")
 
 
 def _reduction_method(name):
@@ -195,9 +204,7 @@ class FakeCupy:
 
     def where(self, condition, x=None, y=None):
         """cupy.where: the condition must be an array (CuPy calls its .astype: a Python bool has none)."""
-        if x is not None and y is not None and not hasattr(condition, "astype"):
-            raise AttributeError(f"fake cuda: where's condition is a {type(condition).__name__}, not an array "
-                                 f"('{type(condition).__name__}' object has no attribute 'astype', says CuPy)")
+        _check_where_condition(condition, x, y)
         args = (condition,) if x is None and y is None else (condition, x, y)
         return self.__getattr__("where")(*args)
 
