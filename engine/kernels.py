@@ -12,7 +12,8 @@ import math
 import numpy
 
 __all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
-           "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det"]
+           "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det", "accumulate",
+           "reduce_at"]
 
 # exponents a product (or a square root) computes better than a general power: exact to the last
 # bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
@@ -327,3 +328,69 @@ def det(xp, x):
         g, h, i = x[..., 2, 0], x[..., 2, 1], x[..., 2, 2]
         return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
     return xp.linalg.det(x)
+
+
+# ---------------------------------------------------------------- scans and scatters on any module
+# numpy's ufunc methods accumulate and at serve every ufunc; CuPy's accumulate serves only add and
+# multiply (cumsum, cumprod), and its `at` only some ufuncs (add exactly; maximum and minimum round
+# float64 through float32 on CuPy 14, multiply is refused). The two helpers below take numpy's
+# method on the CPU (one pass, in order: the CPU's bits) and a portable form of vectorised passes
+# elsewhere.
+
+def _along(axis, ndim, part):
+    return (slice(None),) * axis + (part,) + (slice(None),) * (ndim - axis - 1)
+
+
+def accumulate(xp, name, x, axis):
+    """getattr(xp, name).accumulate(x, axis) for the binary ufunc `name` (maximum, minimum,
+    logaddexp...): numpy's own on the CPU; elsewhere a doubling scan (Hillis and Steele): the
+    pass of shift s makes each position the ufunc of the 2s values ending there, the earlier ones
+    as the first operand, so ceil(log2 n) vectorised passes. For maximum and minimum both give
+    the same values (a max is exact in any grouping, NaN carries on, ties keep the earlier
+    operand); for logaddexp the grouping is a tree, not the CPU's left-to-right order, so a result
+    may differ from the CPU's in its last bits (each is within a few units in the last place)."""
+    if xp is numpy:
+        return getattr(numpy, name).accumulate(x, axis=axis)
+    ufunc = getattr(xp, name)
+    out = x.copy()
+    n, shift = x.shape[axis], 1
+    while shift < n:
+        out[_along(axis, x.ndim, slice(shift, None))] = ufunc(out[_along(axis, x.ndim, slice(None, n - shift))],
+                                                             out[_along(axis, x.ndim, slice(shift, None))])
+        shift *= 2
+    return out
+
+
+_AT_FROM_RUNS = ("multiply", "maximum", "minimum")
+
+
+def reduce_at(xp, name, target, key, values):
+    """getattr(xp, name).at(target, key, values), in place: each element of `values` reduced into
+    target[key] (a repeated position takes every one of them) by the ufunc `name` (add, multiply,
+    maximum or minimum); `key` one integer array per axis of the target, broadcasting together,
+    `values` to their shape. numpy's ufunc.at on the CPU, and the module's add.at for add.
+    Elsewhere multiply, maximum and minimum reduce each position's values first, by a segmented
+    doubling scan over them sorted (stably) by position, then into the target once: for maximum
+    and minimum the same values as the CPU's (NaN carries on as there); a product is grouped as a
+    tree, target * (v1 v2 ...), not the CPU's ((target v1) v2)..., so it may differ in its last bits."""
+    if xp is numpy or name not in _AT_FROM_RUNS:
+        getattr(xp, name).at(target, key, values)
+        return
+    ufunc = getattr(xp, name)
+    shape = numpy.broadcast_shapes(*(k.shape for k in key), values.shape)
+    coords = [xp.broadcast_to(k, shape).reshape(-1) for k in key]
+    position = 0
+    for c, n in zip(coords, target.shape):  # the flat (C order) place in the target, negatives wrapped
+        position = position * n + xp.where(c < 0, c + n, c).astype(numpy.int64)
+    order = xp.argsort(position, kind="stable")
+    position = position[order]
+    run = xp.broadcast_to(values, shape).reshape(-1)[order]
+    m, shift = position.shape[0], 1
+    while shift < m:  # run[i] becomes the ufunc of its segment's values up to i
+        same = position[shift:] == position[:m - shift]
+        run[shift:] = xp.where(same, ufunc(run[:m - shift], run[shift:]), run[shift:])
+        shift *= 2
+    last = xp.ones(m, dtype=bool)
+    last[:-1] = position[1:] != position[:-1]
+    where = tuple(c[order][last] for c in coords)
+    target[where] = ufunc(target[where], run[last])

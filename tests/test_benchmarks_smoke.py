@@ -46,12 +46,12 @@ def test_benchmark_cases_run_quick_and_match_numpy_by_hand():
 
 def _stand_in_cupy():
     """The few CuPy functions bench_gpu.py calls itself, on the stand-in GPU's arrays."""
-    from fakecuda import FakeCudaArray
+    from fakecuda import FakeCudaArray, to_host
     import types
     cupy = types.ModuleType("cupy")
     cupy.__version__ = "stand-in"
     cupy.asarray = lambda a, dtype=None: np.array(a, dtype=dtype).view(FakeCudaArray)
-    cupy.asnumpy = lambda a: np.array(np.asarray(a).view(np.ndarray))
+    cupy.asnumpy = to_host  # (numpy.asarray refuses the stand-in's arrays, as CuPy's)
     cupy.sin, cupy.cos = np.sin, np.cos
     cupy.zeros = lambda shape: np.zeros(shape).view(FakeCudaArray)
     cupy.arange = lambda n: np.arange(n).view(FakeCudaArray)

@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..ops.linalg import scalar_name, square_matrices, lu_dtype, LinAlgError
 from ..ops.decomp import cholesky_checked, lu_kernel, permutation_matrix
-from ..core.tensor import TensorBase as Tensor, apply, array_module, make_tensor
+from ..core.tensor import TensorBase as Tensor, apply, array_module, host_array, make_tensor
 from ..core.grad_mode import no_grad
 from ..signature import result_type
 from .arguments import tensor_in, as_tensor_like
@@ -166,7 +166,7 @@ def lstsq(A, B, rcond=None, *, driver=None):
 def _full_rank_check(A):
     """The driver gels (QR of A, of A^T when wide) refuses a triangular factor with a zero on its
     diagonal, as LAPACK's: PyTorch's LinAlgError with the first one's place (1-based) as the code."""
-    host = numpy.asarray(A.array)
+    host = host_array(A)
     if host.size == 0:
         return
     m, n = host.shape[-2:]
@@ -267,9 +267,10 @@ def lu_factor(A, *, pivot=True):
 def _zero_pivot_check(lu):
     """PyTorch's lu_factor refuses a factorization with a zero on U's diagonal (getrf's info: the
     first one, 1-based), naming the first such matrix of a batch; NaN passes."""
-    zero = numpy.diagonal(numpy.asarray(lu.array), axis1=-2, axis2=-1) == 0
-    if not zero.any():
-        return
+    nd = lu.array.ndim
+    if not bool((array_module(lu.device).diagonal(lu.array, 0, nd - 2, nd - 1) == 0).any()):
+        return  # (checked on lu's device: one number read back)
+    zero = numpy.diagonal(host_array(lu), axis1=-2, axis2=-1) == 0
     flat = zero.reshape((-1, zero.shape[-1]))
     element = int(numpy.argmax(flat.any(axis=-1)))
     k = int(numpy.argmax(flat[element])) + 1

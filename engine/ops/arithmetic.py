@@ -502,8 +502,13 @@ class Pow(Op):
         return xp.power(a, b)
 
     def backward(F, ctx, g, a, b, out):
-        # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch)
-        ga = F.where(b == 0, 0.0, g * (b * F.pow(a, b - 1))) if ctx.needs[0] else None
+        # d(a**b)/da = b a**(b-1), taken as 0 where b == 0 (as PyTorch); b a number (a derivative
+        # of pow_scalar's, or of a formula's F.pow) is decided here, not by a where on a bool
+        ga = None
+        if ctx.needs[0] and is_number(b):
+            ga = F.zeros_like(g) if b == 0 else g * (b * F.pow(a, b - 1))
+        elif ctx.needs[0]:
+            ga = F.where(b == 0, 0.0, g * (b * F.pow(a, b - 1)))
         gb = None
         if ctx.needs[1]:
             # d(a**b)/db = a**b log a, taken as 0 where a == 0 and b >= 0 (as PyTorch)

@@ -17,7 +17,7 @@ import warnings
 
 import numpy
 
-from ..core.tensor import NO_PARAMS, run_op
+from ..core.tensor import NO_PARAMS, array_module, host_array, run_op
 from .table import Op, call
 
 
@@ -152,16 +152,15 @@ def matrix_exp_kernel(xp, a):
     return r.astype(a.dtype, copy=False)
 
 
-def _not_converged(a, fname, what):
+def _not_converged(xp, a, fname, what):
     """PyTorch's LinAlgError where LAPACK's SVD or symmetric eigensolver did not converge (numpy
     raised its LinAlgError; in practice a matrix holding NaN or inf): it names the first matrix of
     the batch with a non-finite entry (LAPACK's error code, which PyTorch adds, numpy does not give)."""
     from .linalg import LinAlgError
-    host = numpy.asarray(a)
-    bad = ~numpy.isfinite(host).all(axis=(-2, -1))
-    first = int(numpy.argmax(bad.reshape(-1))) if bad.size else 0
-    prefix = f"(Batch element {first}): " if host.ndim > 2 else ""
-    if fname == "linalg.svd" and bad.any():
+    bad = ~xp.isfinite(a).all(axis=(-2, -1))
+    first = int(xp.argmax(bad.reshape(-1))) if bad.size else 0
+    prefix = f"(Batch element {first}): " if a.ndim > 2 else ""
+    if fname == "linalg.svd" and bool(bad.any()):
         what = "The algorithm failed to converge because the input matrix contained non-finite values."
     return LinAlgError(f"{fname}: {prefix}{what}")
 
@@ -171,7 +170,7 @@ def svd_kernel(xp, a, **options):
     try:
         return xp.linalg.svd(a, **options)
     except numpy.linalg.LinAlgError:
-        raise _not_converged(a, "linalg.svd", "The algorithm failed to converge because the input matrix is "
+        raise _not_converged(xp, a, "linalg.svd", "The algorithm failed to converge because the input matrix is "
                              "ill-conditioned or has too many repeated singular values.") from None
 
 
@@ -181,7 +180,7 @@ def eigh_kernel(xp, a, UPLO="L", vectors=True):
     try:
         return xp.linalg.eigh(a, UPLO=UPLO) if vectors else xp.linalg.eigvalsh(a, UPLO=UPLO)
     except numpy.linalg.LinAlgError:
-        raise _not_converged(a, "linalg.eigh", "The algorithm failed to converge because the input matrix is "
+        raise _not_converged(xp, a, "linalg.eigh", "The algorithm failed to converge because the input matrix is "
                              "ill-conditioned or has too many repeated eigenvalues.") from None
 
 
@@ -294,11 +293,13 @@ def cholesky_checked(row, A, upper, fname):
     square_matrices(A, fname, lu=False)
     try:
         out = run_op(row, (A,), {"upper": bool(upper)} if upper else NO_PARAMS)
-        if bool((numpy.diagonal(numpy.asarray(out.array), axis1=-2, axis2=-1) > 0).all()):
+        xp = array_module(out.device)  # checked where the factor is: one number read back
+        nd = out.array.ndim
+        if bool((xp.diagonal(out.array, 0, nd - 2, nd - 1) > 0).all()):
             return out
     except numpy.linalg.LinAlgError:
         pass
-    host = numpy.asarray(A.array)
+    host = host_array(A)
     if upper:
         host = numpy.swapaxes(host, -1, -2)
     batch = host.shape[:-2]

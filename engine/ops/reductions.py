@@ -732,13 +732,13 @@ def running_extreme_indices(xp, x, dim, largest):
     """For each position along `dim`, the index of the running maximum (minimum) so far, as
     PyTorch's CPU kernel picks it: the last of equal values (it compares with >= or <=), and once
     there is a NaN the last NaN so far."""
-    running = (xp.maximum if largest else xp.minimum).accumulate(x, axis=dim)  # NaN carries on
+    running = kernels.accumulate(xp, "maximum" if largest else "minimum", x, dim)  # NaN carries on
     takes = x == running
     if x.dtype.kind == "f":
         takes |= xp.isnan(x)
     n = x.shape[dim]
     position = xp.arange(n).reshape((n,) + (1,) * (x.ndim - 1 - dim))
-    return xp.maximum.accumulate(xp.where(takes, position, 0), axis=dim)
+    return kernels.accumulate(xp, "maximum", xp.where(takes, position, 0), dim)
 
 
 def open_grid(xp, shape):
@@ -1017,8 +1017,10 @@ class Logcumsumexp(Op):
 
     log(cumsum(exp(input), dim)) computed without overflow; floating tensors only.
 
-    As PyTorch's kernel: one element at a time, max + log1p(exp(min - max)) (numpy's logaddexp,
-    the same steps), float32 in double (from the end when `reverse`, the derivative's form).
+    On the CPU as PyTorch's kernel: one element at a time, max + log1p(exp(min - max)) (numpy's
+    logaddexp, the same steps), float32 in double (from the end when `reverse`, the derivative's
+    form); on a GPU the same logaddexp by doubling (kernels.accumulate: CuPy has no
+    logaddexp.accumulate), which may differ from the CPU's in the last bits.
     (`dim` is optional only for PyTorch's message when it is missing.)"""
     name = "logcumsumexp"
     signature = "logcumsumexp(Tensor input, int? dim=None) -> Tensor"
@@ -1034,7 +1036,7 @@ class Logcumsumexp(Op):
         if reverse:
             work = xp.flip(work, axis=dim)
         with numpy.errstate(all="ignore"):
-            out = xp.logaddexp.accumulate(work, axis=dim)
+            out = kernels.accumulate(xp, "logaddexp", work, dim)
         if reverse:
             out = xp.flip(out, axis=dim)
         return out.astype(x.dtype, copy=False)

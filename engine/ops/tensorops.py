@@ -9,6 +9,7 @@ import math
 
 import numpy
 
+from .. import kernels
 from ..core.tensor import TensorBase, host_array, run_op, wrap_dim
 from .arithmetic import Sub, _scaled
 from .indexing import _on_device, checked_index, dtype_word, grid_key, lift_0d
@@ -185,8 +186,9 @@ class Renorm(Op):
     def forward(xp, x, p, dim, maxnorm):
         dims = tuple(k for k in range(x.ndim) if k != dim)
         a = xp.abs(x.astype(numpy.float64) if x.dtype == numpy.float16 else x)
-        if p == math.inf:
-            n = a.max(axis=dims, keepdims=True, initial=0)
+        if p == math.inf:  # (the largest of no elements: 0)
+            n = a.max(axis=dims, keepdims=True) if a.size else xp.zeros(
+                tuple(1 if k in dims else n for k, n in enumerate(a.shape)), dtype=a.dtype)
         else:
             n = (a ** p).sum(axis=dims, keepdims=True) ** (1 / p)
         factor = xp.where(n > maxnorm, maxnorm / (n + 1e-7), 1.0).astype(x.dtype)
@@ -306,23 +308,11 @@ def _identity(xp, dtype, reduce):
 
 
 def _reduce_at(xp, reduce, target, key, values):
-    """target[key] reduced with values, in place (repeated positions each reduce in)."""
-    ufunc = getattr(xp, {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum",
-                         "amin": "minimum"}[reduce])
-    if hasattr(ufunc, "at"):
-        ufunc.at(target, key, values)
-        return
-    import cupyx  # a CuPy without ufunc.at: its scatters; a product has none, so it is made on the host
-    if reduce in ("sum", "mean"):
-        cupyx.scatter_add(target, key, values)
-    elif reduce == "amax":
-        cupyx.scatter_max(target, key, values)
-    elif reduce == "amin":
-        cupyx.scatter_min(target, key, values)
-    else:
-        host = xp.asnumpy(target)
-        numpy.multiply.at(host, tuple(xp.asnumpy(k) if hasattr(k, "device") else k for k in key), xp.asnumpy(values))
-        target[...] = xp.asarray(host)
+    """target[key] reduced with values, in place (repeated positions each reduce in): numpy's
+    ufunc.at on the CPU, kernels.reduce_at's sorted runs on a GPU (a product there may differ from
+    the CPU's in its last bits: another grouping)."""
+    ufunc = {"sum": "add", "mean": "add", "prod": "multiply", "amax": "maximum", "amin": "minimum"}[reduce]
+    kernels.reduce_at(xp, ufunc, target, key, values)
 
 
 class ScatterReduce(Op):

@@ -15,6 +15,11 @@ gives:
     draws standard normals.
 ``ref``
     A numpy function computing the expected forward value from the arrays.
+``sign_gauge``
+    Optional: for an output made of vectors each defined only up to its sign (singular
+    vectors, eigenvectors), the axis that numbers them (-1: columns, -2: rows). Another
+    solver (a GPU's) may give other signs, as valid: tests/engine/ops/test_ops_on_gpu.py
+    compares such outputs up to those signs, and derivatives of a function blind to them.
 ``node``
     The expected ``grad_fn.name()`` of the result, taken from PyTorch 2.13
     (the same expression run on torch tensors; CopySlices and CopyBackwards
@@ -45,7 +50,7 @@ class Case:
     """One op test case (see the module docstring)."""
 
     def __init__(self, op, id, fn, shapes, ref, node=None, gen=None, requires=None, gradgrad=True,
-                 check_kw=None, xfail=None, internal=False):
+                 check_kw=None, xfail=None, internal=False, sign_gauge=None):
         self.op = op
         self.id = f"{op}-{id}"
         self.fn = fn
@@ -63,6 +68,8 @@ class Case:
         self.xfail = dict(xfail or {})
         # built with ad.core.apply on an internal row: no PyTorch expression to compare with
         self.internal = internal
+        # the axis numbering vectors defined only up to sign (see the module docstring), or None
+        self.sign_gauge = sign_gauge
 
     @property
     def differentiable(self):

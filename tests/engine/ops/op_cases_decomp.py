@@ -181,19 +181,19 @@ C("linalg_svd_s", "svdvals", lambda x: LA.svdvals(x), [(4, 3)], lambda x: np.lin
 C("linalg_svd_s", "batched_wide", lambda x: LA.svd(x).S, [(2, 3, 4)], lambda x: np.linalg.svd(x, compute_uv=False),
   "LinalgSvdBackward0", gen=gen_all(spread))
 C("linalg_svd_u", "tall", lambda x: LA.svd(x, full_matrices=False).U, [(4, 3)],
-  lambda x: np.linalg.svd(x, full_matrices=False)[0], "LinalgSvdBackward0", gen=gen_all(spread))
+  lambda x: np.linalg.svd(x, full_matrices=False)[0], "LinalgSvdBackward0", gen=gen_all(spread), sign_gauge=-1)
 C("linalg_svd_u", "wide", lambda x: LA.svd(x, full_matrices=False).U, [(3, 4)],
-  lambda x: np.linalg.svd(x, full_matrices=False)[0], "LinalgSvdBackward0", gen=gen_all(spread))
+  lambda x: np.linalg.svd(x, full_matrices=False)[0], "LinalgSvdBackward0", gen=gen_all(spread), sign_gauge=-1)
 C("linalg_svd_u", "full_gauge_invariant", lambda x: (lambda r: r.U[..., :, :3] @ r.Vh)(LA.svd(x)), [(4, 3)],
   np_usvh, "MmBackward0", gen=gen_all(spread))
 C("linalg_svd_vh", "tall", lambda x: LA.svd(x, full_matrices=False).Vh, [(4, 3)],
-  lambda x: np.linalg.svd(x, full_matrices=False)[2], "LinalgSvdBackward0", gen=gen_all(spread))
+  lambda x: np.linalg.svd(x, full_matrices=False)[2], "LinalgSvdBackward0", gen=gen_all(spread), sign_gauge=-2)
 C("linalg_svd_vh", "wide_batched", lambda x: LA.svd(x, full_matrices=False).Vh, [(2, 3, 4)],
-  lambda x: np.linalg.svd(x, full_matrices=False)[2], "LinalgSvdBackward0", gen=gen_all(spread))
+  lambda x: np.linalg.svd(x, full_matrices=False)[2], "LinalgSvdBackward0", gen=gen_all(spread), sign_gauge=-2)
 C("linalg_svd_vh", "full_wide_gauge_invariant", lambda x: (lambda r: r.U @ r.Vh[..., :3, :])(LA.svd(x)), [(3, 4)],
   np_usvh, "MmBackward0", gen=gen_all(spread))
 C("transpose", "torch_svd_v", lambda x: ad.svd(x).V, [(4, 3)], lambda x: np.linalg.svd(x, full_matrices=False)[2].T,
-  "TransposeBackward0", gen=gen_all(spread))
+  "TransposeBackward0", gen=gen_all(spread), sign_gauge=-1)
 
 # ======================================================================== eigh
 
@@ -202,7 +202,7 @@ C("linalg_eigh_values", "eigvalsh", lambda x: LA.eigvalsh(sym(x)), [(3, 3)], lam
 C("linalg_eigh_values", "upper_batched", lambda x: LA.eigh(sym(x), UPLO="U").eigenvalues, [(2, 3, 3)],
   lambda x: np.linalg.eigvalsh(np_sym(x), UPLO="U"), "LinalgEighBackward0", gen=gen_all(spread))
 C("linalg_eigh_vectors", "vectors", lambda x: LA.eigh(sym(x)).eigenvectors, [(3, 3)],
-  lambda x: np.linalg.eigh(np_sym(x))[1], "LinalgEighBackward0", gen=gen_all(spread))
+  lambda x: np.linalg.eigh(np_sym(x))[1], "LinalgEighBackward0", gen=gen_all(spread), sign_gauge=-1)
 C("linalg_eigh_vectors", "gauge_invariant_batched", lambda x: (lambda v: v * v)(LA.eigh(sym(x), UPLO="U")[1]),
   [(2, 4, 4)], lambda x: np.linalg.eigh(np_sym(x), UPLO="U")[1] ** 2, "MulBackward0", gen=gen_all(spread))
 
