@@ -24,8 +24,9 @@ a scalar and a 0-d array the same bits.
 
 --wrt picks among the gradients the lane computes (a name f does not use: a zero, as the
 pipeline's), and --jacobian of a scalar f by scalar variables is its gradient (the same backward,
-one row). The options that differentiate f further (--order, --weights, --hessian, --check, and
-tensors bound on the command line) take `evaluate`: the same template read into a program of the
+one row). --order 2 takes grammar/compiled_second.py: the lane's steps and its recording of the
+first backward. The options that differentiate f further (--order 3 and up, --weights of a list,
+--hessian, --check, and tensors bound on the command line) take `evaluate`: the same template read into a program of the
 language's own operations -- the interpreter's `binary` and `unary`, the functions' calls, its
 variables and stores, in its order -- run on engine tensors, which leaves the very values, graph
 and names the interpreter would; grammar/job.py then differentiates f with the one step every job
@@ -48,7 +49,7 @@ import numpy
 from ..engine.core.autograd import quiet_numpy, ALREADY_QUIET
 from .results import JobResult
 
-__all__ = ["run", "evaluate", "constant", "forget_programs", "taken"]
+__all__ = ["run", "evaluate", "constant", "forget_programs", "taken", "lane_for"]
 
 MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget then applies as usual)
 MIN_STEPS = 10_000        # a --max-steps below this: the full pipeline, which counts steps
@@ -209,17 +210,9 @@ def _get_lane():
 def run(source, bindings, options):
     """The JobResult of `source` from its template's compiled form, or None when the job is not one
     this form takes (the pipeline then runs it through the interpreter, or `evaluate` its program)."""
-    fit = options.compiled_fit
-    if fit is None:
-        fit = options.compiled_fit = _options_fit(options)
-    if not (fit[0] or fit[2]) or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
-        return None  # ("^": the language's other spelling of **: the full pipeline)
-    lane = _lane or _get_lane()
-    if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
+    lane = lane_for(source, options, 0)
+    if lane is None:
         return None
-    if not fit[0]:  # --order 2
-        from . import compiled_second
-        return compiled_second.run(lane, source, bindings, options)
     try:
         program, registers = _prepared(lane, source, bindings, _Compiler)
         root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
@@ -242,6 +235,22 @@ def run(source, bindings, options):
     except (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
             KeyError, IndexError):
         return None
+
+
+def lane_for(source, options, form):
+    """The lane's tables where a job of `source` with these options may take `form` (0: the lane,
+    1: `evaluate`, 2: --order 2's lane, compiled_second.py), else None: the defaults must hold (CPU,
+    float64) and the line be one the tokenizer reads ("^", the language's other spelling of **: the
+    full pipeline)."""
+    fit = options.compiled_fit
+    if fit is None:
+        fit = options.compiled_fit = _options_fit(options)
+    if not fit[form] or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
+        return None
+    lane = _lane or _get_lane()
+    if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
+        return None
+    return lane
 
 
 # how many jobs each form of this module took, by form (a test's way to see the route a job took)
@@ -305,13 +314,8 @@ def evaluate(source, bindings, options, leaf, overrides=None):
     {name: variable} in binding order, {name: value}); `leaf(number or list)` makes a variable, as
     the interpreter's binding does; `overrides` as _operations takes them. None where this form does
     not take the job (or the program fails: the pipeline then says why, where)."""
-    fit = options.compiled_fit
-    if fit is None:
-        fit = options.compiled_fit = _options_fit(options)
-    if not fit[1] or len(source) > 8 * MAX_TOKENS or not _ALLOWED.issuperset(source) or "^" in source:
-        return None
-    lane = _lane or _get_lane()
-    if lane.default_dtype[0] is not lane.float64 or lane.default_device[0].type != "cpu":
+    lane = lane_for(source, options, 1)
+    if lane is None:
         return None
     try:
         program, registers = _prepared(lane, source, bindings, _Operations)
@@ -354,11 +358,11 @@ def _bind(variables, names, name, value):
 
 
 def _options_fit(options):
-    """(whether a job with these options may take the lane, whether it may take `evaluate`, whether
-    --order 2's lane, compiled_second.py): the lane serves the defaults, --wrt, --jacobian and
-    --weights of a number, --order 2's lane --order 2 with --wrt or --weights of a number; `evaluate` every option that differentiates f (not
-    --formula or --graph, which read the interpreter's record of each value) on the CPU in float64,
-    within the budgets a one-line program cannot reach."""
+    """(whether a job with these options may take the lane, `evaluate`, --order 2's lane): the lane
+    serves the defaults, --wrt, --jacobian and --weights of a number; --order 2's lane
+    (compiled_second.py) --order 2 with those but --jacobian; `evaluate` every option that
+    differentiates f (not --formula or --graph, which read the interpreter's record of each value);
+    each on the CPU in float64, within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
                   or options.dtype not in (None, "float64")
                   or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)

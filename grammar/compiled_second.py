@@ -354,9 +354,12 @@ def _run_steps(steps, registers, root):
         append(out)
 
 
-def run(lane, source, bindings, options):
+def run(source, bindings, options):
     """The JobResult of an --order 2 job by its template's recorded first backward, or None where
     this form does not take it (the engine form then does)."""
+    lane = C.lane_for(source, options, 2)
+    if lane is None:
+        return None
     try:
         program, registers = C._prepared(lane, source, bindings, C._Compiler)
         root = C._ROOT_GRAD if options.weights is None else C._weight(options.weights)

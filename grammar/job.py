@@ -26,7 +26,7 @@ from ..engine.core.forward import set_tangent
 from .budget import BUDGET_HINT, MemoryBudget, current, format_size, in_force, \
     memory_error_message, over_budget
 from .errors import LanguageError, ScriptError, SyntaxProblem
-from . import compiled
+from . import compiled, compiled_second
 from .results import JobOptions, JobResult, host_value as _host
 
 __all__ = ["JobOptions", "JobResult", "run_job", "parse_binding"]
@@ -524,6 +524,8 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length and not options.tangent:  # (longer: the parser refuses it)
         result = compiled.run(source, bindings, options)
+        if result is None and options.order == 2:
+            result = compiled_second.run(source, bindings, options)
         if result is None:  # (a program of the language's operations changes no engine setting: --check's
             # runs through the pipeline seed the random generator, which `isolated` puts back)
             result = isolated(_run_compiled, source, bindings, options) if options.check else \

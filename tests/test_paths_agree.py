@@ -23,7 +23,7 @@ import re
 import pytest
 
 import autodiff.engine as ad
-from autodiff.grammar import compiled as lean_lane
+from autodiff.grammar import compiled as lean_lane, compiled_second
 
 FUNCTIONS = ["sin", "cos", "exp", "log", "tanh", "sqrt", "sigmoid", "atan", "asinh", "expm1", "log1p", "erf",
              "abs", "relu", "softplus", "cosh", "sinh", "exp2", "log2", "rsqrt", "erfc"]
@@ -116,7 +116,8 @@ def test_the_lean_lane_takes_most_scalar_jobs(cli, monkeypatch):
 
 def test_lean_lane_and_full_pipeline(cli, batch_output, monkeypatch):
     monkeypatch.setattr(lean_lane, "run", lambda *a: None)
-    monkeypatch.setattr(lean_lane, "evaluate", lambda *a, **k: None)  # (its other compiled form)
+    monkeypatch.setattr(lean_lane, "evaluate", lambda *a, **k: None)  # (its other compiled forms)
+    monkeypatch.setattr(compiled_second, "run", lambda *a: None)
     assert cli.invoke("eval", "-", "--json", input=BATCH).stdout == batch_output
 
 
@@ -260,6 +261,7 @@ def _process_paths(cli, batch_input, options, dask_cluster, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(lean_lane, "run", lambda *a: None)
         m.setattr(lean_lane, "evaluate", lambda *a, **k: None)
+        m.setattr(compiled_second, "run", lambda *a: None)
         assert cli.invoke("eval", "-", "--json", *options, input=batch_input).stdout == batch.stdout
     return batch.stdout
 
@@ -315,9 +317,11 @@ def test_the_compiled_forms_take_the_options(cli, monkeypatch):
     """The options above really reach the lean lane (LANE_OPTIONS) and its engine form (the others)."""
     for options, form in [(o, "run") for o in LANE_OPTIONS] + [(o, "evaluate") for o in ENGINE_FORM_OPTIONS]:
         taken = []
-        real = getattr(lean_lane, form)
-        monkeypatch.setattr(lean_lane, form, lambda *a, real=real, **k: taken.append(r) or r
+        module = compiled_second if "--order" in options and options[options.index("--order") + 1] == "2" \
+            else lean_lane  # (--order 2's lane)
+        real = getattr(module, form)
+        monkeypatch.setattr(module, form, lambda *a, real=real, **k: taken.append(r) or r
                             if (r := real(*a, **k)) is not None else None)
         cli.invoke("eval", "-", "--json", *options, input=BATCH)
-        monkeypatch.setattr(lean_lane, form, real)
+        monkeypatch.setattr(module, form, real)
         assert len(taken) >= 120, (options, form, len(taken))

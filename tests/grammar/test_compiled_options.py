@@ -12,7 +12,7 @@ import pytest
 
 from autodiff.cli.output import job_json_line
 from autodiff.engine.state import isolated
-from autodiff.grammar import compiled
+from autodiff.grammar import compiled, compiled_second
 from autodiff.grammar.errors import LanguageError
 from autodiff.grammar.job import JobOptions, _run_job, run_job
 
@@ -240,6 +240,7 @@ def test_a_batch_gives_line_by_line_what_each_job_gives_alone(cli, tmp_path, arg
     text = cli.invoke("eval", "-f", str(path), *args)
     monkeypatch.setattr(compiled, "run", lambda *a: None)   # the compiled forms off: the pipeline's output
     monkeypatch.setattr(compiled, "evaluate", lambda *a, **k: None)
+    monkeypatch.setattr(compiled_second, "run", lambda *a: None)
     assert cli.invoke("eval", "-f", str(path), "--json", *args).stdout == batch.stdout
     pipeline = cli.invoke("eval", "-f", str(path), *args)
     assert (pipeline.stdout, pipeline.stderr, pipeline.exit_code) == (text.stdout, text.stderr, text.exit_code)
