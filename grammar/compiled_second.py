@@ -170,8 +170,8 @@ class _RecordingF:
 
 class _Recorder:
     """Emits the recorded steps through a _Compiler continuing the template's forward program, and
-    keeps what each register is: its value where it is a number (for guards), whether it is live
-    (on the graph: it needs a gradient)."""
+    keeps the value of each number register the formulas read or make (for guards); which
+    registers are live (on the graph) is worked out after the recording (_live)."""
 
     def __init__(self, lane, program, registers):
         from ..engine.ops import TABLE
@@ -251,7 +251,7 @@ class _Second:
     """A template's recorded first backward: its steps (after the forward's), its guards, the
     backward entries of forward and recorded steps newest first, and each variable's first
     derivative's register (None: f does not depend on it; -1: it does, linearly)."""
-    __slots__ = ("steps", "guards", "backward", "first", "root")
+    __slots__ = ("steps", "guards", "backward", "first")
 
     def holds(self, registers):
         for r, function, o, outcome in self.guards:
@@ -287,7 +287,6 @@ def _record(lane, program, registers):
     second = _Second()
     first_step = len(program.steps)
     second.steps = rec.c.steps[first_step:]
-    second.root = program.n_numbers + first_step
     second.guards = tuple(rec.guards)
     live = _live(rec)
     second.backward = _entries(rec, live)
