@@ -4,7 +4,7 @@
 of the `ops` package."""
 import numpy
 
-from .. import dtypes as _dt
+from .. import dtypes as _dt, kernels
 from ..backend import backend_for
 from ..core.op import TABLE, Op, is_basic_key  # noqa: F401  (the table, the rows' base, for every family)
 from ..core.tensor import TensorBase, make_tensor, wrap_dim
@@ -167,11 +167,9 @@ def reduction_dims(dim, ndim):
 
 
 def scatter_add(xp, target, key, values):
-    if hasattr(xp.add, "at"):
-        xp.add.at(target, key, values)
-    else:  # cupy
-        import cupyx
-        cupyx.scatter_add(target, key, values)
+    """target[key] += values with repeated positions each adding in (the array module's add.at,
+    through kernels.reduce_at, the one place that knows which module has which)."""
+    kernels.reduce_at(xp, "add", target, key, values)
 
 
 def require_floating(input, fname):
