@@ -93,6 +93,11 @@ class _Decline(Exception):
     """This job is not for the lane: run the full pipeline."""
 
 
+# what a compiled form meets where its job is not for it (the pipeline then says why, where)
+DECLINED = (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError, KeyError,
+            IndexError)
+
+
 class _Ctx:
     """What a row's backward reads of its node: which inputs want a gradient, and their shapes. (Its
     parameters too, in the engine; here a row gets its one parameter positionally, after its saved
@@ -151,8 +156,7 @@ class _Lane:
         rows += self.functions.values()
         # what the compiler reads of a row, looked up once (an attribute of a row class is a slow
         # lookup): its forward, its backward, and how many values that takes after g, picked how
-        self.parts = {row: (row.forward, row.backward)
-                      + _picker(row.saves, row in (self.pow_scalar, self.rpow_scalar)) for row in rows}
+        self.parts = {row: parts_of(row, row in (self.pow_scalar, self.rpow_scalar)) for row in rows}
         self.float64 = E.float64
         from ..engine.dtypes import _default as default_dtype
         from ..engine.backend import _default_device as default_device
@@ -176,6 +180,12 @@ def _argument(function, index):
     """The name of a function's positional parameter `index` (None past the last)."""
     names = list(inspect.signature(function).parameters)
     return names[index] if index < len(names) else None
+
+
+def parts_of(row, has_param=False):
+    """What the compiler reads of a row, looked up once (an attribute of a row class is a slow
+    lookup): its forward, its backward, and how many values that takes after g, picked how."""
+    return (row.forward, row.backward) + _picker(row.saves, has_param)
 
 
 def _picker(saves, has_param):
@@ -232,8 +242,7 @@ def run(source, bindings, options):
         if options.jacobian:  # of a scalar f by each scalar variable: its gradient (the same backward, one row)
             result.jacobian = {name: numpy.array(g) for name, g in grad.items()}
         return result
-    except (_Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
-            KeyError, IndexError):
+    except DECLINED:
         return None
 
 

@@ -52,7 +52,7 @@ def formula_parts(lane):
             row = TABLE[name]
             if not C._lean_row(row):
                 raise AssertionError(f"op row {name} no longer fits the compiled form")
-            parts.setdefault(row, (row.forward, row.backward) + C._picker(row.saves, False))
+            parts.setdefault(row, C.parts_of(row))
         _parts.update(parts)
     return _parts
 
@@ -249,8 +249,8 @@ class _Recorder:
 
 class _Second:
     """A template's recorded first backward: its steps (after the forward's), its guards, the
-    backward entries of forward and recorded steps newest first, and each variable's first
-    derivative's register (None: f does not depend on it; -1: it does, linearly)."""
+    backward entries of forward and recorded steps newest first, and (name, register, its first
+    derivative's register: -1 where f is linear in it) of each variable f depends on."""
     __slots__ = ("steps", "guards", "backward", "first")
 
     def holds(self, registers):
@@ -270,14 +270,7 @@ def _record(lane, program, registers):
         g = grads.get(out)
         if g is None:
             continue
-        if n == 1:
-            res = bwd(F, ctx, g, rec.value_of(s0))
-        elif n == 2:
-            res = bwd(F, ctx, g, rec.value_of(s0), rec.value_of(s1))
-        elif n == 0:
-            res = bwd(F, ctx, g)
-        else:
-            res = bwd(F, ctx, g, *[rec.value_of(s) for s in s0])
+        res = bwd(F, ctx, g, *[rec.value_of(s) for s in ((s0, s1)[:n] if n <= 2 else s0)])
         for i, k in ((0, ia), (1, ib)):
             if k >= 0 and (gi := res[i]) is not None:
                 if gi.__class__ is not _Sym:
@@ -290,10 +283,8 @@ def _record(lane, program, registers):
     second.guards = tuple(rec.guards)
     live = _live(rec)
     second.backward = _entries(rec, live)
-    second.first = {}
-    for name, r in program.variables:
-        g = grads.get(r)
-        second.first[name] = None if g is None else g.r if g.r in live else -1
+    second.first = [(name, r, -1 if grads[r].r not in live else grads[r].r) for name, r in program.variables
+                    if r in grads]
     return second
 
 
@@ -368,8 +359,7 @@ def run(source, bindings, options):
         result.source = source
         C.taken["lane"] += 1
         return result
-    except (C._Decline, ArithmeticError, ValueError, TypeError, AttributeError, MemoryError, RecursionError,
-            KeyError, IndexError):
+    except C.DECLINED:
         return None
 
 
@@ -392,8 +382,7 @@ def _derivatives(lane, program, registers, root, options):
         variants.append(second)
         _run_steps(second.steps, registers, root)
     # the variables f reaches (the engine form's choice without --wrt), or --wrt's
-    grad = {name: _second_derivative(lane, second, registers, r, program.variables, name)
-            for name, r in second.first.items() if r is not None}
+    grad = {name: _second_derivative(lane, second, registers, first, r) for name, r, first in second.first}
     if options.wrt:
         grad = C._chosen(program, grad, options.wrt)
     result = JobResult.scalar(None, registers[program.f], grad)
@@ -401,16 +390,13 @@ def _derivatives(lane, program, registers, root, options):
     return result
 
 
-def _second_derivative(lane, second, registers, first, variables, name):
-    """d2f/dx2 of variable `name`: a backward from its first derivative's register (zero where that
-    does not depend on it, as the engine form's)."""
+def _second_derivative(lane, second, registers, first, variable):
+    """d2f/dx2 of the variable in register `variable`: a backward from its first derivative's
+    register `first` (zero where that does not depend on it, -1, as the engine form's)."""
     if first < 0:
         return numpy.zeros(())
     grads = [None] * len(registers)
     grads[first] = C._ROOT_GRAD
     C._backward(lane.F, second.backward, registers, grads)
-    for variable, r in variables:
-        if variable == name:
-            g = grads[r]
-            return numpy.zeros(()) if g is None else g
-    raise C._Decline
+    g = grads[variable]
+    return numpy.zeros(()) if g is None else g
