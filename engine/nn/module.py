@@ -16,18 +16,20 @@ from ..core.tensor import make_tensor, storage_of
 from ..tensor import Tensor
 from .uninitialized import is_lazy
 
-class _ParameterType(type):
-    """isinstance(t, Parameter) asks whether tensor t was made a parameter."""
+class _MarkedTensorType(type):
+    """isinstance(t, Parameter) (Buffer) asks whether tensor t was marked one (its class's `_mark`
+    in its __dict__): these classes make marked tensors, not instances of their own."""
 
     def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.__dict__.get("_is_parameter", False)
+        return isinstance(obj, Tensor) and obj.__dict__.get(cls._mark, False)
 
     def __repr__(cls):
-        return "<class 'torch.nn.parameter.Parameter'>"
+        return f"<class 'torch.nn.parameter.{cls.__name__}'>"
 
 
-class Parameter(metaclass=_ParameterType):
+class Parameter(metaclass=_MarkedTensorType):
     """A tensor that a layer learns: a leaf sharing data's memory that wants a gradient."""
+    _mark = "_is_parameter"
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
@@ -41,20 +43,11 @@ class Parameter(metaclass=_ParameterType):
         return t
 
 
-class _BufferType(type):
-    """isinstance(t, Buffer) asks whether tensor t was made by nn.Buffer."""
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj.__dict__.get("_is_buffer", False)
-
-    def __repr__(cls):
-        return "<class 'torch.nn.parameter.Buffer'>"
-
-
-class Buffer(metaclass=_BufferType):
+class Buffer(metaclass=_MarkedTensorType):
     """A tensor that, assigned to a layer's attribute, is registered as its buffer (state that is not
     learnt: in state_dict unless persistent=False) -- `self.running = nn.Buffer(t)` as
     register_buffer("running", t). It is `data.detach()`, marked."""
+    _mark = "_is_buffer"
 
     def __new__(cls, data=None, *, persistent=True):
         t = (_fn.empty(0) if data is None else data).detach()
