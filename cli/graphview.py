@@ -16,7 +16,7 @@ value the node saved for its backward, or as "a number" when it saved none.
 import numpy
 
 from ..engine import graph as G
-from ..engine.tensor import Tensor
+from ..engine.tensor_class import Tensor
 from .output import format_array, format_number, json_value
 
 __all__ = ["describe_graph", "render", "to_text", "to_dot"]

@@ -3,6 +3,11 @@
     from autodiff.engine import tensor, grad
     x = tensor(3., requires_grad=True)
     (g,) = grad(x ** 2, x, create_graph=True)   # tensor(6., grad_fn=<MulBackward0>)
+
+The package's public names (engine/public.py: ~100 modules of functions, the Tensor class, autograd,
+linalg, optim, ...) are imported the first time one of them is read, not by `import autodiff.engine`:
+`autodiff eval` needs only the op table and the core's array math (the compiled lane), and starts
+without them. Submodules import as ever; torch.nn (a fifth of the surface again) loads on its own.
 """
 import warnings as _warnings
 
@@ -10,50 +15,31 @@ import warnings as _warnings
 # gives inf and nan silently. Only warnings from the engine's own modules; a program's numpy keeps its own.
 _warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"autodiff\.engine(\.|$)")
 
-from .backend import Device, device, cuda_is_available, DeviceError, get_default_device, set_default_device
-from .dtypes import (DType, float16, float32, float64, int8, int16, int32, int64, uint8, bool_,
-                     get_default_dtype, set_default_dtype)
-from .core import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
-                   is_inference_mode_enabled, Node, AccumulateGrad, RemovableHandle, source_span, Size, backward, grad,
-                   InplaceModifiedError)
-from .core.grad_mode import is_inference
-from .anomaly_mode import is_anomaly_enabled, is_anomaly_check_nan_enabled, set_anomaly_enabled
-from .tensor import (Tensor, Variable, FloatTensor, DoubleTensor, HalfTensor, LongTensor, IntTensor, ShortTensor,
-                     CharTensor, ByteTensor, BoolTensor)
-from .functions import *  # noqa: F401,F403  (the public functions)
-from .functions import __all__ as _function_names
-from . import autograd  # noqa: F401  (torch.autograd)
-from .functional import jacobian, hessian
-from .custom_function import Function, FunctionCtx, once_differentiable
-from . import linalg, data  # noqa: F401  (torch.linalg, torch.utils.data; torch.nn: __getattr__ below)
-from . import special  # noqa: F401,E402  (torch.special)
-from .gradcheck import gradcheck, gradgradcheck, GradcheckError
-from . import testing  # torch.testing: assert_close
-from .optim import SGD, Adam, sgd, adam
-from . import optim, lr_scheduler  # noqa: F401  (torch.optim, torch.optim.lr_scheduler)
-from .printing import set_printoptions
-from .ops import TABLE as OPS
 
-# PyTorch's dtype aliases (engine.float is float32, as torch.float); not exported by `import *`
-half, float, double, long, int, short, bool = float16, float32, float64, int64, int32, int16, bool_  # noqa: A001
-# torch.e, torch.pi, torch.inf, torch.nan
-import math as _math  # noqa: E402
-e, pi, inf, nan = _math.e, _math.pi, _math.inf, _math.nan
-from .dtypes import MemoryFormat as memory_format, contiguous_format, preserve_format, channels_last, \
-    channels_last_3d  # noqa: E402
+def _load_public():
+    """Copy engine/public.py's names into the package (once; later reads find them as globals)."""
+    import importlib
+    public = importlib.import_module(".public", __name__)  # (`from . import` would ask __getattr__ first)
+    names = {k: v for k, v in vars(public).items() if not k.startswith("_")}
+    names["__all__"] = public.__all__
+    globals().update(names)
+    global _public_loaded
+    _public_loaded = True
 
-__all__ = sorted(set(_function_names) | {
-    "Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
-    "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "Device", "device", "cuda_is_available", "DeviceError", "DType",
-    "get_default_device", "set_default_device",
-    "float16", "float32", "float64", "int8", "int16", "int32", "int64", "uint8", "bool_",
-    "get_default_dtype", "set_default_dtype", "no_grad", "enable_grad", "set_grad_enabled",
-    "is_grad_enabled", "inference_mode", "is_inference_mode_enabled", "is_inference", "Node", "AccumulateGrad", "RemovableHandle", "source_span",
-    "backward", "grad", "InplaceModifiedError", "jacobian", "hessian", "Function", "FunctionCtx",
-    "once_differentiable",
-    "gradcheck", "gradgradcheck", "GradcheckError", "SGD", "Adam", "sgd", "adam",
-    "set_printoptions", "OPS", "memory_format", "contiguous_format", "preserve_format", "channels_last",
-    "channels_last_3d", "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"})
+
+_public_loaded = False
+_submodule_names = None
+
+
+def _submodules():
+    """The names of the package's submodules and subpackages (read from its folder once)."""
+    global _submodule_names
+    if _submodule_names is None:
+        import os
+        folder = __path__[0]
+        _submodule_names = {f[:-3] for f in os.listdir(folder) if f.endswith(".py")} | {
+            f for f in os.listdir(folder) if os.path.exists(os.path.join(folder, f, "__init__.py"))}
+    return _submodule_names
 
 
 def nn_if_loaded():
@@ -63,10 +49,21 @@ def nn_if_loaded():
 
 
 def __getattr__(name):
-    """torch.nn, imported on first use: its ~25 modules (the layers, the losses, RNNs, Transformers)
-    are a fifth of the engine's import, which a job that never reads nn -- every `autodiff eval` --
-    need not pay at start-up. (`import autodiff.engine.nn` works as ever.)"""
-    if name == "nn":
+    """A submodule (torch.nn, torch.linalg, ...), imported on first use; else a public name, loading
+    the public surface on first use."""
+    if name.startswith("__") and name != "__all__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    if name in _submodules():
         import importlib
-        return importlib.import_module(".nn", __name__)
+        return importlib.import_module("." + name, __name__)
+    if not _public_loaded:
+        _load_public()
+        if name in globals():
+            return globals()[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    if not _public_loaded:
+        _load_public()
+    return sorted(globals())

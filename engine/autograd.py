@@ -7,7 +7,7 @@ switches PyTorch names here (multithreading, view replay, the gradient layout po
 has here and we leave out (the profiler, NestedIOFunction): the README's torch.autograd section."""
 from .core.autograd import backward, grad, InplaceModifiedError, SavedTensor
 from .core.grad_mode import no_grad, enable_grad, set_grad_enabled, inference_mode
-from .tensor import Variable
+from .tensor_class import Variable
 from .custom_function import Function, FunctionCtx, once_differentiable
 from . import custom_function as function  # torch.autograd.function: FunctionCtx, once_differentiable
 from . import autograd_functional as functional  # torch.autograd.functional: jacobian, hessian, vjp, jvp...
@@ -19,7 +19,7 @@ from .anomaly_mode import detect_anomaly, set_detect_anomaly
 from .autograd_modes import (set_multithreading_enabled, is_multithreading_enabled, enforce_grad_layout_policy,
                              is_view_replay_enabled, _force_original_view_tracking, is_tensor_like, DeviceType,
                              kineto_available)
-from .gradcheck import gradcheck, gradgradcheck, GradcheckError
+from .derivative_check import gradcheck, gradgradcheck, GradcheckError
 
 
 

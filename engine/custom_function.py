@@ -15,7 +15,7 @@
     y = Exp.apply(x)        # y.grad_fn.name() == "ExpBackward"
 
 `apply` runs the user's forward under no_grad, then records one node in the graph the way
-tensor.py records an op's -- a `Node` whose row (`_FunctionRow`) has, as its backward, a call of
+core/tensor.py records an op's -- a `Node` whose row (`_FunctionRow`) has, as its backward, a call of
 the user's backward. Nothing else in the engine knows about custom functions: the Kahn loop runs
 that row as any other, so hooks, retain_grad, `inputs=`, create_graph (the user's backward, run
 with grad mode on, records its own graph: double backward works when it is written in tensor
@@ -52,7 +52,7 @@ from .ops.table import Op, custom
 from .core.tensor import make_tensor, refresh_view, edge_of_leaf, move_retain, array_module, VIEW_IN_CUSTOM_FUNCTION, VIEW_MULTI_OUTPUT
 from .core.tensor import dual_run
 from . import forward_ad as _forward_ad
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable"]
 

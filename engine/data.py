@@ -4,7 +4,7 @@ PyTorch's default collation: tensors stacked, numbers made a tensor, a tuple of 
 list of batched fields)."""
 import math
 
-from .tensor import Tensor
+from .tensor_class import Tensor
 from . import functions as _fn
 from . import dtypes as _dt
 

@@ -20,7 +20,7 @@ from .functions import cat, reshape, stack
 from .core.grad_mode import enable_grad
 from .core.graph import AccumulateGrad
 from .core.tensor import make_tensor, array_module
-from .tensor import Tensor
+from .tensor_class import Tensor
 from .functional_forward import level_open, jacobian_forward, hessian_forward
 
 __all__ = ["jacobian", "hessian"]

@@ -18,7 +18,7 @@ from .core.grad_mode import enable_grad
 from .core.tensor import make_tensor, array_module
 from .forward_ad import dual_level, make_dual, unpack_dual
 from .functions import stack, reshape
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["level_open", "jvp_forward", "hvp_forward", "jacobian_forward", "hessian_forward"]
 

@@ -11,7 +11,7 @@ from .core.autograd import grad
 from .core.tensor import make_tensor, array_module
 from .functional import _inputs_tuple, _outputs_tuple, _call, _check_outputs_require_grad, check_first_gradients
 from .functional_forward import level_open, jvp_forward, hvp_forward
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["vjp", "jvp", "vhp", "hvp"]
 

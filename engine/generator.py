@@ -7,9 +7,11 @@ weights are PyTorch's numbers for the same seed, within the last bit.
 Only uniform draws follow PyTorch's generator: its normal draws go through another algorithm,
 so randn and the rest keep numpy's generator.
 """
+import math
+
 import numpy
 
-__all__ = ["Mersenne"]
+__all__ = ["Mersenne", "manual_seed", "numpy_draws", "uniform_draws", "numpy_generator", "uniform_generator"]
 
 
 class Mersenne:
@@ -37,3 +39,35 @@ class Mersenne:
         x = (raw & numpy.uint64((1 << digits) - 1)).astype(numpy.float32) * numpy.float32(2.0 ** -digits)
         lo, hi = (numpy.float32(dtype.type(v)) for v in (low, high))
         return (x * (hi - lo) + lo).astype(dtype)
+
+
+numpy_generator = [None]  # behind randn, randint, ...: made on first use (importing numpy.random costs every start)
+uniform_generator = [None]  # PyTorch's generator for uniform draws (Mersenne); seeded at random until manual_seed
+
+
+def manual_seed(seed):
+    """Seed the generators behind rand/randn/randint: rand's draws are PyTorch's for the same
+    seed (Mersenne); randn, randint and the rest come from numpy's and differ.
+
+    As PyTorch: any whole number from -2**63 to 2**64-1; a negative seed is the
+    same as that seed plus 2**64 (so -1 and 2**64-1 give the same numbers)."""
+    seed = int(seed)
+    if not -(1 << 63) <= seed < (1 << 64):
+        raise ValueError("Overflow when unpacking long long")
+    numpy_generator[0] = numpy.random.default_rng(seed % (1 << 64))
+    uniform_generator[0] = Mersenne(seed % (1 << 64))
+
+
+def numpy_draws():
+    """numpy's generator for the draws that do not follow PyTorch's (seeded at random until manual_seed)."""
+    if numpy_generator[0] is None:
+        numpy_generator[0] = numpy.random.default_rng()
+    return numpy_generator[0]
+
+
+def uniform_draws(shape, low, high, np_dtype):
+    """An array of `shape` drawn uniformly in [low, high) as PyTorch's uniform_ draws it (a
+    floating dtype), from the generator torch.manual_seed seeds."""
+    if uniform_generator[0] is None:
+        uniform_generator[0] = Mersenne(int(numpy.random.SeedSequence().entropy) % (1 << 64))
+    return uniform_generator[0].uniform(math.prod(shape), low, high, np_dtype).reshape(shape)

@@ -16,7 +16,7 @@ from .functions.linalg import LinAlgError
 from .ops.linalg import scalar_name as _scalar_name
 from .ops import TABLE as _op
 from .core.tensor import apply, wrap_dim
-from .tensor import Tensor
+from .tensor_class import Tensor
 from .functions import decomp as _dc
 from .functions.decomp import (cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq, pinv,  # noqa: F401
                                solve_triangular, lu_factor, lu, lu_solve, matrix_exp, multi_dot, vecdot,

@@ -13,7 +13,7 @@ from bisect import bisect_right
 from collections import Counter
 
 from .optimizer import Optimizer
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR", "ConstantLR", "LinearLR",
            "ExponentialLR", "CosineAnnealingLR", "PolynomialLR", "ReduceLROnPlateau"]

@@ -6,7 +6,7 @@ by default, operation for operation, so a run follows PyTorch's within the dtype
 """
 from .optimizer import (Optimizer, SingleTensor, add, add_into, addcdiv, addcmul, assign, bump_step, check, check_betas,
                         check_lr, like, lerp, scalar_tensor, state_tensor, write, xp_of)
-from .tensor import Tensor
+from .tensor_class import Tensor
 from . import lr_scheduler  # noqa: F401  (torch.optim.lr_scheduler)
 from .optim_rms import RMSprop, Adagrad, Adadelta
 

@@ -17,7 +17,7 @@ from .core.grad_mode import enable_grad
 from .ops import TABLE
 from .core.tensor import array_module, storage_of, make_tensor
 from .core.inplace import assign  # noqa: F401  (optim.py's and optim_rms.py's too)
-from .tensor import Tensor
+from .tensor_class import Tensor
 from .backend import device as _device
 
 __all__ = ["Optimizer"]

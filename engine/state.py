@@ -12,7 +12,7 @@ import contextvars
 
 from . import backend, dtypes, printing
 from . import allocation
-from .functions import creation
+from . import generator
 
 __all__ = ["Settings", "isolated"]
 
@@ -26,8 +26,8 @@ class Settings:
         self.dtype = dtypes.get_default_dtype()
         self.device = backend.get_default_device()
         self.print_options = printing.get_printoptions()
-        self.rng = creation.numpy_generator[0]
-        self.uniform_rng = creation.uniform_generator[0]
+        self.rng = generator.numpy_generator[0]
+        self.uniform_rng = generator.uniform_generator[0]
         self.allocation_limit = allocation.allocation_limit[0]
 
     def restore(self):
@@ -35,8 +35,8 @@ class Settings:
         backend.set_default_device(self.device)
         for key, value in self.print_options.items():
             setattr(printing.PRINT_OPTS, key, value)
-        creation.numpy_generator[0] = self.rng
-        creation.uniform_generator[0] = self.uniform_rng
+        generator.numpy_generator[0] = self.rng
+        generator.uniform_generator[0] = self.uniform_rng
         allocation.allocation_limit[0] = self.allocation_limit
 
 

@@ -5,7 +5,7 @@ import math
 
 import numpy
 
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["assert_close", "default_tolerances"]
 

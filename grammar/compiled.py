@@ -38,6 +38,7 @@ interpreter (which then gives the exact message, column and hint). tests/grammar
 and test_compiled_options.py check both agree bit for bit on generated jobs, and that this form
 really takes them.
 """
+import functools
 import inspect
 import keyword
 import operator
@@ -126,13 +127,28 @@ _SECOND = _Ctx((False, True), (None, ()))
 class _Lane:
     """The tables the lane needs, built once from the engine and the language."""
 
+    @functools.cached_property
+    def builtins(self):
+        """The language's names (the engine form's calls): imported when a job first needs them."""
+        from .names import BUILTINS
+        return BUILTINS
+
+    @functools.cached_property
+    def functions(self):
+        """The language's functions that are one elementwise row applied to a tensor (name -> row):
+        found when a job first calls a function (reading the rows' signatures costs a start)."""
+        functions = _row_functions(self._table)
+        for row in functions.values():
+            self.parts.setdefault(row, parts_of(row))
+        return functions
+
     def __init__(self):
-        from .. import engine as E
-        from ..engine.ops import TABLE
+        from ..engine.core.op import TABLE
+        from ..engine.ops import arithmetic  # noqa: F401  (its rows: the lane's own; the rest load when met)
+        from ..engine.dtypes import float64
         from ..engine.core.mathspace import array_math
         from ..engine.backend import CPU
-        from .names import BUILTINS
-        from .vm import binary, unary
+        from .arithmetic import binary, unary
         self.F = array_math(CPU)
         self.binary = binary
         self.unary = unary
@@ -140,11 +156,6 @@ class _Lane:
         self.rows = {"+": t["add"], "-": t["sub"], "*": t["mul"], "/": t["div"], "^": t["pow"]}
         self.neg, self.reciprocal, self.mul = t["neg"], t["reciprocal"], t["mul"]
         self.pow_scalar, self.rpow_scalar = t["pow_scalar"], t["rpow_scalar"]
-        # the language's functions that are one elementwise row applied to a tensor
-        self.builtins = BUILTINS
-        self.functions = {name: fn._row for name, fn in BUILTINS.items()
-                          if getattr(fn, "_row", None) is not None and _one_input(fn._row.parsed)
-                          and _lean_row(fn._row)}
         rows = list(self.rows.values()) + [self.neg, self.reciprocal, self.pow_scalar, self.rpow_scalar]
         for row in rows:
             if not _lean_row(row):
@@ -153,15 +164,38 @@ class _Lane:
             if not (_argument(row.forward, 2) == param and  # after xp and the tensor
                      _argument(row.backward, 3 + len(row.saves)) == param):
                 raise AssertionError(f"op row {row.name}: its {param} no longer follows its tensors")
-        rows += self.functions.values()
         # what the compiler reads of a row, looked up once (an attribute of a row class is a slow
         # lookup): its forward, its backward, and how many values that takes after g, picked how
+        # (the functions' rows join when `functions` is first read)
         self.parts = {row: parts_of(row, row in (self.pow_scalar, self.rpow_scalar)) for row in rows}
-        self.float64 = E.float64
+        self._table = t
+        self.float64 = float64
         from ..engine.dtypes import _default as default_dtype
         from ..engine.backend import _default_device as default_device
         self.default_dtype, self.default_device = default_dtype, default_device  # E.get_default_*'s cells
         self.JobResult = JobResult
+
+
+# the names the language gives a meaning of its own over the engine's function (grammar/names.py's
+# BUILTINS: Python's abs and round on numbers, which take a tensor too)
+_LANGUAGE_OWN = frozenset({"abs", "round"})
+
+
+def _row_functions(table):
+    """The language's functions that are one lean elementwise row applied to a tensor: name -> row.
+    Read from the op table, not from the language's BUILTINS, whose import is most of the engine's
+    Python API (the lane starts without it); tests/grammar/test_compiled.py checks that the two
+    agree. A name that several rows share is an overload (not one row); torch.special's own rows
+    (special_erfcx: torch.special.erfcx) are not the language's functions."""
+    rows = {}
+    for row in table.complete().values():
+        if getattr(row, "parsed", None) is None:
+            continue
+        for name in row.names:
+            rows.setdefault(name, []).append(row)
+    return {name: found[0] for name, found in rows.items()
+            if len(found) == 1 and name not in _LANGUAGE_OWN and not name.startswith("special_")
+            and _lean_row(found[0]) and _one_input(found[0].parsed)}  # (lean first: parsing costs)
 
 
 def _one_input(signature):

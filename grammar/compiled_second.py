@@ -47,6 +47,7 @@ def formula_parts(lane):
     """{row: what the compiler reads of it} for the lane's rows and FORMULA_ROWS."""
     if not _parts:
         from ..engine.ops import TABLE
+        lane.functions  # (their rows join lane.parts when first read)
         parts = dict(lane.parts)
         for name in FORMULA_ROWS:
             row = TABLE[name]

@@ -19,7 +19,7 @@ import numpy
 
 from .. import engine as E
 from ..engine.state import isolated
-from ..engine.functions import creation
+from ..engine import generator
 from ..engine.graph import AccumulateGrad, trace_inputs
 from ..engine.core import InplaceModifiedError
 from ..engine.core.forward import set_tangent
@@ -208,12 +208,12 @@ def _replayable(jacobian_mode):
         return int.from_bytes(os.urandom(8), "little"), None
     if jacobian_mode == "reverse":
         return None, None
-    saved = creation.numpy_generator[0], creation.uniform_generator[0]
-    creation.numpy_generator[0] = creation.uniform_generator[0] = None
+    saved = generator.numpy_generator[0], generator.uniform_generator[0]
+    generator.numpy_generator[0] = generator.uniform_generator[0] = None
 
     def drew():
-        if creation.numpy_generator[0] is None and creation.uniform_generator[0] is None:
-            creation.numpy_generator[0], creation.uniform_generator[0] = saved
+        if generator.numpy_generator[0] is None and generator.uniform_generator[0] is None:
+            generator.numpy_generator[0], generator.uniform_generator[0] = saved
             return False
         return True
     return None, drew
@@ -730,7 +730,7 @@ def _check(source, bindings, options, interp, variables, grads):
     looked at from each side: if the one-sided slopes differ (a kink, as relu's at 0)
     or one side is undefined (sqrt's at 0), f is not differentiable there and the
     note says so -- the derivative is then PyTorch's convention, not a limit."""
-    from ..engine.gradcheck import numerical_jacobian
+    from ..engine.derivative_check import numerical_jacobian
     wide = E.get_default_dtype() is E.float64
     eps = 1e-6 if wide else 1e-3
     atol, rtol = _CHECK_TOLERANCE["float64" if wide else "float32"]

@@ -18,7 +18,7 @@ from ..engine.lr_scheduler import LRScheduler as _LRScheduler
 from ..engine.signature import result_types as _result_types
 from ..engine.backend import Device as _Device
 from ..engine.dtypes import DType as _DType
-from ..engine.tensor import Size as _Size
+from ..engine.tensor_class import Size as _Size
 
 __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names"]
 

@@ -5,8 +5,9 @@ optim -- builds on the names exported here, and the core imports nothing from ab
 learns the public Tensor class only when that class is made (TensorBase.__init_subclass__).
 
 Layers, each importing only the ones before it: dtypes, backend, kernels, host_data (the base);
-ops (the table's rows); core; functions (the public functions); tensor (the public class);
-then linalg, functional, custom_function, gradcheck, testing, nn, optim, data.
+ops (the table's rows); core; functions (the public functions); tensor_class (the public class);
+then linalg, functional, custom_function, derivative_check, testing, nn, optim, data; public (the
+names autodiff.engine gives, bound on first read).
 """
 from .grad_mode import (no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode,
                         is_inference_mode_enabled, inference_used, InferenceVersion)

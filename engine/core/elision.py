@@ -33,7 +33,7 @@ _BINARY_OPCODES = frozenset(dis.opmap[name] for name in
                             if name in dis.opmap)
 _ndarray = numpy.ndarray
 
-OPERATORS = set()  # the code of Tensor's operator methods, filled in by engine/tensor.py
+OPERATORS = set()  # the code of Tensor's operator methods, filled in by engine/tensor_class.py
 # Per entry ("pair": two tensors; "one": a tensor and a number) and operand position, the
 # (tensor count, array count) a temporary shows there. None: not measured yet; False: off.
 _counts = [None]

@@ -1,6 +1,6 @@
 """Forward-mode AD: dual tensors and the forward rule of every row (torch.autograd.forward_ad's engine).
 
-While a dual level is open (tensor.py's `dual_run[0]` is then `run_dual`), a tensor may carry a
+While a dual level is open (core/tensor.py's `dual_run[0]` is then `run_dual`), a tensor may carry a
 tangent (its `_fw` attribute, a tensor of its shape), and run_op hands every op to `run_dual`:
 the op runs on the primals as ever, and where an input carries a tangent and the result is
 floating point, the result gets the Jacobian-vector product J v as its tangent. Code that

@@ -27,6 +27,12 @@ class ArrayMath:
             if name != "where":  # where(cond, a, b) below: cond first, as in formulas
                 setattr(self, name, _bind_forward(op.forward, xp))
 
+    def __getattr__(self, name):
+        """A row registered after this F was made (engine/ops loads its families as they are needed)."""
+        forward = _bind_forward(_row(name).forward, self.xp)
+        setattr(self, name, forward)
+        return forward
+
     def where(self, cond, a, b):
         return self.xp.where(cond, a, b)
 
@@ -35,6 +41,16 @@ class ArrayMath:
 
     def zeros_like(self, a):
         return self.xp.zeros_like(a)
+
+
+def _row(name):
+    """The row `name` (loading the families not loaded yet); AttributeError where there is none."""
+    if name.startswith("__"):
+        raise AttributeError(name)
+    try:
+        return TABLE[name]
+    except KeyError:
+        raise AttributeError(f"the op table has no row {name!r}") from None
 
 
 def _bind_forward(forward, xp):
@@ -54,6 +70,12 @@ class TensorMath:
             if name != "where":
                 setattr(self, name, _bind_apply(apply, op))
         self._where = _bind_apply(apply, TABLE["where"])
+
+    def __getattr__(self, name):
+        """A row registered after this F was made (engine/ops loads its families as they are needed)."""
+        function = _bind_apply(apply, _row(name))
+        setattr(self, name, function)
+        return function
 
     def where(self, cond, a, b):
         if hasattr(cond, "array"):

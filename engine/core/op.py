@@ -11,10 +11,52 @@ from ..signature import Signature
 
 __all__ = ["TABLE", "Op", "is_basic_key"]
 
-TABLE = {}
+class _Registry(dict):
+    """name -> row. The op families register as they load (engine/ops); a name no loaded family
+    has registered loads every family before the lookup decides (`load_all`, set by engine/ops),
+    so a reader of one row needs no family of its own loaded. Whoever walks the whole table
+    calls `complete()` first."""
+
+    load_all = None
+
+    def __missing__(self, name):
+        if self.load_all is not None and not self.is_complete:
+            self.complete()
+            return self[name]
+        raise KeyError(name)
+
+    is_complete = False
+
+    def complete(self):
+        """Every family loaded: the whole table (itself)."""
+        if not self.is_complete and self.load_all is not None:
+            self.load_all()
+            self.is_complete = True
+        return self
+
+
+TABLE = _Registry()
+
+
+class _Parsed:
+    """A row's parsed signature (None without one), parsed on first use: parsing all ~300 at import
+    was a third of the op table's import, which every `autodiff eval` pays before its first job."""
+
+    def __get__(self, row, cls):
+        for owner in cls.__mro__:  # the class that holds this descriptor: the one whose signature it is
+            if owner.__dict__.get("parsed") is self:
+                break
+        text = owner.__dict__.get("signature")
+        parsed = Signature.parse(text) if isinstance(text, str) else None
+        owner.parsed = parsed  # its own from now on
+        return parsed
+
+
+_PARSED = _Parsed()
 
 
 class Op:
+    parsed = _PARSED
     name = None
     node = None
     saves = ()
@@ -65,15 +107,15 @@ class Op:
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)
-        cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (tensor.py)
+        cls.keeps = {}  # which saves a node keeps, by which inputs want a gradient (core/tensor.py)
         if "batched" not in cls.__dict__ and cls.elementwise:
             cls.batched = True  # g (B,) + out broadcasts against the saved inputs as it is
         cls.special = cls.is_view or cls.moves_device  # apply() takes its longer way
         cls.straight = not cls.special and cls.differentiable  # run_op's straight line may take it
         if isinstance(cls.__dict__.get("signature"), str):
-            cls.parsed = Signature.parse(cls.signature)
+            cls.parsed = _PARSED  # its own, not a base's (parsed on first use)
             if "names" not in cls.__dict__:
-                cls.names = (cls.parsed.name,)
+                cls.names = (cls.signature[:cls.signature.index("(")].strip(),)  # the signature's name
         if cls.name is not None and "name" in cls.__dict__:  # (a base for several rows has none of its own)
             TABLE[cls.name] = cls
 

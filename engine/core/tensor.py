@@ -569,7 +569,7 @@ def check_broadcastable(sa, sb):
 class TensorBase:
     """The data and autograd state of a tensor, and what the core itself needs of one.
 
-    The class users see is engine/tensor.py's Tensor, which derives from this one with the methods
+    The class users see is engine/tensor_class.py's Tensor, which derives from this one with the methods
     of the op table and the operators; the core makes its tensors of that class, which it is told
     of when that class is made (__init_subclass__), so nothing here imports upwards."""
 
@@ -898,7 +898,7 @@ def _bind(cls):
         listener(cls)
 
 
-Tensor = None       # the public class, once engine/tensor.py has made it
+Tensor = None       # the public class, once engine/tensor_class.py has made it
 _new_tensor = None
 _class_listeners = []
 

@@ -1,5 +1,5 @@
 """The public functions, with PyTorch's signatures: argument checking and conversion in front of
-the op table. Tensor methods are these same functions (engine/tensor.py takes them from
+the op table. Tensor methods are these same functions (engine/tensor_class.py takes them from
 `tensor_methods()` when it makes the class).
 
 This package gathers them: the ones the table's rows give by themselves (surface.py), the ones
@@ -31,12 +31,12 @@ _namespace = {}
 for _family in _FAMILIES:
     _namespace.update(_public(_family))
 
-_METHODS = {}  # name -> function: the Tensor methods the rows give (engine/tensor.py defines them)
+_METHODS = {}  # name -> function: the Tensor methods the rows give (engine/tensor_class.py defines them)
 
 
 def _install_surface(namespace):
     """Public functions, Tensor methods and in-place variants of every row."""
-    for op in TABLE.values():
+    for op in TABLE.complete().values():
         first = None
         for name in op.names:
             function = namespace.get(name)

@@ -20,7 +20,8 @@ from ..host_data import is_number as _is_number
 from ..ops import TABLE as _op, is_basic_key as _is_basic_key
 from .arguments import as_tensor_like, operands, tensor_in, dims_text, shape_args, t_dims, index_key, checked_index
 from ..ops.shapes import infer_shape
-from .creation import _filled, numpy_generator
+from .creation import _filled
+from ..generator import numpy_draws
 from .surface import made
 
 __all__ = [
@@ -69,9 +70,7 @@ def bernoulli_(input, p=0.5, generator=None):
 
 def _uniform_like(input):
     """Uniform draws in [0, 1) of input's shape on its device, from the engine's generator (bernoulli's)."""
-    if numpy_generator[0] is None:
-        numpy_generator[0] = numpy.random.default_rng()
-    return _backend.backend_for(input.device).from_host(numpy_generator[0].random(input.array.shape))
+    return _backend.backend_for(input.device).from_host(numpy_draws().random(input.array.shape))
 
 
 def refill(input, values, name):

@@ -11,7 +11,7 @@ from .. import backend as _backend
 from .. import dtypes as _dt
 from .. import ranges as _ranges
 from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module
-from ..generator import Mersenne
+from ..generator import manual_seed, numpy_draws, uniform_draws
 from ..allocation import check_allocation, set_allocation_limit
 from ..host_data import host_array_of as _host_array
 
@@ -211,41 +211,12 @@ def logspace(start, end, steps, base=10.0, dtype=None, device=None, requires_gra
     return _spaced(_ranges.logspace, start, end, steps, (float(base),), dtype, device, requires_grad)
 
 
-numpy_generator = [None]  # made on first use: importing numpy.random costs every start
-
-
-def manual_seed(seed):
-    """Seed the generators behind rand/randn/randint: rand's draws are PyTorch's for the same
-    seed (generator.py); randn, randint and the rest come from numpy's and differ.
-
-    As PyTorch: any whole number from -2**63 to 2**64-1; a negative seed is the
-    same as that seed plus 2**64 (so -1 and 2**64-1 give the same numbers)."""
-    seed = int(seed)
-    if not -(1 << 63) <= seed < (1 << 64):
-        raise ValueError("Overflow when unpacking long long")
-    numpy_generator[0] = numpy.random.default_rng(seed % (1 << 64))
-    uniform_generator[0] = Mersenne(seed % (1 << 64))
-
-
-uniform_generator = [None]  # PyTorch's generator for uniform draws (generator.py); seeded at random until manual_seed
-
-
-def uniform_draws(shape, low, high, np_dtype):
-    """An array of `shape` drawn uniformly in [low, high) as PyTorch's uniform_ draws it (a
-    floating dtype), from the generator torch.manual_seed seeds."""
-    if uniform_generator[0] is None:
-        uniform_generator[0] = Mersenne(int(numpy.random.SeedSequence().entropy) % (1 << 64))
-    return uniform_generator[0].uniform(math.prod(shape), low, high, np_dtype).reshape(shape)
-
-
 def _random(size, draw, dtype, device, requires_grad):
     shape = size_arg(size)
     dt = creation_dtype(dtype)
     check_allocation(shape, dt.np)
     dev = _backend.device(device)
-    if numpy_generator[0] is None:
-        numpy_generator[0] = numpy.random.default_rng()
-    arr = draw(numpy_generator[0], shape).astype(dt.np, copy=False)  # drawn fresh: no copy needed
+    arr = draw(numpy_draws(), shape).astype(dt.np, copy=False)  # drawn fresh: no copy needed
     return finish(_backend.backend_for(dev).from_host(arr), dev, requires_grad)
 
 

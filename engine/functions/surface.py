@@ -58,7 +58,7 @@ def _rows_by_name():
     """Public name -> the rows with that name, made once for the table as it stands (rows register
     when their modules load; made() runs for every name at import: a walk of the table each time
     cost the import 20 ms)."""
-    if _by_name[0] != len(TABLE):
+    if _by_name[0] != len(TABLE.complete()):
         by_name = {}
         for op in TABLE.values():
             for name in op.names:

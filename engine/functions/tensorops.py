@@ -3,7 +3,7 @@ broadcast_tensors and meshgrid (ExpandBackward0), atleast_1d/2d/3d (ViewBackward
 UnsqueezeBackward0), hstack/vstack/row_stack/dstack/column_stack (CatBackward0), cartesian_prod
 (StackBackward0); tril_indices/triu_indices make integer tensors. The hand-written fronts of the
 rows in engine/ops/tensorops.py whose arguments a signature cannot say: block_diag (variadic),
-index_put and index_put_ (a tuple of index tensors), Tensor.unfold (engine/tensor.py).
+index_put and index_put_ (a tuple of index tensors), Tensor.unfold (engine/tensor_class.py).
 """
 import warnings
 

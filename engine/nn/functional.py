@@ -22,7 +22,7 @@ from ..core.grad_mode import is_grad_enabled, no_grad as _no_grad
 from ..core.inplace import inplace as _inplace
 from ..ops import TABLE as _op
 from ..core.tensor import apply, broadcast_shapes, array_module, make_tensor, wrap_dim
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from ..functions import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
 from .functional_layers import layer_norm, embedding  # noqa: F401
 from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401

@@ -18,7 +18,7 @@ from ..functions import (expand as _expand, matmul as _matmul, repeat_interleave
                          bernoulli_ as _bernoulli_, empty_like as _empty_like)
 from ..core.tensor import apply, broadcast_shapes, array_module
 from ..ops import TABLE as _op
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from .functional_layers import _renorm_rows
 
 __all__ = ["scaled_dot_product_attention", "embedding_bag"]

@@ -12,7 +12,7 @@ from ..core.inplace import assign
 from ..ops import TABLE as _op
 from ..ops.convolution import windows, batch_stats
 from ..core.tensor import apply, array_module, make_tensor
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from .functional_padding import pad
 
 __all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]

@@ -7,7 +7,7 @@ from ..functions.arguments import tensor_in
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..core.tensor import apply, array_module
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 
 __all__ = ["layer_norm", "embedding"]
 

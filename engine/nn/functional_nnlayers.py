@@ -15,7 +15,7 @@ from ..functions import rsqrt as _rsqrt
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..core.tensor import apply, array_module
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from .functional_conv import _expand, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm
 
 __all__ = ["interpolate", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",

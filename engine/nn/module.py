@@ -13,7 +13,7 @@ from .. import dtypes as _dt
 from .. import functions as _fn
 from ..core.grad_mode import no_grad
 from ..core.tensor import make_tensor, storage_of
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from .uninitialized import is_lazy
 
 class _MarkedTensorType(type):

@@ -5,7 +5,7 @@ from collections.abc import Iterable, Mapping
 
 from .. import functions as _fn
 from ..core.grad_mode import no_grad
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from . import functional as F
 from . import init
 from .module import Module, Parameter

@@ -15,7 +15,7 @@ import math
 import warnings
 
 from .. import functions as _fn
-from ..tensor import Tensor
+from ..tensor_class import Tensor
 from . import functional as F
 from . import init
 from .module import Buffer, Module, Parameter

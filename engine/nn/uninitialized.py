@@ -18,7 +18,7 @@ import inspect
 from .. import dtypes as _dt
 from .. import functions as _fn
 from ..core.tensor import Size, make_tensor
-from ..tensor import Tensor, _TensorType
+from ..tensor_class import Tensor, _TensorType
 
 __all__ = ["UninitializedParameter", "UninitializedBuffer", "is_lazy"]
 

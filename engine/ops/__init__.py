@@ -115,24 +115,50 @@ index_add, scatter_add, ..., ``convolution``: convolution, pooling, batch_norm, 
 matrix decompositions -- one row a result -- and matrix_exp, pinv, lstsq); ``table``
 holds the base class and the helpers they share.
 
+The families load when the table is first read from here (`from autodiff.engine.ops import
+TABLE`: every row), or one by one where a module imports a family itself: `autodiff eval`'s lane
+imports only `arithmetic`, and a row the registry has not met yet loads the rest
+(core/op.py's TABLE), so no lookup ever misses a row.
+
 Adding an op: one row in the module of its family and one case in
 ``tests/op_cases*.py`` -- nothing else. The function, the method, the
 in-place variant, the language's name, its summary in the catalogue, the
 named results the language may read (``.values``) and the formula printer all
 come from the row (tests/test_op_surface.py checks that each part exists).
 """
-from .table import TABLE, Op, Elementwise, infix, prefix, call, custom, SAME, is_basic_key
-from . import arithmetic, unary, reductions, linalg, shapes, views, compare, activation_gradients, activations, shrink  # noqa: F401  (each registers its rows)
-from . import distances, normalization, indexing, convolution  # noqa: F401,E402
-from . import statistics  # noqa: F401,E402
-from . import nnlayers  # noqa: F401,E402  (interpolate, conv_transpose, group_norm)
-from . import tensorops  # noqa: F401,E402
-from . import losses, attention, bags  # noqa: F401,E402
-from . import special  # noqa: F401,E402  (torch.special's rows)
-from . import decomp  # noqa: F401,E402
-from . import adaptive_pool  # noqa: F401,E402  (adaptive_avg_pool2d's unequal windows)
-from .reductions import sum_to_array
-from .views import view_region
+import importlib
 
-__all__ = ["TABLE", "Op", "Elementwise", "infix", "prefix", "call", "custom", "SAME", "is_basic_key",
-           "sum_to_array", "view_region"]
+# every family, in the order their rows register (the table's order: overloads are tried in it)
+FAMILIES = ("arithmetic", "unary", "reductions", "linalg", "shapes", "views", "compare", "activation_gradients",
+            "activations", "shrink", "distances", "normalization", "indexing", "convolution", "statistics",
+            "nnlayers", "tensorops", "losses", "attention", "bags", "special", "decomp", "adaptive_pool")
+_SHARED = ("TABLE", "Op", "Elementwise", "infix", "prefix", "call", "custom", "SAME", "is_basic_key")
+_loaded = False
+
+
+def load_all():
+    """Import every family (each registers its rows) and bind the table's shared names here."""
+    global _loaded
+    if not _loaded:
+        for family in FAMILIES:
+            importlib.import_module("." + family, __name__)
+        table = importlib.import_module(".table", __name__)
+        globals().update({name: getattr(table, name) for name in _SHARED})
+        _loaded = table.TABLE.is_complete = True
+
+
+def __getattr__(name):
+    """The table and its shared names (loading every family first); a family or helper module."""
+    if name in _SHARED:
+        load_all()
+        return globals()[name]
+    if name.startswith("__"):
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    try:
+        return importlib.import_module("." + name, __name__)
+    except ModuleNotFoundError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+
+
+from ..core.op import TABLE as _registry  # noqa: E402
+_registry.load_all = load_all

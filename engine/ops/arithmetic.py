@@ -605,7 +605,7 @@ class Where(Op):
     name = "where"
     signature = "where(Tensor condition, Tensor input, Tensor other) -> Tensor"
     saves_params = True
-    method = True  # Tensor.where(condition, other) puts self second: tensor.py writes that one by hand
+    method = True  # Tensor.where(condition, other) puts self second: tensor_class.py writes that one by hand
     formula = custom("where")
     elementwise = True
     node = "WhereBackward0"

@@ -101,7 +101,7 @@ class Unfold(Op):
     in a new last dim."""
     name = "unfold"
     jvp = "linear"  # forward mode: the row applied to the tangents
-    names = ()  # Tensor.unfold only (torch.unfold is not PyTorch's); engine/tensor.py calls `unfold_view`
+    names = ()  # Tensor.unfold only (torch.unfold is not PyTorch's); engine/tensor_class.py calls `unfold_view`
     node = "UnfoldBackward0"
     is_view = True
 

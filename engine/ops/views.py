@@ -118,7 +118,7 @@ class Clone(Op):
 class Fill(Op):
     """What `x.fill_(v)` / `x.zero_()` record: the old values no longer matter."""
     batched = True
-    name = "fill"  # x.fill_(v), x.zero_(): in-place only, written in tensor.py
+    name = "fill"  # x.fill_(v), x.zero_(): in-place only, written in tensor_class.py
     formula = custom("fill")
     node = staticmethod(lambda ctx: ctx.params.get("name") or "FillBackward2")
 

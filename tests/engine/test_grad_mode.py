@@ -39,12 +39,12 @@ def _engine_marks_inference_tensors():
     return ad.is_inference(t)
 
 
-# The inference-tensor flag and its errors live in engine/tensor.py and
+# The inference-tensor flag and its errors live in engine/tensor_class.py and
 # engine/inplace.py; until those carry it these tests are expected to fail
 # (strict: once they pass, the mark must go).
 needs_inference_tensors = pytest.mark.xfail(
     not _engine_marks_inference_tensors(), strict=True,
-    reason="engine/tensor.py and engine/inplace.py do not mark inference tensors yet")
+    reason="engine/tensor_class.py and engine/inplace.py do not mark inference tensors yet")
 
 
 @pytest.fixture(autouse=True)

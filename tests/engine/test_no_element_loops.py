@@ -17,9 +17,9 @@ ALLOWED = {
                                        "positive-definite",
     ("decomp.py", "matrix_exp_kernel"): "the squarings of scaling and squaring: log2 of the norm of them",
     ("decomp.py", "permutation_of"): "LU's pivots, one step a column (as the factorization), vectorized over the batch",
-    ("gradcheck.py", "_numerical"): "finite differences perturb each input element in turn and call the function "
+    ("derivative_check.py", "_numerical"): "finite differences perturb each input element in turn and call the function "
                                     "once per element: that is the method (PyTorch's gradcheck too)",
-    ("gradcheck.py", "analytical_jacobian"): "one backward call per output element: the analytical Jacobian row by "
+    ("derivative_check.py", "analytical_jacobian"): "one backward call per output element: the analytical Jacobian row by "
                                              "row (PyTorch's gradcheck too)",
     ("autograd.py", "_per_sample"): "a batched backward through a row with no batch rule: one call of its backward "
                                     "per batch element, as PyTorch's vmap fallback does",
@@ -31,15 +31,15 @@ ALLOWED = {
     ("functional.py", "_jacobian_rows"): "jacobian(vectorize=False): one backward per output element, as PyTorch's",
     ("functional_forward.py", "jacobian_forward"): "jacobian(strategy=\"forward-mode\"): one dual call per "
                                                     "input element (a column), as _jacobian_rows does a row",
-    ("gradcheck.py", "_forward_jacobian"): "check_forward_ad: one dual call per input element (a unit tangent), "
+    ("derivative_check.py", "_forward_jacobian"): "check_forward_ad: one dual call per input element (a unit tangent), "
                                            "as PyTorch's slow mode",
-    ("gradcheck.py", "_unit_rows"): "the one-hot grad_outputs of the analytical Jacobian's rows, one per element",
-    ("gradcheck.py", "numerical_jacobian"): "finite differences, one perturbed element at a time (the method)",
+    ("derivative_check.py", "_unit_rows"): "the one-hot grad_outputs of the analytical Jacobian's rows, one per element",
+    ("derivative_check.py", "numerical_jacobian"): "finite differences, one perturbed element at a time (the method)",
     ("shapes.py", "split"): "the pieces of a split (views), not its elements",
     ("linalg.py", "_tensordot_dims"): "tensordot's dims= given as a tensor: a few axis numbers",
     ("printing.py", "_vector_str"): "formatting numbers as text, as numpy's own printing does",
     ("testing.py", "_argmax"): "the one index (a tuple) named in an assertion's message",
-    ("tensor.py", "__iter__"): "iterating a tensor yields its sub-tensors, as Python's protocol asks",
+    ("tensor_class.py", "__iter__"): "iterating a tensor yields its sub-tensors, as Python's protocol asks",
     ("arrange.py", "diff"): "the n-th difference: n passes, each vectorised",
 }
 

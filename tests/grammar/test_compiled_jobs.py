@@ -398,3 +398,15 @@ def test_the_literal_patterns_split_as_the_plain_definition():
     for s in samples:
         for pattern in patterns:
             assert pattern.split(s) == reference.split(s), s
+
+
+def test_the_lanes_functions_are_the_languages_one_row_functions():
+    # the lane reads its functions from the op table (grammar/compiled.py's _row_functions), not from
+    # the language's BUILTINS (whose import is the engine's Python API): both must name the same rows
+    from autodiff.grammar.names import BUILTINS
+    expected = {name: fn._row for name, fn in BUILTINS.items()
+                if getattr(fn, "_row", None) is not None and lean_lane._one_input(fn._row.parsed)
+                and lean_lane._lean_row(fn._row)}
+    functions = lean_lane._Lane().functions
+    assert functions == expected
+    assert {"sin", "exp", "sigmoid", "relu", "clone"} <= set(functions) and "abs" not in functions

@@ -39,7 +39,7 @@ from .core.autograd import grad
 from .backend import CPU
 from .core.grad_mode import enable_grad
 from .core.tensor import Size, make_tensor, array_module, storage_of, host_array
-from .tensor import Tensor
+from .tensor_class import Tensor
 
 __all__ = ["gradcheck", "gradgradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
 

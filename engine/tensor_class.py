@@ -9,8 +9,9 @@ import numpy as _np
 
 from . import dtypes as _dt
 from . import functions as _fn
-from .functions import inplace_views as _views, creation as _creation, basic as _basic
+from .functions import inplace_views as _views, basic as _basic
 from .backend import backend_for as _load_backend
+from .generator import uniform_draws as _uniform_draws
 from .core import elision as _elision
 from .core.autograd import backward as _backward
 from .core.inplace import inplace as _inplace
@@ -383,7 +384,7 @@ class Tensor(TensorBase, metaclass=_TensorType):
                                       f"'{_SCALAR_TYPE_NAMES.get(self.array.dtype.name, self.array.dtype.name)}'")
         if a > b:
             raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={a} > to={b}")
-        draws = _load_backend(self.device).from_host(_creation.uniform_draws(self.array.shape, a, b, self.array.dtype))
+        draws = _load_backend(self.device).from_host(_uniform_draws(self.array.shape, a, b, self.array.dtype))
         return _basic.refill(self, draws, "UniformBackward0")
 
     def normal_(self, mean=0.0, std=1.0):
