@@ -77,7 +77,8 @@ def main(argv=None):
             code = cli.main(args=argv, prog_name="autodiff", standalone_mode=False)
             sys.stdout.flush()
         except SystemExit as e:
-            if isinstance(sys.stdout, click.utils.PacifyFlushWrapper):
+            if type(sys.stdout).__name__ == "PacifyFlushWrapper":  # (by name: reading the class off
+                # click.utils is deprecated in newer Clicks, a warning on every command)
                 raise BrokenPipeError from None  # click met EPIPE and would exit 1; we exit as tools do
             code = e.code
     except click.exceptions.Exit as e:
