@@ -12,7 +12,7 @@ import numpy
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..ops.linalg import scalar_name, square_matrices, lu_dtype, LinAlgError
-from ..ops.decomp import cholesky_checked, lu_kernel, permutation_matrix
+from ..ops.decomp import Factors, cholesky_checked, eigh_kernel, lu_kernel, permutation_matrix, svd_kernel
 from ..core.tensor import TensorBase as Tensor, apply, array_module, host_array, make_tensor
 from ..core.grad_mode import no_grad
 from ..signature import result_type
@@ -76,8 +76,10 @@ def svd(A, full_matrices=True, *, driver=None):
     singular values (PyTorch's formula: inf/NaN at repeated ones)."""
     A = _matrices(A, "linalg.svd")
     _driver(driver)
-    params = {"full_matrices": bool(full_matrices)}
-    return LinalgSvdResult(apply(_op["linalg_svd_u"], A, **params), apply(_op["linalg_svd_s"], A),
+    full = bool(full_matrices)
+    factors = Factors(svd_kernel(array_module(A.device), A.array, full_matrices=full), full)  # once for all three
+    params = {"full_matrices": full, "factors": factors}
+    return LinalgSvdResult(apply(_op["linalg_svd_u"], A, **params), apply(_op["linalg_svd_s"], A, factors=factors),
                            apply(_op["linalg_svd_vh"], A, **params))
 
 
@@ -110,8 +112,9 @@ def eigh(A, UPLO="L"):
     Only the UPLO ('L' or 'U') triangle is read. The gradient through the eigenvectors needs
     distinct eigenvalues (PyTorch's formula)."""
     A = _symmetric(A, UPLO, "linalg.eigh")
-    return LinalgEighResult(apply(_op["linalg_eigh_values"], A, UPLO=UPLO),
-                            apply(_op["linalg_eigh_vectors"], A, UPLO=UPLO))
+    factors = Factors(eigh_kernel(array_module(A.device), A.array, UPLO))  # once for both
+    return LinalgEighResult(apply(_op["linalg_eigh_values"], A, UPLO=UPLO, factors=factors),
+                            apply(_op["linalg_eigh_vectors"], A, UPLO=UPLO, factors=factors))
 
 
 def eigvalsh(A, UPLO="L"):

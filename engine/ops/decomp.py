@@ -386,6 +386,33 @@ def _qr_grad_tall(F, q, r, gq, gr):
     return solve_triangular(F, _T(F, r), b, upper=False, left=False)
 
 
+# ----------------------------------------------------------------- one decomposition, several outputs
+
+class Factors(tuple):
+    """A decomposition's arrays (svd: U, S, Vh; eigh: eigenvalues, eigenvectors), computed once by
+    the public function and handed to each of its outputs' rows as the parameter `factors`: a row
+    would otherwise decompose A again, each output once in forward and again in backward (twelve
+    SVDs for U, S and Vh with a gradient into each). A row's forward copies its factor out (its
+    tensor may be changed in place; these stay as computed); its backward on arrays reads them
+    instead of decomposing again. A backward that builds a graph (create_graph, forward mode)
+    still decomposes through the rows, so that the result differentiates on."""
+
+    def __new__(cls, arrays, full=False):
+        self = super().__new__(cls, arrays)
+        self.full = full  # svd's full_matrices
+        return self
+
+    def __str__(self):  # how a graph shows the parameter (not the arrays)
+        return "<computed once>"
+
+    __repr__ = __str__
+
+
+def _computed(F, factors):
+    """The factors a backward may read: on arrays only (see Factors)."""
+    return None if factors is None or F.graph else factors
+
+
 # --------------------------------------------------------------------------------- svd
 
 class LinalgSvdU(Op):
@@ -396,11 +423,11 @@ class LinalgSvdU(Op):
     formula = call("full_matrices")
     saves = (0,)
 
-    def forward(xp, a, full_matrices=True):
-        return svd_kernel(xp, a, full_matrices=full_matrices)[0]
+    def forward(xp, a, full_matrices=True, factors=None):
+        return factors[0].copy() if factors is not None else svd_kernel(xp, a, full_matrices=full_matrices)[0]
 
-    def backward(F, ctx, g, a, full_matrices=True):
-        return (svd_grad(F, a, g, None, None, full_matrices),)
+    def backward(F, ctx, g, a, full_matrices=True, factors=None):
+        return (svd_grad(F, a, g, None, None, full_matrices, _computed(F, factors)),)
 
 
 class LinalgSvdS(Op):
@@ -411,11 +438,11 @@ class LinalgSvdS(Op):
     formula = call()
     saves = (0,)
 
-    def forward(xp, a):
-        return svd_kernel(xp, a, compute_uv=False)
+    def forward(xp, a, factors=None):
+        return factors[1].copy() if factors is not None else svd_kernel(xp, a, compute_uv=False)
 
-    def backward(F, ctx, g, a):
-        return (svd_grad(F, a, None, g, None, False),)
+    def backward(F, ctx, g, a, factors=None):
+        return (svd_grad(F, a, None, g, None, False, _computed(F, factors)),)
 
 
 class LinalgSvdVh(Op):
@@ -426,22 +453,26 @@ class LinalgSvdVh(Op):
     formula = call("full_matrices")
     saves = (0,)
 
-    def forward(xp, a, full_matrices=True):
-        return svd_kernel(xp, a, full_matrices=full_matrices)[2]
+    def forward(xp, a, full_matrices=True, factors=None):
+        return factors[2].copy() if factors is not None else svd_kernel(xp, a, full_matrices=full_matrices)[2]
 
-    def backward(F, ctx, g, a, full_matrices=True):
-        return (svd_grad(F, a, None, None, g, full_matrices),)
+    def backward(F, ctx, g, a, full_matrices=True, factors=None):
+        return (svd_grad(F, a, None, None, g, full_matrices, _computed(F, factors)),)
 
 
-def svd_grad(F, a, gu, gs, gvh, full):
+def svd_grad(F, a, gu, gs, gvh, full, factors=None):
     """PyTorch's svd_backward (real): with E_ij = s_j^2 - s_i^2 (1 on the diagonal),
     gA = U [(skew(U^T gU) S + S skew(Vh gVh^T)) / E + diag(gS)] Vh, plus the parts of gU (m > n)
-    or gVh (m < n) outside the span of U (V). Repeated singular values divide by zero, as PyTorch."""
+    or gVh (m < n) outside the span of U (V). Repeated singular values divide by zero, as PyTorch.
+    `factors`: the forward's (U, S, Vh), else A is decomposed here (through the rows)."""
     m, n = a.shape[-2:]
     k = min(m, n)
-    s = F.linalg_svd_s(a)
-    u = F.linalg_svd_u(a, full_matrices=full) if gu is not None or gs is not None else None
-    vh = F.linalg_svd_vh(a, full_matrices=full)
+    if factors is not None:
+        (u, s, vh), full = factors, factors.full
+    else:
+        s = F.linalg_svd_s(a)
+        u = F.linalg_svd_u(a, full_matrices=full) if gu is not None or gs is not None else None
+        vh = F.linalg_svd_vh(a, full_matrices=full)
     if full:  # the columns of U (rows of Vh) past k take no part (PyTorch narrows them away)
         u = _cols(F, u, 0, k) if u is not None else None
         vh = _rows(F, vh, 0, k)
@@ -486,11 +517,11 @@ class LinalgEighValues(Op):
     formula = call("UPLO")
     saves = (0,)
 
-    def forward(xp, a, UPLO="L"):
-        return eigh_kernel(xp, a, UPLO, vectors=False)
+    def forward(xp, a, UPLO="L", factors=None):
+        return factors[0].copy() if factors is not None else eigh_kernel(xp, a, UPLO, vectors=False)
 
-    def backward(F, ctx, g, a, UPLO="L"):
-        return (eigh_grad(F, a, g, None, UPLO),)
+    def backward(F, ctx, g, a, UPLO="L", factors=None):
+        return (eigh_grad(F, a, g, None, UPLO, factors=_computed(F, factors)),)
 
 
 class LinalgEighVectors(Op):
@@ -501,21 +532,22 @@ class LinalgEighVectors(Op):
     formula = call("UPLO")
     saves = (0, "out")
 
-    def forward(xp, a, UPLO="L"):
-        return eigh_kernel(xp, a, UPLO)[1]
+    def forward(xp, a, UPLO="L", factors=None):
+        return factors[1].copy() if factors is not None else eigh_kernel(xp, a, UPLO)[1]
 
-    def backward(F, ctx, g, a, v, UPLO="L"):
-        return (eigh_grad(F, a, None, g, UPLO, v),)
+    def backward(F, ctx, g, a, v, UPLO="L", factors=None):
+        return (eigh_grad(F, a, None, g, UPLO, v, _computed(F, factors)),)
 
 
-def eigh_grad(F, a, gl, gv, uplo, v=None):
+def eigh_grad(F, a, gl, gv, uplo, v=None, factors=None):
     """PyTorch's (real, hermitian): gA = V (skew(V^T gV) / 2E + diag(gL)) V^T, E_ij = l_j - l_i (1 on the
-    diagonal): symmetric. Repeated eigenvalues divide by zero, as PyTorch."""
+    diagonal): symmetric. Repeated eigenvalues divide by zero, as PyTorch. `factors`: the forward's
+    (eigenvalues, eigenvectors), else A is decomposed here (through the rows)."""
     if v is None:
-        v = F.linalg_eigh_vectors(a, UPLO=uplo)
+        v = factors[1] if factors is not None else F.linalg_eigh_vectors(a, UPLO=uplo)
     if gv is None:
         return F.matmul(v * F.unsqueeze(gl, dim=-2), _T(F, v))
-    lam = F.linalg_eigh_values(a, UPLO=uplo)
+    lam = factors[0] if factors is not None else F.linalg_eigh_values(a, UPLO=uplo)
     n = a.shape[-1]
     e = F.unsqueeze(lam, dim=-2) - F.unsqueeze(lam, dim=-1)
     e = F.where(F.eye_mask(n), 1.0, e)

@@ -111,6 +111,48 @@ def test_svd_reconstructs(shape, full):
     close(V, vh.transpose(-1, -2))
 
 
+@pytest.mark.parametrize("full", [True, False])
+def test_svd_decomposes_once_for_its_outputs_and_their_backward(monkeypatch, full):
+    rng = np.random.default_rng(5)  # (its own: the module's RNG feeds the tests after it)
+    A = ad.tensor(rng.standard_normal((2, 5, 3)), requires_grad=True)
+    weights = [ad.tensor(rng.standard_normal(shape)) for shape in ((2, 5, 5 if full else 3), (2, 3),
+                                                                   (2, 3, 3))]
+    # the reference: a backward that builds a graph decomposes through the rows, as before the factors
+    U, S, Vh = LA.svd(A, full_matrices=full)
+    loss = sum((w * t).sum() for w, t in zip(weights, (U, S, Vh)))
+    (expected,) = ad.autograd.grad(loss, A, create_graph=True)
+    calls = []
+    real = np.linalg.svd
+    monkeypatch.setattr(np.linalg, "svd", lambda *a, **k: calls.append(k) or real(*a, **k))
+    U, S, Vh = LA.svd(A, full_matrices=full)
+    U2 = U.clone()
+    U.mul_(3)  # the row's tensor is its own copy: the factors the backward reads stay as computed
+    loss = sum((w * t).sum() for w, t in zip(weights, (U2, S, Vh)))
+    loss.backward()
+    assert len(calls) == 1  # not one per output, and none in backward (twelve before)
+    close(A.grad, expected)
+    close(U2[..., :, :3] @ (S[..., :, None] * Vh), A)  # the outputs of that one decomposition
+    close(S, LA.svdvals(A))
+
+
+def test_eigh_decomposes_once_for_its_outputs_and_their_backward(monkeypatch):
+    rng = np.random.default_rng(6)
+    B = rng.standard_normal((3, 4, 4))
+    A = ad.tensor(B + np.swapaxes(B, -1, -2), requires_grad=True)
+    wl, wv = ad.tensor(rng.standard_normal((3, 4))), ad.tensor(rng.standard_normal((3, 4, 4)))
+    L, V = LA.eigh(A)
+    (expected,) = ad.autograd.grad((wl * L).sum() + (wv * V).sum(), A, create_graph=True)
+    calls = []
+    real = np.linalg.eigh
+    monkeypatch.setattr(np.linalg, "eigh", lambda *a, **k: calls.append(k) or real(*a, **k))
+    monkeypatch.setattr(np.linalg, "eigvalsh", lambda *a, **k: calls.append(k) or real(*a, **k)[0])
+    L, V = LA.eigh(A)
+    ((wl * L).sum() + (wv * V).sum()).backward()
+    assert len(calls) == 1
+    close(A.grad, expected)
+    close(L, LA.eigvalsh(A))
+
+
 def test_svd_gradient_at_repeated_singular_values_is_nan_as_pytorch():
     a = ad.eye(3, dtype=ad.float64, requires_grad=True)
     (g,) = ad.autograd.grad(LA.svd(a).U.sum(), a)
