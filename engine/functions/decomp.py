@@ -64,6 +64,8 @@ def qr(A, mode="reduced"):
         raise RuntimeError(f"qr received unrecognized mode '{mode}' but expected one of 'reduced' (default), 'r', or "
                            f"'complete'")
     params = {"mode": mode}
+    if mode != "r":  # Q and R of one factorisation (ops/decomp.py's Factors)
+        params["factors"] = Factors(array_module(A.device).linalg.qr(A.array, mode=mode))
     R = apply(_op["linalg_qr_r"], A, **params)
     Q = _empty(A) if mode == "r" else apply(_op["linalg_qr_q"], A, **params)
     return LinalgQrResult(Q, R)

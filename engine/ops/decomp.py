@@ -327,11 +327,13 @@ class LinalgQrQ(Op):
     formula = call("mode")
     saves = (0, "out")
 
-    def forward(xp, a, mode="reduced"):
-        return xp.linalg.qr(a, mode=mode)[0]
+    def forward(xp, a, mode="reduced", factors=None):
+        return factors[0].copy() if factors is not None else xp.linalg.qr(a, mode=mode)[0]
 
-    def backward(F, ctx, g, a, q, mode="reduced"):
-        return (qr_grad(F, a, q, F.linalg_qr_r(a, mode=mode), g, None, mode),)
+    def backward(F, ctx, g, a, q, mode="reduced", factors=None):
+        computed = _computed(F, factors)
+        r = computed[1] if computed is not None else F.linalg_qr_r(a, mode=mode)
+        return (qr_grad(F, a, q, r, g, None, mode),)
 
 
 class LinalgQrR(Op):
@@ -342,16 +344,20 @@ class LinalgQrR(Op):
     formula = call("mode")
     saves = (0, "out")
 
-    def forward(xp, a, mode="reduced"):
+    def forward(xp, a, mode="reduced", factors=None):
+        if factors is not None:
+            return factors[1].copy()
         if mode == "r":
             return xp.linalg.qr(a, mode="r")
         return xp.linalg.qr(a, mode=mode)[1]
 
-    def backward(F, ctx, g, a, r, mode="reduced"):
+    def backward(F, ctx, g, a, r, mode="reduced", factors=None):
         if mode == "r":
             raise RuntimeError("The derivative of linalg.qr depends on Q, which is not computed when mode='r'. Please "
                                "use linalg.qr(A, mode='reduced') if you are going to differentiate through linalg.qr.")
-        return (qr_grad(F, a, F.linalg_qr_q(a, mode=mode), r, None, g, mode),)
+        computed = _computed(F, factors)
+        q = computed[0] if computed is not None else F.linalg_qr_q(a, mode=mode)
+        return (qr_grad(F, a, q, r, None, g, mode),)
 
 
 def qr_grad(F, a, q, r, gq, gr, mode):
@@ -389,10 +395,10 @@ def _qr_grad_tall(F, q, r, gq, gr):
 # ----------------------------------------------------------------- one decomposition, several outputs
 
 class Factors(tuple):
-    """A decomposition's arrays (svd: U, S, Vh; eigh: eigenvalues, eigenvectors), computed once by
-    the public function and handed to each of its outputs' rows as the parameter `factors`: a row
-    would otherwise decompose A again, each output once in forward and again in backward (twelve
-    SVDs for U, S and Vh with a gradient into each). A row's forward copies its factor out (its
+    """A decomposition's arrays (svd: U, S, Vh; eigh: eigenvalues, eigenvectors; qr: Q, R), computed
+    once by the public function and handed to each of its outputs' rows as the parameter `factors`:
+    a row would otherwise decompose A again, each output once in forward and again in backward
+    (twelve SVDs for U, S and Vh with a gradient into each). A row's forward copies its factor out (its
     tensor may be changed in place; these stay as computed); its backward on arrays reads them
     instead of decomposing again. A backward that builds a graph (create_graph, forward mode)
     still decomposes through the rows, so that the result differentiates on."""

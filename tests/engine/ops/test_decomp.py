@@ -153,6 +153,23 @@ def test_eigh_decomposes_once_for_its_outputs_and_their_backward(monkeypatch):
     close(L, LA.eigvalsh(A))
 
 
+@pytest.mark.parametrize("shape", [(5, 3), (3, 5)])
+def test_qr_factorises_once_for_its_outputs_and_their_backward(monkeypatch, shape):
+    rng = np.random.default_rng(7)
+    A = ad.tensor(rng.standard_normal(shape), requires_grad=True)
+    wq, wr = (ad.tensor(rng.standard_normal(t.shape)) for t in LA.qr(A))
+    Q, R = LA.qr(A)
+    (expected,) = ad.autograd.grad((wq * Q).sum() + (wr * R).sum(), A, create_graph=True)
+    calls = []
+    real = np.linalg.qr
+    monkeypatch.setattr(np.linalg, "qr", lambda *a, **k: calls.append(k) or real(*a, **k))
+    Q, R = LA.qr(A)
+    ((wq * Q).sum() + (wr * R).sum()).backward()
+    assert len(calls) == 1
+    close(A.grad, expected)
+    close(Q @ R, A)
+
+
 def test_svd_gradient_at_repeated_singular_values_is_nan_as_pytorch():
     a = ad.eye(3, dtype=ad.float64, requires_grad=True)
     (g,) = ad.autograd.grad(LA.svd(a).U.sum(), a)
