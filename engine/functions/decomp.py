@@ -263,10 +263,10 @@ def lu_factor(A, *, pivot=True):
     if not pivot:
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu_dtype(A, "linalg.lu_factor")
-    lu = apply(_op["linalg_lu_factor"], A)
+    factors = Factors(lu_kernel(array_module(A.device), A.array))  # (LU, pivots): one factorisation
+    lu = apply(_op["linalg_lu_factor"], A, factors=factors)
     _zero_pivot_check(lu)
-    pivots = lu_kernel(array_module(A.device), A.array)[1]
-    return LinalgLuFactorResult(lu, make_tensor(pivots, A.device))
+    return LinalgLuFactorResult(lu, make_tensor(factors[1].copy(), A.device))
 
 
 def _zero_pivot_check(lu):
@@ -296,8 +296,10 @@ def lu(A, *, pivot=True):
         raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
     lu_dtype(A, "linalg.lu")
     xp = array_module(A.device)
-    p = permutation_matrix(xp, lu_kernel(xp, A.array)[1], A.array.shape[-2], A.array.dtype)
-    return LinalgLuResult(make_tensor(p, A.device), apply(_op["linalg_lu_l"], A), apply(_op["linalg_lu_u"], A))
+    factors = Factors(lu_kernel(xp, A.array))  # (LU, pivots): one factorisation for P, L and U
+    p = permutation_matrix(xp, factors[1], A.array.shape[-2], A.array.dtype)
+    return LinalgLuResult(make_tensor(p, A.device), apply(_op["linalg_lu_l"], A, factors=factors),
+                          apply(_op["linalg_lu_u"], A, factors=factors))
 
 
 def lu_solve(LU, pivots, B, *, left=True, adjoint=False):

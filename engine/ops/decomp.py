@@ -395,12 +395,12 @@ def _qr_grad_tall(F, q, r, gq, gr):
 # ----------------------------------------------------------------- one decomposition, several outputs
 
 class Factors(tuple):
-    """A decomposition's arrays (svd: U, S, Vh; eigh: eigenvalues, eigenvectors; qr: Q, R), computed
-    once by the public function and handed to each of its outputs' rows as the parameter `factors`:
-    a row would otherwise decompose A again, each output once in forward and again in backward
-    (twelve SVDs for U, S and Vh with a gradient into each). A row's forward copies its factor out (its
-    tensor may be changed in place; these stay as computed); its backward on arrays reads them
-    instead of decomposing again. A backward that builds a graph (create_graph, forward mode)
+    """A decomposition's arrays (svd: U, S, Vh; eigh: eigenvalues, eigenvectors; qr: Q, R; lu: the
+    packed LU and the pivots), computed once by the public function and handed to each of its
+    outputs' rows as the parameter `factors`: a row would otherwise decompose A again, each output
+    once in forward and again in backward (twelve SVDs for U, S and Vh with a gradient into each).
+    A row's forward copies its factor out (its tensor may be changed in place; these stay as
+    computed); its backward on arrays reads them instead of decomposing again. A backward that builds a graph (create_graph, forward mode)
     still decomposes through the rows, so that the result differentiates on."""
 
     def __new__(cls, arrays, full=False):
@@ -706,12 +706,12 @@ class LinalgLuFactor(Op):
     formula = call()
     saves = (0, "out")
 
-    def forward(xp, a):
-        return lu_kernel(xp, a)[0]
+    def forward(xp, a, factors=None):
+        return factors[0].copy() if factors is not None else lu_kernel(xp, a)[0]
 
-    def backward(F, ctx, g, a, lu):
+    def backward(F, ctx, g, a, lu, factors=None):
         m, n = a.shape[-2:]
-        pivots = lu_kernel(F.xp, _raw(F, a))[1]
+        pivots = factors[1] if factors is not None else lu_kernel(F.xp, _raw(F, a))[1]  # (integers: any F)
         p = _const(F, permutation_matrix(F.xp, pivots, m, _raw(F, a).dtype))
         return (lu_grad(F, lu, p, F.tril(g, diagonal=-1), F.triu(g), m, n),)
 
@@ -760,13 +760,14 @@ class LinalgLuL(Op):
     formula = call()
     saves = (0,)
 
-    def forward(xp, a):
+    def forward(xp, a, factors=None):
         m, n = a.shape[-2:]
         k = min(m, n)
-        return xp.tril(lu_kernel(xp, a)[0][..., :, :k], -1) + xp.eye(m, k, dtype=a.dtype)
+        lu = factors[0] if factors is not None else lu_kernel(xp, a)[0]
+        return xp.tril(lu[..., :, :k], -1) + xp.eye(m, k, dtype=a.dtype)
 
-    def backward(F, ctx, g, a):
-        return (_lu_result_grad(F, a, g, None),)
+    def backward(F, ctx, g, a, factors=None):
+        return (_lu_result_grad(F, a, g, None, factors),)
 
 
 class LinalgLuU(Op):
@@ -777,20 +778,23 @@ class LinalgLuU(Op):
     formula = call()
     saves = (0,)
 
-    def forward(xp, a):
+    def forward(xp, a, factors=None):
         k = min(a.shape[-2:])
-        return xp.triu(lu_kernel(xp, a)[0][..., :k, :])
+        lu = factors[0] if factors is not None else lu_kernel(xp, a)[0]
+        return xp.triu(lu[..., :k, :])
 
-    def backward(F, ctx, g, a):
-        return (_lu_result_grad(F, a, None, g),)
+    def backward(F, ctx, g, a, factors=None):
+        return (_lu_result_grad(F, a, None, g, factors),)
 
 
-def _lu_result_grad(F, a, gl, gu):
-    """linalg.lu's gradient from gL or gU: lu_factor's formula, the other gradient zero."""
+def _lu_result_grad(F, a, gl, gu, factors=None):
+    """linalg.lu's gradient from gL or gU: lu_factor's formula, the other gradient zero. `factors`:
+    the forward's (LU, pivots); the pivots serve any F (integers), the LU only a backward on arrays."""
     m, n = a.shape[-2:]
     k = min(m, n)
-    lu = F.linalg_lu_factor(a)
-    pivots = lu_kernel(F.xp, _raw(F, a))[1]
+    computed = _computed(F, factors)
+    lu = computed[0] if computed is not None else F.linalg_lu_factor(a)
+    pivots = factors[1] if factors is not None else lu_kernel(F.xp, _raw(F, a))[1]
     p = _const(F, permutation_matrix(F.xp, pivots, m, _raw(F, a).dtype))
     zeros = F.xp.zeros(tuple(a.shape[:-2]) + ((m, k) if gl is None else (k, n)), dtype=_raw(F, a).dtype)
     gl = _const(F, zeros) if gl is None else gl

@@ -170,6 +170,35 @@ def test_qr_factorises_once_for_its_outputs_and_their_backward(monkeypatch, shap
     close(Q @ R, A)
 
 
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5)])
+def test_lu_factorises_once_for_its_outputs_and_their_backward(monkeypatch, shape):
+    from autodiff.engine.ops import decomp as rows
+    from autodiff.engine.functions import decomp as functions
+    rng = np.random.default_rng(8)
+    A = ad.tensor(rng.standard_normal(shape), requires_grad=True)
+    P, L, U = LA.lu(A)
+    wl, wu = ad.tensor(rng.standard_normal(L.shape)), ad.tensor(rng.standard_normal(U.shape))
+    (expected,) = ad.autograd.grad((wl * L).sum() + (wu * U).sum(), A, create_graph=True)
+    LU, pivots = LA.lu_factor(A)
+    (expected_packed,) = ad.autograd.grad((LU * LU).sum(), A, create_graph=True)
+    calls = []
+    real = rows.lu_kernel
+    counting = lambda *a: calls.append(1) or real(*a)  # noqa: E731
+    monkeypatch.setattr(rows, "lu_kernel", counting)
+    monkeypatch.setattr(functions, "lu_kernel", counting)
+    P2, L2, U2 = LA.lu(A)
+    ((wl * L2).sum() + (wu * U2).sum()).backward()
+    assert len(calls) == 1  # P, L, U and both backwards from one factorisation (seven before)
+    close(A.grad, expected)
+    close(P2 @ L2 @ U2, A)
+    A.grad = None
+    LU2, pivots2 = LA.lu_factor(A)
+    (LU2 * LU2).sum().backward()
+    assert len(calls) == 2
+    close(A.grad, expected_packed)
+    assert np.array_equal(arr(pivots2), arr(pivots)) and pivots2.dtype == ad.int32
+
+
 def test_svd_gradient_at_repeated_singular_values_is_nan_as_pytorch():
     a = ad.eye(3, dtype=ad.float64, requires_grad=True)
     (g,) = ad.autograd.grad(LA.svd(a).U.sum(), a)
