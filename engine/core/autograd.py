@@ -14,6 +14,7 @@ import heapq
 import itertools
 import os
 import sys
+from weakref import ref as _weak_ref
 import warnings
 
 from numpy import errstate as _errstate, geterr as _geterr
@@ -303,13 +304,13 @@ def _run(outputs, root_grads, retain_graph, create_graph, inputs, accumulate, ba
     captured = [None] * len(inputs) if inputs is not None else None
 
     buffers = {}
-    borrowed = set()  # ids of arrays others may hold too: copy before storing them
+    borrowed = {}  # the arrays others may hold too (_borrow): copied before being stored or written into
     for node, g in zip(roots, root_grads):
         if not create_graph and batch is None:
             g = _uniform_root(g)
         prev = buffers.get(node)
         buffers[node] = g if prev is None else prev + g
-        borrowed.add(id(g))
+        _borrow(borrowed, g)
     heap = []
     for node in dict.fromkeys(roots):
         if not deps.get(node):  # fed by no other root
@@ -433,7 +434,7 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                 continue
             if gi is not None:
                 if gi is g and g.__class__ not in SCALAR_META:  # (a numpy scalar is never written into)
-                    borrowed.add(id(g))
+                    borrowed[id(g)] = _weak_ref(g) if g.__class__ is _np_ndarray else True  # (_borrow)
                 # (a numpy scalar of its 0-d input's dtype, the commonest gradient of a small op, or an array
                 # of its input's shape and dtype, is right as it is)
                 if uniform or not arrays or (gi.__class__ is not dtype.type and (gi.shape != shape or
@@ -589,7 +590,7 @@ def _after_node(node, F, g, grads, uniform, create_graph, borrowed):
             grads[i] = None
         else:
             grads[i] = t if create_graph else t.array
-            borrowed.add(id(grads[i]))  # the hook's tensor: never written into
+            _borrow(borrowed, grads[i])  # the hook's tensor: never written into
     return grads
 
 
@@ -670,7 +671,7 @@ def _execute_batched(heap, buffers, deps, needed, targets, inputs, captured, bor
                 continue
             if gi is not None:
                 if gi is g:
-                    borrowed.add(id(g))
+                    _borrow(borrowed, g)
                 gshape = gi.shape
                 if gshape[1:] != shape or gshape[0] != batch:
                     gi = _sum_to_batched(F, gi, shape, batch)
@@ -811,10 +812,26 @@ def _writeable(a):
     return writeable if writeable is not None else (a.size <= 1 or all(a.strides))
 
 
+def _borrow(borrowed, a):
+    """Mark `a` as held by others too (a backward pass copies it before storing or writing into it).
+
+    `borrowed` maps id -> a weak reference to the array (True where there can be none: a Tensor of
+    create_graph, a CuPy array), so that the mark lasts only while the array lives: CPython gives a
+    new array the id of a dead one, and a set of ids took such a fresh gradient for borrowed and
+    copied it (a Linear's weight gradient, every training step). Weakly: a borrowed gradient is
+    freed as soon as its consumers are done with it. (The hot sites write this inline.)"""
+    borrowed[id(a)] = _weak_ref(a) if a.__class__ is _np_ndarray else True
+
+
+def _is_borrowed(borrowed, a):
+    ref = borrowed.get(id(a))
+    return ref is not None and (ref is True or ref() is a)
+
+
 def _owned(a, borrowed):
     """Whether array `a` was made by this backward pass and is held by nobody else."""
     return (not isinstance(a, _np_generic)
-            and a.base is None and id(a) not in borrowed and _writeable(a))
+            and a.base is None and not _is_borrowed(borrowed, a) and _writeable(a))
 
 
 def _capture(node, g, targets, inputs, captured, create_graph, borrowed, accumulate):
@@ -897,17 +914,17 @@ def _run_hooks(hooks, g, device, create_graph, borrowed):
                 raise RuntimeError(f"hook returned a gradient of shape {list(result.array.shape)} "
                                    f"where {list(g.shape)} was expected")
             g = result if create_graph else result.array
-            borrowed.add(id(g))
+            _borrow(borrowed, g)
     return g
 
 
 def _owned_array(tensor, g, borrowed):
-    """`g` as an array of the tensor's dtype that nobody else holds."""
+    """`g` as an array of the tensor's dtype that nobody else holds (borrowed None: a copy in any case)."""
     if g.dtype != tensor.array.dtype:
         return g.astype(tensor.array.dtype)
     if isinstance(g, _np_generic):  # immutable: nothing to copy
         return g
-    if id(g) in borrowed or g.base is not None or not _writeable(g):
+    if borrowed is None or _is_borrowed(borrowed, g) or g.base is not None or not _writeable(g):
         return g.copy()
     return g
 
@@ -973,7 +990,7 @@ def _retain(node, g, create_graph):
         g = _graph_grad(t, g)
         t._grad = g if t._grad is None else t._grad + g
     elif t._grad is None:
-        t._grad = make_tensor(_owned_array(t, g, {id(g)}), t.device)
+        t._grad = make_tensor(_owned_array(t, g, None), t.device)  # (None: a copy, the pass may still write g)
     else:
         t._grad = make_tensor(t._grad.array + g, t.device)
 

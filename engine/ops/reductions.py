@@ -136,6 +136,8 @@ def sum_to_array(x, shape):
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and x.shape[i + lead] != 1)
+    if lead and shape and len(axes) == lead:  # only leading axes (a bias's gradient): summed away, an
+        return x.sum(axis=axes)  # array of its own, not a reshaped view (which the leaf's .grad copies)
     if axes:
         x = x.sum(axis=axes, keepdims=True)
     return x.reshape(shape) if lead else x

@@ -122,3 +122,39 @@ def test_softmax_gradients_written_in_place_give_the_graphs_bits(name, dtype, di
     y /= y.sum(dim, keepdims=True)
     hand = (w - (w * y).sum(dim, keepdims=True)) * y if name == "softmax" else w - y * w.sum(dim, keepdims=True)
     numpy.testing.assert_allclose(results[0], hand, rtol=1e-5 if dtype == "float32" else 1e-12, atol=1e-6)
+
+
+def test_a_training_steps_parameter_gradients_are_stored_as_computed(monkeypatch):
+    # a leaf's gradient is copied only where others may hold it: the weights' matmul results and the
+    # biases' sums are the pass's own. (A set of ids took a weight gradient for a borrowed pass-through
+    # gradient that had died and left it its id -- every step of an MLP -- and a bias's sum, a reshaped
+    # view, was copied too.)
+    copies = []
+    real = autograd._owned_array
+
+    def spy(tensor, g, borrowed):
+        out = real(tensor, g, borrowed)
+        if out is not g:
+            copies.append(tuple(tensor.shape))
+        return out
+
+    monkeypatch.setattr(autograd, "_owned_array", spy)
+    rng = numpy.random.default_rng(3)
+    model = E.nn.Sequential(E.nn.Linear(64, 32), E.nn.ReLU(), E.nn.Linear(32, 10))
+    x = E.from_numpy(rng.standard_normal((16, 64)))
+    t = E.from_numpy(rng.integers(0, 10, 16))
+    for _ in range(3):
+        model.zero_grad(set_to_none=True)
+        loss = E.nn.functional.cross_entropy(model(x.to(E.float32)), t)
+        loss.backward()
+    assert copies == []
+    w1, b1 = model[0].weight, model[0].bias
+    assert tuple(w1.grad.shape) == (32, 64) and tuple(b1.grad.shape) == (32,)
+
+
+def test_a_pass_through_gradient_is_still_copied_where_two_hold_it():
+    # x + x: add passes its gradient to both inputs, the same array; the leaf stores its own copy
+    x = E.from_numpy(numpy.linspace(-1.0, 1.0, N)).requires_grad_(True)
+    y = x * 2
+    (y + y).backward(E.ones_like(y) * 3)
+    assert numpy.array_equal(x.grad.numpy(), numpy.full(N, 12.0))
