@@ -28,18 +28,15 @@ def _load_public():
 
 
 _public_loaded = False
-_submodule_names = None
 
 
-def _submodules():
-    """The names of the package's submodules and subpackages (read from its folder once)."""
-    global _submodule_names
-    if _submodule_names is None:
-        import os
-        folder = __path__[0]
-        _submodule_names = {f[:-3] for f in os.listdir(folder) if f.endswith(".py")} | {
-            f for f in os.listdir(folder) if os.path.exists(os.path.join(folder, f, "__init__.py"))}
-    return _submodule_names
+def _submodule(name):
+    """The submodule `name`, imported, where there is one, else None (`from autodiff.engine import
+    backend` asks __getattr__ before importing it). engine/ops/__init__.py does the same."""
+    import importlib
+    import importlib.util
+    full = f"{__name__}.{name}"
+    return importlib.import_module(full) if importlib.util.find_spec(full) is not None else None
 
 
 def nn_if_loaded():
@@ -53,9 +50,9 @@ def __getattr__(name):
     the public surface on first use."""
     if name.startswith("__") and name != "__all__":
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    if name in _submodules():
-        import importlib
-        return importlib.import_module("." + name, __name__)
+    module = _submodule(name)
+    if module is not None:
+        return module
     if not _public_loaded:
         _load_public()
         if name in globals():

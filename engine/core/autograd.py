@@ -819,7 +819,7 @@ def _borrow(borrowed, a):
     create_graph, a CuPy array), so that the mark lasts only while the array lives: CPython gives a
     new array the id of a dead one, and a set of ids took such a fresh gradient for borrowed and
     copied it (a Linear's weight gradient, every training step). Weakly: a borrowed gradient is
-    freed as soon as its consumers are done with it. (The hot sites write this inline.)"""
+    freed as soon as its consumers are done with it. (The hot site writes this inline.)"""
     borrowed[id(a)] = _weak_ref(a) if a.__class__ is _np_ndarray else True
 
 

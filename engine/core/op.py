@@ -18,14 +18,12 @@ class _Registry(dict):
     calls `complete()` first."""
 
     load_all = None
+    is_complete = False
 
     def __missing__(self, name):
         if self.load_all is not None and not self.is_complete:
-            self.complete()
-            return self[name]
+            return self.complete()[name]
         raise KeyError(name)
-
-    is_complete = False
 
     def complete(self):
         """Every family loaded: the whole table (itself)."""

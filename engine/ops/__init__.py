@@ -127,6 +127,7 @@ named results the language may read (``.values``) and the formula printer all
 come from the row (tests/test_op_surface.py checks that each part exists).
 """
 import importlib
+import importlib.util
 
 # every family, in the order their rows register (the table's order: overloads are tried in it)
 FAMILIES = ("arithmetic", "unary", "reductions", "linalg", "shapes", "views", "compare", "activation_gradients",
@@ -144,20 +145,18 @@ def load_all():
             importlib.import_module("." + family, __name__)
         table = importlib.import_module(".table", __name__)
         globals().update({name: getattr(table, name) for name in _SHARED})
-        _loaded = table.TABLE.is_complete = True
+        _loaded = True
 
 
 def __getattr__(name):
     """The table and its shared names (loading every family first); a family or helper module."""
     if name in _SHARED:
-        load_all()
+        _registry.complete()  # (load_all, through the registry: it then knows it is whole)
         return globals()[name]
-    if name.startswith("__"):
+    full = f"{__name__}.{name}"
+    if name.startswith("__") or importlib.util.find_spec(full) is None:  # (as engine/__init__.py's _submodule)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    try:
-        return importlib.import_module("." + name, __name__)
-    except ModuleNotFoundError:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    return importlib.import_module(full)
 
 
 from ..core.op import TABLE as _registry  # noqa: E402
