@@ -23,6 +23,7 @@ import sys
 
 import numpy
 
+from ..allocation import keep_freed_memory
 from ..backend import CPU
 from .saving import save_plan_of
 
@@ -166,7 +167,10 @@ def _calibrate():
 
 def _measured():
     counts = _counts[0]
-    return _calibrate() if counts is None else counts
+    if counts is None:  # the first large operation: its arrays' memory is worth keeping when freed
+        keep_freed_memory()
+        counts = _calibrate()
+    return counts
 
 
 def enabled():
