@@ -41,9 +41,14 @@ def operand(v):
     return v
 
 
+_CHECKED = frozenset((list, str, tuple, UserInstance))  # operands binary() looks at before Python's operator
+
+
 def binary(op, a, b):
     """`a op b` as the language means it."""
     ca, cb = a.__class__, b.__class__
+    if ca not in _CHECKED and cb not in _CHECKED and not (ca is int and cb is int):
+        return _BINARY[op](a, b)  # tensors and numbers (not two whole numbers): nothing to check
     if (ca is list or cb is list) and (isinstance(a, E.Tensor) or isinstance(b, E.Tensor)):
         a, b = operand(a), operand(b)
         ca, cb = a.__class__, b.__class__

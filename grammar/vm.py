@@ -26,7 +26,7 @@ from .budget import DEFAULT_MAX_MEMORY, check_memory, memory_error_message, over
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .budget import current as _budgets
 from .limits import TooLarge, bounded_list, check_items, check_format_spec
-from .names import BUILTINS, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
+from .names import BUILTINS, Namespace, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .arithmetic import binary, unary, inplace, compare, truth
@@ -676,6 +676,9 @@ def get_attribute(obj, name, node):
 def lookup_attribute(obj, name):
     """obj.name through the allow-list: the one way a program reads an attribute (`obj.name`,
     getattr, hasattr). AttributeError, with Python's message, where there is none to read."""
+    cls = obj.__class__
+    if cls is E.Tensor or cls is Namespace:  # the commonest, read from their tables alone (names.attribute)
+        return attribute(obj, name)
     if is_program_object(obj):
         return class_attribute(obj, name, _is_function)
     if obj.__class__ is LayerSuper:
