@@ -17,6 +17,8 @@ The checks happen first, in PyTorch's order and with its messages: views of
 multi-output functions and views made under no_grad may not be written with
 history; neither may a leaf that requires grad, nor a view of one.
 """
+from numpy import ndarray as _np_ndarray
+
 from .graph import peek_sequence
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
 from .op import TABLE
@@ -112,6 +114,34 @@ def inplace(target, compute, *args, **kwargs):
     return target
 
 
+def update(target, ufunc, other):
+    """`target` <- ufunc(target, other) in the target's own memory, in one pass, where that is
+    what inplace()'s general path would leave there and nothing is recorded: an update under
+    no_grad (`p -= lr * p.grad`), for a plain float tensor on the CPU and a Python number or a
+    tensor of its dtype and shape (or 0-d). `ufunc`: the row's (a row's `ufunc` is exactly its
+    forward, engine/core/op.py), numpy's add, subtract or multiply. False where it does not
+    apply: the caller then takes the general path, which gives the same bits."""
+    arr = target.array
+    if (target._base is not None or arr.__class__ is not _np_ndarray or arr.dtype.kind != "f"
+            or dual_run[0] or not arr.flags.writeable):
+        return False
+    cls = other.__class__
+    if cls is float or cls is int:
+        value = other
+    elif isinstance(other, TensorBase) and other._base is None and other.device is target.device:
+        value = other.array  # an array, or a 0-d tensor's numpy scalar
+        if value.__class__ is not arr.dtype.type and (value.__class__ is not _np_ndarray or value.dtype != arr.dtype
+                                                      or (value.shape != arr.shape and value.ndim)):
+            return False
+    else:
+        return False
+    if check_inplace(target, (other,)) or not _writable(target):
+        return False  # recorded, or refused: the general path's
+    ufunc(arr, value, out=arr)
+    _bump(target)
+    return True
+
+
 def _store(target, result):
     """Write `result` into the target's memory (its shape, a dtype it may be cast to) and bump the
     version counter that the target shares with its base and views."""
@@ -130,6 +160,12 @@ def assign(target, array):
     does not record -- an update under no_grad, an optimiser's step, batch norm's running statistics --
     with none of an op's bookkeeping."""
     storage_of(target)[...] = array
+    _bump(target)
+
+
+def _bump(target):
+    """One more write to the target's memory: the version counter it shares with its base and views
+    goes up."""
     vc = target._vc
     if vc.__class__ is not list and not is_inference_mode_enabled():
         # PyTorch's check is in bumping the version counter, after the write

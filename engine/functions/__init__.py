@@ -8,6 +8,8 @@ linalg, stats, shapes, arrange, elementwise, distances, indexing), creation (cre
 row's in-place variant. Every family imports only what lies below it (arguments, creation,
 surface, basic), never this package, so there is no import cycle.
 """
+import numpy
+
 from . import creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing
 from . import statistics, tensorops
 from .. import code_cache
@@ -31,6 +33,10 @@ _namespace = {}
 for _family in _FAMILIES:
     _namespace.update(_public(_family))
 
+# rows whose in-place variant may run its ufunc in the target's memory when it records nothing
+# (core/inplace.py's update; a division keeps the general path: its errors' handling is the row's)
+_UPDATES = frozenset({"add", "subtract", "multiply"})
+
 _METHODS = {}  # name -> function: the Tensor methods the rows give (engine/tensor_class.py defines them)
 
 
@@ -49,7 +55,8 @@ def _install_surface(namespace):
             if op.method:
                 _METHODS[name] = function  # its first parameter is the tensor: x.name(...) is name(x, ...)
             if op.inplace:  # one written by hand (bernoulli_) serves as the method too
-                _METHODS[name + "_"] = namespace.setdefault(name + "_", inplace_variant(function, name + "_"))
+                ufunc = getattr(numpy, op.ufunc) if op.elementwise and op.ufunc in _UPDATES else None
+                _METHODS[name + "_"] = namespace.setdefault(name + "_", inplace_variant(function, name + "_", ufunc))
 
 
 def _numpy_aliases(namespace):

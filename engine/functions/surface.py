@@ -5,7 +5,7 @@ hand-written ones, which take precedence where a name has both."""
 import numpy
 
 from .. import dtypes as _dt
-from ..core.inplace import inplace
+from ..core.inplace import inplace, update
 from ..core.op import TABLE
 from ..core.tensor import TensorBase, run_op, wrap_dim, NO_PARAMS
 from ..signature import make_function, call_signature
@@ -124,10 +124,19 @@ def _whole(value):
     return isinstance(value, (int, numpy.integer))
 
 
-def inplace_variant(function, name):
-    """`name` (an in-place variant, x.exp_()): the out-of-place `function` written back into its input."""
-    def variant(input, *args, **kwargs):
-        return inplace(input, function, *args, **kwargs)
+def inplace_variant(function, name, ufunc=None):
+    """`name` (an in-place variant, x.exp_()): the out-of-place `function` written back into its input.
+    `ufunc`: numpy's ufunc that the function's row is, for one operand (add_, sub_, mul_): an update
+    that records nothing then runs it in the input's memory (core/inplace.py's update)."""
+    if ufunc is None:
+        def variant(input, *args, **kwargs):
+            return inplace(input, function, *args, **kwargs)
+    else:
+        def variant(input, *args, **kwargs):
+            if (len(args) == 1 and not kwargs and isinstance(input, TensorBase)
+                    and input.array.__class__ is numpy.ndarray and update(input, ufunc, args[0])):
+                return input  # (a 0-d tensor's value, a numpy scalar, has no memory to write in)
+            return inplace(input, function, *args, **kwargs)
     variant.__name__ = variant.__qualname__ = name
     variant.__doc__ = f"In-place {function.__name__}: the result is written into input."
     return variant
