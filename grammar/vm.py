@@ -1012,7 +1012,10 @@ def _op_load_fast(vm, frames, frame, arg, node):
 @_handles(C.LOAD)
 def _op_load(vm, frames, frame, arg, node):
     """A global or built-in name."""
-    frame.stack.append(vm._load(frame, arg, node))
+    try:
+        frame.stack.append(vm.globals[arg])  # (the commonest: a script's variable)
+    except KeyError:
+        frame.stack.append(vm._load(frame, arg, node))
 
 
 @_handles(C.LOAD_DEREF)
