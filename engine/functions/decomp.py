@@ -5,7 +5,6 @@ multi_dot (mm in the cheapest order, then a view), vecdot (a mul and a sum), mat
 singular values, no gradient) and the singular-value matrix norms ('nuc', 2, -2); cond is in
 engine/linalg.py, beside the matrix norms it uses. Checks and messages are PyTorch's.
 """
-import math
 
 import numpy
 
