@@ -621,8 +621,9 @@ def alone_child(lib, n, seed, repeats, sample_s, steps=None):
     import resource
     here = Local(lib)
     here.setup("poly", n, seed)
-    if steps is not None:
-        here.sample(steps)
+    if steps is not None:           # as a script runs them: the garbage collector on
+        for _ in range(steps):
+            here.step()
         print(poly_numbers(here.state()))
         return 0
     here.sample(CHECK_STEPS)
