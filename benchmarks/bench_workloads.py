@@ -16,6 +16,17 @@ Batches (jobs/s, as processes, including their start):
               10,000 distinct seeded one-line jobs (benchmarks/bench_cli.py's generator: depth-3 formulas
               in x and y, numbers bound inline) through `autodiff eval - --json` with no option, `--wrt x`,
               `--order 2`, `--jacobian`, against PyTorch + Python's eval() doing the same jobs in one process.
+Fresh processes (µs per iteration; every library in processes of its own, as a user's script runs, so that
+nothing this process imported or allocated shapes its heap; the minor page faults per step are reported too):
+  poly_alone  the poly step at n = 2*10^5, 2*10^6, each library in a fresh process per size (this script
+              with --alone-child: ours, numpy by hand without autodiff imported, PyTorch on one thread),
+              timed inside it as the steps above
+  poly_script the poly step as users run it from the command line: an `autodiff run` script of K steps
+              (float32 tensors, the update under `with torch.no_grad():`), against the same text run by
+              PyTorch's python on one thread and numpy by hand, at n = 2*10^3, 2*10^5; a step costs
+              (time of a run of K2 steps - time of a run of K1 steps) / (K2 - K1), each run a whole
+              process, so the start-up cancels. Our script's loss and parameters after K1 steps are
+              checked against our Python API's (float32 rounding: 1e-5) and the peers' against ours.
 
 Every timing: the libraries take turns (one sample of each, then the next round), one warm-up round,
 then the best and median of the repeats (time.perf_counter, the garbage collector off while timing).
@@ -47,8 +58,9 @@ import sys
 import tempfile
 import time
 
+THREAD_VARS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
 if __name__ == "__main__":     # numpy's BLAS on one thread, as PyTorch's (set_num_threads(1)): before numpy
-    for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    for _var in THREAD_VARS:
         os.environ.setdefault(_var, "1")
 
 import numpy as np  # noqa: E402
@@ -74,7 +86,16 @@ CHECK_FLOOR = 1e-2                            # an array of rounding noise (a co
 BATCH_OPTIONS = {"batch_default": [], "batch_wrt": ["--wrt", "x"], "batch_order2": ["--order", "2"],
                  "batch_jacobian": ["--jacobian"]}
 STEP_CASES = ("poly", "mlp", "softmax_ce", "cnn")
-CASES = STEP_CASES + tuple(BATCH_OPTIONS)
+FRESH_CASES = ("poly_alone", "poly_script")    # every library in fresh processes of its own
+CASES = STEP_CASES + FRESH_CASES + tuple(BATCH_OPTIONS)
+POLY_CASES = ("poly",) + FRESH_CASES
+
+ALONE_SIZES = {"full": (200_000, 2_000_000), "quick": (20_000,)}
+# (n, K1, K2): a script run of K1 steps and one of K2; a step costs the difference / (K2 - K1)
+SCRIPT_SIZES = {"full": ((2_000, 10, 2_010), (200_000, 10, 510)), "quick": ((2_000, 5, 1_005),)}
+SCRIPT_REPEATS = {"full": 5, "quick": 2}      # script runs of each length after the warm-up round
+SCRIPT_WARMUP = 1                             # rounds run first and not counted (the disk cache, the .pyc)
+SCRIPT_RTOL = 1e-5                            # our script against our Python API: float32 rounding at most
 
 
 # --------------------------------------------------------------------------- the step workloads
@@ -403,9 +424,30 @@ def compare_states(ours, peer):
     return worst, where
 
 
+def new_row(case, label, unit="µs"):
+    return {"case": case, "label": label, "unit": unit, "times": {}, "checks": {}, "problems": []}
+
+
+def check_states(row, states, steps, rtol=CHECK_RTOL):
+    """Compares every state of {library: state} with ours (the first key) into the row's checks and
+    problems."""
+    (ref, ours), *peers = states.items()
+    for name, state in peers:
+        worst, where = compare_states(ours, state)
+        row["checks"][name] = worst
+        if not worst <= rtol:
+            row["problems"].append(f"{ref} vs {name}: {where} differs by {worst:.2e} of its largest value "
+                                   f"after {steps} steps (tolerance {rtol:g})")
+
+
+def steps_per_sample(first, sample_s):
+    """How many steps make a sample of about sample_s seconds, from the time of one step."""
+    return max(1, min(10_000, round(sample_s / max(first, 1e-7))))
+
+
 def run_step_case(case, label, size, libs, mode, seed):
     """One row: check every library against ours, then time them in turns. Returns the row's dict."""
-    row = {"case": case, "label": label, "unit": "µs", "times": {}, "checks": {}, "problems": []}
+    row = new_row(case, label)
     states = {}
     for name, lib in list(libs.items()):
         try:
@@ -417,17 +459,10 @@ def run_step_case(case, label, size, libs, mode, seed):
         except Exception as e:
             row["problems"].append(f"{name}: {type(e).__name__}: {e}")
             del libs[name]
-    for name in libs:
-        if name != "ours" and "ours" in states:
-            worst, where = compare_states(states["ours"], states[name])
-            row["checks"][name] = worst
-            if not worst <= CHECK_RTOL:
-                row["problems"].append(f"ours vs {name}: {where} differs by {worst:.2e} of its largest value "
-                                       f"after {CHECK_STEPS} steps (tolerance {CHECK_RTOL:g})")
     if "ours" not in libs:
         return row
-    first = libs["ours"].sample(1)
-    number = max(1, min(10_000, round(SAMPLE_S[mode] / max(first, 1e-7))))
+    check_states(row, states, CHECK_STEPS)
+    number = steps_per_sample(libs["ours"].sample(1), SAMPLE_S[mode])
     samples = {name: [] for name in libs}
     for r in range(1 + REPEATS[mode]):
         for name, lib in list(libs.items()):
@@ -510,8 +545,7 @@ def run_batch_case(case, torch_python, mode, seed):
     argv = {"ours": ours_argv + ["eval", "-", "--json"] + BATCH_OPTIONS[case]}
     if torch_python:
         argv["torch"] = [torch_python, os.path.abspath(__file__), "--batch-child", case]
-    row = {"case": case, "label": f"{len(jobs):,} jobs, eval - --json {' '.join(BATCH_OPTIONS[case])}".rstrip(),
-           "unit": "jobs/s", "times": {}, "checks": {}, "problems": []}
+    row = new_row(case, f"{len(jobs):,} jobs, eval - --json {' '.join(BATCH_OPTIONS[case])}".rstrip(), "jobs/s")
     probe = subprocess.run(ours_argv + ["--version"], capture_output=True, text=True)
     if probe.returncode != 0:       # e.g. the engine came from the checkout, the command is not installed
         row["problems"].append(f"our command does not run: {probe.stderr.strip()[-200:]} "
@@ -541,10 +575,185 @@ def run_batch_case(case, torch_python, mode, seed):
     return row
 
 
+# --------------------------------------------------------------------------- fresh processes
+# poly_alone and poly_script run every library in processes of its own, as a user's script runs: nothing
+# this process imported or allocated shapes their heap (a fresh glibc malloc hands large freed arrays back
+# to the kernel, and the next step faults their pages in again).
+
+def child_env():
+    """The environment of a fresh process: this one's, with BLAS and OpenMP on one thread."""
+    env = dict(bench_cli.CHILD_ENV or os.environ)
+    for var in THREAD_VARS:
+        env.setdefault(var, "1")
+    return env
+
+
+def run_child(argv):
+    """(wall seconds, minor page faults, stdout) of one fresh process; RuntimeError if it fails."""
+    import resource
+    f0 = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt
+    wall, proc = bench_cli.run_process(argv, env=child_env())
+    faults = resource.getrusage(resource.RUSAGE_CHILDREN).ru_minflt - f0
+    if proc.returncode != 0:
+        raise RuntimeError(f"exit {proc.returncode}: {proc.stderr.strip()[-300:]}")
+    return wall, faults, proc.stdout
+
+
+def poly_numbers(state):
+    """The loss and the four parameters of a polynomial step's state, as the line a script prints."""
+    return " ".join(repr(float(v)) for v in [state["loss"], *state["abcd"]])
+
+
+def parse_poly_numbers(stdout):
+    """The state ({loss, abcd}) in the last line a polynomial script printed."""
+    lines = stdout.strip().splitlines()
+    values = [float(v) for v in (lines[-1].split() if lines else [])]
+    if len(values) != 5:
+        raise ValueError(f"expected the loss and four parameters, got {stdout.strip()[-200:]!r}")
+    return {"loss": np.array(values[0]), "abcd": np.array(values[1:])}
+
+
+def alone_child(lib, n, seed, repeats, sample_s, steps=None):
+    """`--alone-child LIB N SEED`: the polynomial step of one library in this fresh process. With --steps K,
+    runs K steps and prints the loss and parameters (numpy's peer of a script). Else prints one JSON line:
+    the state after CHECK_STEPS steps, then, after a warm-up sample, `repeats` timed samples (µs per step)
+    and the minor page faults per timed step."""
+    import resource
+    here = Local(lib)
+    here.setup("poly", n, seed)
+    if steps is not None:           # as a script runs them: the garbage collector on
+        for _ in range(steps):
+            here.step()
+        print(poly_numbers(here.state()))
+        return 0
+    here.sample(CHECK_STEPS)
+    state = {k: v.tolist() for k, v in here.state().items()}
+    number = steps_per_sample(here.sample(1), sample_s)
+    here.sample(number)
+    f0 = resource.getrusage(resource.RUSAGE_SELF).ru_minflt
+    samples = [here.sample(number) * 1e6 for _ in range(repeats)]
+    faults = resource.getrusage(resource.RUSAGE_SELF).ru_minflt - f0
+    print(json.dumps({"samples": samples, "steps_per_sample": number, "faults_per_step": faults / (repeats * number),
+                      "state": state, "autodiff_imported": "autodiff" in sys.modules}))
+    return 0
+
+
+def fresh_pythons(torch_python):
+    """{library: interpreter} of the fresh-process workloads."""
+    return dict(ours=sys.executable, **({"torch": torch_python} if torch_python else {}), numpy=sys.executable)
+
+
+def run_alone_case(n, torch_python, mode, seed):
+    """poly_alone at one n: each library's child process, its samples, faults and state."""
+    row = new_row("poly_alone", f"n = {n:,}")
+    states, row["faults"] = {}, {}
+    for name, python in fresh_pythons(torch_python).items():
+        argv = [python, os.path.abspath(__file__), "--alone-child", name, str(n), str(seed),
+                "--repeats", str(REPEATS[mode]), "--sample-s", str(SAMPLE_S[mode])]
+        try:
+            out = json.loads(run_child(argv)[2].strip().splitlines()[-1])
+        except (RuntimeError, ValueError, IndexError) as e:
+            row["problems"].append(f"{name}: {type(e).__name__}: {e}")
+            continue
+        if name == "numpy" and out["autodiff_imported"]:
+            row["problems"].append("numpy: its process imported autodiff")
+        row["times"][name] = (min(out["samples"]), statistics.median(out["samples"]))
+        row["faults"][name] = out["faults_per_step"]
+        states[name] = out["state"]
+    if "ours" in states:
+        check_states(row, states, CHECK_STEPS)
+    return row
+
+
+SCRIPT_TEXT = """import math
+import torch
+{header}x = torch.linspace(-math.pi, math.pi, {n}, dtype=torch.float32)
+y = torch.sin(x)
+a = torch.tensor({init[0]!r}, dtype=torch.float32, requires_grad=True)
+b = torch.tensor({init[1]!r}, dtype=torch.float32, requires_grad=True)
+c = torch.tensor({init[2]!r}, dtype=torch.float32, requires_grad=True)
+d = torch.tensor({init[3]!r}, dtype=torch.float32, requires_grad=True)
+lr = {lr!r}
+for t in range({steps}):
+    y_pred = a + b * x + c * x ** 2 + d * x ** 3
+    loss = (y_pred - y).pow(2).sum()
+    loss.backward()
+    with torch.no_grad():
+        a -= lr * a.grad
+        b -= lr * b.grad
+        c -= lr * c.grad
+        d -= lr * d.grad
+        a.grad = None
+        b.grad = None
+        c.grad = None
+        d.grad = None
+print(loss.item(), a.item(), b.item(), c.item(), d.item())
+"""
+
+
+def script_commands(n, seed, torch_python, folder):
+    """{library: function K -> argv of a fresh process running K polynomial steps}: ours an `autodiff run`
+    script, PyTorch the same text as a Python script on one thread, numpy by hand through --alone-child."""
+    init, lr = poly_inputs(n, seed)
+
+    def script(name, python_argv, header=""):
+        def argv(steps):
+            path = os.path.join(folder, f"poly_{name}_{n}_{steps}.{'ad' if name == 'ours' else 'py'}")
+            if not os.path.exists(path):
+                with open(path, "w") as f:
+                        f.write(SCRIPT_TEXT.format(header=header, n=n, init=init, lr=lr, steps=steps))
+            return python_argv + [path]
+        return argv
+
+    this = os.path.abspath(__file__)
+    commands = {"ours": script("ours", [sys.executable, "-m", "autodiff.cli.main", "run"])}
+    if torch_python:
+        commands["torch"] = script("torch", [torch_python], "torch.set_num_threads(1)\n")
+    commands["numpy"] = lambda steps: [sys.executable, this, "--alone-child", "numpy", str(n), str(seed),
+                                       "--steps", str(steps)]
+    return commands
+
+
+def run_script_case(n, k1, k2, torch_python, mode, seed, E):
+    """poly_script at one n: runs of K1 and K2 steps of each library in turns; the state after K1 steps
+    checked against our Python API's (E: our engine) and ours against the peers'."""
+    row = new_row("poly_script", f"n = {n:,}")
+    row["steps"] = (k1, k2)
+    runs_of, states = {}, {}
+    with tempfile.TemporaryDirectory(prefix="bench-workloads-") as folder:
+        commands = script_commands(n, seed, torch_python, folder)
+        for r in range(SCRIPT_WARMUP + SCRIPT_REPEATS[mode]):
+            for name, argv in list(commands.items()):
+                try:
+                    runs = {k: run_child(argv(k)) for k in (k1, k2)}
+                    states.setdefault(name, parse_poly_numbers(runs[k1][2]))
+                except (RuntimeError, ValueError) as e:
+                    row["problems"].append(f"{name}: {type(e).__name__}: {e}")
+                    del commands[name]
+                    continue
+                if r >= SCRIPT_WARMUP:
+                    runs_of.setdefault(name, []).append(runs)
+
+    def per_step(name, pick, i):        # (pick of the K2 runs' figure i - pick of the K1 runs') / (K2 - K1)
+        return (pick(rs[k2][i] for rs in runs_of[name]) - pick(rs[k1][i] for rs in runs_of[name])) / (k2 - k1)
+    row["times"] = {name: (per_step(name, min, 0) * 1e6, per_step(name, statistics.median, 0) * 1e6)
+                    for name in runs_of}
+    row["faults"] = {name: per_step(name, statistics.median, 1) for name in runs_of}     # may be < 0: noise
+    if "ours" in states:
+        step, state = poly_lib(E, n, seed)
+        for _ in range(k1):
+            step()
+        api = {k: v for k, v in state().items() if k in ("loss", "abcd")}
+        check_states(row, {"ours": states["ours"], "ours (API)": api}, k1, SCRIPT_RTOL)
+        check_states(row, states, k1)
+    return row
+
+
 # --------------------------------------------------------------------------- report
 GOALS = {"poly": "<= 1.0x PyTorch; <= 2x numpy for n >= 20,000", "mlp": "<= 1.1x PyTorch",
          "cnn": "<= 1.1x PyTorch", "softmax_ce": "-"}
 GOALS.update({case: ">= 3x PyTorch + eval()" for case in BATCH_OPTIONS})
+GOALS.update(poly_alone=GOALS["poly"] + " (each library alone)", poly_script=GOALS["poly"] + " (as scripts)")
 
 
 def ratios(row):
@@ -564,7 +773,7 @@ def goal_met(row, r):
         return "torch" in r and r["torch"][0] >= 3
     if case in ("mlp", "cnn"):
         return "torch" in r and r["torch"][0] <= 1.1
-    if case == "poly":
+    if case in POLY_CASES:
         ok = "torch" in r and r["torch"][0] <= 1.0
         if row["size"] >= 20_000:
             ok = ok and "numpy" in r and r["numpy"][0] <= 2
@@ -592,6 +801,18 @@ def format_table(rows):
             for cells in [head, ["-" * w for w in widths]] + body]
 
 
+def fresh_note(row):
+    """The page faults per step of a fresh-process row, and its script runs' lengths."""
+    if "faults" not in row:
+        return ""
+    faults = ", ".join(f"{LABELS[k]} {v:,.1f}" for k, v in row["faults"].items())
+    runs = f"; runs of {row['steps'][0]:,} and {row['steps'][1]:,} steps" if "steps" in row else ""
+    return f"; minor page faults per step: {faults}{runs}"
+
+
+LABELS = {"ours": "ours", "torch": "PyTorch", "numpy": "numpy"}
+
+
 def machine_info(peer):
     lines = [f"python {platform.python_version()} at {sys.executable}, {platform.system()} {platform.machine()}, "
              f"{os.cpu_count()} CPUs, numpy {np.__version__}"]
@@ -609,11 +830,18 @@ def main(argv=None):
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--peer-server", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--batch-child", choices=sorted(BATCH_OPTIONS), help=argparse.SUPPRESS)
+    p.add_argument("--alone-child", nargs=3, metavar=("LIB", "N", "SEED"), help=argparse.SUPPRESS)
+    p.add_argument("--repeats", type=int, default=REPEATS["full"], help=argparse.SUPPRESS)
+    p.add_argument("--sample-s", type=float, default=SAMPLE_S["full"], help=argparse.SUPPRESS)
+    p.add_argument("--steps", type=int, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.peer_server:
         return peer_server()
     if args.batch_child:
         return batch_child(args.batch_child)
+    if args.alone_child:
+        lib, n, seed = args.alone_child
+        return alone_child(lib, int(n), int(seed), args.repeats, args.sample_s, args.steps)
     only = CASES
     if args.only:
         names = [s.strip() for s in args.only.split(",") if s.strip()]
@@ -657,9 +885,19 @@ def run(only, quick=False, torch_python=None, seed=0, echo=print):
     finally:
         if peer:
             peer.close()
+    torch_python = peer.python if peer else None
+    fresh = [(run_alone_case, n, torch_python, mode, seed) for n in ALONE_SIZES[mode] if "poly_alone" in only]
+    fresh += [(run_script_case, n, k1, k2, torch_python, mode, seed, libs["ours"].T)
+              for n, k1, k2 in SCRIPT_SIZES[mode] if "poly_script" in only]
+    for fn, n, *fn_args in fresh:
+        t0 = time.perf_counter()
+        row = fn(n, *fn_args)
+        row["size"] = n
+        rows.append(row)
+        echo(f"[{row['case']} {row['label']}: {time.perf_counter() - t0:.1f} s]")
     for case in (c for c in BATCH_OPTIONS if c in only):
         t0 = time.perf_counter()
-        rows.append(run_batch_case(case, peer.python if peer else None, mode, seed))
+        rows.append(run_batch_case(case, torch_python, mode, seed))
         echo(f"[{case}: {time.perf_counter() - t0:.1f} s]")
     echo("")
     for line in format_table(rows):
@@ -670,7 +908,7 @@ def run(only, quick=False, torch_python=None, seed=0, echo=print):
         checks = ", ".join(f"vs {'PyTorch' if k == 'torch' else k} {v:.1e}" for k, v in row["checks"].items())
         status = "; ".join(row["problems"]) if row["problems"] else "ok"
         echo(f"  {row['case']} {row['label']}: {status}"
-             + (f" (largest relative difference {checks})" if checks else ""))
+             + (f" (largest relative difference {checks})" if checks else "") + fresh_note(row))
     return rows, machine
 
 

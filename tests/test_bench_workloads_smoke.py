@@ -85,3 +85,66 @@ def test_a_row_whose_check_failed_does_not_meet_its_goal(bench):
     assert bench.goal_met(row, bench.ratios(row)) is False
     row = {"case": "batch_wrt", "times": {"ours": (900.0, 800.0), "torch": (300.0, 300.0)}, "problems": []}
     assert bench.ratios(row) == {"torch": (3.0, 800 / 300)} and bench.goal_met(row, bench.ratios(row)) is True
+
+
+@pytest.fixture
+def fresh(bench, monkeypatch):
+    """bench, with the fresh-process workloads at their smallest: one timed sample, no warm-up round."""
+    monkeypatch.setattr(bench, "ALONE_SIZES", {"quick": (2_000,)})
+    monkeypatch.setattr(bench, "SCRIPT_SIZES", {"quick": ((100, 2, 12),)})
+    monkeypatch.setattr(bench, "SCRIPT_REPEATS", {"quick": 1})
+    monkeypatch.setattr(bench, "SCRIPT_WARMUP", 0)
+    return bench
+
+
+def test_the_fresh_process_workloads_run_and_agree(fresh):
+    lines = []
+    rows, _ = fresh.run(fresh.FRESH_CASES, quick=True, echo=lines.append)
+    assert [(r["case"], r["size"]) for r in rows] == [("poly_alone", 2_000), ("poly_script", 100)]
+    for row in rows:
+        assert row["problems"] == [], row       # the numpy child would say so if it had imported autodiff
+        assert set(row["times"]) == set(row["faults"]) == {"ours", "numpy"}
+        assert row["checks"]["numpy"] <= fresh.CHECK_RTOL
+        assert all(math.isfinite(v) for v in row["faults"].values())
+    best, median = rows[0]["times"]["ours"]
+    assert all(v >= 0 for v in rows[0]["faults"].values())         # counted in the child over its timed steps
+    assert 0 < best <= median
+    assert rows[1]["steps"] == (2, 12)
+    assert rows[1]["checks"]["ours (API)"] <= fresh.SCRIPT_RTOL     # our script is our API's step
+    assert any(line.startswith("  poly_alone n = 2,000: ok") and "minor page faults per step: ours" in line
+               for line in lines)
+    assert any("runs of 2 and 12 steps" in line for line in lines)
+    table = fresh.format_table(rows)
+    assert "(each library alone)" in table[2] and "(as scripts)" in table[3]
+
+
+def test_a_script_that_is_not_the_api_step_is_caught(fresh, monkeypatch):
+    monkeypatch.setattr(fresh, "SCRIPT_TEXT", fresh.SCRIPT_TEXT.replace("lr = {lr!r}", "lr = {lr!r} * 1.5"))
+    import autodiff.engine as E
+    row = fresh.run_script_case(100, 2, 12, None, "quick", 0, E)
+    assert set(row["checks"]) == {"ours (API)", "numpy"}
+    assert row["checks"]["ours (API)"] > fresh.SCRIPT_RTOL
+    assert any(p.startswith("ours vs ours (API): ") for p in row["problems"]), row["problems"]
+
+
+def test_the_numpy_child_leaves_autodiff_out():
+    import json
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, str(SCRIPT), "--alone-child", "numpy", "100", "0", "--repeats", "2",
+                          "--sample-s", "0.001"], capture_output=True, text=True, check=True).stdout
+    report = json.loads(out)
+    assert report["autodiff_imported"] is False
+    assert len(report["samples"]) == 2 and report["faults_per_step"] >= 0
+    assert set(report["state"]) == {"loss", "grads", "abcd"}
+
+
+TORCH_PYTHON = "/work/torchenv/bin/python"
+
+
+@pytest.mark.skipif(not pathlib.Path(TORCH_PYTHON).exists(), reason="no PyTorch interpreter")
+def test_pytorch_runs_our_script_text(fresh):
+    import autodiff.engine as E
+    row = fresh.run_script_case(100, 2, 12, TORCH_PYTHON, "quick", 0, E)
+    assert row["problems"] == [], row
+    assert set(row["times"]) == {"ours", "torch", "numpy"} and row["checks"]["torch"] <= fresh.CHECK_RTOL
