@@ -701,7 +701,7 @@ def script_commands(n, seed, torch_python, folder):
             path = os.path.join(folder, f"poly_{name}_{n}_{steps}.{'ad' if name == 'ours' else 'py'}")
             if not os.path.exists(path):
                 with open(path, "w") as f:
-                        f.write(SCRIPT_TEXT.format(header=header, n=n, init=init, lr=lr, steps=steps))
+                    f.write(SCRIPT_TEXT.format(header=header, n=n, init=init, lr=lr, steps=steps))
             return python_argv + [path]
         return argv
 
