@@ -506,14 +506,17 @@ def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, r
     dim, classes = _nll_checks(input, target, weight)
     xp = array_module(input.device)
     t = target.array.astype(xp.int64)
-    ignored = t == ignore_index
-    bad = (~ignored) & ((t < 0) | (t >= classes))
-    if bool(bad.any()):
-        raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
-    index = xp.where(ignored, 0, t)
     dtype = input.array.dtype
-    w = xp.ones(classes, dtype=dtype) if weight is None else weight.array.astype(dtype)
-    picked = xp.where(ignored, 0, w[index]).astype(dtype)
+    if weight is None and not 0 <= ignore_index < classes and t.size and 0 <= t.min() and t.max() < classes:
+        index, picked = t, xp.ones(t.shape, dtype=dtype)  # the commonest call: what the lines below give it
+    else:
+        ignored = t == ignore_index
+        bad = (~ignored) & ((t < 0) | (t >= classes))
+        if bool(bad.any()):
+            raise IndexError(f"Target {int(t[bad].reshape(-1)[0])} is out of bounds.")
+        index = xp.where(ignored, 0, t)
+        w = xp.ones(classes, dtype=dtype) if weight is None else weight.array.astype(dtype)
+        picked = xp.where(ignored, 0, w[index]).astype(dtype)
     total = float(picked.sum()) if reduction == "mean" else 1.0
     nd = input.array.ndim
     if nd == 3 or nd > 4:  # as PyTorch's nll_loss_nd: viewed as (N, C, 1, -1) for nll_loss2d

@@ -475,8 +475,7 @@ class NllLoss(Op):
     saves_params = True
 
     def forward(xp, x, index, coef, dim, total=1.0, reduction="mean"):
-        picked = xp.squeeze(xp.take_along_axis(x, xp.expand_dims(index, dim), axis=dim), axis=dim)
-        loss = picked * coef
+        loss = _picked(xp, x, index, dim) * coef
         if reduction == "none":
             return loss
         s = xp.sum(loss)
@@ -502,6 +501,14 @@ class NllLoss(Op):
         where = _expand_index(index, dim)
         return (F.put_along(gi, indices=F.xp.broadcast_to(where, (b,) + where.shape), dim=d,
                             shape=(b,) + tuple(ctx.shapes[0])),)
+
+
+def _picked(xp, x, index, dim):
+    """x's entries at `index` along `dim` (numpy's take_along_axis, squeezed); a batch of class
+    scores, the commonest, by one fancy index (take_along_axis builds its index in Python)."""
+    if x.ndim == 2 and dim == 1:
+        return x[xp.arange(x.shape[0]), index]
+    return xp.squeeze(xp.take_along_axis(x, xp.expand_dims(index, dim), axis=dim), axis=dim)
 
 
 def _expand_index(index, dim):

@@ -204,3 +204,35 @@ def test_a_formula_with_an_infinite_constant_prints(cli):
     out = cli.ok("eval", "F.scaled_dot_product_attention(q, q, q, is_causal=True).sum()", "q=[[0.1,0.5],[0.3,0.2]]",
                  "--formula").stdout
     assert "tensor([[0, -inf], [0, 0]])" in out
+
+
+# nll_loss's commonest call (no weight, every target a class, ignore_index outside the classes)
+# skips the general preparation (engine/nn/functional.py); with a weight of ones the general lines
+# run, and must give the same bits, values and gradients alike
+@pytest.mark.parametrize("shape", [(6, 4), (4,), (3, 4, 5), (2, 4, 3, 2), (2, 4, 1, 2, 3)])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+@pytest.mark.parametrize("dtype", [E.float32, E.float64])
+def test_nll_loss_commonest_call_is_the_general_one(shape, reduction, dtype):
+    rng = np.random.default_rng(len(shape))
+    classes = shape[0] if len(shape) == 1 else shape[1]
+    target_shape = () if len(shape) == 1 else (shape[0],) + shape[2:]
+    target = E.tensor(rng.integers(0, classes, target_shape))
+    results = []
+    for weight in (None, E.ones(classes, dtype=dtype)):
+        x = E.tensor(rng.standard_normal(shape) if not results else results[0][2], dtype=dtype, requires_grad=True)
+        loss = F.nll_loss(F.log_softmax(x, dim=0 if len(shape) == 1 else 1), target, weight=weight, reduction=reduction)
+        (loss.sum() if reduction == "none" else loss).backward()
+        results.append((loss.detach().numpy(), x.grad.numpy(), x.detach().numpy()))
+    (fast, fast_grad, _), (general, general_grad, _) = results
+    assert np.array_equal(fast, general) and np.array_equal(fast_grad, general_grad)
+
+
+def test_nll_loss_targets_out_of_range_and_ignored_take_the_general_lines():
+    x = E.tensor(np.zeros((3, 4)))
+    with pytest.raises(IndexError, match="Target 4 is out of bounds."):
+        F.nll_loss(x, E.tensor([0, 4, 1]))
+    with pytest.raises(IndexError, match="Target -1 is out of bounds."):
+        F.nll_loss(x, E.tensor([0, -1, 1]))
+    logp = F.log_softmax(E.tensor(np.arange(12.0).reshape(3, 4)), dim=1)
+    kept = F.nll_loss(logp, E.tensor([1, 2, 3]), ignore_index=2)  # the middle one ignored: mean of two
+    assert kept.item() == pytest.approx(-(logp[0, 1] + logp[2, 3]).item() / 2)
