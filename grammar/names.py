@@ -365,7 +365,8 @@ class _LayerNames:
         return name in program_names(self.layer)
 
 
-_SETTABLE = {E.Tensor: frozenset({"grad", "requires_grad", "data"})}
+_TENSOR_SETTABLE = frozenset({"grad", "requires_grad", "data"})
+_SETTABLE = {E.Tensor: _TENSOR_SETTABLE}
 _CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensors", "needs_input_grad", "mark_dirty",
                           "mark_non_differentiable", "set_materialize_grads"})
 
@@ -487,6 +488,8 @@ _SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (st
 def settable(obj, name):
     """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
+    if obj.__class__ is E.Tensor:  # (the commonest: p.grad = None)
+        return name in _TENSOR_SETTABLE
     if (nn := E.nn_if_loaded()) is not None and isinstance(obj, nn.Module):
         return not name.startswith("_")
     if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)
@@ -496,11 +499,19 @@ def settable(obj, name):
 
 
 def is_context_manager(obj):
-    return isinstance(obj, (E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
-                            E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks,
-                            E.autograd.forward_ad.dual_level, E.autograd.detect_anomaly, E.autograd.set_detect_anomaly,
-                            E.autograd.set_multithreading_enabled, E.autograd.enforce_grad_layout_policy,
-                            E.autograd.graph.allow_mutation_on_saved_tensors))
+    """Whether `with` takes obj: the engine's context managers (the classes looked up once)."""
+    managers = _CONTEXT_MANAGERS[0]
+    if managers is None:
+        managers = _CONTEXT_MANAGERS[0] = (
+            E.no_grad, E.enable_grad, E.set_grad_enabled, E.inference_mode, _Handle,
+            E.autograd.graph.saved_tensors_hooks, E.autograd.graph.disable_saved_tensors_hooks,
+            E.autograd.forward_ad.dual_level, E.autograd.detect_anomaly, E.autograd.set_detect_anomaly,
+            E.autograd.set_multithreading_enabled, E.autograd.enforce_grad_layout_policy,
+            E.autograd.graph.allow_mutation_on_saved_tensors)
+    return isinstance(obj, managers)
+
+
+_CONTEXT_MANAGERS = [None]
 
 
 _PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",

@@ -26,7 +26,7 @@ from .budget import DEFAULT_MAX_MEMORY, check_memory, memory_error_message, over
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .budget import current as _budgets
 from .limits import TooLarge, bounded_list, check_items, check_format_spec
-from .names import BUILTINS, Namespace, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
+from .names import BUILTINS, TENSOR_ATTRIBUTES, Namespace, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .arithmetic import binary, unary, inplace, compare, truth
@@ -1140,7 +1140,11 @@ def _op_attr(vm, frames, frame, arg, node):
     """obj.name."""
     stack = frame.stack
     _set_span(node)  # reading .grad of a non-leaf warns: say where
-    stack.append(get_attribute(stack.pop(), arg, node))
+    obj = stack.pop()
+    if obj.__class__ is E.Tensor and arg in TENSOR_ATTRIBUTES:  # the commonest: what names.attribute reads
+        stack.append(getattr(obj, arg))
+    else:
+        stack.append(get_attribute(obj, arg, node))
 
 
 @_handles(C.STORE_ATTR)
