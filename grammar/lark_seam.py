@@ -44,7 +44,11 @@ rebuilds on a mismatch or an unreadable file). The file lives in the user's
 cache folder, not in the shared temporary folder that `cache=True` uses,
 where another user could leave a file for lark to unpickle. Where that folder
 cannot be made, or an old lark fails to write the file, parsing goes on
-without a cache.
+without a cache. Beside it, the fast way keeps its own tables, plain data
+marshalled (`_fast_data`: ~1 ms to load, against ~40 ms for lark's parser from
+lark's cache), keyed by the grammar, lark's version, Python's and this
+module's code: a process that finds them neither builds lark's parser nor
+imports lark. Nothing but lark's own tables, on a verified version, makes them.
 """
 import collections
 import hashlib
@@ -114,11 +118,21 @@ def load(grammar_file, builder, reduction, path=None):
     to parse: `path` "fast" or "public" asks for one; None decides by lark's
     version and the environment. Reductions call `builder`'s methods: on the
     public way through lark's Transformer, on the fast way through what
-    `reduction(RuleShape)` makes (the table's reduce entries)."""
-    import lark as lark_module
-    from lark import Lark
+    `reduction(RuleShape)` makes (the table's reduce entries). The fast way's
+    tables, once read from lark, are kept in a cache of their own (below):
+    a later process parses without building lark's parser, or importing lark."""
     with open(grammar_file, encoding="utf-8") as f:
         text = f.read()
+    fast_cache = None
+    if path != "public" and not _fast_turned_off():
+        version = _lark_version()
+        if version in VERIFIED:
+            fast_cache = _fast_cache_path(text, version)
+            data = _read_fast_cache(fast_cache)
+            if data is not None:
+                return Grammar(None, [Terminal(*t) for t in data[0]], "fast", table=_table_of(data[1], reduction))
+    import lark as lark_module
+    from lark import Lark
     version = getattr(lark_module, "__version__", "unknown")
     options = dict(parser="lalr", lexer="basic", maybe_placeholders=True, transformer=_transformer(builder))
     cache = _cache_path(text, version)
@@ -130,7 +144,7 @@ def load(grammar_file, builder, reduction, path=None):
     terminals = _terminals(compiled)
 
     if path is None:
-        if os.environ.get("AUTODIFF_LARK_FAST", "1").strip() in ("0", "no", "false", "off"):
+        if _fast_turned_off():
             why = "AUTODIFF_LARK_FAST is off"
         elif version not in VERIFIED:
             why = f"lark {version} is not a version the fast parser was verified against"
@@ -144,11 +158,15 @@ def load(grammar_file, builder, reduction, path=None):
         raise ValueError(f"no parser path {path!r}")
     if why is None:
         try:
-            return Grammar(compiled, terminals, "fast", table=_fast_table(compiled, reduction))
+            data = _fast_data(compiled)
         except (AttributeError, ImportError, KeyError, TypeError, ValueError, IndexError, AssertionError) as e:
             if path == "fast":
                 raise
             why = f"lark {version}'s parser internals are not as expected ({type(e).__name__}: {e})"
+        else:
+            if fast_cache is not None and version == _lark_version():
+                _write_fast_cache(fast_cache, (tuple(tuple(t) for t in terminals), data))
+            return Grammar(compiled, terminals, "fast", table=_table_of(data, reduction))
     _log.debug("parsing with lark's public LALR parser: %s", why)
     return Grammar(compiled, terminals, "public", why=why)
 
@@ -191,14 +209,15 @@ def _terminals(compiled):
 
 
 # ------------------------------------------------------- lark's internals
-def _fast_table(compiled, reduction):
-    """The parse table, each reduce given as `reduction(RuleShape)` (made
-    once per shape), read from lark's internals."""
+def _fast_data(compiled):
+    """The parse table in plain data, read from lark's internals: (shapes, states, start, end) --
+    `shapes` the distinct RuleShapes, as tuples; `states` state -> {symbol: next state for a shift or
+    goto, -1 - i for a reduce by shapes[i]}."""
     from lark.parse_tree_builder import maybe_create_child_filter, ChildFilterLALR, ChildFilterLALR_NoPlaceholders
     inner = compiled.parser.parser.parser
     table = inner.parse_table
-    reduces = {}  # Rule -> what a reduce by it becomes
-    made_for = {}  # RuleShape -> the same, so that equal shapes share one
+    shapes = {}   # RuleShape -> its index: equal shapes share one reduction
+    by_rule = {}  # id(Rule) -> the shape's index (a Rule's own hash is slow)
     for rule in inner.callbacks:
         made = maybe_create_child_filter(rule.expansion, rule.options.keep_all_tokens, False,
                                          rule.options.empty_indices)
@@ -214,24 +233,104 @@ def _fast_table(compiled, reduction):
             if not (0 <= i < len(rule.expansion)) or nones < 0:
                 raise ValueError(f"child filter of {rule!r} out of range")
         name = rule.alias or getattr(rule.options, "template_source", None) or rule.origin.name
-        shape = RuleShape(len(rule.expansion), rule.origin.name, name,
+        shape = RuleShape(len(rule.expansion), str(rule.origin.name), str(name),  # (plain str, not lark's Tokens)
                           bool(rule.options.expand1) and rule.alias is None, include, trailing)
-        if shape not in made_for:
-            made_for[shape] = reduction(shape)
-        reduces[rule] = made_for[shape]
-    by_id = {}  # id(Rule) -> reduce: a Rule's own hash is slow, and the table holds few distinct ones
+        by_rule[id(rule)] = shapes.setdefault(shape, len(shapes))
     states = {}
     for state, actions in table.states.items():
         row = states[state] = {}
         for symbol, (action, arg) in actions.items():
             name = action.name
             if name == "Shift":
-                row[symbol] = (True, arg)
+                row[symbol] = arg
             elif name == "Reduce":
-                r = by_id.get(id(arg))
-                if r is None:
-                    r = by_id[id(arg)] = (False, reduces[arg])
-                row[symbol] = r
+                row[symbol] = -1 - by_rule[id(arg)]
             else:
                 raise ValueError(f"unknown parser action {name!r}")
-    return FastTable(states, table.start_states["start"], table.end_states["start"])
+    return tuple(tuple(shape) for shape in shapes), states, table.start_states["start"], table.end_states["start"]
+
+
+def _table_of(data, reduction):
+    """The FastTable of _fast_data's `data`, each reduce given as `reduction(RuleShape)` (made once
+    per shape, one entry shared by every state that reduces by it)."""
+    shapes, states, start, end = data
+    reduces = [(False, reduction(RuleShape(*shape))) for shape in shapes]
+    table = {state: {symbol: (True, a) if a >= 0 else reduces[-1 - a] for symbol, a in row.items()}
+             for state, row in states.items()}
+    return FastTable(table, start, end)
+
+
+# ------------------------------------------------------- the fast way's own cache
+# lark's cache still costs ~40 ms a process (its objects rebuilt, then our table read from them);
+# the fast way's data alone, marshalled, loads in ~1 ms and needs no lark. Its name holds a hash of
+# what it depends on: the grammar, lark's version, Python's, and this module's own code (which reads
+# lark's internals); it is only ever made for a lark version in VERIFIED, only from lark's own tables.
+_FAST_CACHE_FORMAT = 1
+
+
+def _fast_turned_off():
+    return os.environ.get("AUTODIFF_LARK_FAST", "1").strip() in ("0", "no", "false", "off")
+
+
+def _lark_version():
+    """lark's version: the module's, once it is imported; else read from its __init__ without
+    importing it (the point of the fast cache). None where it cannot be told."""
+    module = sys.modules.get("lark")
+    if module is not None:
+        return getattr(module, "__version__", None)
+    try:
+        import importlib.util
+        spec = importlib.util.find_spec("lark")
+        with open(spec.origin, encoding="utf-8") as f:
+            head = f.read()
+    except (ImportError, AttributeError, TypeError, ValueError, OSError):
+        return None
+    import re
+    found = re.search(r"""^__version__\s*(?::[^=\n]*)?=\s*["']([^"']+)["']""", head, re.M)  # (maybe annotated)
+    return found.group(1) if found else None
+
+
+def _fast_cache_path(text, version):
+    lark_cache = _cache_path(text, version)
+    if lark_cache is None:
+        return None
+    try:
+        with open(__file__, "rb") as f:
+            own = f.read()
+    except OSError:
+        return None
+    key = hashlib.sha256(own + f"\0{_FAST_CACHE_FORMAT}\0{lark_cache}".encode("utf-8")).hexdigest()[:16]
+    return os.path.join(os.path.dirname(lark_cache), f"grammar-{key}.fast")
+
+
+def _read_fast_cache(file):
+    """The cached (terminals, data), or None: no file, or one that is not whole and well formed."""
+    if file is None:
+        return None
+    import marshal
+    try:
+        with open(file, "rb") as f:
+            data = marshal.load(f)
+        terminals, (shapes, states, start, end) = data
+        if not (isinstance(terminals, tuple) and isinstance(shapes, tuple) and isinstance(states, dict)
+                and start in states and end in states and all(len(t) == 5 for t in terminals)
+                and all(len(shape) == 6 for shape in shapes)):
+            return None
+        return data
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+
+
+def _write_fast_cache(file, data):
+    """Write the cache whole (a temporary file renamed over it), or not at all."""
+    import marshal
+    temporary = f"{file}.{os.getpid()}.tmp"
+    try:
+        with open(temporary, "wb") as f:
+            marshal.dump(data, f)
+        os.replace(temporary, file)
+    except (OSError, ValueError):
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass

@@ -32,10 +32,20 @@ import locations
 SEEDS = sorted(locations.SEEDS.glob("*.ad"))
 
 
+@pytest.fixture(scope="module")
+def cache_home(tmp_path_factory):
+    return tmp_path_factory.mktemp("cache-home")
+
+
 @pytest.fixture(autouse=True)
-def default_environment(monkeypatch):
-    """The tests here choose the path themselves (the whole suite may run with AUTODIFF_LARK_FAST=0)."""
+def default_environment(monkeypatch, cache_home):
+    """The tests here choose the path themselves (the whole suite may run with AUTODIFF_LARK_FAST=0),
+    with a cache folder of their own and no fast-way cache in it: one left by another test would
+    spare the tables the lark that a test has changed (lark's own cache is kept: it is lark's)."""
     monkeypatch.delenv("AUTODIFF_LARK_FAST", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache_home))
+    for stale in cache_home.glob("autodiff/*.fast"):
+        stale.unlink()
 
 
 @pytest.fixture(scope="module")
@@ -547,15 +557,66 @@ def cache_file(tmp_path, monkeypatch):
     return path
 
 
+def fast_cache_file(path):
+    """The fast way's cache beside lark's (`path`)."""
+    grammar = pathlib.Path(parser._GRAMMAR).read_text(encoding="utf-8")
+    fast = pathlib.Path(lark_seam._fast_cache_path(grammar, lark.__version__))
+    assert fast.parent == path.parent and fast != path
+    return fast
+
+
 def test_cache_is_written_to_the_user_cache_folder_and_reused(tmp_path, monkeypatch):
     path = cache_file(tmp_path, monkeypatch)
+    fast = fast_cache_file(path)
     assert not path.exists()
     t = parser._Tables()
-    assert list(path.parent.iterdir()) == [path] and path.stat().st_size > 10_000
-    stamp = path.stat().st_mtime_ns
-    again = parser._Tables()  # loaded from the cache, not rewritten
-    assert path.stat().st_mtime_ns == stamp
+    assert sorted(path.parent.iterdir()) == sorted([path, fast]) and path.stat().st_size > 10_000
+    stamps = path.stat().st_mtime_ns, fast.stat().st_mtime_ns
+    again = parser._Tables()  # loaded from the fast way's cache, neither rewritten
+    assert (path.stat().st_mtime_ns, fast.stat().st_mtime_ns) == stamps
+    assert t.grammar.lark is not None and again.grammar.lark is None and again.path == "fast"
     assert outcome("a, b = f(x)[1:]", again) == outcome("a, b = f(x)[1:]", t)
+
+
+def plain(t):
+    """A table's states with each reduce as (pops, rule name, passes its child through)."""
+    return {state: {symbol: a if a[0] else (a[1][0], a[1][1], a[1][3]) for symbol, a in row.items()}
+            for state, row in t.states.items()}
+
+
+def test_tables_from_the_fast_cache_are_lark_s(tmp_path, monkeypatch):
+    cache_file(tmp_path, monkeypatch)
+    built, cached = parser._Tables(), parser._Tables()
+    assert built.grammar.lark is not None and cached.grammar.lark is None
+    assert plain(cached) == plain(built) and (cached.start, cached.end) == (built.start, built.end)
+    assert cached.grammar.terminals == built.grammar.terminals
+    for text in [p.read_text(encoding="utf-8") for p in SEEDS] + VALID[:100] + [b[1] for b in BAD_INPUTS]:
+        assert outcome(text, cached) == outcome(text, built), text
+
+
+def test_a_process_with_the_fast_cache_parses_without_lark(tmp_path):
+    import os
+    import subprocess
+    code = ("import sys; from autodiff.grammar import parser; tree = parser.parse('y = f(x)[0] ** 2'); "
+            "print(tree.kind, 'lark' in sys.modules)")
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path / "fresh"))
+    env.pop("AUTODIFF_LARK_FAST", None)
+    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+            for _ in range(2)]
+    assert [r.stdout.split() for r in runs] == [["program", "True"], ["program", "False"]], runs
+
+
+def test_corrupt_fast_cache_is_rebuilt(tmp_path, monkeypatch, capfd):
+    path = cache_file(tmp_path, monkeypatch)
+    fast = fast_cache_file(path)
+    fast.parent.mkdir(parents=True, exist_ok=True)
+    for junk in (b"", b"\xdb\x02\x00", b"garbage" * 100):
+        fast.write_bytes(junk)
+        t = parser._Tables()
+        assert t.path == "fast" and t.grammar.lark is not None  # built again from lark
+        assert outcome("x*2", t) == outcome("x*2", parser.tables())
+        assert fast.stat().st_size > 10_000  # and written again, whole
+    assert capfd.readouterr() == ("", "")
 
 
 def test_no_cache_when_the_cache_folder_cannot_be_made(tmp_path, monkeypatch, capfd):
