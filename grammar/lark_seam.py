@@ -164,7 +164,7 @@ def load(grammar_file, builder, reduction, path=None):
                 raise
             why = f"lark {version}'s parser internals are not as expected ({type(e).__name__}: {e})"
         else:
-            if fast_cache is not None and version == _lark_version():
+            if fast_cache is not None:
                 _write_fast_cache(fast_cache, (tuple(tuple(t) for t in terminals), data))
             return Grammar(compiled, terminals, "fast", table=_table_of(data, reduction))
     _log.debug("parsing with lark's public LALR parser: %s", why)

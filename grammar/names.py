@@ -366,7 +366,6 @@ class _LayerNames:
 
 
 _TENSOR_SETTABLE = frozenset({"grad", "requires_grad", "data"})
-_SETTABLE = {E.Tensor: _TENSOR_SETTABLE}
 _CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensors", "needs_input_grad", "mark_dirty",
                           "mark_non_differentiable", "set_materialize_grads"})
 
@@ -488,14 +487,13 @@ _SIZE_GUARDS = {(str, "center"): _width_guard, (str, "ljust"): _width_guard, (st
 def settable(obj, name):
     """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
-    if obj.__class__ is E.Tensor:  # (the commonest: p.grad = None)
+    if obj.__class__ is E.Tensor:  # (exactly a tensor: a Parameter's are its layer's business)
         return name in _TENSOR_SETTABLE
     if (nn := E.nn_if_loaded()) is not None and isinstance(obj, nn.Module):
         return not name.startswith("_")
     if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)
         return not name.startswith("_") and name not in _CTX_METHODS
-    allowed = _SETTABLE.get(type(obj))
-    return allowed is not None and name in allowed
+    return False
 
 
 def is_context_manager(obj):

@@ -681,7 +681,7 @@ def lookup_attribute(obj, name):
         return attribute(obj, name)
     if is_program_object(obj):
         return class_attribute(obj, name, _is_function)
-    if obj.__class__ is LayerSuper:
+    if cls is LayerSuper:
         return obj.lookup(name, layer_attributes(obj.instance))
     if obj.__class__ is str and name == "format":
         return _str_format(obj)

@@ -133,9 +133,8 @@ def inplace_variant(function, name, ufunc=None):
             return inplace(input, function, *args, **kwargs)
     else:
         def variant(input, *args, **kwargs):
-            if (len(args) == 1 and not kwargs and isinstance(input, TensorBase)
-                    and input.array.__class__ is numpy.ndarray and update(input, ufunc, args[0])):
-                return input  # (a 0-d tensor's value, a numpy scalar, has no memory to write in)
+            if len(args) == 1 and not kwargs and isinstance(input, TensorBase) and update(input, ufunc, args[0]):
+                return input
             return inplace(input, function, *args, **kwargs)
     variant.__name__ = variant.__qualname__ = name
     variant.__doc__ = f"In-place {function.__name__}: the result is written into input."
