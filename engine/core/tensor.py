@@ -459,6 +459,15 @@ def _input_meta(a):
     return _NUMBER_INPUT
 
 
+def _leaf_edge(a):
+    """edge_of_leaf(a), a plain leaf's live AccumulateGrad read directly (record_node's commonest)."""
+    if a._base is None:
+        ref = a._accum
+        node = ref() if ref is not None else None
+        return node if node is not None else accumulator_of(a)
+    return edge_of_leaf(a)
+
+
 def edge_of_leaf(a):
     """Where the gradient of a tensor without a node goes: its AccumulateGrad
     (None for a view made under no_grad or in inference mode, which passes no gradient)."""
@@ -498,9 +507,26 @@ def record_node(op, args, params, result):
     node.op = op
     node.params = params or NO_PARAMS
     node.pre_hooks = node.retain = None
-    if len(args) == 2:  # (the commonest: a binary op's two tensors, written out)
-        e0, s0, d0, n0 = _input_meta(args[0])
-        e1, s1, d1, n1 = _input_meta(args[1])
+    if len(args) == 2:  # (the commonest: a binary op's two tensors, each one's _input_meta written out)
+        t0, t1 = args
+        if t0.__class__ is Tensor:
+            x0 = t0.array
+            s0, d0 = x0.shape, x0.dtype
+            if t0._rg:
+                n0, e0 = True, t0._fn or _leaf_edge(t0)
+            else:
+                n0, e0 = False, None
+        else:
+            e0, s0, d0, n0 = _NUMBER_INPUT
+        if t1.__class__ is Tensor:
+            x1 = t1.array
+            s1, d1 = x1.shape, x1.dtype
+            if t1._rg:
+                n1, e1 = True, t1._fn or _leaf_edge(t1)
+            else:
+                n1, e1 = False, None
+        else:
+            e1, s1, d1, n1 = _NUMBER_INPUT
         node.inputs, node.shapes, node.dtypes, needs = (e0, e1), (s0, s1), (d0, d1), (n0, n1)
     else:
         node.inputs, node.shapes, node.dtypes, needs = zip(*map(_input_meta, args))
