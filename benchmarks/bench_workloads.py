@@ -12,10 +12,12 @@ Steps (µs per iteration; float32, as the tutorials):
   cnn         the small CNN of tests/golden/conv_cnn_program.ad (Conv2d-BatchNorm2d-ReLU-MaxPool2d-Linear,
               batch 4 of 1x6x6, cross_entropy, SGD step)
 Batches (jobs/s, as processes, including their start):
-  batch_default, batch_wrt, batch_order2, batch_jacobian
+  batch_default, batch_wrt, batch_order2, batch_jacobian, batch_hessian, batch_check, batch_order3
               10,000 distinct seeded one-line jobs (benchmarks/bench_cli.py's generator: depth-3 formulas
               in x and y, numbers bound inline) through `autodiff eval - --json` with no option, `--wrt x`,
-              `--order 2`, `--jacobian`, against PyTorch + Python's eval() doing the same jobs in one process.
+              `--order 2`, `--jacobian`, `--hessian`, `--check`, `--order 3`, against PyTorch + Python's
+              eval() doing the same jobs in one process (the Hessian's rows by a backward from each first
+              derivative; --check's central differences by eval() at x +- 1e-6, each variable in turn).
 Fresh processes (µs per iteration; every library in processes of its own, as a user's script runs, so that
 nothing this process imported or allocated shapes its heap; the minor page faults per step are reported too):
   poly_alone  the poly step at n = 2*10^5, 2*10^6, each library in a fresh process per size (this script
@@ -84,7 +86,10 @@ CHECK_FLOOR = 1e-2                            # an array of rounding noise (a co
                                               # gradient is 0 up to ~1e-7) is held to 1e-6 absolute
 
 BATCH_OPTIONS = {"batch_default": [], "batch_wrt": ["--wrt", "x"], "batch_order2": ["--order", "2"],
-                 "batch_jacobian": ["--jacobian"]}
+                 "batch_jacobian": ["--jacobian"], "batch_hessian": ["--hessian"], "batch_check": ["--check"],
+                 "batch_order3": ["--order", "3"]}
+CHECK_EPS = 1e-6  # --check's step in float64 (grammar/job.py), which the PyTorch peer takes too
+CHECK_ABS = 1e-6  # how far ours and PyTorch's --check differences may be apart (relative to the gradient)
 STEP_CASES = ("poly", "mlp", "softmax_ce", "cnn")
 FRESH_CASES = ("poly_alone", "poly_script")    # every library in fresh processes of its own
 CASES = STEP_CASES + FRESH_CASES + tuple(BATCH_OPTIONS)
@@ -493,6 +498,21 @@ def batch_torch_driver(option):
         (h,) = grad(g, v, retain_graph=True, allow_unused=True)
         return h.item() if h is not None else 0.0
 
+    def third(g, v):
+        if not g.requires_grad:
+            return 0.0
+        (h,) = grad(g, v, create_graph=True, allow_unused=True)
+        return second(h, v) if h is not None else 0.0
+
+    def central(expr, binds, name):
+        """(f(x + eps) - f(x - eps)) / (2 eps) at the bindings, the other variables held."""
+        with torch.no_grad():
+            ends = []
+            for step in (CHECK_EPS, -CHECK_EPS):
+                at = {n: torch.tensor(v + step if n == name else v, dtype=f64) for n, v in binds.items()}
+                ends.append(eval(expr, ns, at).item())
+        return (ends[0] - ends[1]) / (2 * CHECK_EPS)
+
     def run(lines):
         for i, line in enumerate(lines, 1):
             binds, expr = bench_cli.split_job(line)
@@ -501,9 +521,22 @@ def batch_torch_driver(option):
             out = {"line": i, "expr": line, "value": f.item()}
             if option == "batch_wrt":
                 out["grad"] = {"x": grad(f, xs["x"])[0].item()}
-            elif option == "batch_order2":
+            elif option in ("batch_order2", "batch_order3"):
                 gs = grad(f, list(xs.values()), create_graph=True)
-                out["grad"] = {name: second(g, v) for (name, v), g in zip(xs.items(), gs)}
+                nth = second if option == "batch_order2" else third
+                out["grad"] = {name: nth(g, v) for (name, v), g in zip(xs.items(), gs)}
+            elif option == "batch_hessian":
+                gs = grad(f, list(xs.values()), create_graph=True)
+                out["grad"] = {name: g.item() for name, g in zip(xs, gs)}
+                out["hessian"] = {}
+                for name, g in zip(xs, gs):
+                    row = grad(g, list(xs.values()), retain_graph=True, allow_unused=True) if g.requires_grad \
+                        else (None,) * len(xs)
+                    out["hessian"][name] = {n: h.item() if h is not None else 0.0 for n, h in zip(xs, row)}
+            elif option == "batch_check":
+                gs = grad(f, list(xs.values()))
+                out["grad"] = {name: g.item() for name, g in zip(xs, gs)}
+                out["check"] = {name: abs(out["grad"][name] - central(expr, binds, name)) for name in xs}
             else:                       # the gradient, then the Jacobian: one backward per element of f
                 gs = grad(f, list(xs.values()), retain_graph=True)
                 out["grad"] = {name: g.item() for name, g in zip(xs, gs)}
@@ -528,12 +561,25 @@ def compare_batch(ours, peer, option):
     if len(ours) != len(peer):
         problems.append(f"{len(ours)} lines of ours for {len(peer)} of PyTorch's")
     worst, n, bad = bench_cli.compare(ours, peer, "PyTorch")
-    if option == "batch_jacobian":
-        for a, b in zip(ours, peer):
-            jac = a.get("jacobian", {})
-            for k, v in b["jacobian"].items():
-                d = abs(jac.get(k, math.nan) - v) / max(1.0, abs(v))
-                worst = d if not d <= worst else worst
+    for a, b in zip(ours, peer):
+        if option == "batch_jacobian":
+            pairs = [(a.get("jacobian", {}).get(k, math.nan), v) for k, v in b["jacobian"].items()]
+        elif option == "batch_hessian":
+            pairs = [(a.get("hessian", {}).get(k, {}).get(j, math.nan), v)
+                     for k, row in b["hessian"].items() for j, v in row.items()]
+        elif option == "batch_check":
+            # each is the rounding of f's two values over 2 eps (~1e-10 |f|), which the two libraries' last
+            # bits of f move: alike within CHECK_ABS of the gradient's size, not to 1e-9
+            for k, v in b["check"].items():
+                u = a.get("check", {}).get(k, math.nan)
+                if not abs(u - v) <= CHECK_ABS * max(1.0, abs(b["grad"][k])) and len(problems) < 3:
+                    problems.append(f"line {a.get('line')}: check d/d{k}: ours {u!r}, PyTorch's {v!r}")
+            continue
+        else:
+            continue
+        for u, v in pairs:
+            d = abs(u - v) / max(1.0, abs(v))
+            worst = d if not d <= worst else worst
     return worst, n, bad, problems
 
 

@@ -280,11 +280,49 @@ def run(source, bindings, options):
         return None
 
 
+def checked(source, bindings, options, check):
+    """A --check job by the lane: f and its gradient as `run` gives them, then the finite differences
+    of `check(number of names, {name: variable's value}, grad, value_at)` (job.py's: the check's three
+    dicts, or None to decline) with value_at(names, values) f's value where the variables of those
+    names hold those values -- the lane's forward again, which gives the engine form's bits. None
+    where the lane does not take the job."""
+    lane = lane_for(source, options, 4)
+    if lane is None:
+        return None
+    try:
+        program, registers = _prepared(lane, source, bindings, _Compiler)
+        if sum(step[0] == _MAKE_LEAF for step in program.steps) != len(program.variables):
+            raise _Decline  # a name bound twice: the engine form's runs hold it at each binding
+        numbers = registers[:]
+        value, grad = _result(lane, program, _execute(program.steps, registers))
+        if not grad:
+            raise _Decline  # (f depends on no variable: the engine form's message)
+        held = dict(program.variables)
+        if options.wrt:
+            grad = _chosen(program, grad, options.wrt)
+            held = {name: variable_of(program, name)[1] for name in options.wrt}
+        steps, f = program.steps, program.f
+
+        def value_at(names, values):
+            return _execute(steps, numbers[:], {held[n]: _FLOAT64(v) for n, v in zip(names, values)})[f]
+
+        result = JobResult.scalar(source, value, grad)
+        with quiet_numpy():  # (the runs' inf and nan as the engine form's)
+            checked = check(len(program.names), {name: registers[held[name]] for name in grad}, grad, value_at)
+        if checked is None:
+            raise _Decline
+        result.check, result.check_ok, result.check_notes = checked
+        taken["lane"] += 1
+        return result
+    except DECLINED:
+        return None
+
+
 def lane_for(source, options, form):
     """The lane's tables where a job of `source` with these options may take `form` (0: the lane,
-    1: `evaluate`, 2: --order 2's lane, compiled_second.py), else None: the defaults must hold (CPU,
-    float64) and the line be one the tokenizer reads ("^", the language's other spelling of **: the
-    full pipeline)."""
+    1: `evaluate`, 2: --order 2's lane, 3: --hessian's, compiled_second.py, 4: `checked`), else None: the defaults
+    must hold (CPU, float64) and the line be one the tokenizer reads ("^", the language's other
+    spelling of **: the full pipeline)."""
     fit = options.compiled_fit
     if fit is None:
         fit = options.compiled_fit = _options_fit(options)
@@ -338,17 +376,21 @@ def _chosen(program, grad, wrt):
     has a zero gradient (as the pipeline's); _Decline for any other name (the pipeline says why)."""
     chosen = {}
     for name in wrt:
-        held = program.names.get(name)
-        if held is None or held[1] != _LEAF:
-            raise _Decline
-        for variable, register in program.variables:
-            if register == held[0]:
-                g = grad.get(variable)
-                chosen[name] = numpy.zeros(()) if g is None else g
-                break
-        else:
-            raise _Decline  # an earlier variable of a name bound again: the pipeline
+        g = grad.get(variable_of(program, name)[0])
+        chosen[name] = numpy.zeros(()) if g is None else g
     return chosen
+
+
+def variable_of(program, name):
+    """(the variable, its register) that --wrt `name` holds at the end of the program, as the pipeline's
+    choice reads the names; _Decline where it holds none (the pipeline then says why)."""
+    held = program.names.get(name)
+    if held is None or held[1] != _LEAF:
+        raise _Decline
+    for variable, register in program.variables:
+        if register == held[0]:
+            return variable, register
+    raise _Decline  # an earlier variable of a name bound again: the pipeline
 
 
 def evaluate(source, bindings, options, leaf, overrides=None):
@@ -401,9 +443,10 @@ def _bind(variables, names, name, value):
 
 
 def _options_fit(options):
-    """(whether a job with these options may take the lane, `evaluate`, --order 2's lane): the lane
-    serves the defaults, --wrt, --jacobian and --weights of a number; --order 2's lane
-    (compiled_second.py) --order 2 with those but --jacobian; `evaluate` every option that
+    """(whether a job with these options may take the lane, `evaluate`, --order 2's lane, the Hessian's
+    lane, the lane's --check): the lane serves the defaults, --wrt, --jacobian and --weights of a
+    number; --order 2's lane (compiled_second.py) --order 2 with those but --jacobian; the Hessian's
+    (compiled_second.py too) --hessian with --wrt; `checked` --check with --wrt; `evaluate` every option that
     differentiates f (not --formula or --graph, which read the interpreter's record of each value);
     each on the CPU in float64, within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
@@ -413,7 +456,11 @@ def _options_fit(options):
                            or options.weights is not None and options.jacobian  # (a Jacobian is not weighted)
                            or options.jacobian and options.jacobian_mode == "forward")  # (its gradient: reverse)
     second = engine and options.order == 2 and not (options.hessian or options.check or options.jacobian)
-    return lane, engine, second
+    hessian = engine and options.order == 1 and options.hessian and not (options.check or options.jacobian
+                                                                          or options.weights is not None)
+    check = engine and options.order == 1 and options.check and not (options.hessian or options.jacobian
+                                                                      or options.weights is not None)
+    return lane, engine, second, hessian, check
 
 
 def _number(text):
@@ -788,8 +835,9 @@ _NDARRAY = numpy.ndarray
 _ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (ones_like(f)), as a scalar
 
 
-def _execute(steps, registers):
-    """Run a program's steps, appending each result to the registers."""
+def _execute(steps, registers, leaves=None):
+    """Run a program's steps, appending each result to the registers (`leaves`: {register: value} of
+    variables that hold another value than their number, --check's runs at perturbed values)."""
     append = registers.append
     np, float64, ndarray = numpy, _FLOAT64, _NDARRAY
     for code, what, ra, rb in steps:
@@ -798,7 +846,8 @@ def _execute(steps, registers):
         elif code == 1:  # _T1
             out = what(np, registers[ra])
         elif code == _MAKE_LEAF:
-            append(_FLOAT64(float(registers[ra])))
+            append(_FLOAT64(float(registers[ra])) if leaves is None or len(registers) not in leaves
+                   else leaves[len(registers)])
             continue
         elif code == _NUM2:
             append(_lane.binary(what, registers[ra], registers[rb]))

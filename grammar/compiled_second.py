@@ -34,6 +34,7 @@ __all__ = ["run"]
 _CONST, _ROOT, _PY2, _ZEROS = range(10, 14)
 _TENSOR_CODES = (C._T1, C._T2, C._MAKE_LEAF, _ROOT, _ZEROS)
 MAX_VARIANTS = 4  # recordings kept per template (one per outcome of its guards)
+_ZERO = numpy.float64(0.0)
 
 # The table ops the lane's rows' backward formulas apply, besides the lane's own rows (a formula that
 # applies any other declines). As the lane's, each gives a float64 scalar and a 0-d array the same
@@ -346,9 +347,10 @@ def _run_steps(steps, registers, root):
 
 
 def run(source, bindings, options):
-    """The JobResult of an --order 2 job by its template's recorded first backward, or None where
-    this form does not take it (the engine form then does)."""
-    lane = C.lane_for(source, options, 2)
+    """The JobResult of an --order 2 or a --hessian job by its template's recorded first backward, or
+    None where this form does not take it (the engine form then does)."""
+    hessian = options.hessian
+    lane = C.lane_for(source, options, 3 if hessian else 2)
     if lane is None:
         return None
     try:
@@ -356,7 +358,7 @@ def run(source, bindings, options):
         root = C._ROOT_GRAD if options.weights is None else C._weight(options.weights)
         C._execute(program.steps, registers)
         with C.quiet_numpy():  # the backward's inf and nan come out silently, as in the engine's
-            result = _derivatives(lane, program, registers, root, options)
+            result = (_hessian if hessian else _derivatives)(lane, program, registers, root, options)
         result.source = source
         C.taken["lane"] += 1
         return result
@@ -364,9 +366,9 @@ def run(source, bindings, options):
         return None
 
 
-def _derivatives(lane, program, registers, root, options):
-    """The first backward's recorded steps run (recorded first where no recording's guards hold),
-    then each variable's second derivative: the JobResult."""
+def _recorded(lane, program, registers, root):
+    """The template's recording of the first backward whose guards hold for this job, its steps run
+    on the job's registers (after its forward; recorded first where no recording's guards hold)."""
     forward = len(registers)
     variants = program.second
     if variants is None:
@@ -374,14 +376,19 @@ def _derivatives(lane, program, registers, root, options):
     for second in variants:
         _run_steps(second.steps, registers, root)
         if second.holds(registers):
-            break
+            return second
         del registers[forward:]
-    else:
-        if len(variants) >= MAX_VARIANTS:
-            raise C._Decline
-        second = _record(lane, program, registers)
-        variants.append(second)
-        _run_steps(second.steps, registers, root)
+    if len(variants) >= MAX_VARIANTS:
+        raise C._Decline
+    second = _record(lane, program, registers)
+    variants.append(second)
+    _run_steps(second.steps, registers, root)
+    return second
+
+
+def _derivatives(lane, program, registers, root, options):
+    """Each variable's second derivative (a backward from its first derivative): the JobResult."""
+    second = _recorded(lane, program, registers, root)
     # the variables f reaches (the engine form's choice without --wrt), or --wrt's
     grad = {name: _second_derivative(lane, second, registers, first, r) for name, r, first in second.first}
     if options.wrt:
@@ -391,13 +398,65 @@ def _derivatives(lane, program, registers, root, options):
     return result
 
 
+def _hessian(lane, program, registers, root, options):
+    """f's gradient by the lane's own backward (the engine form's first derivatives, made without a
+    graph), then the Hessian's rows: a backward from each variable's first derivative over the
+    recorded first backward, read at every variable (the rows of the engine form's Jacobian of the
+    gradient). The JobResult."""
+    value, grad = C._result(lane, program, registers, root)
+    second = _recorded(lane, program, registers, root)
+    columns = {name: (r, first) for name, r, first in second.first}
+    if options.wrt:
+        grad = C._chosen(program, grad, options.wrt)
+        columns = {name: _held(program, second, name) for name in options.wrt}
+    elif list(columns) != list(grad):
+        raise C._Decline  # (the first backward reached other variables than the lane's: not met)
+    hessian = {}
+    firsts = [first for r, first in columns.values()]
+    for i, (name, (r, first)) in enumerate(columns.items()):
+        # the engine form's rows come from one backward over every first derivative at once, each
+        # row's seed 1 at its own and 0 at the others': the zeros it carries along give its signs
+        derivatives = _derivatives_of(lane, second, registers, first, firsts, i)
+        row = hessian[name] = {other: numpy.zeros(()) if derivatives is None or derivatives[rc] is None
+                               else derivatives[rc] for other, (rc, _) in columns.items()}
+        for v in row.values():
+            if v != v:  # a NaN: its sign bit is the array loops' in the engine form's batch, not these
+                raise C._Decline  # scalars' (x86's default NaN differs between numpy's two), so it takes it
+    result = JobResult.scalar(None, value, grad)
+    result.hessian = hessian
+    return result
+
+
+def _held(program, second, name):
+    """(the register of the variable --wrt `name` holds, that of its first derivative: -1 where f is
+    linear in it or does not depend on it)."""
+    register = C.variable_of(program, name)[1]
+    for _, r, first in second.first:
+        if r == register:
+            return register, first
+    return register, -1
+
+
+def _derivatives_of(lane, second, registers, first, firsts=None, row=0):
+    """The gradients (by register) of a backward from the first derivative in register `first`, over
+    forward and recorded steps -- or, given `firsts`, from all of them, 1 into the one at position
+    `row` (that is `first`) and 0 into the others, added in their order as the engine adds its roots'
+    gradients (two variables may share a first derivative); None where `first` is no function of any
+    variable (-1)."""
+    if first < 0:
+        return None
+    grads = [None] * len(registers)
+    for k, r in enumerate(firsts or (first,)):
+        if r >= 0:
+            seed = C._ROOT_GRAD if k == row else _ZERO
+            grads[r] = seed if grads[r] is None else grads[r] + seed
+    C._backward(lane.F, second.backward, registers, grads)
+    return grads
+
+
 def _second_derivative(lane, second, registers, first, variable):
     """d2f/dx2 of the variable in register `variable`: a backward from its first derivative's
     register `first` (zero where that does not depend on it, -1, as the engine form's)."""
-    if first < 0:
-        return numpy.zeros(())
-    grads = [None] * len(registers)
-    grads[first] = C._ROOT_GRAD
-    C._backward(lane.F, second.backward, registers, grads)
-    g = grads[variable]
+    grads = _derivatives_of(lane, second, registers, first)
+    g = None if grads is None else grads[variable]
     return numpy.zeros(()) if g is None else g

@@ -12,6 +12,7 @@ engine. Results are plain numpy arrays and Python values, ready to print.
 """
 import contextlib
 import dataclasses
+import functools
 import math
 import os
 
@@ -524,8 +525,10 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length and not options.tangent:  # (longer: the parser refuses it)
         result = compiled.run(source, bindings, options)
-        if result is None and options.order == 2:
+        if result is None and (options.order == 2 or options.hessian):
             result = compiled_second.run(source, bindings, options)
+        if result is None and options.check:
+            result = compiled.checked(source, bindings, options, functools.partial(_lane_check, source, options))
         if result is None:  # (a program of the language's operations changes no engine setting: --check's
             # runs through the pipeline seed the random generator, which `isolated` puts back)
             result = isolated(_run_compiled, source, bindings, options) if options.check else \
@@ -597,7 +600,8 @@ def _run_compiled(source, bindings, options):
             if evaluated is None:
                 return None
             f, variables, names = evaluated
-            if options.check and _check_runs(names, options) > options.max_steps:
+            if options.check and _check_runs([v.numel() if isinstance(v, E.Tensor) else None for v in names.values()],
+                                             options) > options.max_steps:
                 return None
             result = _differentiate(source, bindings, options, _Evaluated(variables, names), f)
     except Exception:
@@ -606,13 +610,24 @@ def _run_compiled(source, bindings, options):
     return result
 
 
-def _check_runs(names, options):
+def _check_runs(sizes, options):
     """More steps than --check's runs of a one-line job can take (the pipeline counts them against
     the budget): at most every token an instruction, the program run again twice for every element
-    checked of every variable it may be asked about, and three times more for a note, per variable."""
+    checked of every variable it may be asked about, and three times more for a note, per variable.
+    `sizes`: the elements of each name the program binds (None for what is not a tensor)."""
     per_run = (compiled.MIN_STEPS // compiled.MAX_TOKENS) * (compiled.MAX_TOKENS + len(options.weights or ""))
-    elements = sum(min(v.numel(), _CHECK_LIMIT) for v in names.values() if isinstance(v, E.Tensor))
-    return per_run * (1 + len(names) * (2 * elements + 4))
+    elements = sum(min(n, _CHECK_LIMIT) for n in sizes if n is not None)
+    return per_run * (1 + len(sizes) * (2 * elements + 4))
+
+
+def _lane_check(source, options, n_names, values, grads, value_at):
+    """--check of a job the lane ran (compiled.checked): _check's three dicts, its runs at perturbed
+    values the lane's forward (`value_at`); None where the pipeline could count more steps than the
+    budget (it then runs the job and counts them)."""
+    if _check_runs([1] * n_names, options) > options.max_steps:
+        return None
+    variables = {name: E.tensor(v, dtype=E.float64) for name, v in values.items()}
+    return _check(source, (), options, None, variables, grads, value_at)
 
 
 def out_of_memory(e, max_memory):
@@ -723,10 +738,11 @@ _CHECK_LIMIT = 2000  # elements per variable checked by finite differences
 _CHECK_TOLERANCE = {"float64": (1e-5, 1e-4), "float32": (1e-2, 1e-2)}
 
 
-def _check(source, bindings, options, interp, variables, grads):
+def _check(source, bindings, options, interp, variables, grads, value_at=None):
     """({name: largest |derivative - central difference|}, {name: within tolerance},
     {name: note}), the differences taken by the engine's gradcheck (of the job re-run
-    with perturbed bindings). Where a derivative disagrees, its worst element is
+    with perturbed bindings; `value_at(names, values)`: f's value so, where the lane ran
+    the job). Where a derivative disagrees, its worst element is
     looked at from each side: if the one-sided slopes differ (a kink, as relu's at 0)
     or one side is undefined (sqrt's at 0), f is not differentiable there and the
     note says so -- the derivative is then PyTorch's convention, not a limit."""
@@ -739,9 +755,11 @@ def _check(source, bindings, options, interp, variables, grads):
     # fresh leaves holding the bindings' values: the differences perturb these in place
     inputs = [E.tensor(_host(variables[n]), dtype=variables[n].dtype) for n in names]
     errors = {}
-    steps_left = [options.max_steps - interp.steps]  # one step budget for the job and all its re-runs
+    steps_left = [options.max_steps - (interp.steps if interp is not None else 0)]  # one budget for all runs
     for k, name in enumerate(names):
         def target(*values, name=name):
+            if value_at is not None:  # (order 1 and no weights: f itself)
+                return E.tensor(float(value_at(names, [_host(v) for v in values])), dtype=E.float64)
             """The scalar whose gradient by `name` is the reported derivative."""
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),

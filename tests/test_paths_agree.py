@@ -219,12 +219,22 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
 
 
 # ---------------------------------------------------------------- the options the compiled forms take
-# The lean lane takes --wrt, --jacobian and --weights of a number (grammar/compiled.py _options_fit);
-# --order, --hessian and --check take its engine form (compiled.evaluate). Each with the same generated
-# batch, through every path above that a command line can name.
+# The lean lane takes --wrt, --jacobian and --weights of a number, --order 2 and --hessian (with --wrt)
+# its recorded first backward (compiled_second.py), --check (with --wrt) its finite differences
+# (compiled.checked) (grammar/compiled.py _options_fit); --order 3 and a weighted --hessian take its
+# engine form (compiled.evaluate). Each with the same generated batch, through every path above that a
+# command line can name.
 LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian"),
-                ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5")]
-ENGINE_FORM_OPTIONS = [("--order", "3"), ("--hessian",), ("--check",)]
+                ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5"), ("--hessian",),
+                ("--hessian", "--wrt", "x"), ("--check",), ("--check", "--wrt", "x")]
+ENGINE_FORM_OPTIONS = [("--order", "3"), ("--hessian", "--weights", "2")]
+
+
+def _lane_entry(options):
+    """(module, function) of the compiled form a batch with `options` takes."""
+    if "--hessian" in options or "--order" in options and options[options.index("--order") + 1] == "2":
+        return compiled_second, "run"
+    return lean_lane, "checked" if "--check" in options else "run"
 
 
 @pytest.fixture(scope="module")
@@ -261,6 +271,7 @@ def _process_paths(cli, batch_input, options, dask_cluster, monkeypatch):
     with monkeypatch.context() as m:
         m.setattr(lean_lane, "run", lambda *a: None)
         m.setattr(lean_lane, "evaluate", lambda *a, **k: None)
+        m.setattr(lean_lane, "checked", lambda *a: None)
         m.setattr(compiled_second, "run", lambda *a: None)
         assert cli.invoke("eval", "-", "--json", *options, input=batch_input).stdout == batch.stdout
     return batch.stdout
@@ -315,10 +326,9 @@ def test_a_number_bound_on_the_command_line_through_every_path(cli, monkeypatch,
 
 def test_the_compiled_forms_take_the_options(cli, monkeypatch):
     """The options above really reach the lean lane (LANE_OPTIONS) and its engine form (the others)."""
-    for options, form in [(o, "run") for o in LANE_OPTIONS] + [(o, "evaluate") for o in ENGINE_FORM_OPTIONS]:
+    for options, (module, form) in [(o, _lane_entry(o)) for o in LANE_OPTIONS] + \
+            [(o, (lean_lane, "evaluate")) for o in ENGINE_FORM_OPTIONS]:
         taken = []
-        module = compiled_second if "--order" in options and options[options.index("--order") + 1] == "2" \
-            else lean_lane  # (--order 2's lane)
         real = getattr(module, form)
         monkeypatch.setattr(module, form, lambda *a, real=real, **k: taken.append(r) or r
                             if (r := real(*a, **k)) is not None else None)

@@ -1,0 +1,150 @@
+"""--hessian and --check in the compiled form. The Hessian: the lane's gradient, then a backward from
+each variable's first derivative over the template's recorded first backward (compiled_second.py),
+seeded as the engine form's one batched backward seeds it (1 at the row's own first derivative, 0 at
+the others'), so its signed zeros are the engine form's too. The check: the lane's gradient, then
+job.py's finite differences with f re-run by the lane's forward at the perturbed values
+(compiled.checked). For generated jobs, with --wrt, both take the lane and give the engine form's and
+the full pipeline's values bit for bit; the values are the hand-derived ones."""
+import math
+import random
+
+import numpy
+import pytest
+
+from autodiff.engine.state import isolated
+from autodiff.grammar import compiled, compiled_second
+from autodiff.grammar.job import JobOptions, _run_job, run_job
+
+FUNCTIONS = sorted(compiled._get_lane().functions)
+
+
+def _bits(v):
+    return numpy.asarray(v, dtype=numpy.float64).tobytes()
+
+
+def _outcome(run, source, options):
+    with numpy.errstate(all="ignore"):  # as the command line runs jobs
+        try:
+            r = run(source, (), options)
+        except Exception as e:  # the pipeline's error: the same from every form
+            return type(e).__name__, str(e)
+    hessian = [(a, [(b, _bits(h)) for b, h in row.items()]) for a, row in (r.hessian or {}).items()]
+    check = [(n, _bits(v), r.check_ok[n], r.check_notes.get(n)) for n, v in (r.check or {}).items()]
+    return _bits(r.value), r.order, [(n, _bits(g)) for n, g in r.grad.items()], hessian, check
+
+
+def _three_forms(source, entry, **kw):
+    """(the lane's outcome, whether the lane took it, the engine form's, the full pipeline's); `entry`:
+    (module, function) of the lane's form, switched off for the engine form's run."""
+    before = compiled.taken["lane"]
+    lane = _outcome(run_job, source, JobOptions(**kw))
+    took = compiled.taken["lane"] - before
+    module, name = entry
+    real = getattr(module, name)
+    setattr(module, name, lambda *a: None)
+    try:
+        engine = _outcome(run_job, source, JobOptions(**kw))
+    finally:
+        setattr(module, name, real)
+    full = _outcome(lambda *a: isolated(_run_job, *a), source, JobOptions(**kw))
+    return lane, took, engine, full
+
+
+def _job(r):
+    names = ["x", "y"][:r.randint(1, 2)]
+    f = r.choice(FUNCTIONS)
+    a, b = (f"{r.uniform(-2, 2):.4g}" for _ in range(2))
+    e = r.choice(["0", "1", "2", "3", "0.5", "-1", "2.5", f"{r.uniform(0.1, 3):.3g}"])
+    v = r.choice(names)
+    body = r.choice([f"{f}({a}*{v}) * x + x**{e}", f"{f}(x*{v}) / {v} - {b}/x", f"{f}(x)**{e} + {v}",
+                     f"-{f}(x - {v})**2 + {b}*{v}*x", f"z = {f}(x); z*z*{v} - x**{e}", f"{a}*x**{e} + {f}({v})",
+                     f"{f}({f}(x)) - x/{b} + {v}**{e}", f"({a} - x*{v})**{e} * {f}({v})", f"w = {a}; {f}(x + w)*{v}"])
+    bindings = [f"{n} = {r.uniform(-1.5, 2.5):.4g}" for n in names]
+    return "; ".join(bindings + [body])
+
+
+HESSIAN = (compiled_second, "run")
+CHECK = (compiled, "checked")
+
+
+@pytest.mark.parametrize("seed", range(30))
+@pytest.mark.parametrize("option, entry", [("hessian", HESSIAN), ("check", CHECK)])
+def test_generated_jobs_take_the_lane_with_the_engine_forms_bits(option, entry, seed):
+    r = random.Random(seed)
+    taken = 0
+    for _ in range(30):
+        source = _job(r)
+        kw = r.choice([{}, {}, {"wrt": ("x",)}, {"wrt": ("x", "y")}])
+        lane, took, engine, full = _three_forms(source, entry, **{option: True}, **kw)
+        assert lane == engine == full, (source, kw)
+        taken += took
+    assert taken >= 10  # (a NaN in the Hessian, a variable bound twice, an error: the engine form takes those)
+
+
+def test_the_batch_benchmarks_jobs_all_take_the_lane():
+    import sys
+    import pathlib
+    sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
+    from bench_cli import make_jobs
+    for option in ("hessian", "check"):
+        options = JobOptions(**{option: True})
+        before = compiled.taken["lane"]
+        for line, _, _ in make_jobs(300, seed=11):
+            run_job(line, (), options)
+        assert compiled.taken["lane"] - before == 300, option
+
+
+def test_hand_derived_hessian():
+    # f = x**3 * y + sin(y): H = [[6xy, 3x**2], [3x**2, -sin(y)]]
+    r = run_job("x = 1.5; y = -0.5; x**3 * y + sin(y)", (), JobOptions(hessian=True))
+    x, y = 1.5, -0.5
+    assert r.grad["x"] == pytest.approx(3 * x * x * y) and r.grad["y"] == pytest.approx(x ** 3 + math.cos(y))
+    assert float(r.hessian["x"]["x"]) == pytest.approx(6 * x * y)
+    assert float(r.hessian["x"]["y"]) == float(r.hessian["y"]["x"]) == pytest.approx(3 * x * x)
+    assert float(r.hessian["y"]["y"]) == pytest.approx(-math.sin(y))
+
+
+def test_a_first_derivative_two_variables_share_is_seeded_once():
+    # sigmoid(x + a): the add passes one first derivative to both x and a; each entry is s'' = s(1-s)(1-2s)
+    taken = compiled.taken["lane"]
+    r = run_job("a = 1.72; sigmoid(x + a)", (("x", "0.3"),), JobOptions(hessian=True))
+    assert compiled.taken["lane"] == taken + 1
+    s = 1 / (1 + math.exp(-2.02))
+    for row in r.hessian.values():
+        for h in row.values():
+            assert float(h) == pytest.approx(s * (1 - s) * (1 - 2 * s))
+
+
+def test_a_cross_term_f_has_not_is_the_engine_forms_signed_zero():
+    # f = 2 x**3 - 1.5 sin(y): d2f/dxdy is 0; the engine form's batched backward carries the other row's zero
+    # through -1.5 cos(y) and so gives -0.0, and so does the lane
+    source = "x = 1.2; y = 0.4; 2*x**3 - 1.5*sin(y)"
+    lane, took, engine, full = _three_forms(source, HESSIAN, hessian=True)
+    assert took == 1 and lane == engine == full
+    r = run_job(source, (), JobOptions(hessian=True))
+    assert float(r.hessian["x"]["y"]) == 0.0 and float(r.hessian["y"]["x"]) == 0.0
+    assert math.copysign(1, float(r.hessian["x"]["y"])) == math.copysign(1, float(full_hessian(source)["x"]["y"]))
+
+
+def full_hessian(source):
+    return isolated(_run_job, source, (), JobOptions(hessian=True)).hessian
+
+
+def test_a_nan_in_the_hessian_takes_the_engine_form():
+    taken = compiled.taken["lane"]
+    r = run_job("x = 2.154; z = arccos(x); z*z*x - x**-1", (), JobOptions(hessian=True))
+    assert compiled.taken["lane"] == taken and math.isnan(float(r.hessian["x"]["x"]))
+
+
+def test_the_check_holds_the_other_variables_and_finds_a_kink():
+    r = run_job("x = 0.7; y = 2.0; x*y + exp(x)", (), JobOptions(check=True))
+    assert r.check_ok == {"x": True, "y": True} and max(r.check.values()) < 1e-8
+    taken = compiled.taken["lane"]
+    r = run_job("x = 0.0; relu(x) + x", (), JobOptions(check=True))  # a kink: the note says so, from the lane too
+    assert compiled.taken["lane"] == taken + 1
+    assert r.check_ok == {"x": False} and "not differentiable" in r.check_notes["x"]
+
+
+def test_a_name_bound_twice_takes_the_engine_form():
+    lane, took, engine, full = _three_forms("x = 0.5; x = 1.5; sin(x)*x", CHECK, check=True)
+    assert took == 0 and lane == engine == full
