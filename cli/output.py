@@ -99,23 +99,27 @@ def job_json(line, text, r, graph=None):
 
 
 def job_json_line(line, text, r, graph=None):
-    """One job's JSON line: dumps(job_json(...)). A float64 scalar result with its gradients and
-    nothing more (the usual batch job) is written straight out -- the same bytes at a third of the
-    cost."""
-    if graph is None and not r.shape and r.dtype == "float64" and r.jacobian is None and r.hessian is None \
-            and r.formula is None and r.check is None and r.jvp is None:
+    """One job's JSON line: dumps(job_json(...)). A float64 scalar result whose gradients -- and
+    Hessian and check, if asked -- are float64 scalars (the usual batch job) is written straight
+    out: the same bytes at a third of the cost."""
+    if graph is None and not r.shape and r.dtype == "float64" and r.jacobian is None and r.formula is None \
+            and r.jvp is None:
         value = _json_float(r.value)
-        if value is not None:
-            grads = []
-            for name, g in r.grad.items():
-                g = _json_float(g)
-                if g is None:
-                    break
-                grads.append(f"{_json_string(name)}: {g}")
-            else:
-                return (f'{{"line": {line}, "expr": {_json_string(text)}, "value": {value}, "shape": [], '
-                        f'"dtype": "float64", "device": {_json_string(r.device)}, "order": {r.order}, '
-                        f'"grad": {{{", ".join(grads)}}}}}')
+        grad = _json_floats(r.grad)
+        if value is not None and grad is not None:
+            out = (f'{{"line": {line}, "expr": {_json_string(text)}, "value": {value}, "shape": [], '
+                    f'"dtype": "float64", "device": {_json_string(r.device)}, "order": {r.order}, "grad": {grad}')
+            if r.hessian is not None:
+                rows = [(a, _json_floats(row)) for a, row in r.hessian.items()]
+                if any(row is None for _, row in rows):
+                    return dumps(job_json(line, text, r, graph))
+                out += ', "hessian": {' + ", ".join(f"{_json_string(a)}: {row}" for a, row in rows) + "}"
+            if r.check is not None:
+                check = _json_floats(r.check)
+                if check is None:
+                    return dumps(job_json(line, text, r, graph))
+                out += f', "check": {check}'
+            return out + "}"
     return dumps(job_json(line, text, r, graph))
 
 
@@ -125,14 +129,26 @@ _F64, _NDARRAY = numpy.float64, numpy.ndarray
 
 
 def _json_float(v):
-    """A float64 scalar (or 0-d array) as our JSON writes it (nan and infinities as strings), or None
-    for anything else."""
-    if v.__class__ is not _F64 and not (v.__class__ is _NDARRAY and v.dtype == _FLOAT64 and not v.shape):
+    """A float64 scalar, 0-d array or Python float as our JSON writes it (nan and infinities as
+    strings), or None for anything else."""
+    if v.__class__ is not _F64 and v.__class__ is not float and \
+            not (v.__class__ is _NDARRAY and v.dtype == _FLOAT64 and not v.shape):
         return None
     f = float(v)
     if f - f == 0:
         return float.__repr__(f)
     return '"nan"' if f != f else ('"inf"' if f > 0 else '"-inf"')
+
+
+def _json_floats(d):
+    """A dict of names to what _json_float writes, as our JSON writes it; None if any is not one."""
+    items = []
+    for name, v in d.items():
+        v = _json_float(v)
+        if v is None:
+            return None
+        items.append(f"{_json_string(name)}: {v}")
+    return "{" + ", ".join(items) + "}"
 
 
 def error_json(error, source):

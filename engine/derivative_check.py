@@ -626,12 +626,12 @@ def _host(t):
 def numerical_jacobian(fn, inputs, eps=1e-6, max_elements=None):
     """J[out][in] as 2-D host arrays (out.numel x in.numel), by central differences
     (of the first `max_elements` elements of each input, if given; the other
-    columns stay zero)."""
+    columns stay zero). fn runs at the perturbed points only (and once as it is where
+    nothing is perturbed, for the outputs' sizes)."""
     inputs = _tuple(inputs)
     # evaluate with grad on (a function may itself differentiate), and read only the values
+    jac = None
     with enable_grad():
-        outs = _outputs(fn, inputs)
-        jac = [[numpy.zeros((o.numel(), x.numel())) for x in inputs] for o in outs]
         for j, x in enumerate(inputs):
             if not x.requires_grad:
                 continue
@@ -644,8 +644,12 @@ def numerical_jacobian(fn, inputs, eps=1e-6, max_elements=None):
                 flat[k] = orig - eps
                 minus = [_host(o.detach()).reshape(-1) for o in _outputs(fn, inputs)]
                 flat[k] = orig
-                for i in range(len(outs)):
+                if jac is None:
+                    jac = [[numpy.zeros((p.size, t.numel())) for t in inputs] for p in plus]
+                for i in range(len(plus)):
                     jac[i][j][:, k] = (plus[i] - minus[i]) / (2 * eps)
+        if jac is None:
+            jac = [[numpy.zeros((o.numel(), x.numel())) for x in inputs] for o in _outputs(fn, inputs)]
     return jac
 
 

@@ -626,7 +626,7 @@ def _lane_check(source, options, n_names, values, grads, value_at):
     budget (it then runs the job and counts them)."""
     if _check_runs([1] * n_names, options) > options.max_steps:
         return None
-    variables = {name: E.tensor(v, dtype=E.float64) for name, v in values.items()}
+    variables = {name: E.from_numpy(numpy.array(v, dtype=numpy.float64)) for name, v in values.items()}
     return _check(source, (), options, None, variables, grads, value_at)
 
 
@@ -758,8 +758,8 @@ def _check(source, bindings, options, interp, variables, grads, value_at=None):
     steps_left = [options.max_steps - (interp.steps if interp is not None else 0)]  # one budget for all runs
     for k, name in enumerate(names):
         def target(*values, name=name):
-            if value_at is not None:  # (order 1 and no weights: f itself)
-                return E.tensor(float(value_at(names, [_host(v) for v in values])), dtype=E.float64)
+            if value_at is not None:  # (order 1, no weights, on the CPU: f itself)
+                return E.from_numpy(numpy.array(float(value_at(names, [_host(v) for v in values]))))
             """The scalar whose gradient by `name` is the reported derivative."""
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),

@@ -656,6 +656,12 @@ def test_a_scalar_jobs_json_line_is_the_encoders_bytes():
     for i, v in enumerate(values):  # the compiled form's results (JobResult.scalar)
         r = JobResult.scalar("x = 1e-3; -x/2 + sin(x)", v, {"x": values[-1 - i], "θ": values[(i * 5) % len(values)]})
         assert job_json_line(7, r.source, r) == dumps(job_json(7, r.source, r))
+        # with a Hessian of scalars, and a check's Python floats: written straight out too
+        r.hessian = {"x": {"x": values[i], "θ": values[-1 - i]}, "θ": {"x": values[-1 - i], "θ": v}}
+        r.check = {"x": float(values[(i * 7) % len(values)]), "θ": 1.5e-11}
+        assert job_json_line(7, r.source, r) == dumps(job_json(7, r.source, r))
+    r.hessian = {"x": {"x": numpy.array([1.0, 2.0])}}  # a block of a tensor: the encoder
+    assert job_json_line(7, r.source, r) == dumps(job_json(7, r.source, r))
 
 
 # ------------------------------------------------------------------ issue 27

@@ -258,3 +258,25 @@ def test_float32_warning_names_the_input():
         "Input #1 requires gradient and is not a double precision floating point or complex. This check will "
         "likely fail if all the inputs are not of double precision floating point or complex. "]
     assert all(r.category is UserWarning for r in records)
+
+
+def test_numerical_jacobian_runs_f_twice_per_element_and_once_when_nothing_is_perturbed():
+    import math
+    import numpy
+    from autodiff.engine.derivative_check import numerical_jacobian
+    calls = []
+
+    def f(x, y):
+        calls.append(1)
+        return ad.stack([x[0] * y, ad.sin(x[1])]), x.sum()
+
+    x = ad.tensor([0.5, -1.25], dtype=ad.float64, requires_grad=True)
+    y = ad.tensor(2.0, dtype=ad.float64)
+    (jx, jy), (sx, sy) = numerical_jacobian(f, (x, y))
+    assert len(calls) == 4  # x's two elements, each at +eps and -eps; y is not perturbed
+    assert numpy.allclose(jx, [[2.0, 0.0], [0.0, math.cos(-1.25)]], atol=1e-8) and numpy.allclose(sx, [[1.0, 1.0]])
+    assert jy.shape == (2, 1) and not jy.any() and sy.shape == (1, 1)
+    assert x.detach().numpy().tolist() == [0.5, -1.25]  # put back as it was
+    calls.clear()
+    (jx, jy), _ = numerical_jacobian(f, (x.detach(), y))  # nothing to perturb: zeros of the outputs' sizes
+    assert len(calls) == 1 and jx.shape == (2, 2) and not jx.any()
