@@ -445,7 +445,7 @@ def _bind(variables, names, name, value):
 def _options_fit(options):
     """(whether a job with these options may take the lane, `evaluate`, --order 2's lane, the Hessian's
     lane, the lane's --check): the lane serves the defaults, --wrt, --jacobian and --weights of a
-    number; --order 2's lane (compiled_second.py) --order 2 with those but --jacobian; the Hessian's
+    number; --order 2's lane (compiled_second.py) --order 2 and 3 with those but --jacobian; the Hessian's
     (compiled_second.py too) --hessian with --wrt; `checked` --check with --wrt; `evaluate` every option that
     differentiates f (not --formula or --graph, which read the interpreter's record of each value);
     each on the CPU in float64, within the budgets a one-line program cannot reach."""
@@ -455,7 +455,7 @@ def _options_fit(options):
     lane = engine and not (options.order != 1 or options.hessian or options.check
                            or options.weights is not None and options.jacobian  # (a Jacobian is not weighted)
                            or options.jacobian and options.jacobian_mode == "forward")  # (its gradient: reverse)
-    second = engine and options.order == 2 and not (options.hessian or options.check or options.jacobian)
+    second = engine and options.order in (2, 3) and not (options.hessian or options.check or options.jacobian)
     hessian = engine and options.order == 1 and options.hessian and not (options.check or options.jacobian
                                                                           or options.weights is not None)
     check = engine and options.order == 1 and options.check and not (options.hessian or options.jacobian

@@ -253,7 +253,7 @@ class _Second:
     """A template's recorded first backward: its steps (after the forward's), its guards, the
     backward entries of forward and recorded steps newest first, and (name, register, its first
     derivative's register: -1 where f is linear in it) of each variable f depends on."""
-    __slots__ = ("steps", "guards", "backward", "first")
+    __slots__ = ("steps", "guards", "backward", "first", "again")
 
     def holds(self, registers):
         for r, function, o, outcome in self.guards:
@@ -280,6 +280,7 @@ def _record(lane, program, registers):
                 prev = grads.get(k)
                 grads[k] = gi if prev is None else prev + gi
     second = _Second()
+    second.again = {}  # --order 3: {variable's register: recordings of the backward from its first derivative}
     first_step = len(program.steps)
     second.steps = rec.c.steps[first_step:]
     second.guards = tuple(rec.guards)
@@ -358,7 +359,8 @@ def run(source, bindings, options):
         root = C._ROOT_GRAD if options.weights is None else C._weight(options.weights)
         C._execute(program.steps, registers)
         with C.quiet_numpy():  # the backward's inf and nan come out silently, as in the engine's
-            result = (_hessian if hessian else _derivatives)(lane, program, registers, root, options)
+            form = _hessian if hessian else _third_derivatives if options.order == 3 else _derivatives
+            result = form(lane, program, registers, root, options)
         result.source = source
         C.taken["lane"] += 1
         return result
@@ -366,13 +368,15 @@ def run(source, bindings, options):
         return None
 
 
-def _recorded(lane, program, registers, root):
+def _recorded(lane, program, registers, root, variants=None):
     """The template's recording of the first backward whose guards hold for this job, its steps run
-    on the job's registers (after its forward; recorded first where no recording's guards hold)."""
+    on the job's registers (after its forward; recorded first where no recording's guards hold).
+    `variants`: the recordings to look in and add to (the program's own by default)."""
     forward = len(registers)
-    variants = program.second
     if variants is None:
-        variants = program.second = []
+        variants = program.second
+        if variants is None:
+            variants = program.second = []
     for second in variants:
         _run_steps(second.steps, registers, root)
         if second.holds(registers):
@@ -395,6 +399,42 @@ def _derivatives(lane, program, registers, root, options):
         grad = C._chosen(program, grad, options.wrt)
     result = JobResult.scalar(None, registers[program.f], grad)
     result.order = 2
+    return result
+
+
+class _Again:
+    """What _record reads of a program, for the backward from one variable's first derivative over
+    forward and recorded steps (--order 3's second backward, recorded in its turn)."""
+    __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "second")
+
+    def __init__(self, program, second, variable, first):
+        self.steps, self.backward, self.f = program.steps + second.steps, second.backward, first
+        self.variables, self.n_numbers = [variable], program.n_numbers
+        self.second = second.again.setdefault(variable[1], [])
+
+
+def _third_derivatives(lane, program, registers, root, options):
+    """Each variable's third derivative, as the engine form chains them: the first backward recorded,
+    then the backward from the variable's first derivative to it recorded in its turn (the engine form's
+    create_graph pass by that variable alone), then a backward from its second derivative. The
+    JobResult."""
+    second = _recorded(lane, program, registers, root)
+    grad = {}
+    for name, r, first in second.first:
+        g = None
+        if first >= 0:
+            base = len(registers)
+            again = _Again(program, second, (name, r), first)
+            third = _recorded(lane, again, registers, C._ROOT_GRAD, again.second)
+            (_, _, h), = third.first or ((None, None, -1),)
+            derivatives = _derivatives_of(lane, third, registers, h)
+            g = None if derivatives is None else derivatives[r]
+            del registers[base:]
+        grad[name] = numpy.zeros(()) if g is None else g
+    if options.wrt:
+        grad = C._chosen(program, grad, options.wrt)
+    result = JobResult.scalar(None, registers[program.f], grad)
+    result.order = 3
     return result
 
 

@@ -525,7 +525,7 @@ def run_job(source, bindings=(), options=None):
             return run_job(source, bindings, options)
     if len(source) <= current.max_line_length and not options.tangent:  # (longer: the parser refuses it)
         result = compiled.run(source, bindings, options)
-        if result is None and (options.order == 2 or options.hessian):
+        if result is None and (options.order in (2, 3) or options.hessian):
             result = compiled_second.run(source, bindings, options)
         if result is None and options.check:
             result = compiled.checked(source, bindings, options, functools.partial(_lane_check, source, options))

@@ -219,20 +219,20 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
 
 
 # ---------------------------------------------------------------- the options the compiled forms take
-# The lean lane takes --wrt, --jacobian and --weights of a number, --order 2 and --hessian (with --wrt)
-# its recorded first backward (compiled_second.py), --check (with --wrt) its finite differences
-# (compiled.checked) (grammar/compiled.py _options_fit); --order 3 and a weighted --hessian take its
+# The lean lane takes --wrt, --jacobian and --weights of a number, --order 2 and 3 and --hessian (with
+# --wrt) its recorded backward passes (compiled_second.py), --check (with --wrt) its finite differences
+# (compiled.checked) (grammar/compiled.py _options_fit); --order 4 and a weighted --hessian take its
 # engine form (compiled.evaluate). Each with the same generated batch, through every path above that a
 # command line can name.
 LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian"),
-                ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5"), ("--hessian",),
-                ("--hessian", "--wrt", "x"), ("--check",), ("--check", "--wrt", "x")]
-ENGINE_FORM_OPTIONS = [("--order", "3"), ("--hessian", "--weights", "2")]
+                ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5"), ("--order", "3"),
+                ("--hessian",), ("--hessian", "--wrt", "x"), ("--check",), ("--check", "--wrt", "x")]
+ENGINE_FORM_OPTIONS = [("--order", "4"), ("--hessian", "--weights", "2")]
 
 
 def _lane_entry(options):
     """(module, function) of the compiled form a batch with `options` takes."""
-    if "--hessian" in options or "--order" in options and options[options.index("--order") + 1] == "2":
+    if "--hessian" in options or "--order" in options and options[options.index("--order") + 1] in ("2", "3"):
         return compiled_second, "run"
     return lean_lane, "checked" if "--check" in options else "run"
 

@@ -1,10 +1,13 @@
-"""--hessian and --check in the compiled form. The Hessian: the lane's gradient, then a backward from
+"""--hessian, --check and --order 3 in the compiled form. The Hessian: the lane's gradient, then a backward from
 each variable's first derivative over the template's recorded first backward (compiled_second.py),
 seeded as the engine form's one batched backward seeds it (1 at the row's own first derivative, 0 at
 the others'), so its signed zeros are the engine form's too. The check: the lane's gradient, then
 job.py's finite differences with f re-run by the lane's forward at the perturbed values
-(compiled.checked). For generated jobs, with --wrt, both take the lane and give the engine form's and
-the full pipeline's values bit for bit; the values are the hand-derived ones."""
+(compiled.checked). The third derivative: the backward from each variable's first derivative recorded
+in its turn over the recorded first backward (the engine form's create_graph pass by that variable),
+then a backward from the second derivative. For generated jobs, with --wrt (and --weights for the
+order), each takes the lane and gives the engine form's and the full pipeline's values bit for bit;
+the values are the hand-derived ones."""
 import math
 import random
 
@@ -68,14 +71,16 @@ CHECK = (compiled, "checked")
 
 
 @pytest.mark.parametrize("seed", range(30))
-@pytest.mark.parametrize("option, entry", [("hessian", HESSIAN), ("check", CHECK)])
+@pytest.mark.parametrize("option, entry", [("hessian", HESSIAN), ("check", CHECK), ("order", HESSIAN)])
 def test_generated_jobs_take_the_lane_with_the_engine_forms_bits(option, entry, seed):
     r = random.Random(seed)
     taken = 0
     for _ in range(30):
         source = _job(r)
         kw = r.choice([{}, {}, {"wrt": ("x",)}, {"wrt": ("x", "y")}])
-        lane, took, engine, full = _three_forms(source, entry, **{option: True}, **kw)
+        if option == "order":
+            kw = dict(r.choice([kw, {"weights": "-0.75"}]), order=3)
+        lane, took, engine, full = _three_forms(source, entry, **({} if option == "order" else {option: True}), **kw)
         assert lane == engine == full, (source, kw)
         taken += took
     assert taken >= 10  # (a NaN in the Hessian, a variable bound twice, an error: the engine form takes those)
@@ -86,8 +91,8 @@ def test_the_batch_benchmarks_jobs_all_take_the_lane():
     import pathlib
     sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[2] / "benchmarks"))
     from bench_cli import make_jobs
-    for option in ("hessian", "check"):
-        options = JobOptions(**{option: True})
+    for option in ("hessian", "check", "order"):
+        options = JobOptions(order=3) if option == "order" else JobOptions(**{option: True})
         before = compiled.taken["lane"]
         for line, _, _ in make_jobs(300, seed=11):
             run_job(line, (), options)
@@ -148,3 +153,15 @@ def test_the_check_holds_the_other_variables_and_finds_a_kink():
 def test_a_name_bound_twice_takes_the_engine_form():
     lane, took, engine, full = _three_forms("x = 0.5; x = 1.5; sin(x)*x", CHECK, check=True)
     assert took == 0 and lane == engine == full
+
+
+def test_hand_derived_third_derivatives():
+    # f = x**4 * y + sin(x*y): d3f/dx3 = 24 x y - y**3 cos(xy), d3f/dy3 = -x**3 cos(xy)
+    taken = compiled.taken["lane"]
+    r = run_job("x = 0.75; y = -1.25; x**4 * y + sin(x*y)", (), JobOptions(order=3))
+    assert compiled.taken["lane"] == taken + 1 and r.order == 3
+    x, y = 0.75, -1.25
+    assert float(r.grad["x"]) == pytest.approx(24 * x * y - y ** 3 * math.cos(x * y))
+    assert float(r.grad["y"]) == pytest.approx(-x ** 3 * math.cos(x * y))
+    r = run_job("x = 2.0; 3*x**2 + x", (), JobOptions(order=3))  # a second derivative with no variable in it
+    assert float(r.grad["x"]) == 0.0
