@@ -253,7 +253,7 @@ class _Second:
     """A template's recorded first backward: its steps (after the forward's), its guards, the
     backward entries of forward and recorded steps newest first, and (name, register, its first
     derivative's register: -1 where f is linear in it) of each variable f depends on."""
-    __slots__ = ("steps", "guards", "backward", "first", "again")
+    __slots__ = ("steps", "guards", "backward", "first", "again", "live")
 
     def holds(self, registers):
         for r, function, o, outcome in self.guards:
@@ -284,7 +284,8 @@ def _record(lane, program, registers):
     first_step = len(program.steps)
     second.steps = rec.c.steps[first_step:]
     second.guards = tuple(rec.guards)
-    live = _live(rec)
+    base = getattr(program, "live", None)  # (an _Again's: its first recording's)
+    live = second.live = _live(rec, base, first_step if base is not None else 0)
     second.backward = _entries(rec, live)
     second.first = [(name, r, -1 if grads[r].r not in live else grads[r].r) for name, r in program.variables
                     if r in grads]
@@ -294,14 +295,17 @@ def _record(lane, program, registers):
 _CTX = {}
 
 
-def _live(rec):
+def _live(rec, base=None, start=0):
     """The registers on the graph (a gradient flows to them): the forward's tensors, and each
-    recorded step one of whose inputs is live -- the engine records a node for those alone."""
+    recorded step one of whose inputs is live -- the engine records a node for those alone. `base`:
+    those of the steps before `start`, known already (a recording over a recording's steps)."""
     c = rec.c
-    live = set()
-    for k, (code, _, ra, rb) in enumerate(c.steps):
+    live = set() if base is None else set(base)
+    n = c.n_numbers
+    for k in range(start, len(c.steps)):
+        code, _, ra, rb = c.steps[k]
         if code == C._MAKE_LEAF or (code == C._T1 and ra in live) or (code == C._T2 and (ra in live or rb in live)):
-            live.add(c.n_numbers + k)
+            live.add(n + k)
     return live
 
 
@@ -405,11 +409,11 @@ def _derivatives(lane, program, registers, root, options):
 class _Again:
     """What _record reads of a program, for the backward from one variable's first derivative over
     forward and recorded steps (--order 3's second backward, recorded in its turn)."""
-    __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "second")
+    __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "second", "live")
 
     def __init__(self, program, second, variable, first):
         self.steps, self.backward, self.f = program.steps + second.steps, second.backward, first
-        self.variables, self.n_numbers = [variable], program.n_numbers
+        self.variables, self.n_numbers, self.live = [variable], program.n_numbers, second.live
         self.second = second.again.setdefault(variable[1], [])
 
 
