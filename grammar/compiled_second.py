@@ -218,6 +218,8 @@ class _Recorder:
         return r
 
     def operator(self, symbol, a, b):
+        if a.__class__ is _Sym and b.__class__ is _Sym and symbol != "^":  # (the commonest: c.operator's first case)
+            return _Sym(self, self.c.binary(self.c.lane.rows[symbol], (a.r, C._TENSOR), (b.r, C._TENSOR))[0])
         return _Sym(self, self.c.operator(symbol, self.operand(a), self.operand(b))[0])
 
     def neg(self, a):
