@@ -20,6 +20,12 @@ op whose inputs need a gradient; `live` marks those); the second pass is compile
 forward and recorded steps newest first, which is the engine's order (each node newest first), with
 each input's need as the engine's node has it. So the values are the engine form's, bit for bit
 (tests/grammar/test_compiled_second.py checks generated jobs against it).
+
+The same recording serves --hessian (each row a backward from one variable's first derivative, read
+at every variable, seeded as the engine form's one batched backward over all of them is seeded) and
+--order 3 (the backward from each variable's first derivative recorded in its turn, over the first
+recording's steps, then a backward from the second derivative);
+tests/grammar/test_compiled_hessian_check.py checks those.
 """
 import operator
 
@@ -354,8 +360,8 @@ def _run_steps(steps, registers, root):
 
 
 def run(source, bindings, options):
-    """The JobResult of an --order 2 or a --hessian job by its template's recorded first backward, or
-    None where this form does not take it (the engine form then does)."""
+    """The JobResult of an --order 2 or 3 or a --hessian job by its template's recorded first backward,
+    or None where this form does not take it (the engine form then does)."""
     hessian = options.hessian
     lane = C.lane_for(source, options, 3 if hessian else 2)
     if lane is None:
@@ -374,15 +380,14 @@ def run(source, bindings, options):
         return None
 
 
-def _recorded(lane, program, registers, root, variants=None):
-    """The template's recording of the first backward whose guards hold for this job, its steps run
-    on the job's registers (after its forward; recorded first where no recording's guards hold).
-    `variants`: the recordings to look in and add to (the program's own by default)."""
+def _recorded(lane, program, registers, root):
+    """The program's recording of its first backward whose guards hold for this job (`program.second`
+    keeps them), its steps run on the job's registers (after its forward; recorded first where no
+    recording's guards hold)."""
     forward = len(registers)
+    variants = program.second
     if variants is None:
-        variants = program.second
-        if variants is None:
-            variants = program.second = []
+        variants = program.second = []
     for second in variants:
         _run_steps(second.steps, registers, root)
         if second.holds(registers):
@@ -409,8 +414,9 @@ def _derivatives(lane, program, registers, root, options):
 
 
 class _Again:
-    """What _record reads of a program, for the backward from one variable's first derivative over
-    forward and recorded steps (--order 3's second backward, recorded in its turn)."""
+    """What _record and _recorded read of a program, for the backward from one variable's first
+    derivative over forward and recorded steps (--order 3's second backward, recorded in its turn;
+    `second` holds its recordings, kept in the first recording's `again` by variable)."""
     __slots__ = ("steps", "backward", "f", "variables", "n_numbers", "second", "live")
 
     def __init__(self, program, second, variable, first):
@@ -431,7 +437,7 @@ def _third_derivatives(lane, program, registers, root, options):
         if first >= 0:
             base = len(registers)
             again = _Again(program, second, (name, r), first)
-            third = _recorded(lane, again, registers, C._ROOT_GRAD, again.second)
+            third = _recorded(lane, again, registers, C._ROOT_GRAD)
             (_, _, h), = third.first or ((None, None, -1),)
             derivatives = _derivatives_of(lane, third, registers, h)
             g = None if derivatives is None else derivatives[r]
