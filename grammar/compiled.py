@@ -341,6 +341,10 @@ taken = {"lane": 0, "engine": 0}
 def _prepared(lane, source, bindings, compiler):
     """(the program of the line's template read by `compiler`, its registers of numbers): the
     command line's values first, then the line's literals. _Decline where it has none."""
+    # the command line's values first: one that is not a number declines before any compiling
+    # (a tensor bound on the command line: the lane's, tried first, declines at once)
+    read = _binding_number if compiler is _Compiler else _binding_value
+    bound = [read(lane, name, text) for name, text in bindings] if bindings else []
     pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
     literals = pieces[1::2]
     names = tuple(name for name, _ in bindings) if bindings else ()
@@ -355,9 +359,8 @@ def _prepared(lane, source, bindings, compiler):
     # 0-led: _value_of declines 007)
     registers = [float(t) if "." in t else int(t) if t.isdigit() and t[0] != "0" else _value_of(t)
                  for t in literals]
-    if bindings:
-        read = _binding_number if compiler is _Compiler else _binding_value
-        registers[:0] = [read(lane, name, text) for name, text in bindings]
+    if bound:
+        registers[:0] = bound
     return program, registers
 
 
