@@ -258,8 +258,10 @@ def run(source, bindings, options):
     if lane is None:
         return None
     try:
-        program, registers = _prepared(lane, source, bindings, _Compiler)
+        program, registers = _prepared(lane, source, bindings, _Compiler, arrays=True)
         root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
+        if registers and registers[0].__class__ is _NDARRAY:  # tensors bound on the command line
+            return _tensor_result(lane, program, registers, root, source, options)
         code = program.code
         if code is not None:  # a template in use: its straight-line Python
             quiet = quiet_numpy()  # the backward's inf and nan come out silently, as in the engine's
@@ -278,6 +280,32 @@ def run(source, bindings, options):
         return result
     except DECLINED:
         return None
+
+
+def _tensor_result(lane, program, registers, root, source, options):
+    """The JobResult of a job whose variables are tensors of one shape bound on the command line
+    (`--set x=[...]`), f weighted by a number: the rows on the arrays, the backward from the weight
+    as one number -- as the engine's backward takes a uniform gradient through elementwise rows, one
+    number until a row makes it an array, and each variable's spread to its shape at the end. The
+    same values as the engine form's; _Decline where the job is not one of these (a variable of
+    another shape, f not weighted, --wrt or --jacobian: the engine form)."""
+    shape = registers[0].shape
+    if options.weights is None or options.wrt or options.jacobian or registers[0].size == 1:
+        raise _Decline  # (one element: the engine's backward takes its weight as an array, not one number)
+    _execute(program.steps, registers, shape=shape)
+    for _, r in program.variables:
+        v = registers[r]
+        if v.__class__ is not _NDARRAY or v.shape != shape:
+            raise _Decline  # a number variable among tensors: its gradient is a sum (the engine form)
+    value, grad = _result(lane, program, registers, root, shape)
+    for g in grad.values():
+        if numpy.isnan(g).any():  # a NaN's sign bit: the engine's array loops' where it spreads the weight
+            raise _Decline  # as a broadcast array, not this one number's (x86's default NaN differs)
+    result = JobResult.scalar(source, value, {name: g if g.__class__ is _NDARRAY and g.shape == shape else
+                                              numpy.full(shape, g) for name, g in grad.items()})
+    result.shape = shape
+    taken["lane"] += 1
+    return result
 
 
 def checked(source, bindings, options, check):
@@ -338,13 +366,17 @@ def lane_for(source, options, form):
 taken = {"lane": 0, "engine": 0}
 
 
-def _prepared(lane, source, bindings, compiler):
+def _prepared(lane, source, bindings, compiler, arrays=False):
     """(the program of the line's template read by `compiler`, its registers of numbers): the
-    command line's values first, then the line's literals. _Decline where it has none."""
+    command line's values first, then the line's literals. _Decline where it has none. `arrays`:
+    the lane takes tensors bound on the command line as float64 arrays (run's, all of one shape)."""
     # the command line's values first: one that is not a number declines before any compiling
-    # (a tensor bound on the command line: the lane's, tried first, declines at once)
-    read = _binding_number if compiler is _Compiler else _binding_value
+    # (a tensor bound on the command line: the lane's other forms decline at once)
+    read = _binding_array if arrays else _binding_number if compiler is _Compiler else _binding_value
     bound = [read(lane, name, text) for name, text in bindings] if bindings else []
+    if arrays and bound and any(v.__class__ is _NDARRAY for v in bound):
+        if not all(v.__class__ is _NDARRAY and v.shape == bound[0].shape for v in bound):
+            raise _Decline  # numbers and tensors, or tensors of two shapes: the engine form
     pieces = _LITERAL.split(source)   # text, literal, text, literal, ..., text
     literals = pieces[1::2]
     names = tuple(name for name, _ in bindings) if bindings else ()
@@ -521,6 +553,35 @@ def _binding_number(lane, name, text):
         raise _Decline
     number = _number(parts[-1])
     return lane.unary("-", number) if negative else number
+
+
+_EXACT_INT = 2 ** 53
+
+
+def _binding_array(lane, name, text):
+    """A command-line binding as the lane takes it: a number, or a list of numbers (nested lists
+    too) as the float64 array of it the engine's binding makes; _Decline for anything else (a ragged
+    list, an empty one, a whole number that float64 would round)."""
+    if text[0] != "[":
+        return _binding_number(lane, name, text)
+    value = _binding_value(lane, name, text)
+    flat, stack = [], [value]
+    while stack:
+        v = stack.pop()
+        if v.__class__ is list:
+            stack.extend(v)
+        elif v.__class__ is int:
+            if not -_EXACT_INT < v < _EXACT_INT:
+                raise _Decline
+        elif v.__class__ is not float:
+            raise _Decline
+    try:
+        array = numpy.array(value, dtype=numpy.float64)
+    except ValueError:  # ragged
+        raise _Decline from None
+    if not array.shape or not array.size:
+        raise _Decline
+    return array
 
 
 def _binding_value(lane, name, text):
@@ -838,9 +899,10 @@ _NDARRAY = numpy.ndarray
 _ROOT_GRAD = _FLOAT64(1.0)  # what the engine starts a scalar's backward with (ones_like(f)), as a scalar
 
 
-def _execute(steps, registers, leaves=None):
+def _execute(steps, registers, leaves=None, shape=()):
     """Run a program's steps, appending each result to the registers (`leaves`: {register: value} of
-    variables that hold another value than their number, --check's runs at perturbed values)."""
+    variables that hold another value than their number, --check's runs at perturbed values;
+    `shape`: the tensors' shape, where tensors bound on the command line make the variables)."""
     append = registers.append
     np, float64, ndarray = numpy, _FLOAT64, _NDARRAY
     for code, what, ra, rb in steps:
@@ -849,8 +911,9 @@ def _execute(steps, registers, leaves=None):
         elif code == 1:  # _T1
             out = what(np, registers[ra])
         elif code == _MAKE_LEAF:
-            append(_FLOAT64(float(registers[ra])) if leaves is None or len(registers) not in leaves
-                   else leaves[len(registers)])
+            number = registers[ra]
+            append(number if number.__class__ is ndarray else _FLOAT64(float(number))
+                   if leaves is None or len(registers) not in leaves else leaves[len(registers)])
             continue
         elif code == _NUM2:
             append(_lane.binary(what, registers[ra], registers[rb]))
@@ -858,24 +921,26 @@ def _execute(steps, registers, leaves=None):
         else:
             append(_lane.unary(what, registers[ra]))
             continue
-        if out.__class__ is not float64 and (out.__class__ is not ndarray or out.shape or out.dtype != float64):
+        if out.__class__ is not float64 and (out.__class__ is not ndarray or out.shape != shape
+                                             or out.dtype != float64) or shape and out.__class__ is float64:
             raise _Decline  # a 0-d array (numpy.where's result) is kept as it is, as the engine keeps it
         append(out)
     return registers
 
 
-def _result(lane, program, registers, root=_ROOT_GRAD):
-    """Backward over the row steps, newest first (the engine's order): (f, {name: gradient})."""
+def _result(lane, program, registers, root=_ROOT_GRAD, shape=()):
+    """Backward over the row steps, newest first (the engine's order): (f, {name: gradient}).
+    `shape`: the tensors' (_tensor_result's); a gradient is then an array of it or one number."""
     backward, f, variables = program.backward, program.f, program.variables
     F = lane.F
     grads = [None] * len(registers)
     grads[f] = root
     quiet = quiet_numpy()  # inf and nan come out silently, as in the engine's backward
     if quiet is ALREADY_QUIET:  # a batch: numpy is quiet already, no context to enter
-        _backward(F, backward, registers, grads)
+        _backward(F, backward, registers, grads, shape)
     else:
         with quiet:
-            _backward(F, backward, registers, grads)
+            _backward(F, backward, registers, grads, shape)
     if len(variables) == 1:  # the commonest: one variable (no comprehension's frame)
         (name, r), = variables
         g = grads[r]
@@ -885,11 +950,12 @@ def _result(lane, program, registers, root=_ROOT_GRAD):
     return registers[f], grad
 
 
-def _backward(F, backward, registers, grads):
+def _backward(F, backward, registers, grads, shape=()):
     """The row steps' formulas, newest first, adding each tensor input's gradient into `grads`.
     A step: (how many values its formula takes after g, formula, node, the register of its
     output's gradient, the registers of its first two values -- or, past two, the tuple of them --,
-    the registers its inputs' gradients go to, -1 for a number)."""
+    the registers its inputs' gradients go to, -1 for a number). `shape`: the tensors' shape, where
+    a gradient is an array of it or one number (the same everywhere)."""
     float64, ndarray = _FLOAT64, _NDARRAY
     for n, bwd, ctx, out, s0, s1, ia, ib in backward:
         g = grads[out]
@@ -906,12 +972,14 @@ def _backward(F, backward, registers, grads):
             res = bwd(F, ctx, g, *[registers[s] for s in s0])
         # each tensor input's gradient, first input then second (x*x: both to x, in that order)
         if ia >= 0 and (gi := res[0]) is not None:
-            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.shape or gi.dtype != float64):
+            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.dtype != float64
+                                                or gi.shape and gi.shape != shape):
                 raise _Decline
             prev = grads[ia]
             grads[ia] = gi if prev is None else prev + gi
         if ib >= 0 and (gi := res[1]) is not None:
-            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.shape or gi.dtype != float64):
+            if gi.__class__ is not float64 and (gi.__class__ is not ndarray or gi.dtype != float64
+                                                or gi.shape and gi.shape != shape):
                 raise _Decline
             prev = grads[ib]
             grads[ib] = gi if prev is None else prev + gi
