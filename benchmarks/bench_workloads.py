@@ -12,12 +12,15 @@ Steps (µs per iteration; float32, as the tutorials):
   cnn         the small CNN of tests/golden/conv_cnn_program.ad (Conv2d-BatchNorm2d-ReLU-MaxPool2d-Linear,
               batch 4 of 1x6x6, cross_entropy, SGD step)
 Batches (jobs/s, as processes, including their start):
-  batch_default, batch_wrt, batch_order2, batch_jacobian, batch_hessian, batch_check, batch_order3
+  batch_default, batch_wrt, batch_order2, batch_jacobian, batch_hessian, batch_check, batch_order3,
+  batch_tensors
               10,000 distinct seeded one-line jobs (benchmarks/bench_cli.py's generator: depth-3 formulas
               in x and y, numbers bound inline) through `autodiff eval - --json` with no option, `--wrt x`,
               `--order 2`, `--jacobian`, `--hessian`, `--check`, `--order 3`, against PyTorch + Python's
               eval() doing the same jobs in one process (the Hessian's rows by a backward from each first
-              derivative; --check's central differences by eval() at x +- 1e-6, each variable in turn).
+              derivative; --check's central differences by eval() at x +- 1e-6, each variable in turn);
+              batch_tensors: the jobs' formulas alone with x and y bound on the command line as 4-element
+              tensors (`--set x=[...] --set y=[...] --weights 1`), PyTorch's gradients of f weighted by ones.
 Fresh processes (µs per iteration; every library in processes of its own, as a user's script runs, so that
 nothing this process imported or allocated shapes its heap; the minor page faults per step are reported too):
   poly_alone  the poly step at n = 2*10^5, 2*10^6, each library in a fresh process per size (this script
@@ -88,6 +91,10 @@ CHECK_FLOOR = 1e-2                            # an array of rounding noise (a co
 BATCH_OPTIONS = {"batch_default": [], "batch_wrt": ["--wrt", "x"], "batch_order2": ["--order", "2"],
                  "batch_jacobian": ["--jacobian"], "batch_hessian": ["--hessian"], "batch_check": ["--check"],
                  "batch_order3": ["--order", "3"]}
+# batch_tensors: the jobs' formulas alone, x and y bound on the command line as 4-element tensors, f weighted
+TENSORS = {"x": [0.3, 0.7, 1.1, 1.9], "y": [0.5, 0.25, 1.5, 2.0]}
+BATCH_OPTIONS["batch_tensors"] = [arg for name, v in TENSORS.items() for arg in ("--set", f"{name}={v}")] + \
+    ["--weights", "1"]
 CHECK_EPS = 1e-6  # --check's step in float64 (grammar/job.py), which the PyTorch peer takes too
 CHECK_ABS = 1e-6  # how far ours and PyTorch's --check differences may be apart (relative to the gradient)
 STEP_CASES = ("poly", "mlp", "softmax_ce", "cnn")
@@ -515,6 +522,13 @@ def batch_torch_driver(option):
 
     def run(lines):
         for i, line in enumerate(lines, 1):
+            if option == "batch_tensors":  # the formula alone, on the tensors; the weighted sum's gradients
+                xs = {name: torch.tensor(v, dtype=f64, requires_grad=True) for name, v in TENSORS.items()}
+                f = eval(line, ns, xs)
+                gs = grad(f, list(xs.values()), grad_outputs=torch.ones_like(f), allow_unused=True)
+                yield dumps({"line": i, "expr": line, "value": f.tolist(),
+                             "grad": {name: g.tolist() for name, g in zip(xs, gs) if g is not None}})
+                continue
             binds, expr = bench_cli.split_job(line)
             xs = {name: torch.tensor(v, dtype=f64, requires_grad=True) for name, v in binds.items()}
             f = eval(expr, ns, xs)
@@ -560,6 +574,20 @@ def compare_batch(ours, peer, option):
     problems = []
     if len(ours) != len(peer):
         problems.append(f"{len(ours)} lines of ours for {len(peer)} of PyTorch's")
+    if option == "batch_tensors":  # arrays: every element
+        worst, n, bad = 0.0, 0, None
+        for a, b in zip(ours, peer):
+            if "error" in a:
+                continue
+            pairs = [("value", a["value"], b["value"])] + [(f"d/d{k}", a["grad"].get(k), v) for k, v in b["grad"].items()]
+            for what, u, v in pairs:
+                u, v = np.asarray(u, dtype=float), np.asarray(v, dtype=float)
+                d = float(np.max(np.abs(u - v) / np.maximum(1.0, np.abs(v)))) if u.shape == v.shape else math.inf
+                worst = d if not d <= worst else worst
+                if not d <= 1e-9 and bad is None:
+                    bad = f"line {a['line']} {what}: ours {u.tolist()}, PyTorch's {v.tolist()}"
+            n += 1
+        return worst, n, bad, problems
     worst, n, bad = bench_cli.compare(ours, peer, "PyTorch")
     for a, b in zip(ours, peer):
         if option == "batch_jacobian":
@@ -585,8 +613,11 @@ def compare_batch(ours, peer, option):
 
 def run_batch_case(case, torch_python, mode, seed):
     jobs = bench_cli.make_jobs(BATCH_JOBS[mode], seed)
+    warm = bench_cli.make_jobs(20, seed + 1000)
+    if case == "batch_tensors":  # each line the formula alone (its variables bound on the command line)
+        jobs, warm = ([(expr, binds, expr) for _, binds, expr in j] for j in (jobs, warm))
     text = "\n".join(j[0] for j in jobs) + "\n"
-    warm = "\n".join(j[0] for j in bench_cli.make_jobs(20, seed + 1000)) + "\n"
+    warm = "\n".join(j[0] for j in warm) + "\n"
     (ours_argv, _), _ = bench_cli.our_commands()
     argv = {"ours": ours_argv + ["eval", "-", "--json"] + BATCH_OPTIONS[case]}
     if torch_python:
