@@ -259,9 +259,9 @@ def run(source, bindings, options):
         return None
     try:
         program, registers = _prepared(lane, source, bindings, _Compiler, arrays=True)
-        root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
         if registers and registers[0].__class__ is _NDARRAY:  # tensors bound on the command line
-            return _tensor_result(lane, program, registers, root, source, options)
+            return _tensor_result(lane, program, registers, source, options)
+        root = _ROOT_GRAD if options.weights is None else _weight(options.weights)
         code = program.code
         if code is not None:  # a template in use: its straight-line Python
             quiet = quiet_numpy()  # the backward's inf and nan come out silently, as in the engine's
@@ -282,16 +282,24 @@ def run(source, bindings, options):
         return None
 
 
-def _tensor_result(lane, program, registers, root, source, options):
+def _tensor_result(lane, program, registers, source, options):
     """The JobResult of a job whose variables are tensors of one shape bound on the command line
-    (`--set x=[...]`), f weighted by a number: the rows on the arrays, the backward from the weight
-    as one number -- as the engine's backward takes a uniform gradient through elementwise rows, one
-    number until a row makes it an array, and each variable's spread to its shape at the end. The
-    same values as the engine form's; _Decline where the job is not one of these (a variable of
-    another shape, f not weighted, --wrt or --jacobian: the engine form)."""
+    (`--set x=[...]`), f weighted by a number or by weights of f's shape: the rows on the arrays, the
+    backward from the weights -- a number as one number, as the engine's backward takes a uniform
+    gradient through elementwise rows (one number until a row makes it an array), each variable's
+    spread to its shape at the end. The same values as the engine form's; _Decline where the job is
+    not one of these (a variable of another shape, f not weighted, weights of another shape, --wrt or
+    --jacobian: the engine form)."""
     shape = registers[0].shape
     if options.weights is None or options.wrt or options.jacobian or registers[0].size == 1:
         raise _Decline  # (one element: the engine's backward takes its weight as an array, not one number)
+    weights = constant(options.weights)
+    if weights.__class__ is list:
+        root = _binding_array(lane, "weights", options.weights)
+        if root.shape != shape:
+            raise _Decline  # (spread by the engine form)
+    else:
+        root = _weight(options.weights)
     _execute(program.steps, registers, shape=shape)
     for _, r in program.variables:
         v = registers[r]

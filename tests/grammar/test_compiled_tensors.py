@@ -1,7 +1,7 @@
 """Tensors bound on the command line in the compiled form (grammar/compiled.py `_tensor_result`): a
 one-line job whose variables are float64 tensors of one shape (`--set x=[...]`) and f weighted by a
-number runs the rows on the arrays and the backward from the weight as one number, as the engine's
-backward takes a uniform gradient through elementwise rows. For generated jobs the lane takes them and
+number (or by weights of f's shape) runs the rows on the arrays and the backward from the weights --
+a number as one number, as the engine's backward takes a uniform gradient through elementwise rows. For generated jobs the lane takes them and
 gives the engine form's and the full pipeline's bits and JSON line; what it does not take (no weights,
 --wrt, a number variable beside the tensors, two shapes, one element, a ragged list) the engine form
 does, with the same results or error."""
@@ -67,7 +67,7 @@ def test_generated_jobs_take_the_lane_with_the_engine_forms_bits(seed):
     for _ in range(25):
         shape = r.choice([(4,), (2, 3), (3, 1), (2, 2, 2)])
         bindings = (("x", _tensor(r, shape)), ("y", _tensor(r, shape)))
-        weights = r.choice(["1", "-0.75", "2"])
+        weights = r.choice(["1", "-0.75", "2", _tensor(r, shape)])  # a number, or weights of f's shape
         lane, took, engine, full = _three_forms(_formula(r), bindings, weights=weights)
         assert lane == engine == full, (bindings, weights)
         taken += took
@@ -92,6 +92,7 @@ def test_hand_derived_values():
     ((("x", "[0.5]"), ("y", "[2]")), {"weights": "1"}),                        # one element
     ((("x", "[0.5, [1.5]]"), ("y", "[2, -1]")), {"weights": "1"}),             # ragged
     ((("x", "[9007199254740993, 1]"), ("y", "[2, -1]")), {"weights": "1"}),   # an int float64 rounds
+    ((("x", "[0.5, 1.5]"), ("y", "[2, -1]")), {"weights": "[[1, 2]]"}),        # weights of another shape
 ])
 def test_what_the_lane_does_not_take_the_engine_form_does(bindings, kw):
     lane, took, engine, full = _three_forms("sin(x)*y + x**2", bindings, **kw)
