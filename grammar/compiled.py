@@ -56,6 +56,9 @@ MAX_TOKENS = 1000         # longer lines take the full pipeline (its step budget
 MIN_STEPS = 10_000        # a --max-steps below this: the full pipeline, which counts steps
 MIN_MEMORY = 64 << 20     # a --max-memory below this: the full pipeline, which enforces it
 CACHE_SIZE = 4096         # compiled templates kept (the oldest is dropped first)
+MAX_TENSOR = 4096          # elements of a tensor bound on the command line that the lane takes: a line's
+                          # few hundred arrays of it stay far within MIN_MEMORY, which the lane does not
+                          # watch (larger: the engine form, under the job's memory budget)
 HOT = 256                 # a template run this often gets straight-line Python: Python's compile() costs
                           # ~0.8 ms, which its ~3 us a run less pays back after some 270 runs
 
@@ -291,7 +294,8 @@ def _tensor_result(lane, program, registers, source, options):
     not one of these (a variable of another shape, f not weighted, weights of another shape, --wrt or
     --jacobian: the engine form)."""
     shape = registers[0].shape
-    if options.weights is None or options.wrt or options.jacobian or registers[0].size == 1:
+    if options.weights is None or options.wrt or options.jacobian or registers[0].size == 1 \
+            or registers[0].size > MAX_TENSOR:
         raise _Decline  # (one element: the engine's backward takes its weight as an array, not one number)
     weights = constant(options.weights)
     if weights.__class__ is list:

@@ -3,8 +3,9 @@ one-line job whose variables are float64 tensors of one shape (`--set x=[...]`) 
 number (or by weights of f's shape) runs the rows on the arrays and the backward from the weights --
 a number as one number, as the engine's backward takes a uniform gradient through elementwise rows. For generated jobs the lane takes them and
 gives the engine form's and the full pipeline's bits and JSON line; what it does not take (no weights,
---wrt, a number variable beside the tensors, two shapes, one element, a ragged list) the engine form
-does, with the same results or error."""
+--wrt, a number variable beside the tensors, two shapes, one element, a ragged list, more elements
+than MAX_TENSOR, which the lane's unwatched memory would not bound) the engine form does, with the
+same results or error."""
 import random
 
 import numpy
@@ -93,6 +94,7 @@ def test_hand_derived_values():
     ((("x", "[0.5, [1.5]]"), ("y", "[2, -1]")), {"weights": "1"}),             # ragged
     ((("x", "[9007199254740993, 1]"), ("y", "[2, -1]")), {"weights": "1"}),   # an int float64 rounds
     ((("x", "[0.5, 1.5]"), ("y", "[2, -1]")), {"weights": "[[1, 2]]"}),        # weights of another shape
+    ((("x", str([0.5] * 4097)), ("y", str([2.0] * 4097))), {"weights": "1"}),   # past MAX_TENSOR: under the budget
 ])
 def test_what_the_lane_does_not_take_the_engine_form_does(bindings, kw):
     lane, took, engine, full = _three_forms("sin(x)*y + x**2", bindings, **kw)
