@@ -235,7 +235,10 @@ def _address_space():
             _statm[1] = os.open("/proc/self/statm", os.O_RDONLY)
             _statm[0] = pid
         return int(os.pread(_statm[1], 128, 0).split()[0]) * _PAGE
-    except (OSError, ValueError, IndexError):
+    except OSError:
+        _statm[:] = [None, None]  # (a descriptor closed under us: the next read opens the file again)
+        return None
+    except (ValueError, IndexError):
         return None
 
 

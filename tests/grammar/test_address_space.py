@@ -51,3 +51,10 @@ def test_a_forked_child_reads_its_own_file():
     assert answer == b"1"
     assert budget._statm == parent  # the parent's own file, untouched
     assert abs(budget._address_space() - _fresh()) < 64 << 20
+
+
+def test_a_descriptor_closed_under_it_is_opened_again():
+    budget._address_space()
+    os.close(budget._statm[1])  # as a library that closes every descriptor would
+    assert budget._address_space() is None  # that read fails; the next opens the file again
+    assert abs(budget._address_space() - _fresh()) < 64 << 20
