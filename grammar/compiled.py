@@ -290,12 +290,11 @@ def _tensor_result(lane, program, registers, source, options):
     (`--set x=[...]`), f weighted by a number or by weights of f's shape: the rows on the arrays, the
     backward from the weights -- a number as one number, as the engine's backward takes a uniform
     gradient through elementwise rows (one number until a row makes it an array), each variable's
-    spread to its shape at the end. The same values as the engine form's; _Decline where the job is
-    not one of these (a variable of another shape, f not weighted, weights of another shape, --wrt or
-    --jacobian: the engine form)."""
+    spread to its shape at the end (--wrt's names that f does not use: zeros of it). The same values
+    as the engine form's; _Decline where the job is not one of these (a variable of another shape, f
+    not weighted, weights of another shape, --jacobian: the engine form)."""
     shape = registers[0].shape
-    if options.weights is None or options.wrt or options.jacobian or registers[0].size == 1 \
-            or registers[0].size > MAX_TENSOR:
+    if options.weights is None or options.jacobian or registers[0].size == 1 or registers[0].size > MAX_TENSOR:
         raise _Decline  # (one element: the engine's backward takes its weight as an array, not one number)
     weights = constant(options.weights)
     if weights.__class__ is list:
@@ -313,8 +312,11 @@ def _tensor_result(lane, program, registers, source, options):
     for g in grad.values():
         if numpy.isnan(g).any():  # a NaN's sign bit: the engine's array loops' where it spreads the weight
             raise _Decline  # as a broadcast array, not this one number's (x86's default NaN differs)
-    result = JobResult.scalar(source, value, {name: g if g.__class__ is _NDARRAY and g.shape == shape else
-                                              numpy.full(shape, g) for name, g in grad.items()})
+    grad = {name: g if g.__class__ is _NDARRAY and g.shape == shape else numpy.full(shape, g)
+            for name, g in grad.items()}
+    if options.wrt:
+        grad = _chosen(program, grad, options.wrt, numpy.zeros(shape))
+    result = JobResult.scalar(source, value, grad)
     result.shape = shape
     taken["lane"] += 1
     return result
@@ -417,14 +419,14 @@ def _weight(text):
     return _FLOAT64(numpy.array(value, dtype=_FLOAT64))
 
 
-def _chosen(program, grad, wrt):
+def _chosen(program, grad, wrt, zero=None):
     """The gradients by the --wrt names, in their order: each must name a variable (a name holding
     one that the program made, as the pipeline's choice reads them), and one f does not depend on
     has a zero gradient (as the pipeline's); _Decline for any other name (the pipeline says why)."""
     chosen = {}
     for name in wrt:
         g = grad.get(variable_of(program, name)[0])
-        chosen[name] = numpy.zeros(()) if g is None else g
+        chosen[name] = (numpy.zeros(()) if zero is None else zero.copy()) if g is None else g
     return chosen
 
 

@@ -3,7 +3,7 @@ one-line job whose variables are float64 tensors of one shape (`--set x=[...]`) 
 number (or by weights of f's shape) runs the rows on the arrays and the backward from the weights --
 a number as one number, as the engine's backward takes a uniform gradient through elementwise rows. For generated jobs the lane takes them and
 gives the engine form's and the full pipeline's bits and JSON line; what it does not take (no weights,
---wrt, a number variable beside the tensors, two shapes, one element, a ragged list, more elements
+--jacobian, a number variable beside the tensors, two shapes, one element, a ragged list, more elements
 than MAX_TENSOR, which the lane's unwatched memory would not bound) the engine form does, with the
 same results or error."""
 import random
@@ -69,7 +69,8 @@ def test_generated_jobs_take_the_lane_with_the_engine_forms_bits(seed):
         shape = r.choice([(4,), (2, 3), (3, 1), (2, 2, 2)])
         bindings = (("x", _tensor(r, shape)), ("y", _tensor(r, shape)))
         weights = r.choice(["1", "-0.75", "2", _tensor(r, shape)])  # a number, or weights of f's shape
-        lane, took, engine, full = _three_forms(_formula(r), bindings, weights=weights)
+        kw = r.choice([{}, {}, {"wrt": ("x",)}, {"wrt": ("y", "x")}])
+        lane, took, engine, full = _three_forms(_formula(r), bindings, weights=weights, **kw)
         assert lane == engine == full, (bindings, weights)
         taken += took
     assert taken >= 5  # (a NaN in a gradient takes the engine form: its sign bit may differ)
@@ -87,7 +88,7 @@ def test_hand_derived_values():
 
 @pytest.mark.parametrize("bindings, kw", [
     ((("x", "[0.5, 1.5]"), ("y", "[2, -1]")), {}),                            # f not weighted: the error
-    ((("x", "[0.5, 1.5]"), ("y", "[2, -1]")), {"weights": "1", "wrt": ("x",)}),
+    ((("x", "[0.5, 1.5]"), ("y", "[2, -1]")), {"weights": "1", "jacobian": True}),
     ((("x", "[0.5, 1.5]"), ("y", "2")), {"weights": "1"}),                     # a number beside a tensor
     ((("x", "[0.5, 1.5]"), ("y", "[[2], [-1]]")), {"weights": "1"}),           # two shapes
     ((("x", "[0.5]"), ("y", "[2]")), {"weights": "1"}),                        # one element
@@ -112,3 +113,11 @@ def test_the_batch_benchmarks_formulas_on_tensors_all_take_the_lane():
     for _, _, formula in make_jobs(300, seed=3):
         run_job(formula, bindings, options)
     assert compiled.taken["lane"] - before == 300
+
+
+def test_wrt_a_name_f_does_not_use_is_zeros_of_its_shape():
+    lane, took, engine, full = _three_forms("sin(x) * 2", (("x", "[0.5, 1.5]"), ("y", "[2, -1]")), weights="1",
+                                           wrt=("y", "x"))
+    assert took == 1 and lane == engine == full
+    r = run_job("sin(x) * 2", (("x", "[0.5, 1.5]"), ("y", "[2, -1]")), JobOptions(weights="1", wrt=("y",)))
+    assert r.grad["y"].shape == (2,) and not r.grad["y"].any()
