@@ -231,9 +231,7 @@ def _address_space():
         if _statm[0] != pid:
             if _statm[1] is not None:
                 os.close(_statm[1])  # (the parent's, inherited by fork)
-                _statm[1] = None
-            _statm[1] = os.open("/proc/self/statm", os.O_RDONLY)
-            _statm[0] = pid
+            _statm[:] = [pid, os.open("/proc/self/statm", os.O_RDONLY)]
         return int(os.pread(_statm[1], 128, 0).split()[0]) * _PAGE
     except OSError:
         _statm[:] = [None, None]  # (a descriptor closed under us: the next read opens the file again)

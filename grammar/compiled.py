@@ -298,11 +298,11 @@ def _tensor_result(lane, program, registers, source, options):
         raise _Decline  # (one element: the engine's backward takes its weight as an array, not one number)
     weights = constant(options.weights)
     if weights.__class__ is list:
-        root = _binding_array(lane, "weights", options.weights)
+        root = _float64_array(weights)
         if root.shape != shape:
             raise _Decline  # (spread by the engine form)
     else:
-        root = _weight(options.weights)
+        root = _number_weight(weights)
     _execute(program.steps, registers, shape=shape)
     for _, r in program.variables:
         v = registers[r]
@@ -413,7 +413,11 @@ def _prepared(lane, source, bindings, compiler, arrays=False):
 def _weight(text):
     """--weights of a scalar f, a number: the gradient its backward starts with (the engine's: the
     number as a float64 0-d tensor holds it); _Decline for anything else (a list: the pipeline)."""
-    value = constant(text)
+    return _number_weight(constant(text))
+
+
+def _number_weight(value):
+    """A weight read from --weights (constant()), a number, as the backward's float64 starting gradient."""
     if value.__class__ is not int and value.__class__ is not float:
         raise _Decline
     return _FLOAT64(numpy.array(value, dtype=_FLOAT64))
@@ -578,8 +582,13 @@ def _binding_array(lane, name, text):
     list, an empty one, a whole number that float64 would round)."""
     if text[0] != "[":
         return _binding_number(lane, name, text)
-    value = _binding_value(lane, name, text)
-    flat, stack = [], [value]
+    return _float64_array(_binding_value(lane, name, text))
+
+
+def _float64_array(value):
+    """Nested lists of numbers as the float64 array the engine makes of them; _Decline for a ragged
+    or empty list, or a whole number that float64 would round."""
+    stack = [value]
     while stack:
         v = stack.pop()
         if v.__class__ is list:

@@ -758,9 +758,9 @@ def _check(source, bindings, options, interp, variables, grads, value_at=None):
     steps_left = [options.max_steps - (interp.steps if interp is not None else 0)]  # one budget for all runs
     for k, name in enumerate(names):
         def target(*values, name=name):
+            """The scalar whose gradient by `name` is the reported derivative."""
             if value_at is not None:  # (order 1, no weights, on the CPU: f itself)
                 return E.from_numpy(numpy.array(float(value_at(names, [_host(v) for v in values]))))
-            """The scalar whose gradient by `name` is the reported derivative."""
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),
                              max_memory=options.max_memory, max_depth=options.max_depth)

@@ -459,15 +459,6 @@ def _input_meta(a):
     return _NUMBER_INPUT
 
 
-def _leaf_edge(a):
-    """edge_of_leaf(a), a plain leaf's live AccumulateGrad read directly (record_node's commonest)."""
-    if a._base is None:
-        ref = a._accum
-        node = ref() if ref is not None else None
-        return node if node is not None else accumulator_of(a)
-    return edge_of_leaf(a)
-
-
 def edge_of_leaf(a):
     """Where the gradient of a tensor without a node goes: its AccumulateGrad
     (None for a view made under no_grad or in inference mode, which passes no gradient)."""
@@ -507,13 +498,14 @@ def record_node(op, args, params, result):
     node.op = op
     node.params = params or NO_PARAMS
     node.pre_hooks = node.retain = None
-    if len(args) == 2:  # (the commonest: a binary op's two tensors, each one's _input_meta written out)
+    if len(args) == 2:  # (the commonest: a binary op's two tensors, each one's _input_meta written out,
+        # as run_op writes out a one-tensor call's)
         t0, t1 = args
         if t0.__class__ is Tensor:
             x0 = t0.array
             s0, d0 = x0.shape, x0.dtype
             if t0._rg:
-                n0, e0 = True, t0._fn or _leaf_edge(t0)
+                n0, e0 = True, t0._fn or (accumulator_of(t0) if t0._base is None else edge_of_leaf(t0))
             else:
                 n0, e0 = False, None
         else:
@@ -522,7 +514,7 @@ def record_node(op, args, params, result):
             x1 = t1.array
             s1, d1 = x1.shape, x1.dtype
             if t1._rg:
-                n1, e1 = True, t1._fn or _leaf_edge(t1)
+                n1, e1 = True, t1._fn or (accumulator_of(t1) if t1._base is None else edge_of_leaf(t1))
             else:
                 n1, e1 = False, None
         else:
