@@ -11,59 +11,15 @@ the values are the hand-derived ones."""
 import math
 import random
 
-import numpy
 import pytest
 
 from autodiff.engine.state import isolated
 from autodiff.grammar import compiled, compiled_second
 from autodiff.grammar.job import JobOptions, _run_job, run_job
-
-FUNCTIONS = sorted(compiled._get_lane().functions)
-
-
-def _bits(v):
-    return numpy.asarray(v, dtype=numpy.float64).tobytes()
-
-
-def _outcome(run, source, options):
-    with numpy.errstate(all="ignore"):  # as the command line runs jobs
-        try:
-            r = run(source, (), options)
-        except Exception as e:  # the pipeline's error: the same from every form
-            return type(e).__name__, str(e)
-    hessian = [(a, [(b, _bits(h)) for b, h in row.items()]) for a, row in (r.hessian or {}).items()]
-    check = [(n, _bits(v), r.check_ok[n], r.check_notes.get(n)) for n, v in (r.check or {}).items()]
-    return _bits(r.value), r.order, [(n, _bits(g)) for n, g in r.grad.items()], hessian, check
-
-
-def _three_forms(source, entry, **kw):
-    """(the lane's outcome, whether the lane took it, the engine form's, the full pipeline's); `entry`:
-    (module, function) of the lane's form, switched off for the engine form's run."""
-    before = compiled.taken["lane"]
-    lane = _outcome(run_job, source, JobOptions(**kw))
-    took = compiled.taken["lane"] - before
-    module, name = entry
-    real = getattr(module, name)
-    setattr(module, name, lambda *a: None)
-    try:
-        engine = _outcome(run_job, source, JobOptions(**kw))
-    finally:
-        setattr(module, name, real)
-    full = _outcome(lambda *a: isolated(_run_job, *a), source, JobOptions(**kw))
-    return lane, took, engine, full
-
+from lane_forms import generated_job, three_forms as _three_forms
 
 def _job(r):
-    names = ["x", "y"][:r.randint(1, 2)]
-    f = r.choice(FUNCTIONS)
-    a, b = (f"{r.uniform(-2, 2):.4g}" for _ in range(2))
-    e = r.choice(["0", "1", "2", "3", "0.5", "-1", "2.5", f"{r.uniform(0.1, 3):.3g}"])
-    v = r.choice(names)
-    body = r.choice([f"{f}({a}*{v}) * x + x**{e}", f"{f}(x*{v}) / {v} - {b}/x", f"{f}(x)**{e} + {v}",
-                     f"-{f}(x - {v})**2 + {b}*{v}*x", f"z = {f}(x); z*z*{v} - x**{e}", f"{a}*x**{e} + {f}({v})",
-                     f"{f}({f}(x)) - x/{b} + {v}**{e}", f"({a} - x*{v})**{e} * {f}({v})", f"w = {a}; {f}(x + w)*{v}"])
-    bindings = [f"{n} = {r.uniform(-1.5, 2.5):.4g}" for n in names]
-    return "; ".join(bindings + [body])
+    return generated_job(r, (lambda f, a, b, e, v: f"{a}*x**{e} + {f}({v})", lambda f, a, b, e, v: f"w = {a}; {f}(x + w)*{v}"))
 
 
 HESSIAN = (compiled_second, "run")

@@ -11,40 +11,12 @@ import random
 import numpy
 import pytest
 
-from autodiff.cli.output import job_json_line
-from autodiff.engine.state import isolated
 from autodiff.grammar import compiled
-from autodiff.grammar.job import JobOptions, _run_job, run_job
-
-FUNCTIONS = sorted(compiled._get_lane().functions)
-
-
-def _bits(v):
-    return numpy.asarray(v, dtype=numpy.float64).tobytes(), numpy.shape(v)
-
-
-def _outcome(run, source, bindings, options):
-    with numpy.errstate(all="ignore"):  # as the command line runs jobs
-        try:
-            r = run(source, bindings, options)
-        except Exception as e:  # the pipeline's error: the same from every form
-            return type(e).__name__, str(e)
-    return (_bits(r.value), tuple(r.shape), r.dtype, r.order, [(n, _bits(g)) for n, g in r.grad.items()],
-            job_json_line(1, source, r))
-
+from autodiff.grammar.job import JobOptions, run_job
+from lane_forms import FUNCTIONS, three_forms
 
 def _three_forms(source, bindings, **kw):
-    before = compiled.taken["lane"]
-    lane = _outcome(run_job, source, bindings, JobOptions(**kw))
-    took = compiled.taken["lane"] - before
-    real = compiled.run
-    compiled.run = lambda *a: None
-    try:
-        engine = _outcome(run_job, source, bindings, JobOptions(**kw))
-    finally:
-        compiled.run = real
-    full = _outcome(lambda *a: isolated(_run_job, *a), source, bindings, JobOptions(**kw))
-    return lane, took, engine, full
+    return three_forms(source, (compiled, "run"), bindings, **kw)
 
 
 def _tensor(r, shape):
