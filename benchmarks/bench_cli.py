@@ -473,6 +473,42 @@ def check_ours(out_lines, jobs, label):
     return problems
 
 
+def _flat(v):
+    """A number, or nested lists of numbers, as a flat list (without recursion)."""
+    out, stack = [], [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, list):
+            stack.extend(reversed(x))
+        else:
+            out.append(x)
+    return out
+
+
+def relative_difference(u, v):
+    """The largest |u - v| / max(1, |v|) of two numbers or two arrays as JSON lists (of one shape:
+    inf where they are not; nan where either has one)."""
+    if isinstance(u, list) or isinstance(v, list):
+        if not (isinstance(u, list) and isinstance(v, list)) or _shape(u) != _shape(v):
+            return math.inf
+        worst = 0.0
+        for x, y in zip(_flat(u), _flat(v)):
+            d = relative_difference(x, y)
+            worst = d if not d <= worst else worst  # (a nan stays)
+        return worst
+    if u is None:
+        return math.inf
+    return abs(u - v) / max(1.0, abs(v))
+
+
+def _shape(v):
+    shape = []
+    while isinstance(v, list):
+        shape.append(len(v))
+        v = v[0] if v else None
+    return shape
+
+
 def compare(ours, other, label):
     """(max relative difference of values and gradients, count compared, first mismatch)."""
     worst, bad = 0.0, None
@@ -480,10 +516,10 @@ def compare(ours, other, label):
     for a, b in zip(ours, other):
         if "error" in a:
             continue
-        pairs = [("value", a["value"], b["value"])] + [(f"d/d{k}", a["grad"][k], b["grad"][k]) for k in b["grad"]]
+        pairs = [("value", a["value"], b["value"])] + [(f"d/d{k}", a["grad"].get(k), b["grad"][k]) for k in b["grad"]]
         for what, u, v in pairs:
-            d = abs(u - v) / max(1.0, abs(v))
-            if d > worst:
+            d = relative_difference(u, v)
+            if not d <= worst:
                 worst = d
             if d > 1e-9 and bad is None:
                 bad = f"{label}: line {a['line']} {what}: ours {u!r}, {label} {v!r}"

@@ -574,20 +574,6 @@ def compare_batch(ours, peer, option):
     problems = []
     if len(ours) != len(peer):
         problems.append(f"{len(ours)} lines of ours for {len(peer)} of PyTorch's")
-    if option == "batch_tensors":  # arrays: every element
-        worst, n, bad = 0.0, 0, None
-        for a, b in zip(ours, peer):
-            if "error" in a:
-                continue
-            pairs = [("value", a["value"], b["value"])] + [(f"d/d{k}", a["grad"].get(k), v) for k, v in b["grad"].items()]
-            for what, u, v in pairs:
-                u, v = np.asarray(u, dtype=float), np.asarray(v, dtype=float)
-                d = float(np.max(np.abs(u - v) / np.maximum(1.0, np.abs(v)))) if u.shape == v.shape else math.inf
-                worst = d if not d <= worst else worst
-                if not d <= 1e-9 and bad is None:
-                    bad = f"line {a['line']} {what}: ours {u.tolist()}, PyTorch's {v.tolist()}"
-            n += 1
-        return worst, n, bad, problems
     worst, n, bad = bench_cli.compare(ours, peer, "PyTorch")
     for a, b in zip(ours, peer):
         if option == "batch_jacobian":
@@ -606,7 +592,7 @@ def compare_batch(ours, peer, option):
         else:
             continue
         for u, v in pairs:
-            d = abs(u - v) / max(1.0, abs(v))
+            d = bench_cli.relative_difference(u, v)
             worst = d if not d <= worst else worst
     return worst, n, bad, problems
 

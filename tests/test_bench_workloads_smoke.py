@@ -148,3 +148,19 @@ def test_pytorch_runs_our_script_text(fresh):
     row = fresh.run_script_case(100, 2, 12, TORCH_PYTHON, "quick", 0, E)
     assert row["problems"] == [], row
     assert set(row["times"]) == {"ours", "torch", "numpy"} and row["checks"]["torch"] <= fresh.CHECK_RTOL
+
+
+def test_a_wrong_batch_answer_is_caught_in_numbers_and_arrays():
+    spec = importlib.util.spec_from_file_location("bench_workloads_batch_compare", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    line = {"line": 1, "value": [[1.0, 2.0]], "grad": {"x": [[0.5, -1.0]]}}
+    assert mod.compare_batch([line], [line], "batch_tensors")[0] == 0.0
+    off = {"line": 1, "value": [[1.0, 2.0]], "grad": {"x": [[0.5, -1.1]]}}
+    worst, n, bad, _ = mod.compare_batch([off], [line], "batch_tensors")
+    assert math.isclose(worst, 0.1 / 1.0, rel_tol=1e-9) and n == 1 and "d/dx" in bad
+    reshaped = {"line": 1, "value": [1.0, 2.0], "grad": {"x": [0.5, -1.0]}}
+    assert mod.compare_batch([reshaped], [line], "batch_tensors")[0] == math.inf
+    h = {"line": 1, "value": 1.0, "grad": {"x": 2.0}, "hessian": {"x": {"x": 3.0}}}
+    h_off = dict(h, hessian={"x": {"x": 3.5}})
+    assert math.isclose(mod.compare_batch([h_off], [h], "batch_hessian")[0], 0.5 / 3.0)
