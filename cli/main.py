@@ -6,6 +6,7 @@ to stderr. No Python traceback ever reaches the user: anything unexpected is
 reported as an internal error in one line.
 """
 import errno
+import gc
 import os
 import sys
 
@@ -113,13 +114,17 @@ def _leave(code):
     """End the process now, without the interpreter's teardown, when that teardown has nothing left
     to do but free memory: the output flushed, no exit handler registered, no thread to wait for.
     Tearing down a batch's heap (every compiled template, every module) is 4% of a 10,000-job batch.
-    Otherwise this returns and the caller exits as usual."""
+    Otherwise this returns and the caller exits as usual, with every object there is now frozen: the
+    teardown's last garbage collections then skip the heap it is about to free anyway (with an exit
+    handler registered -- some site packages register one at start-up -- those collections over an
+    --order 3 batch's recordings were 30% of its time). Exit handlers still run; only objects in
+    reference cycles are no longer finalized at exit, which Python never promises."""
     ncallbacks = getattr(__import__("atexit"), "_ncallbacks", None)
-    if ncallbacks is None or ncallbacks() or not isinstance(code, int) or not 0 <= code <= 255:
-        return
     threading = sys.modules.get("threading")
-    if threading is not None and any(not t.daemon for t in threading.enumerate()
-                                     if t is not threading.main_thread()):
+    if (ncallbacks is None or ncallbacks() or not isinstance(code, int) or not 0 <= code <= 255
+            or threading is not None and any(not t.daemon for t in threading.enumerate()
+                                             if t is not threading.main_thread())):
+        gc.freeze()
         return
     try:
         for stream in (sys.stdout, sys.stderr):
