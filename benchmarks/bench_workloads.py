@@ -103,8 +103,10 @@ CASES = STEP_CASES + FRESH_CASES + tuple(BATCH_OPTIONS)
 POLY_CASES = ("poly",) + FRESH_CASES
 
 ALONE_SIZES = {"full": (200_000, 2_000_000), "quick": (20_000,)}
-# (n, K1, K2): a script run of K1 steps and one of K2; a step costs the difference / (K2 - K1)
-SCRIPT_SIZES = {"full": ((2_000, 10, 2_010), (200_000, 10, 510)), "quick": ((2_000, 5, 1_005),)}
+# (n, K1, K2): a script run of K1 steps and one of K2; a step costs the difference / (K2 - K1). PyTorch's
+# start-up alone moves by ~30 ms from run to run: over 2,000 steps that was 15 us a step at n = 2,000
+# (its figure swung 103-168 us), over 10,000 it is 3 us
+SCRIPT_SIZES = {"full": ((2_000, 10, 10_010), (200_000, 10, 1_510)), "quick": ((2_000, 5, 1_005),)}
 SCRIPT_REPEATS = {"full": 5, "quick": 2}      # script runs of each length after the warm-up round
 SCRIPT_WARMUP = 1                             # rounds run first and not counted (the disk cache, the .pyc)
 SCRIPT_RTOL = 1e-5                            # our script against our Python API: float32 rounding at most
