@@ -323,11 +323,11 @@ def _tensor_result(lane, program, registers, source, options):
 
 
 def checked(source, bindings, options, check):
-    """A --check job by the lane: f and its gradient as `run` gives them, then the finite differences
-    of `check(number of names, {name: variable's value}, grad, value_at)` (job.py's: the check's three
-    dicts, or None to decline) with value_at(names, values) f's value where the variables of those
-    names hold those values -- the lane's forward again, which gives the engine form's bits. None
-    where the lane does not take the job."""
+    """A --check job by the lane: f and its gradient as `run` gives them (with a number --weights w,
+    w f's), then the finite differences of `check(number of names, {name: variable's value}, grad,
+    value_at)` (job.py's: the check's three dicts, or None to decline) with value_at(names, values)
+    f's value (w f) where the variables of those names hold those values -- the lane's forward again,
+    which gives the engine form's bits. None where the lane does not take the job."""
     lane = lane_for(source, options, 4)
     if lane is None:
         return None
@@ -336,7 +336,9 @@ def checked(source, bindings, options, check):
         if sum(step[0] == _MAKE_LEAF for step in program.steps) != len(program.variables):
             raise _Decline  # a name bound twice: the engine form's runs hold it at each binding
         numbers = registers[:]
-        value, grad = _result(lane, program, _execute(program.steps, registers))
+        weight = None if options.weights is None else _weight(options.weights)
+        value, grad = _result(lane, program, _execute(program.steps, registers),
+                              _ROOT_GRAD if weight is None else weight)
         if not grad:
             raise _Decline  # (f depends on no variable: the engine form's message)
         held = dict(program.variables)
@@ -345,8 +347,9 @@ def checked(source, bindings, options, check):
             held = {name: variable_of(program, name)[1] for name in options.wrt}
         steps, f = program.steps, program.f
 
-        def value_at(names, values):
-            return _execute(steps, numbers[:], {held[n]: _FLOAT64(v) for n, v in zip(names, values)})[f]
+        def value_at(names, values):  # (weighted: f * w, as the engine form's (f * w).sum() of a scalar f)
+            value = _execute(steps, numbers[:], {held[n]: _FLOAT64(v) for n, v in zip(names, values)})[f]
+            return value if weight is None else value * weight
 
         result = JobResult.scalar(source, value, grad)
         with quiet_numpy():  # (the runs' inf and nan as the engine form's)
@@ -499,7 +502,8 @@ def _options_fit(options):
     """(whether a job with these options may take the lane, `evaluate`, --order 2's lane, the Hessian's
     lane, the lane's --check): the lane serves the defaults, --wrt, --jacobian and --weights of a
     number; --order 2's lane (compiled_second.py) --order 2 and 3 with those but --jacobian; the Hessian's
-    (compiled_second.py too) --hessian with --wrt; `checked` --check with --wrt; `evaluate` every option that
+    (compiled_second.py too) --hessian with --wrt and --weights of a number; `checked` --check with those;
+    `evaluate` every option that
     differentiates f (not --formula or --graph, which read the interpreter's record of each value);
     each on the CPU in float64, within the budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
@@ -509,10 +513,8 @@ def _options_fit(options):
                            or options.weights is not None and options.jacobian  # (a Jacobian is not weighted)
                            or options.jacobian and options.jacobian_mode == "forward")  # (its gradient: reverse)
     second = engine and options.order in (2, 3) and not (options.hessian or options.check or options.jacobian)
-    hessian = engine and options.order == 1 and options.hessian and not (options.check or options.jacobian
-                                                                          or options.weights is not None)
-    check = engine and options.order == 1 and options.check and not (options.hessian or options.jacobian
-                                                                      or options.weights is not None)
+    hessian = engine and options.order == 1 and options.hessian and not (options.check or options.jacobian)
+    check = engine and options.order == 1 and options.check and not (options.hessian or options.jacobian)
     return lane, engine, second, hessian, check
 
 

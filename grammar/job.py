@@ -759,7 +759,7 @@ def _check(source, bindings, options, interp, variables, grads, value_at=None):
     for k, name in enumerate(names):
         def target(*values, name=name):
             """The scalar whose gradient by `name` is the reported derivative."""
-            if value_at is not None:  # (order 1, no weights, on the CPU: f itself)
+            if value_at is not None:  # (order 1 on the CPU: f itself, or f * w by a number --weights)
                 return E.from_numpy(numpy.array(float(value_at(names, [_host(v) for v in values]))))
             overrides = {n: E.tensor(_host(v), dtype=v.dtype, requires_grad=True) for n, v in zip(names, values)}
             sub = JobOptions(order=1, weights=options.weights, seed=options.seed, max_steps=max(steps_left[0], 1),

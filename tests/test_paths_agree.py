@@ -10,7 +10,8 @@ every elementwise function and operator -- give byte-identical JSON through
 - and a second run of the same batch;
 
 with the defaults, and again with each option the lean lane takes (--wrt, --jacobian, --weights of a
-number, a number bound by --set) and those its engine form takes (--order, --hessian, --check).
+number, a number bound by --set, --order 2 and 3, --hessian, --check) and those its engine form takes
+(--order 4, --check of a second derivative).
 
 CI runs this file under numpy's AVX-512 code and again with it switched off
 (NPY_DISABLE_CPU_FEATURES): within each machine and dispatch every path must agree; across them only
@@ -220,14 +221,15 @@ def test_a_0d_variable_and_a_one_element_one(cli, batch_output):
 
 # ---------------------------------------------------------------- the options the compiled forms take
 # The lean lane takes --wrt, --jacobian and --weights of a number, --order 2 and 3 and --hessian (with
-# --wrt) its recorded backward passes (compiled_second.py), --check (with --wrt) its finite differences
-# (compiled.checked) (grammar/compiled.py _options_fit); --order 4 and a weighted --hessian take its
-# engine form (compiled.evaluate). Each with the same generated batch, through every path above that a
+# those) its recorded backward passes (compiled_second.py), --check (with those) its finite differences
+# (compiled.checked) (grammar/compiled.py _options_fit); --order 4 and --check of a second derivative
+# take its engine form (compiled.evaluate). Each with the same generated batch, through every path above that a
 # command line can name.
 LANE_OPTIONS = [("--wrt", "x"), ("--wrt", "y,x"), ("--jacobian",), ("--weights", "0.5"), ("--wrt", "x", "--jacobian"),
                 ("--order", "2"), ("--order", "2", "--wrt", "x", "--weights", "-1.5"), ("--order", "3"),
-                ("--hessian",), ("--hessian", "--wrt", "x"), ("--check",), ("--check", "--wrt", "x")]
-ENGINE_FORM_OPTIONS = [("--order", "4"), ("--hessian", "--weights", "2")]
+                ("--hessian",), ("--hessian", "--wrt", "x"), ("--hessian", "--weights", "2"), ("--check",),
+                ("--check", "--wrt", "x"), ("--check", "--weights", "-0.5")]
+ENGINE_FORM_OPTIONS = [("--order", "4"), ("--check", "--order", "2")]
 
 
 def _lane_entry(options):

@@ -5,8 +5,8 @@ the others'), so its signed zeros are the engine form's too. The check: the lane
 job.py's finite differences with f re-run by the lane's forward at the perturbed values
 (compiled.checked). The third derivative: the backward from each variable's first derivative recorded
 in its turn over the recorded first backward (the engine form's create_graph pass by that variable),
-then a backward from the second derivative. For generated jobs, with --wrt (and --weights for the
-order), each takes the lane and gives the engine form's and the full pipeline's values bit for bit;
+then a backward from the second derivative. For generated jobs, with --wrt and --weights of a number,
+each takes the lane and gives the engine form's and the full pipeline's values bit for bit;
 the values are the hand-derived ones."""
 import math
 import random
@@ -36,6 +36,8 @@ def test_generated_jobs_take_the_lane_with_the_engine_forms_bits(option, entry, 
         kw = r.choice([{}, {}, {"wrt": ("x",)}, {"wrt": ("x", "y")}])
         if option == "order":
             kw = dict(r.choice([kw, {"weights": "-0.75"}]), order=3)
+        elif r.random() < 0.3:
+            kw = dict(kw, weights=r.choice(["-0.75", "2", "0"]))
         lane, took, engine, full = _three_forms(source, entry, **({} if option == "order" else {option: True}), **kw)
         assert lane == engine == full, (source, kw)
         taken += took
@@ -63,6 +65,23 @@ def test_hand_derived_hessian():
     assert float(r.hessian["x"]["x"]) == pytest.approx(6 * x * y)
     assert float(r.hessian["x"]["y"]) == float(r.hessian["y"]["x"]) == pytest.approx(3 * x * x)
     assert float(r.hessian["y"]["y"]) == pytest.approx(-math.sin(y))
+
+
+def test_hand_derived_weighted_hessian_and_check_take_the_lane():
+    # --weights -2 of f = x**3 * y + sin(y): the gradient and the Hessian of -2 f
+    x, y, w = 1.5, -0.5, -2.0
+    taken = compiled.taken["lane"]
+    r = run_job("x = 1.5; y = -0.5; x**3 * y + sin(y)", (), JobOptions(hessian=True, weights="-2"))
+    c = run_job("x = 1.5; y = -0.5; x**3 * y + sin(y)", (), JobOptions(check=True, weights="-2"))
+    assert compiled.taken["lane"] == taken + 2
+    for got in (r, c):
+        assert float(got.grad["x"]) == pytest.approx(w * 3 * x * x * y)
+        assert float(got.grad["y"]) == pytest.approx(w * (x ** 3 + math.cos(y)))
+    assert float(r.hessian["x"]["x"]) == pytest.approx(w * 6 * x * y)
+    assert float(r.hessian["x"]["y"]) == float(r.hessian["y"]["x"]) == pytest.approx(w * 3 * x * x)
+    assert float(r.hessian["y"]["y"]) == pytest.approx(-w * math.sin(y))
+    # the differences are those of w f: a gradient of f alone would be off by 3 x**2 y = -3.4 at x
+    assert all(c.check_ok.values()) and max(c.check.values()) < 1e-6
 
 
 def test_a_first_derivative_two_variables_share_is_seeded_once():

@@ -108,9 +108,9 @@ def test_every_option_takes_the_compiled_form_with_the_pipelines_bits(source, bi
 
 
 def test_the_table_takes_both_forms():
-    """The defaults, --wrt, --order 2 and 3, --hessian and --check of scalar jobs take the lane;
-    tensors and the other options the engine form -- and the table above has jobs of each kind that
-    succeed."""
+    """The defaults, --wrt, --order 2 and 3, --hessian and --check (weighted by a number too) of scalar
+    jobs take the lane; tensors and the other options the engine form -- and the table above has jobs
+    of each kind that succeed."""
     before = dict(compiled.taken)
     for source, bindings, kw, form in [("x**3", (("x", "2"),), {"wrt": ("x",)}, "lane"),
                                        ("x**3", (("x", "2"),), {}, "lane"),
@@ -122,7 +122,9 @@ def test_the_table_takes_both_forms():
                                        ("x**3", (("x", "2"),), {"hessian": True}, "lane"),
                                        ("x**3", (("x", "2"),), {"check": True}, "lane"),
                                        ("x**3", (("x", "2"),), {"order": 4}, "engine"),
-                                       ("x**3", (("x", "2"),), {"hessian": True, "weights": "2"}, "engine"),
+                                       ("x**3", (("x", "2"),), {"hessian": True, "weights": "2"}, "lane"),
+                                       ("x**3", (("x", "2"),), {"check": True, "weights": "-0.5"}, "lane"),
+                                       ("x**3", (("x", "2"),), {"check": True, "order": 2}, "engine"),
                                        ("sin(x)*y", (("x", "[1, 2, 3]"), ("y", "2")), {"weights": "1"}, "engine")]:
         _outcome(run_job, source, bindings, kw)
         assert compiled.taken[form] == before[form] + 1, (source, kw)
@@ -146,7 +148,8 @@ def _formula(r, names, depth):
 
 GENERATED_OPTIONS = [{}, {"wrt": ("x",)}, {"wrt": ("y", "x")}, {"order": 2}, {"order": 2, "wrt": ("y",)},
                      {"jacobian": True}, {"jacobian": True, "wrt": ("x", "y")}, {"hessian": True},
-                     {"weights": "0.5"}, {"check": True}, {"check": True, "order": 2, "wrt": ("x",)}]
+                     {"weights": "0.5"}, {"check": True}, {"check": True, "order": 2, "wrt": ("x",)},
+                     {"hessian": True, "weights": "-1.5"}, {"check": True, "weights": "2", "wrt": ("x",)}]
 
 
 @pytest.mark.parametrize("seed", range(150))
