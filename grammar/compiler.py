@@ -59,10 +59,12 @@ class Code:
     keyword-only names, `varkw` the **name (None where absent)."""
 
     __slots__ = ("instructions", "name", "params", "defaults", "globals_declared", "source", "posonly",
-                 "varargs", "kwonly", "varkw", "comprehension", "qualname", "class_body")
+                 "varargs", "kwonly", "varkw", "comprehension", "qualname", "class_body", "dispatch", "heat")
 
     def __init__(self, instructions, name, params=(), defaults=(), globals_declared=(), source=None):
         self.instructions = instructions
+        self.dispatch = instructions  # what the interpreter runs: the instructions, once hot with runs (vm_runs.py)
+        self.heat = 0                 # loop turns and calls so far, until it is hot
         self.name = name
         self.params = params
         self.defaults = defaults      # syntax nodes of default values (evaluated at definition)
@@ -458,7 +460,7 @@ class _Compiler:
             if arg.__class__ is tuple and arg and arg[0].__class__ is _Label:
                 return (arg[0].index,) + arg[1:]
             return arg
-        code.instructions = [(op, resolved(arg), node) for op, arg, node in instructions]
+        code.instructions = code.dispatch = [(op, resolved(arg), node) for op, arg, node in instructions]
         code.globals_declared = frozenset(scope.globals)
 
     def _run(self, work, out, state):

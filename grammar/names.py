@@ -365,7 +365,7 @@ class _LayerNames:
         return name in program_names(self.layer)
 
 
-_TENSOR_SETTABLE = frozenset({"grad", "requires_grad", "data"})
+TENSOR_SETTABLE = frozenset({"grad", "requires_grad", "data"})
 _CTX_METHODS = frozenset({"save_for_backward", "save_for_forward", "saved_tensors", "needs_input_grad", "mark_dirty",
                           "mark_non_differentiable", "set_materialize_grads"})
 
@@ -488,7 +488,7 @@ def settable(obj, name):
     """Whether `obj.name = value` is allowed: a tensor's few, and any public name of an nn layer
     (Module's own __setattr__ registers a parameter or a sub-layer, as in PyTorch)."""
     if obj.__class__ is E.Tensor:  # (exactly a tensor: a Parameter's are its layer's business)
-        return name in _TENSOR_SETTABLE
+        return name in TENSOR_SETTABLE
     if (nn := E.nn_if_loaded()) is not None and isinstance(obj, nn.Module):
         return not name.startswith("_")
     if isinstance(obj, _FunctionCtx):  # ctx.constant = ... (its methods stay its own)

@@ -20,13 +20,14 @@ from .. import engine as E
 from ..engine.core import InplaceModifiedError
 from ..engine.graph import current_span, use_spans
 from . import compiler as C
+from . import vm_runs
 from .errors import ScriptError, LanguageError, SyntaxProblem, Interrupted
 from . import modules
 from .budget import DEFAULT_MAX_MEMORY, check_memory, memory_error_message, over_budget
 from .words import show, plain_words, _CALLED, _PUBLIC as _WORD_NAMES
 from .budget import current as _budgets
 from .limits import TooLarge, bounded_list, check_items, check_format_spec
-from .names import BUILTINS, TENSOR_ATTRIBUTES, Namespace, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
+from .names import BUILTINS, TENSOR_ATTRIBUTES, TENSOR_SETTABLE, Namespace, attribute, settable, is_context_manager, attribute_names, describe, layer_attributes
 from .module_classes import is_layer_class, layer_class, LayerSuper
 from .function_classes import is_function_class, function_class
 from .arithmetic import binary, unary, inplace, compare, truth
@@ -284,7 +285,7 @@ class Interpreter:
                 # (Set inside the try, so that the inner loop's head is not the try's first instruction:
                 # Python 3.11 checks for Ctrl-C at a jump back as if at the instruction before its target.)
                 frame = frames[-1]
-                code = frame.code.instructions
+                code = frame.code.dispatch
                 while True:
                     if frame.pc < len(code):
                         instr = code[frame.pc]
@@ -302,11 +303,12 @@ class Interpreter:
                     if switched.__class__ is _Finished:
                         return switched.value
                     frame = switched
-                    code = frame.code.instructions
+                    code = frame.code.dispatch
             except BrokenPipeError:  # print()'s reader went away (`| head`): not the program's error
                 self._unwind(frames)
                 raise
             except KeyboardInterrupt as stop:  # Ctrl-C: the program ends here, and says where it was
+                instr = _running(frame, instr)
                 self._unwind(frames)
                 if isinstance(stop, Interrupted) and stop.start is not None:
                     raise
@@ -314,6 +316,7 @@ class Interpreter:
                 raise Interrupted(node.start if node is not None else None,
                                   node.end if node is not None else None) from None
             except Exception as raw:  # an engine or Python error inside one instruction, or a raise
+                instr = _running(frame, instr)
                 exc = self._catchable(raw, instr)
                 if exc is not None and self._find_handler(frames, exc):
                     continue
@@ -998,6 +1001,14 @@ def _instruction(frame):
     return frame.code.instructions[frame.pc - 1]
 
 
+def _running(frame, instr):
+    """The instruction that raised, where the loop last fetched `instr`: in a run (vm_runs.py), the one
+    its pc is past."""
+    if instr is None or instr[0] != vm_runs.RUN:
+        return instr
+    return frame.code.instructions[frame.pc - 1]
+
+
 # ---- names
 
 @_handles(C.LOAD_FAST)
@@ -1234,8 +1245,37 @@ def _op_slice(vm, frames, frame, arg, node):
 
 @_handles(C.JUMP)
 def _op_jump(vm, frames, frame, arg, node):
-    """Go to instruction `arg`."""
+    """Go to instruction `arg` (back: a loop's turn, which may make its code hot)."""
+    back = arg < frame.pc
     frame.pc = arg
+    if back and frame.code.dispatch is frame.code.instructions and _heated(frame.code):
+        return frame  # (the loop takes up the code's new dispatch list)
+
+
+def _heated(code):
+    """Count a loop turn or a call of `code`; once it is hot, its runs are made (vm_runs.py). Whether they
+    were, just now."""
+    code.heat += 1
+    if code.heat < vm_runs.HOT:
+        return False
+    code.dispatch = vm_runs.dispatch_of(code, _RUN_HELPERS)
+    return True
+
+
+@_handles(vm_runs.RUN)
+def _op_run(vm, frames, frame, arg, node):
+    """A run of instructions as one function (vm_runs.py); where the step budget ends inside it, its
+    first instruction by its handler instead (and the rest one by one, as the loop counts them)."""
+    function, n, start = arg
+    if vm.steps + n - 1 > vm.max_steps:
+        first = frame.code.instructions[start]
+        return _BY_OPCODE[first[0]](vm, frames, frame, first[1], first[2])
+    vm.steps += n - 1
+    try:
+        return function(vm, frames, frame)
+    except BaseException:
+        vm.steps -= start + n - frame.pc  # (the steps of the instructions it did not reach)
+        raise
 
 
 @_handles(C.JUMP_IF_FALSE)
@@ -1435,6 +1475,8 @@ def _call(vm, frames, frame, func, args, kwargs, node):
     if func.__class__ is UserFunction:
         if len(frames) + vm.depth >= vm.max_depth:
             raise _too_deep(vm.max_depth)
+        if func.code.dispatch is func.code.instructions:
+            _heated(func.code)
         callee = Frame(func.code, func.bind(args, kwargs), func.scopes, func, constructs)
         frames.append(callee)
         return callee
@@ -1753,4 +1795,13 @@ def _op_import_star(vm, frames, frame, arg, node):
 
 
 # the handlers by opcode (a KeyError here: an opcode without one)
-_HANDLERS = tuple(_BY_OPCODE[op] for op in range(len(C.OPCODES)))
+_HANDLERS = tuple(_BY_OPCODE[op] for op in range(len(C.OPCODES) + 1))  # (+ vm_runs.RUN)
+# what a run's generated function calls: the handlers' own helpers (vm_runs.py)
+_RUN_HELPERS = {"binary": binary, "inplace": inplace, "get_attribute": get_attribute, "Tensor": E.Tensor,
+                "TENSOR_ATTRIBUTES": TENSOR_ATTRIBUTES, "TENSOR_SETTABLE": TENSOR_SETTABLE, "set_span": _set_span,
+                "call": _call, "unbound_local": _unbound_local, "H": _HANDLERS,
+                # operands arithmetic.binary hands to Python's operator beside a tensor as they are
+                "PLAIN": frozenset({E.Tensor, float, int, bool}),
+                # what _call calls as it is: never a program's function, class or method
+                "PYTHON_CALLABLES": frozenset({types.FunctionType, types.MethodType, types.BuiltinFunctionType,
+                                               types.BuiltinMethodType, type})}
