@@ -196,8 +196,8 @@ class _WarningPrinter:
     def show(self, message, category, filename, lineno, file=None, line=None):
         sys.stdout.flush()
         text = f"warning: {message}"
-        from ..engine.graph import current_span
-        node = current_span.get()
+        from ..engine.graph import get_span
+        node = get_span()
         if node is not None and self.source is not None and getattr(node, "start", None) is not None:
             from ..grammar.errors import locate
             loc = locate(self.source, node.start, node.end)

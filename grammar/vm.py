@@ -18,7 +18,7 @@ import numpy as _np
 
 from .. import engine as E
 from ..engine.core import InplaceModifiedError
-from ..engine.graph import current_span, use_spans
+from ..engine.graph import current_span, use_spans, SpanCursor
 from . import compiler as C
 from . import vm_runs
 from .errors import ScriptError, LanguageError, SyntaxProblem, Interrupted
@@ -157,12 +157,13 @@ class UserFunction:
             err.exception = e
             raise err from None
         vm.depth += 1
-        token = current_span.get()
+        cursor = vm.cursor
+        span = cursor.span
         try:
             return vm._execute([Frame(self.code, local, self.scopes, self)])
         finally:
             vm.depth -= 1
-            current_span.set(token)
+            cursor.span = span
 
     def __repr__(self):
         return f"<function {self.code.name}>"
@@ -243,6 +244,7 @@ class Interpreter:
         self.result = None
         self.source = None
         self.record = None
+        self.cursor = SpanCursor()  # the span of the operation running: the nodes it makes carry it
         self.unbound_hint = unbound_hint  # how to bind a missing name ("x=VALUE" in eval)
         self.handling = []   # the exceptions whose `except` blocks are running (a bare `raise` re-raises the last)
         # this program's imported modules (numpy's random state is its own), and its print (pprint's)
@@ -254,7 +256,8 @@ class Interpreter:
         self.result = None
         self.source = code.source
         use_spans()
-        token = current_span.set(None)
+        self.cursor.span = None
+        token = current_span.set(self.cursor)
         try:
             self._execute([Frame(code, None, ())])
         finally:
@@ -966,7 +969,6 @@ def _inplace_error(e, instr):
 # in _HANDLERS, a tuple made once below.
 
 _BY_OPCODE = {}
-_set_span = current_span.set  # the span the engine gives the graph nodes it makes (the instruction's node)
 
 
 def _handles(opcode):
@@ -1108,7 +1110,7 @@ def _operator(apply):
         stack = frame.stack
         b = stack.pop()
         a = stack.pop()
-        _set_span(node)
+        vm.cursor.span = node
         stack.append(apply(arg, a, b))
         if vm.record is not None:
             vm.record(stack[-1])
@@ -1124,7 +1126,7 @@ _op_inplace = _handles(C.INPLACE)(_operator(inplace))  # a += b: in place for a 
 def _op_unary(vm, frames, frame, arg, node):
     """-a, +a, ~a; its value recorded."""
     stack = frame.stack
-    _set_span(node)
+    vm.cursor.span = node
     stack.append(unary(arg, stack.pop()))
     if vm.record is not None:
         vm.record(stack[-1])
@@ -1142,7 +1144,7 @@ def _op_compare(vm, frames, frame, arg, node):
     """A comparison, chained or not: `arg` the operators, their operands on the stack."""
     stack = frame.stack
     operands = _take(stack, len(arg) + 1)
-    _set_span(node)
+    vm.cursor.span = node
     stack.append(compare(arg, operands))
 
 
@@ -1150,7 +1152,7 @@ def _op_compare(vm, frames, frame, arg, node):
 def _op_attr(vm, frames, frame, arg, node):
     """obj.name."""
     stack = frame.stack
-    _set_span(node)  # reading .grad of a non-leaf warns: say where
+    vm.cursor.span = node  # reading .grad of a non-leaf warns: say where
     obj = stack.pop()
     if obj.__class__ is E.Tensor and arg in TENSOR_ATTRIBUTES:  # the commonest: what names.attribute reads
         stack.append(getattr(obj, arg))
@@ -1178,7 +1180,7 @@ def _op_delete_attr(vm, frames, frame, arg, node):
     """del obj.name: a program object's attribute, or one the engine lets a program set (a tensor's
     grad, an nn layer's parameter or sub-layer)."""
     obj = frame.stack.pop()
-    _set_span(node)
+    vm.cursor.span = node
     if is_program_object(obj):
         delete_class_attribute(obj, arg)
     elif settable(obj, arg) and hasattr(obj, arg):
@@ -1199,7 +1201,7 @@ def _op_index(vm, frames, frame, arg, node):
     if arg == "keep":
         stack.append(obj)
         stack.append(key)
-    _set_span(node)
+    vm.cursor.span = node
     stack.append(index(obj, key))
     if vm.record is not None:
         vm.record(stack[-1])
@@ -1217,7 +1219,7 @@ def _op_store_index(vm, frames, frame, arg, node):
         key = stack.pop()
         obj = stack.pop()
         value = stack.pop()
-    _set_span(node)
+    vm.cursor.span = node
     store_index(obj, key, value)
 
 
@@ -1227,7 +1229,7 @@ def _op_delete_index(vm, frames, frame, arg, node):
     stack = frame.stack
     key = stack.pop()
     obj = stack.pop()
-    _set_span(node)
+    vm.cursor.span = node
     delete_index(obj, key)
 
 
@@ -1481,7 +1483,7 @@ def _call(vm, frames, frame, func, args, kwargs, node):
         frames.append(callee)
         return callee
     stack = frame.stack
-    _set_span(node)
+    vm.cursor.span = node
     if not callable(func):
         raise _not_callable(func, node, vm.source)
     value = func(*args, **kwargs)
@@ -1798,7 +1800,7 @@ def _op_import_star(vm, frames, frame, arg, node):
 _HANDLERS = tuple(_BY_OPCODE[op] for op in range(len(C.OPCODES) + 1))  # (+ vm_runs.RUN)
 # what a run's generated function calls: the handlers' own helpers (vm_runs.py)
 _RUN_HELPERS = {"binary": binary, "inplace": inplace, "get_attribute": get_attribute, "Tensor": E.Tensor,
-                "TENSOR_ATTRIBUTES": TENSOR_ATTRIBUTES, "TENSOR_SETTABLE": TENSOR_SETTABLE, "set_span": _set_span,
+                "TENSOR_ATTRIBUTES": TENSOR_ATTRIBUTES, "TENSOR_SETTABLE": TENSOR_SETTABLE,
                 "call": _call, "unbound_local": _unbound_local, "H": _HANDLERS,
                 # operands arithmetic.binary hands to Python's operator beside a tensor as they are
                 "PLAIN": frozenset({E.Tensor, float, int, bool}),

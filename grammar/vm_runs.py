@@ -137,7 +137,7 @@ def _function(code, start, end, helpers):
             a = w.pop()
             v = w.fresh()
             w.at(i)
-            w.emit(f"set_span(I[{i}][2])")
+            w.emit(f"C.span = I[{i}][2]")
             symbol = _PYTHON_OPERATORS.get(arg)
             if symbol is None:
                 w.emit(f"{v} = {'binary' if op == C.BINARY else 'inplace'}({arg!r}, {a}, {b})")
@@ -156,7 +156,7 @@ def _function(code, start, end, helpers):
             obj = w.pop()
             v = w.fresh()
             w.at(i)
-            w.emit(f"set_span(I[{i}][2])")  # (reading .grad of a non-leaf warns: say where)
+            w.emit(f"C.span = I[{i}][2]")  # (reading .grad of a non-leaf warns: say where)
             if arg in helpers["TENSOR_ATTRIBUTES"]:
                 w.emit(f"{v} = getattr({obj}, {arg!r}) if {obj}.__class__ is Tensor "
                        f"else get_attribute({obj}, {arg!r}, I[{i}][2])")
@@ -174,7 +174,7 @@ def _function(code, start, end, helpers):
             # a function of Python's (an engine function, a tensor's method, a class of the engine's): called
             # here as _call calls it; anything else (a program's function, class or method) by _call itself
             w.emit(f"if {function}.__class__ in PYTHON_CALLABLES:")
-            w.emit(f"    set_span(I[{i}][2])")
+            w.emit(f"    C.span = I[{i}][2]")
             w.emit(f"    {v} = {function}({', '.join(args)}{', ' if args and kwargs else ''}"
                    f"{'**{' + kwargs + '}' if kwargs else ''})")
             w.emit(f"    if rec is not None: rec({v})")
@@ -205,7 +205,7 @@ def _function(code, start, end, helpers):
     w.spill()
     w.emit(f"frame.pc = {end}")
     source = (f"def run_{start}(vm, frames, frame):\n"
-              "    S = frame.stack\n    G = vm.globals\n    L = frame.locals\n    rec = vm.record\n"
+              "    S = frame.stack\n    G = vm.globals\n    L = frame.locals\n    rec = vm.record\n    C = vm.cursor\n"
               + "\n".join(w.lines) + "\n")
     namespace = dict(helpers, I=instructions)
     exec(compile(source, f"<run {start}-{end} of {code.qualname}>", "exec"), namespace)

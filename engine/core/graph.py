@@ -29,9 +29,25 @@ def peek_sequence():
 _ACCUMULATE_PRIORITY = 1 << 62
 
 # The span of source text being evaluated; the language sets it so that every
-# node can say which sub-expression made it. None when driven from Python.
+# node can say which sub-expression made it. None when driven from Python. The
+# interpreter sets a SpanCursor once per run and moves it from operation to
+# operation (an attribute's store, where setting the variable made a context each time).
 current_span = contextvars.ContextVar("autodiff_current_span", default=None)
-get_span = current_span.get
+
+
+class SpanCursor:
+    """A span the language moves as it runs: `span`, the operation's (what get_span gives)."""
+
+    __slots__ = ("span",)
+
+    def __init__(self, span=None):
+        self.span = span
+
+
+def get_span():
+    """The span nodes made now carry (a cursor's current one), or None."""
+    span = current_span.get()
+    return span.span if span.__class__ is SpanCursor else span
 # Whether anything set a span in this process (the language does, through use_spans): until then
 # a new node need not read the context variable, which is a tenth of a small op's recording.
 spans_used = [False]

@@ -241,3 +241,25 @@ def test_the_generated_source_holds_no_text_of_the_program(monkeypatch):
     stdout, error, _ = _both(program, monkeypatch)
     assert error is None and stdout == "41\n41\n41\n"  # (1 + 38 + 2 characters)
     assert sources and not any("hacked" in text or "__import__" in text for text in sources)
+
+
+@pytest.mark.parametrize("hot", [1, NEVER])
+def test_nodes_made_inside_a_run_carry_their_operations_spans(hot, monkeypatch):
+    """The interpreter moves its span cursor (engine/core/graph.py SpanCursor) from operation to operation;
+    each node the engine records carries the text of the operation that made it, with runs or without."""
+    monkeypatch.setattr(vm_runs, "HOT", hot)
+    source = ("import torch\na = torch.tensor(2.0, requires_grad=True)\nx = torch.tensor(3.0)\n"
+              "for i in range(4):\n    y = (a * x) + torch.sin(a)\n    z = y.sum()\n")
+    session = Session(out=io.StringIO())
+    try:
+        session.run(source)
+        names = session.interpreter.globals
+        y, z = names["y"], names["z"]
+    finally:
+        session.close()
+
+    def text(node):
+        return source[node.span.start:node.span.end]
+    assert text(y.grad_fn) == "(a * x) + torch.sin(a)"
+    assert [text(n) for n, _ in y.grad_fn.next_functions] == ["a * x", "torch.sin(a)"]
+    assert text(z.grad_fn) == "y.sum()"
