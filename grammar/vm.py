@@ -1268,15 +1268,15 @@ def _heated(code):
 def _op_run(vm, frames, frame, arg, node):
     """A run of instructions as one function (vm_runs.py); where the step budget ends inside it, its
     first instruction by its handler instead (and the rest one by one, as the loop counts them)."""
-    function, n, start = arg
+    n = arg.n
     if vm.steps + n - 1 > vm.max_steps:
-        first = frame.code.instructions[start]
+        first = frame.code.instructions[arg.start]
         return _BY_OPCODE[first[0]](vm, frames, frame, first[1], first[2])
     vm.steps += n - 1
     try:
-        return function(vm, frames, frame)
+        return (arg.function if vm.record is None else arg.recording())(vm, frames, frame)
     except BaseException:
-        vm.steps -= start + n - frame.pc  # (the steps of the instructions it did not reach)
+        vm.steps -= arg.start + n - frame.pc  # (the steps of the instructions it did not reach)
         raise
 
 

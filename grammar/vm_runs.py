@@ -37,10 +37,26 @@ RUNNABLE = _INLINE | _BY_HANDLER
 _PYTHON_OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "/", "@": "@", "**": "**", "^": "**"}
 
 
+class Run:
+    """One run: its function, its length and first instruction, and -- made when first asked for -- the
+    function that also hands each value to the interpreter's `record` (autodiff graph's)."""
+
+    __slots__ = ("function", "n", "start", "_recording", "_code", "_helpers")
+
+    def __init__(self, code, start, end, helpers):
+        self.function = _function(code, start, end, helpers, False)
+        self.n, self.start = end - start, start
+        self._recording, self._code, self._helpers = None, code, helpers
+
+    def recording(self):
+        if self._recording is None:
+            self._recording = _function(self._code, self.start, self.start + self.n, self._helpers, True)
+        return self._recording
+
+
 def dispatch_of(code, helpers):
     """The list the loop dispatches from for `code`: its instructions, with the first of each run
-    replaced by (RUN, (function, length, start), node). `helpers`: what the generated functions call
-    (vm.py's run_helpers())."""
+    replaced by (RUN, Run, node). `helpers`: what the generated functions call (vm.py's _RUN_HELPERS)."""
     instructions = code.instructions
     dispatch = list(instructions)
     start = 0
@@ -53,8 +69,7 @@ def dispatch_of(code, helpers):
         while end < n and end - start < MAX_RUN and instructions[end][0] in RUNNABLE:
             end += 1
         if end - start >= MIN_RUN:
-            function = _function(code, start, end, helpers)
-            dispatch[start] = (RUN, (function, end - start, start), instructions[start][2])
+            dispatch[start] = (RUN, Run(code, start, end, helpers), instructions[start][2])
         start = end
     return dispatch
 
@@ -96,8 +111,9 @@ class _Writer:
         self.emit(f"frame.pc = {i + 1}")
 
 
-def _function(code, start, end, helpers):
+def _function(code, start, end, helpers, recording):
     instructions = code.instructions
+    module = code.name == "<program>" and not code.class_body and not code.comprehension  # (names: globals)
     w = _Writer()
     for i in range(start, end):
         op, arg, _ = instructions[i]
@@ -121,7 +137,7 @@ def _function(code, start, end, helpers):
             w.push(v)
         elif op == C.STORE:
             value = w.pop()
-            if arg in code.globals_declared:
+            if arg in code.globals_declared or module:
                 w.emit(f"G[{arg!r}] = {value}")
             else:
                 w.emit(f"(G if L is None else L)[{arg!r}] = {value}")
@@ -150,7 +166,8 @@ def _function(code, start, end, helpers):
                 w.emit(f"    {v} {symbol}= {b}")
                 w.emit("else:")
                 w.emit(f"    {v} = inplace({arg!r}, {a}, {b})")
-            w.emit(f"if rec is not None: rec({v})")
+            if recording:
+                w.emit(f"rec({v})")
             w.push(v)
         elif op == C.ATTR:
             obj = w.pop()
@@ -177,7 +194,8 @@ def _function(code, start, end, helpers):
             w.emit(f"    C.span = I[{i}][2]")
             w.emit(f"    {v} = {function}({', '.join(args)}{', ' if args and kwargs else ''}"
                    f"{'**{' + kwargs + '}' if kwargs else ''})")
-            w.emit(f"    if rec is not None: rec({v})")
+            if recording:
+                w.emit(f"    rec({v})")
             w.emit("else:")
             w.emit(f"    switched = call(vm, frames, frame, {function}, [{', '.join(args)}], {{{kwargs}}}, I[{i}][2])")
             w.emit("    if switched is not None:  # a program's function: its frame runs next, then the loop goes on")
@@ -205,7 +223,8 @@ def _function(code, start, end, helpers):
     w.spill()
     w.emit(f"frame.pc = {end}")
     source = (f"def run_{start}(vm, frames, frame):\n"
-              "    S = frame.stack\n    G = vm.globals\n    L = frame.locals\n    rec = vm.record\n    C = vm.cursor\n"
+              "    S = frame.stack\n    G = vm.globals\n    L = frame.locals\n    C = vm.cursor\n"
+              + ("    rec = vm.record\n" if recording else "")
               + "\n".join(w.lines) + "\n")
     namespace = dict(helpers, I=instructions)
     exec(compile(source, f"<run {start}-{end} of {code.qualname}>", "exec"), namespace)

@@ -263,3 +263,19 @@ def test_nodes_made_inside_a_run_carry_their_operations_spans(hot, monkeypatch):
     assert text(y.grad_fn) == "(a * x) + torch.sin(a)"
     assert [text(n) for n, _ in y.grad_fn.next_functions] == ["a * x", "torch.sin(a)"]
     assert text(z.grad_fn) == "y.sum()"
+
+
+def test_a_recording_interpreter_gets_the_runs_that_record(monkeypatch):
+    """eval --formula and --graph hand each value to the interpreter's `record`: a hot function's runs
+    then take their recording form, and the formula is the loop's."""
+    from autodiff.grammar.job import JobOptions, _run_job
+    from autodiff.engine.state import isolated
+    source = "def sq(v): return v * v + 1\nsq(sq(sq(sq(x))))"
+    formulas = []
+    for hot in (1, NEVER):
+        monkeypatch.setattr(vm_runs, "HOT", hot)
+        r = isolated(_run_job, source, (("x", "0.5"),), JobOptions(formula=True))
+        values = sorted(t.item() for t in r.produced.values())  # (what `autodiff graph` shows at each node)
+        formulas.append((r.formula, float(r.value), float(r.grad["x"]), values))
+    assert formulas[0] == formulas[1]
+    assert "x" in formulas[0][0]["x"] and len(formulas[0][3]) == 8  # (a product and a sum each call)
