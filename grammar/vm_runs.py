@@ -15,11 +15,15 @@ a program's function needs a frame: the run leaves there (its rest runs instruct
 The source is ours alone: templates, register names, indices, the operators' symbols and names as
 string literals (repr); a program's values are read from the instructions' own tuples.
 """
+import keyword
+
 from . import compiler as C
 
 __all__ = ["HOT", "RUN", "dispatch_of"]
 
-HOT = 2         # loop turns (or calls) of a code object before its runs are made
+# loop turns (or calls) of a code object before its runs are made: Python's compile() of a run costs
+# ~25 us an instruction (4 ms for the polynomial script's 159), a run saves ~0.2 us an instruction run
+HOT = 50
 MIN_RUN = 3     # a shorter run is left to the loop
 MAX_RUN = 500   # instructions in one function at most (a longer straight line: several)
 RUN = len(C.OPCODES)  # the opcode of a run in a dispatch list (the compiler never emits it)
@@ -174,8 +178,8 @@ def _function(code, start, end, helpers, recording):
             v = w.fresh()
             w.at(i)
             w.emit(f"C.span = I[{i}][2]")  # (reading .grad of a non-leaf warns: say where)
-            if arg in helpers["TENSOR_ATTRIBUTES"]:
-                w.emit(f"{v} = getattr({obj}, {arg!r}) if {obj}.__class__ is Tensor "
+            if arg in helpers["TENSOR_ATTRIBUTES"]:  # (a tensor's public names: identifiers, read directly)
+                w.emit(f"{v} = {_attribute(obj, arg)} if {obj}.__class__ is Tensor "
                        f"else get_attribute({obj}, {arg!r}, I[{i}][2])")
             else:
                 w.emit(f"{v} = get_attribute({obj}, {arg!r}, I[{i}][2])")
@@ -211,7 +215,8 @@ def _function(code, start, end, helpers, recording):
             w.spill()
             w.at(i)
             w.emit(f"if {obj}.__class__ is Tensor:  # (settable: what the handler would check)")
-            w.emit(f"    setattr({obj}, {arg!r}, {value})")
+            w.emit(f"    {obj}.{arg} = {value}" if _attribute(obj, arg) == f"{obj}.{arg}"
+                   else f"    setattr({obj}, {arg!r}, {value})")
             w.emit("else:")
             w.emit(f"    S.append({value})")
             w.emit(f"    S.append({obj})")
@@ -229,6 +234,14 @@ def _function(code, start, end, helpers, recording):
     namespace = dict(helpers, I=instructions)
     exec(compile(source, f"<run {start}-{end} of {code.qualname}>", "exec"), namespace)
     return namespace[f"run_{start}"]
+
+
+def _attribute(obj, name):
+    """`obj.name` as source text for one of the engine's attribute names (TENSOR_ATTRIBUTES,
+    TENSOR_SETTABLE: our own identifiers, never a program's text); getattr's form for any other."""
+    if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__"):
+        return f"{obj}.{name}"
+    return f"getattr({obj}, {name!r})"
 
 
 def _spill_line(items):
