@@ -279,3 +279,29 @@ def test_a_recording_interpreter_gets_the_runs_that_record(monkeypatch):
         formulas.append((r.formula, float(r.value), float(r.grad["x"]), values))
     assert formulas[0] == formulas[1]
     assert "x" in formulas[0][0]["x"] and len(formulas[0][3]) == 8  # (a product and a sum each call)
+
+
+def test_ctrl_c_inside_a_run_says_where_the_program_was(monkeypatch):
+    """Ctrl-C (a KeyboardInterrupt raised by whatever Python code the instruction runs) ends the
+    program at the operation it was in, with the steps the loop would have counted (a run's rest not)."""
+    import operator
+    from autodiff.grammar import arithmetic
+    from autodiff.grammar.errors import Interrupted
+
+    def add(a, b):
+        if a >= 30:
+            raise KeyboardInterrupt
+        return operator.add(a, b)
+    monkeypatch.setitem(arithmetic._BINARY, "+", add)
+    source = "t = 0\nfor i in range(100):\n    u = i * 2\n    t = t + i\n    w = u - 1\n"
+    seen = []
+    for hot in (1, NEVER):
+        monkeypatch.setattr(vm_runs, "HOT", hot)
+        session = Session(out=io.StringIO())
+        try:
+            with pytest.raises(Interrupted) as stop:
+                session.run(source)
+            seen.append((source[stop.value.start:stop.value.end], session.interpreter.steps))
+        finally:
+            session.close()
+    assert seen[0] == seen[1] and seen[0][0] == "t + i"
