@@ -79,10 +79,11 @@ def dispatch_of(code, helpers):
 
 
 class _Writer:
-    """The body of one run's function: lines, and the stack's top part as the locals that hold it
-    (below them, whatever `S`, the frame's stack, held when the run began)."""
+    """The body of one run's function over `instructions`: lines, and the stack's top part as the locals
+    that hold it (below them, whatever `S`, the frame's stack, held when the run began)."""
 
-    def __init__(self):
+    def __init__(self, instructions):
+        self.instructions = instructions
         self.lines = []
         self.stack = []
         self.count = 0
@@ -110,6 +111,17 @@ class _Writer:
             self.emit(_spill_line(self.stack))
         self.stack.clear()
 
+    def load(self, i, table, missing):
+        """Push the value of instruction i's name in `table` (G or L); `missing`: the value (or the raise)
+        where the table has no such name."""
+        v = self.fresh()
+        self.emit("try:")
+        self.emit(f"    {v} = {table}[{self.instructions[i][1]!r}]")
+        self.emit("except KeyError:")
+        self.emit(f"    frame.pc = {i + 1}")
+        self.emit(f"    {missing}" if missing.startswith("raise ") else f"    {v} = {missing}")
+        self.push(v)
+
     def at(self, i):
         """Before an instruction that can fail (or call out): the frame's pc past it, as the loop keeps it."""
         self.emit(f"frame.pc = {i + 1}")
@@ -118,27 +130,15 @@ class _Writer:
 def _function(code, start, end, helpers, recording):
     instructions = code.instructions
     module = code.name == "<program>" and not code.class_body and not code.comprehension  # (names: globals)
-    w = _Writer()
+    w = _Writer(instructions)
     for i in range(start, end):
         op, arg, _ = instructions[i]
         if op == C.CONST:
             w.push(f"I[{i}][1]")  # (a constant: read where it is used)
-        elif op == C.LOAD:
-            v = w.fresh()
-            w.emit("try:")
-            w.emit(f"    {v} = G[{arg!r}]")
-            w.emit("except KeyError:")
-            w.emit(f"    frame.pc = {i + 1}")
-            w.emit(f"    {v} = vm._load(frame, {arg!r}, I[{i}][2])")
-            w.push(v)
+        elif op == C.LOAD:  # a global (or a built-in: the handler's lookup, which says when there is none)
+            w.load(i, "G", f"vm._load(frame, {arg!r}, I[{i}][2])")
         elif op == C.LOAD_FAST:
-            v = w.fresh()
-            w.emit("try:")
-            w.emit(f"    {v} = L[{arg!r}]")
-            w.emit("except KeyError:")
-            w.emit(f"    frame.pc = {i + 1}")
-            w.emit(f"    raise unbound_local({arg!r}, I[{i}][2]) from None")
-            w.push(v)
+            w.load(i, "L", f"raise unbound_local({arg!r}, I[{i}][2]) from None")
         elif op == C.STORE:
             value = w.pop()
             if arg in code.globals_declared or module:

@@ -11,27 +11,18 @@ import pytest
 
 from autodiff.grammar import vm_runs
 from autodiff.grammar.compiler import compile_program
-from autodiff.grammar.errors import LanguageError, format_error
 from autodiff.grammar.parser import parse
 from autodiff.grammar.program import Session
 import locations
+from programs import run_counted
 
 NEVER = 10 ** 12
 
 
-def _run(source, hot, monkeypatch, max_steps=100_000_000, dtype="float32"):
+def _run(source, hot, monkeypatch, max_steps=100_000_000):
     """(stdout, the error as `autodiff run` words it or None, steps) with runs made after `hot` turns."""
     monkeypatch.setattr(vm_runs, "HOT", hot)
-    out = io.StringIO()
-    session = Session(out=out, dtype=dtype, max_steps=max_steps, max_depth=200)
-    try:
-        session.run(source)
-        error = None
-    except LanguageError as e:
-        error = format_error(e, source)
-    finally:
-        session.close()
-    return out.getvalue(), error, session.interpreter.steps
+    return run_counted(source, max_steps=max_steps)
 
 
 def _both(source, monkeypatch, **kw):

@@ -7,6 +7,11 @@ from autodiff.grammar.program import Session
 
 def run_program(source, dtype="float32", max_steps=100_000_000, max_depth=200):
     """(stdout, the error as `autodiff run` words it, or None) of `source` run with --dtype `dtype`."""
+    return run_counted(source, dtype, max_steps, max_depth)[:2]
+
+
+def run_counted(source, dtype="float32", max_steps=100_000_000, max_depth=200):
+    """run_program's (stdout, error) and the steps the interpreter counted."""
     out = io.StringIO()
     session = Session(out=out, dtype=dtype, max_steps=max_steps, max_depth=max_depth)
     try:
@@ -16,4 +21,4 @@ def run_program(source, dtype="float32", max_steps=100_000_000, max_depth=200):
         error = format_error(e, source)
     finally:
         session.close()
-    return out.getvalue(), error
+    return out.getvalue(), error, session.interpreter.steps
