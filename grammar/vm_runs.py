@@ -4,7 +4,8 @@ The interpreter (vm.py) runs one instruction at a time: fetching it, counting th
 handler and calling it cost ~0.2 us an instruction -- a quarter of a script's training step on
 small tensors, where the engine does the rest. Once a code object is hot (its loop has turned
 HOT times, or it has been called HOT times), each maximal run of instructions that never jump or
-switch frames -- names, constants, operators, attributes, calls, stores -- becomes one function
+switch frames -- names, constants, operators, attributes, calls, stores; a loop's FOR_ITER at its
+start and the jump back at its end, so that a loop turn is one call -- becomes one function
 that does their work in order with the stack in Python locals: the handlers' own helpers
 (arithmetic's binary, names' attribute reading, vm's _call), each operation's span set and value
 recorded as its handler does, and `frame.pc` kept at the next instruction before anything that can
@@ -66,11 +67,14 @@ def dispatch_of(code, helpers):
     start = 0
     n = len(instructions)
     while start < n:
-        if instructions[start][0] not in RUNNABLE:
+        first = instructions[start][0]
+        if first not in RUNNABLE and first != C.FOR_ITER:
             start += 1
             continue
-        end = start
+        end = start + 1  # (a loop's FOR_ITER only begins a run: where the loop ends, the run leaves)
         while end < n and end - start < MAX_RUN and instructions[end][0] in RUNNABLE:
+            end += 1
+        if end < n and instructions[end][0] == C.JUMP:  # (a jump only ends one: a loop turn's last)
             end += 1
         if end - start >= MIN_RUN:
             dispatch[start] = (RUN, Run(code, start, end, helpers), instructions[start][2])
@@ -133,7 +137,21 @@ def _function(code, start, end, helpers, recording):
     w = _Writer(instructions)
     for i in range(start, end):
         op, arg, _ = instructions[i]
-        if op == C.CONST:
+        if op == C.FOR_ITER:  # (first: the loop fetched it, its pc is past it already)
+            v = w.fresh()
+            w.emit("try:")
+            w.emit(f"    {v} = next(S[-1])")
+            w.emit("except StopIteration:  # the loop is over: the iterator goes, the rest of the run does not run")
+            w.emit("    S.pop()")
+            w.emit(f"    frame.pc = {arg}")
+            w.emit(f"    vm.steps -= {end - i - 1}")
+            w.emit("    return None")
+            w.push(v)
+        elif op == C.JUMP:  # (last)
+            w.spill()
+            w.emit(f"frame.pc = {arg}")
+            w.emit("return None")
+        elif op == C.CONST:
             w.push(f"I[{i}][1]")  # (a constant: read where it is used)
         elif op == C.LOAD:  # a global (or a built-in: the handler's lookup, which says when there is none)
             w.load(i, "G", f"vm._load(frame, {arg!r}, I[{i}][2])")
@@ -225,8 +243,9 @@ def _function(code, start, end, helpers, recording):
             w.spill()
             w.at(i)
             w.emit(f"H[{op}](vm, frames, frame, I[{i}][1], I[{i}][2])")
-    w.spill()
-    w.emit(f"frame.pc = {end}")
+    if instructions[end - 1][0] != C.JUMP:
+        w.spill()
+        w.emit(f"frame.pc = {end}")
     source = (f"def run_{start}(vm, frames, frame):\n"
               "    S = frame.stack\n    G = vm.globals\n    L = frame.locals\n    C = vm.cursor\n"
               + ("    rec = vm.record\n" if recording else "")
