@@ -281,7 +281,7 @@ class Interpreter:
         handlers = _HANDLERS
         max_steps = self.max_steps
         check_at = min(max_steps, self.steps + _MEMORY_EVERY)  # the next step that looks at the budgets
-        instr = None
+        instr = frame = None
         while True:
             try:
                 # the frame that runs: the bottom one, or after an error the one whose `except` takes it.
