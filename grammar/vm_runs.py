@@ -40,6 +40,7 @@ _BY_HANDLER = frozenset({C.DUP, C.ROT2, C.UNARY, C.NOT, C.COMPARE, C.STORE_ATTR,
 RUNNABLE = _INLINE | _BY_HANDLER
 # the language's operators that are Python's own on tensors and numbers (arithmetic.py's _BINARY/_INPLACE)
 _PYTHON_OPERATORS = {"+": "+", "-": "-", "*": "*", "/": "/", "@": "@", "**": "**", "^": "**"}
+_PYTHON_INPLACE = frozenset({"+", "-", "*", "/", "**"})  # (those _INPLACE applies in place: its @ is matmul's)
 
 
 class Run:
@@ -176,7 +177,7 @@ def _function(code, start, end, helpers, recording):
             v = w.fresh()
             w.at(i)
             w.emit(f"C.span = I[{i}][2]")
-            symbol = _PYTHON_OPERATORS.get(arg)
+            symbol = _PYTHON_OPERATORS.get(arg) if op == C.BINARY or arg in _PYTHON_INPLACE else None
             if symbol is None:
                 w.emit(f"{v} = {'binary' if op == C.BINARY else 'inplace'}({arg!r}, {a}, {b})")
             elif op == C.BINARY:  # a tensor and a tensor or a number: binary() would apply Python's operator

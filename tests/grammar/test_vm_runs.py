@@ -136,6 +136,24 @@ else:
     print('never')
 print(n, total)
 """,
+    "augmented operators on tensors, numbers and lists": """
+import torch
+m = torch.eye(2)
+k = 3
+xs = [1]
+for i in range(4):
+    m @= torch.eye(2) * 2
+    m += 1
+    m *= 0.5
+    m -= torch.ones(2, 2)
+    m /= 2
+    m **= 2
+    k += i
+    k *= 2
+    k //= 3
+    xs += [k]
+    print(m.tolist(), k, xs)
+""",
     "tensors in place, views and grad mode": """
 import torch
 w = torch.zeros(3, requires_grad=True)
