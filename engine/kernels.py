@@ -15,9 +15,6 @@ __all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_sof
            "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det", "accumulate",
            "reduce_at"]
 
-# exponents a product (or a square root) computes better than a general power: exact to the last
-# bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
-# kernel picks the same ones.
 def _cube(xp, x):
     """(x * x) * x, the second product written over the first's new array (x * x * x makes another)."""
     t = x * x
@@ -25,6 +22,9 @@ def _cube(xp, x):
     return t
 
 
+# exponents a product (or a square root) computes better than a general power: exact to the last
+# bit on every CPU (a general power is as exact as this machine's library makes it). PyTorch's CPU
+# kernel picks the same ones.
 _BY_PRODUCTS = {2: lambda xp, x: x * x,
                 3: _cube,
                 -1: lambda xp, x: 1 / x,

@@ -365,9 +365,9 @@ def checked(source, bindings, options, check):
 
 def lane_for(source, options, form):
     """The lane's tables where a job of `source` with these options may take `form` (0: the lane,
-    1: `evaluate`, 2: --order 2's lane, 3: --hessian's, compiled_second.py, 4: `checked`), else None: the defaults
-    must hold (CPU, float64) and the line be one the tokenizer reads ("^", the language's other
-    spelling of **: the full pipeline)."""
+    1: `evaluate`, 2: --order 2's lane, 3: --hessian's, compiled_second.py, 4: `checked`), else None:
+    the defaults must hold (CPU, float64) and the line be one the tokenizer reads ("^", the language's
+    other spelling of **: the full pipeline)."""
     fit = options.compiled_fit
     if fit is None:
         fit = options.compiled_fit = _options_fit(options)
@@ -501,11 +501,11 @@ def _bind(variables, names, name, value):
 def _options_fit(options):
     """(whether a job with these options may take the lane, `evaluate`, --order 2's lane, the Hessian's
     lane, the lane's --check): the lane serves the defaults, --wrt, --jacobian and --weights of a
-    number; --order 2's lane (compiled_second.py) --order 2 and 3 with those but --jacobian; the Hessian's
-    (compiled_second.py too) --hessian with --wrt and --weights of a number; `checked` --check with those;
-    `evaluate` every option that
-    differentiates f (not --formula or --graph, which read the interpreter's record of each value);
-    each on the CPU in float64, within the budgets a one-line program cannot reach."""
+    number; --order 2's lane (compiled_second.py) --order 2 and 3 with those but --jacobian; the
+    Hessian's (compiled_second.py too) --hessian with --wrt and --weights of a number; `checked`
+    --check with those; `evaluate` every option that differentiates f (not --formula or --graph,
+    which read the interpreter's record of each value); each on the CPU in float64, within the
+    budgets a one-line program cannot reach."""
     engine = not (options.formula or options.graph or options.device not in (None, "cpu")
                   or options.dtype not in (None, "float64")
                   or options.max_steps < MIN_STEPS or options.max_memory < MIN_MEMORY)

@@ -134,7 +134,7 @@ class _Writer:
 
 def _function(code, start, end, helpers, recording):
     instructions = code.instructions
-    module = code.name == "<program>" and not code.class_body and not code.comprehension  # (names: globals)
+    module = code.name == "<program>"  # (a program's own frame keeps its names in the globals)
     w = _Writer(instructions)
     for i in range(start, end):
         op, arg, _ = instructions[i]
@@ -234,8 +234,7 @@ def _function(code, start, end, helpers, recording):
             w.spill()
             w.at(i)
             w.emit(f"if {obj}.__class__ is Tensor:  # (settable: what the handler would check)")
-            w.emit(f"    {obj}.{arg} = {value}" if _attribute(obj, arg) == f"{obj}.{arg}"
-                   else f"    setattr({obj}, {arg!r}, {value})")
+            w.emit(f"    {_attribute(obj, arg)} = {value}")
             w.emit("else:")
             w.emit(f"    S.append({value})")
             w.emit(f"    S.append({obj})")
@@ -257,11 +256,11 @@ def _function(code, start, end, helpers, recording):
 
 
 def _attribute(obj, name):
-    """`obj.name` as source text for one of the engine's attribute names (TENSOR_ATTRIBUTES,
-    TENSOR_SETTABLE: our own identifiers, never a program's text); getattr's form for any other."""
-    if name.isidentifier() and not keyword.iskeyword(name) and not name.startswith("__"):
-        return f"{obj}.{name}"
-    return f"getattr({obj}, {name!r})"
+    """`obj.name` as source text, to read or assign, for one of the engine's attribute names
+    (TENSOR_ATTRIBUTES, TENSOR_SETTABLE: our own identifiers, never a program's text)."""
+    if not name.isidentifier() or keyword.iskeyword(name) or name.startswith("__"):
+        raise ValueError(f"not one of the engine's attribute names: {name!r}")
+    return f"{obj}.{name}"
 
 
 def _spill_line(items):

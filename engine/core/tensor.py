@@ -24,8 +24,7 @@ from .. import backend as _backend
 from .. import dtypes as _dt
 from . import elision as _elision
 from .grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used, InferenceVersion
-from .graph import Node, named, accumulator_of, RemovableHandle, tracing, next_sequence, current_span, SpanCursor, \
-    spans_used
+from .graph import Node, named, accumulator_of, RemovableHandle, tracing, next_sequence, get_span, spans_used
 from .saving import SAVED_VALUE, SAVED_TENSOR, SAVED_OUTPUT, NOT_KEPT, OUT, ValuesPlan, save_plan_of, SAVED_HOOKS, \
     packed
 from .op import TABLE
@@ -537,9 +536,7 @@ def record_node(op, args, params, result):
 def _annotate(node, args):
     """The user's line (a span) where one is known, and the arguments where a trace wants them."""
     if spans_used[0]:
-        span = current_span.get()
-        if span.__class__ is SpanCursor:  # (the language's: get_span() read inline)
-            span = span.span
+        span = get_span()
         if span is not None:
             node.span = span
     if tracing[0]:

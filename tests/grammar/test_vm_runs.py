@@ -314,3 +314,13 @@ def test_ctrl_c_inside_a_run_says_where_the_program_was(monkeypatch):
         finally:
             session.close()
     assert seen[0] == seen[1] and seen[0][0] == "t + i"
+
+
+def test_every_allow_listed_tensor_attribute_can_be_written_out():
+    """Runs read and set a tensor's allow-listed attributes as attribute syntax: each must be a plain
+    identifier (a name that is not one would stop the run's making)."""
+    from autodiff.grammar.names import TENSOR_ATTRIBUTES, TENSOR_SETTABLE
+    for name in TENSOR_ATTRIBUTES | TENSOR_SETTABLE:
+        assert vm_runs._attribute("t", name) == f"t.{name}"
+    with pytest.raises(ValueError):
+        vm_runs._attribute("t", "__class__")
