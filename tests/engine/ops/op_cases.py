@@ -338,6 +338,8 @@ C("mul", "same", lambda a, b: a * b, [(2, 3), (2, 3)], np.multiply, "MulBackward
 C("mul", "bcast_3x1_1x4", lambda a, b: a * b, [(3, 1), (1, 4)], np.multiply, "MulBackward0")
 C("mul", "bcast_2x3_3", lambda a, b: a * b, [(2, 3), (3,)], np.multiply, "MulBackward0")
 C("mul", "bcast_scalar_2x2", lambda a, b: a * b, [(), (2, 2)], np.multiply, "MulBackward0")
+C("mul", "bcast_2x3_scalar", lambda a, b: a * b, [(2, 3), ()], np.multiply, "MulBackward0")
+C("mul", "bcast_1x1_3x2", lambda a, b: a * b, [(1, 1), (3, 2)], np.multiply, "MulBackward0")
 C("mul", "bcast_3d", lambda a, b: ad.mul(a, b), [(2, 1, 4), (3, 1)], np.multiply, "MulBackward0")
 C("mul", "python_number", lambda a: a * 3.0, [(2, 3)], lambda a: a * 3.0, "MulBackward0")
 C("mul", "rmul_number", lambda a: 3.0 * a, [(2, 3)], lambda a: 3.0 * a, "MulBackward0")
