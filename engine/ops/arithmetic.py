@@ -135,7 +135,7 @@ class Mul(Op):
 
     def backward(F, ctx, g, a, b):
         shapes = ctx.shapes
-        if shapes[0] == shapes[1]:  # (the commonest: neither operand broadcast)
+        if None in shapes or shapes[0] == shapes[1]:  # (the commonest: a number, or nothing spread)
             return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
         return (_product_gradient(F, g, b, shapes[0], shapes[1]) if ctx.needs[0] else None), \
             (_product_gradient(F, g, a, shapes[1], shapes[0]) if ctx.needs[1] else None)
@@ -158,7 +158,7 @@ def _product_gradient(F, g, other, shape, other_shape):
     dot product of the elements in order), so the gradient is differentiable again; only where g
     and the other factor are of one real dtype, float32 or float64 (numpy's float16 dot is no
     faster), and both of the product's shape."""
-    if not other_shape or math.prod(shape) != 1 or math.prod(other_shape) < 2 \
+    if math.prod(shape) != 1 or math.prod(other_shape) < 2 \
             or getattr(g, "shape", None) != other.shape:
         return g * other
     dtype = getattr(g, "array", g).dtype
