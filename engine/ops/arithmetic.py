@@ -127,18 +127,8 @@ class Mul(Op):
     def forward(xp, a, b):
         return a * b
 
-    def jvp(F, ctx, tangents, a, b):  # the product rule, va b + a vb (its own: the backward may sum)
-        va, vb = tangents
-        if vb is None:
-            return va * b
-        return vb * a if va is None else va * b + vb * a
-
     def backward(F, ctx, g, a, b):
-        shapes = ctx.shapes
-        if None in shapes or shapes[0] == shapes[1]:  # (the commonest: a number, or nothing spread)
-            return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
-        return (_product_gradient(F, g, b, shapes[0], shapes[1]) if ctx.needs[0] else None), \
-            (_product_gradient(F, g, a, shapes[1], shapes[0]) if ctx.needs[1] else None)
+        return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
 
     batched = False
 
@@ -148,24 +138,6 @@ class Mul(Op):
         ga = (g if _is_one(b) else g * b) if ctx.needs[0] else None
         gb = (g if _is_one(a) else g * a) if ctx.needs[1] else None
         return ga, gb
-
-
-def _product_gradient(F, g, other, shape, other_shape):
-    """g * other, the gradient of a factor of shape `shape`. Where that factor is one number spread
-    over a tensor (a parameter times the data: `b * x`), the core would sum g * other back to it:
-    that sum of products is their dot product, one BLAS pass instead of a product and a sum (a
-    2*10^5-element float32 58 -> 18 us). Written in engine ops (vdot's row: for real numbers, the
-    dot product of the elements in order), so the gradient is differentiable again; only where g
-    and the other factor are of one real dtype, float32 or float64 (numpy's float16 dot is no
-    faster), and both of the product's shape."""
-    if math.prod(shape) != 1 or math.prod(other_shape) < 2 \
-            or getattr(g, "shape", None) != other.shape:
-        return g * other
-    dtype = getattr(g, "array", g).dtype
-    if dtype != getattr(other, "array", other).dtype or dtype.kind != "f" or dtype.itemsize < 4:
-        return g * other
-    total = F.vdot(g, other)  # (numpy's vdot reads any shape as its elements in order)
-    return F.reshape(total, shape=shape) if shape else total
 
 
 def _is_one(v):
