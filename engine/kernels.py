@@ -11,7 +11,7 @@ import math
 
 import numpy
 
-__all__ = ["broadcast_to", "power", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
+__all__ = ["broadcast_to", "power", "matmul", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
            "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det", "accumulate",
            "reduce_at"]
 
@@ -54,6 +54,32 @@ def power(xp, x, exponent):
         if by_products is not None:
             return by_products(xp, x)
     return xp.power(x, exponent)
+
+
+# The longest dot product left to BLAS. numpy hands every product whose result is one number per
+# pair (vector @ vector, (1, n) @ (n, 1), a stack of them) to BLAS's dot, which OpenBLAS splits among
+# its threads above 10,000 elements -- so its bits depend on the thread count (a Dask worker runs
+# one thread) -- and whose float32 sum is a few running sums (on the polynomial tutorial's data at
+# 2*10^6: 8e-6 off with the AVX-512 kernel, 1.4e-4 with the Haswell one). Longer ones are summed
+# here: the products, then the array module's pairwise sum, as `sum` does.
+LONG_DOT = 8192
+
+
+def matmul(xp, a, b):
+    """xp.matmul(a, b), except that a long dot product (see LONG_DOT) is the pairwise sum of the
+    products: the same bits on any thread count, as exact as a sum."""
+    n = a.shape[-1] if a.ndim else 0
+    if n > LONG_DOT and b.ndim and a.dtype.kind in "fc" and (a.ndim == 1 or a.shape[-2] == 1) \
+            and (b.ndim == 1 or b.shape[-1] == 1):
+        rows = a[None, :] if a.ndim == 1 else a              # (..., 1, n)
+        columns = b[:, None] if b.ndim == 1 else b           # (..., n, 1)
+        out = (rows * xp.swapaxes(columns, -1, -2)).sum(axis=-1, keepdims=True)  # (..., 1, 1)
+        if a.ndim == 1:
+            out = out[..., 0, :]
+        if b.ndim == 1:
+            out = out[..., 0]
+        return out
+    return xp.matmul(a, b)
 
 
 def variance(xp, x, dims, correction, keepdim, count):

@@ -1,6 +1,7 @@
 """Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
 linalg.solve, det, vdot, addmv, addr and slogdet; PyTorch's checks of their arguments, in its words (a
 singular matrix is a `LinAlgError`, as PyTorch's torch.linalg.LinAlgError, a RuntimeError)."""
+import math
 import warnings
 
 import numpy
@@ -45,7 +46,7 @@ class Matmul(Op):
     save_for = ((1,), (0,))
 
     def forward(xp, a, b):
-        return xp.matmul(a, b)
+        return kernels.matmul(xp, a, b)
 
     def jvp(F, ctx, tangents, a, b):  # bilinear: va @ b + a @ vb
         va, vb = tangents
@@ -101,7 +102,7 @@ class Linear(Op):
             if b is None:
                 return numpy.ascontiguousarray(t)
             return numpy.add(t, b, out=numpy.empty(t.shape, numpy.result_type(t, b)))
-        out = xp.matmul(x, w.T)
+        out = kernels.matmul(xp, x, w.T)
         return out if b is None else out + b
 
     def jvp(F, ctx, tangents, x, w):  # vx @ w.T + x @ vw.T + vb
@@ -150,7 +151,7 @@ class Addmm(Op):
     save_for = ((2,), (1,))
 
     def forward(xp, x, a, b, beta=1, alpha=1):
-        out = xp.matmul(a, b)
+        out = kernels.matmul(xp, a, b)
         if alpha != 1:
             out = out * alpha
         if beta == 0:
@@ -205,6 +206,25 @@ def einsum_node_name(equation):
     return "ViewBackward0" if summed else "MulBackward0"
 
 
+def _einsum_long_dot(xp, equation, a, b):
+    """An einsum whose result is one number (every output letter of size 1) summed over more than
+    kernels.LONG_DOT products, where one operand has every letter: the products, then their pairwise
+    sum (numpy's optimized einsum would hand it to BLAS's dot, whose bits depend on the thread
+    count). None for any other einsum."""
+    if "." in equation or a.dtype.kind not in "fc":
+        return None
+    (sa, sb), out = einsum_parts(equation)
+    sizes = dict(zip(sa, a.shape))
+    sizes.update(zip(sb, b.shape))
+    if any(sizes[c] != 1 for c in out) or not (set(sa) >= set(sb) or set(sb) >= set(sa)):
+        return None
+    letters = "".join(dict.fromkeys(sa + sb))
+    if math.prod(sizes[c] for c in letters) <= kernels.LONG_DOT:
+        return None
+    products = xp.einsum(f"{sa},{sb}->{letters}", a, b)  # (each element one product: nothing summed)
+    return products.sum().reshape((1,) * len(out))
+
+
 def _einsum_name(ctx):
     return ctx.params.get("name") or einsum_node_name(ctx.params["equation"])
 
@@ -226,6 +246,9 @@ class Einsum(Op):
 
     def forward(xp, a, b, equation, name=None):
         if getattr(xp, "__name__", None) == "numpy":
+            long_dot = _einsum_long_dot(xp, equation, a, b)
+            if long_dot is not None:
+                return long_dot
             return xp.einsum(equation, a, b, optimize=True)  # through BLAS (as PyTorch's bmm), not loops
         return xp.einsum(equation, a, b)
 
@@ -581,7 +604,7 @@ class Vdot(Op):
     save_for = ((1,), (0,))
 
     def forward(xp, a, b):
-        return xp.asarray(xp.vdot(a, b))
+        return xp.asarray(kernels.matmul(xp, xp.conj(a) if a.dtype.kind == "c" else a, b))
 
     def backward(F, ctx, g, a, b):
         return (g * b if ctx.needs[0] else None), (g * a if ctx.needs[1] else None)
@@ -614,7 +637,7 @@ class Addmv(Op):
     save_for = ((2,), (1,))
 
     def forward(xp, x, mat, vec, beta=1, alpha=1):
-        return _scaled_sum(x, xp.matmul(mat, vec), beta, alpha)
+        return _scaled_sum(x, kernels.matmul(xp, mat, vec), beta, alpha)
 
     def backward(F, ctx, g, mat, vec, beta=1, alpha=1):
         # PyTorch's: maybe_multiply(grad.ger(vec), alpha), maybe_multiply(mat.t().mv(grad), alpha)

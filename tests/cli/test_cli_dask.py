@@ -71,6 +71,20 @@ def test_a_cluster_writes_what_one_process_writes(cli, cluster, local, partition
     assert result.stdout == local.stdout and result.stderr == local.stderr
 
 
+def test_long_dot_products_on_the_cluster_have_this_processs_bits(cli, cluster):
+    """Dask's workers run OpenBLAS on one thread, this process on every core: a dot product of
+    50,000 float64 numbers, which OpenBLAS would split among threads, has the same bits in both
+    (engine/kernels.py's matmul sums long ones itself)."""
+    batch = "".join(f"x = torch.linspace(0, {k}, 50000, dtype=torch.float64); {f}\n"
+                    for k in (1, 2, 3) for f in ("torch.dot(torch.sin(x), torch.cos(x) + x)",
+                                                 "torch.einsum('i,i->', torch.sin(x), x)",
+                                                 "(torch.sin(x).unsqueeze(0) @ x.unsqueeze(1)).sum()"))
+    here = cli.invoke("eval", "-", "--json", input=batch)
+    there = cli.invoke("eval", "-", "--json", "--dask", cluster.scheduler_address, input=batch)
+    assert here.exit_code == 0 and there.exit_code == 0, (here.stderr, there.stderr)
+    assert there.stdout == here.stdout and here.stdout.count("\n") == 9
+
+
 def test_dask_means_json_lines_and_o_writes_the_file(cli, cluster, local, tmp_path):
     out = tmp_path / "out.jsonl"
     result = cli.invoke("eval", "-f", "-", *ARGS, "--dask", cluster.scheduler_address, "-o", str(out), input=BATCH)
