@@ -10,6 +10,7 @@ import math
 
 import numpy
 
+from .. import kernels
 from ..core.tensor import run_op
 from .table import Op, Elementwise, call
 from .reductions import Norm
@@ -108,7 +109,7 @@ class EuclideanDist(Op):
         n2 = xp.sum(x2 ** 2, axis=-1, keepdims=True)
         a = xp.concatenate([x1 * -2, n1, xp.ones_like(n1)], axis=-1)
         b = xp.concatenate([x2, xp.ones_like(n2), n2], axis=-1)
-        return xp.sqrt(xp.maximum(xp.matmul(a, xp.swapaxes(b, -1, -2)), 1e-30))
+        return xp.sqrt(xp.maximum(kernels.matmul(xp, a, xp.swapaxes(b, -1, -2)), 1e-30))
 
     def backward(F, ctx, g, x1, x2, out):
         # PyTorch's _euclidean_dist_backward

@@ -39,6 +39,7 @@ cases = {
     "linear_one_output": lambda: ad.nn.functional.linear(w, w),
     "addmm": lambda: ad.addmm(ad.tensor([[1.0]]), w, w.T),
     "addmv": lambda: ad.addmv(ad.tensor([1.0]), w, x),
+    "cdist_by_products": lambda: ad.cdist(w, w * 0.5, compute_mode="use_mm_for_euclid_dist"),
     "dot_float32": lambda: ad.dot(x.float(), y.float()),
     "dot_gradient": lambda: ad.autograd.grad(ad.dot(x.requires_grad_(), y), x)[0].sum(),
 }
