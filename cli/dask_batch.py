@@ -97,7 +97,7 @@ def _client(distributed, address, local_workers):
                 # quiet below CRITICAL: what goes wrong reaches the user as this command's message (a worker
                 # lost, a scheduler gone); a worker that loses its scheduler as the cluster closes on
                 # Ctrl-C logs an ERROR with a traceback, which the terminal would show
-                with _without_interrupts():
+                with _without_interrupts(), _blas_threads_as_here():
                     cluster = distributed.LocalCluster(n_workers=local_workers, threads_per_worker=1, processes=True,
                                                        dashboard_address=":0", silence_logs=logging.CRITICAL)
             except Exception as e:
@@ -116,6 +116,22 @@ def _client(distributed, address, local_workers):
             raise problem
         stack.callback(_quietly, client.close, timeout=CONNECT_TIMEOUT)
         yield client, address
+
+
+# The variables by which Dask's nannies start every worker with one BLAS thread (and an OpenMP one)
+_BLAS_THREADS = ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def _blas_threads_as_here():
+    """Within: a local cluster's workers start with this process's BLAS thread settings, not Dask's
+    one thread. OpenBLAS's matrix products give other bits on another number of threads (a 64x784
+    by 784x128 product already), and a batch on the local cluster must write what one process writes."""
+    import dask.config
+    key = "distributed.nanny.pre-spawn-environ"
+    environ = {k: v for k, v in (dask.config.get(key, None) or {}).items() if k not in _BLAS_THREADS}
+    with dask.config.set({key: environ}):
+        yield
 
 
 @contextlib.contextmanager

@@ -206,3 +206,14 @@ def test_dask_local_from_the_console_script(cli):
     proc = cli.console("eval", "-", *ARGS, "--dask", "local", "--jobs", "1", input=batch)
     assert proc.returncode == one.exit_code == 1
     assert proc.stdout == one.stdout and proc.stderr == one.stderr
+
+
+def test_a_local_clusters_matrix_products_have_one_processs_bits(cli):
+    """`--dask local` starts its workers with this process's BLAS threads, not Dask's one: OpenBLAS's
+    matrix products (64x784 by 784x128 already) give other bits on another number of threads."""
+    batch = "".join(f"torch.manual_seed({k}); (torch.randn(64, 784, dtype=torch.float64) @ "
+                    f"torch.randn(784, 128, dtype=torch.float64)).sum()\n" for k in range(4))
+    one = cli.console("eval", "-", "--json", input=batch)
+    proc = cli.console("eval", "-", "--json", "--dask", "local", "--jobs", "2", input=batch)
+    assert proc.returncode == one.returncode == 0, proc.stderr
+    assert proc.stdout == one.stdout and proc.stdout.count("\n") == 4
