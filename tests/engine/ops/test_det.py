@@ -40,3 +40,15 @@ def test_small_whole_number_determinants_are_exact(matrix, value):
 def test_det_prints_as_pytorch():
     assert str(ad.det(ad.tensor([[1., 2.], [3., 4.]]))) == "tensor(-2.)"
     assert np.isnan(ad.det(ad.tensor([[float("nan"), 1.], [1., 1.]])).item())
+
+
+def test_an_overflowing_determinant_is_inf_without_a_warning():
+    """10 I of 400x400: 10^400 overflows float64 -- PyTorch's inf, and no numpy RuntimeWarning (an
+    error under -W error) from the Python API."""
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        det = ad.linalg.det(ad.eye(400, dtype=ad.float64) * 10)
+        _, logabs = ad.linalg.slogdet(ad.eye(400, dtype=ad.float64) * 10)
+    assert float(det) == np.inf
+    assert float(logabs) == pytest.approx(400 * np.log(10), rel=1e-12)
