@@ -11,7 +11,7 @@ import math
 
 import numpy
 
-__all__ = ["broadcast_to", "power", "matmul", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
+__all__ = ["broadcast_to", "total", "product", "mean", "power", "matmul", "variance", "logsumexp", "softmax", "log_softmax", "softmax_backward",
            "log_softmax_backward", "lerp", "log_add_exp", "erf", "erfc", "erfinv", "det", "accumulate",
            "reduce_at"]
 
@@ -44,6 +44,51 @@ def broadcast_to(xp, x, shape):
         view.flags.writeable = False
         return view
     return xp.broadcast_to(x, shape)
+
+
+# Reductions on numpy arrays call the ufuncs' reduce directly. The same sums as the methods (x.sum()
+# is add.reduce), but a warning numpy raises (inf - inf is invalid) then comes from the engine's own
+# code, which engine/__init__.py's filter keeps quiet, as PyTorch is; through the method it would
+# come from numpy's Python wrapper and reach the user, with numpy's file and line.
+_ADD_REDUCE = numpy.add.reduce
+_MULTIPLY_REDUCE = numpy.multiply.reduce
+
+
+def total(xp, x, axis=None, keepdims=False):
+    """x.sum(axis=axis, keepdims=keepdims), quietly (see above)."""
+    if xp is numpy:
+        return _ADD_REDUCE(x, axis, None, None, keepdims)
+    return x.sum(axis=axis, keepdims=keepdims)
+
+
+def product(xp, x, axis=None, keepdims=False):
+    """xp.prod(x, axis=axis, keepdims=keepdims), quietly (see above)."""
+    if xp is numpy:
+        return _MULTIPLY_REDUCE(x, axis, None, None, keepdims)
+    return xp.prod(x, axis=axis, keepdims=keepdims)
+
+
+def mean(xp, x, axis=None, keepdims=False):
+    """x.mean(axis=axis, keepdims=keepdims), quietly (see above): for float32 and float64 numpy's own
+    steps -- the sum, then a division by the count as numpy's intp (through float64, as numpy's mean
+    does) -- so the same bits; other dtypes through the method."""
+    dtype = x.dtype
+    if xp is not numpy or dtype.kind != "f" or dtype.itemsize < 4:
+        return x.mean(axis=axis, keepdims=keepdims)
+    shape = x.shape
+    if axis is None:
+        count = x.size
+    elif axis.__class__ is int:
+        count = shape[axis]
+    else:
+        count = 1
+        for a in axis:
+            count *= shape[a]
+    count = numpy.intp(count)
+    out = _ADD_REDUCE(x, axis, None, None, keepdims)
+    if out.__class__ is numpy.ndarray:
+        return numpy.true_divide(out, count, out=out, casting="unsafe", subok=False)
+    return out.dtype.type(out / count)
 
 
 def power(xp, x, exponent):

@@ -31,7 +31,7 @@ class Sum(Op):
     node = _reduction_name("Sum")
 
     def forward(xp, x, dim=None, keepdim=False):
-        return x.sum(axis=dim, keepdims=keepdim)  # (the method: kernels.py says why)
+        return kernels.total(xp, x, dim, keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         return (F.expand(unreduce(F, ctx, g, dim, keepdim), shape=ctx.shapes[0]),)
@@ -57,7 +57,7 @@ class Mean(Op):
         return run_op(Mean, (input,), {"dim": dim, "keepdim": keepdim})
 
     def forward(xp, x, dim=None, keepdim=False):
-        return x.mean(axis=dim, keepdims=keepdim)
+        return kernels.mean(xp, x, dim, keepdim)
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         n = reduced_count(ctx.shapes[0], dim)
@@ -115,7 +115,7 @@ class SumTo(Op):
     node = "SumToBackward0"
 
     def forward(xp, x, shape):
-        return sum_to_array(x, shape)
+        return sum_to_array(xp, x, shape)
 
     def backward(F, ctx, g, shape):
         return (F.expand(g, shape=ctx.shapes[0]),)
@@ -129,17 +129,17 @@ class SumTo(Op):
         return (F.expand(g, shape=(b,) + source),)
 
 
-def sum_to_array(x, shape):
-    """Sum the leading and the stretched axes of array `x` so it has `shape`."""
+def sum_to_array(xp, x, shape):
+    """Sum the leading and the stretched axes of array `x` (of array module xp) so it has `shape`."""
     if x.shape == shape:
         return x
     lead = x.ndim - len(shape)
     axes = tuple(range(lead)) + tuple(i + lead for i, s in enumerate(shape)
                                       if s == 1 and x.shape[i + lead] != 1)
     if lead and shape and len(axes) == lead:  # only leading axes (a bias's gradient): summed away, an
-        return x.sum(axis=axes)  # array of its own, not a reshaped view (which the leaf's .grad copies)
+        return kernels.total(xp, x, axes)  # array of its own, not a reshaped view (which the leaf's .grad copies)
     if axes:
-        x = x.sum(axis=axes, keepdims=True)
+        x = kernels.total(xp, x, axes, True)
     return x.reshape(shape) if lead else x
 
 
@@ -160,7 +160,7 @@ class Prod(Op):
         return run_op(Prod, (input,), {"dim": dim, "keepdim": keepdim})
 
     def forward(xp, x, dim=None, keepdim=False):
-        return xp.prod(x, axis=dim, keepdims=keepdim)
+        return kernels.product(xp, x, dim, keepdim)
 
     def backward(F, ctx, g, x, dim=None, keepdim=False):
         g = unreduce(F, ctx, g, dim, keepdim)
