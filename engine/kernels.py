@@ -393,7 +393,7 @@ def det(xp, x):
     """The determinant of a batch of square matrices (..., n, n). For n <= 3 the cofactor
     expansion, which is exact for small whole numbers (det([[1, 2], [3, 4]]) is -2, where LAPACK's
     LU through exp(log|det|), numpy's way, gives -2.0000000000000004); larger ones numpy's, whose
-    overflow is PyTorch's inf, silently."""
+    overflow and NaN are PyTorch's inf and NaN, silently."""
     n = x.shape[-1]
     if n == 0:
         return xp.ones(x.shape[:-2], dtype=x.dtype)
@@ -406,7 +406,7 @@ def det(xp, x):
         d, e, f = x[..., 1, 0], x[..., 1, 1], x[..., 1, 2]
         g, h, i = x[..., 2, 0], x[..., 2, 1], x[..., 2, 2]
         return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    with numpy.errstate(over="ignore"):
+    with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return xp.linalg.det(x)
 
 

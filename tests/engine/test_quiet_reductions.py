@@ -1,5 +1,5 @@
-"""The Python API's reductions are quiet where PyTorch's are: a sum, mean or product that meets
-inf - inf or an overflow gives nan or inf and prints nothing (numpy's RuntimeWarning, with numpy's
+"""The Python API's reductions are quiet where PyTorch's are: a sum, mean or product (or a
+determinant) that meets inf - inf, NaN or an overflow gives nan or inf and prints nothing (numpy's RuntimeWarning, with numpy's
 file and line, reached a user's stderr through the arrays' methods). Run as a user runs it: a fresh
 interpreter with Python's default warning filters; and kernels' quiet reductions are numpy's sums
 bit for bit."""
@@ -22,13 +22,16 @@ w = ad.tensor([[1.0, 2.0]], requires_grad=True)
 (w + ad.tensor([[np.inf, 1.0], [-np.inf, 1.0]])).sum().backward()
 print(b.grad.item(), w.grad.tolist(), ad.tensor([1e200, 1e200]).prod().item())
 print(ad.linalg.det(ad.eye(400, dtype=ad.float64) * 10).item())
+nan = ad.tensor(np.full((5, 5), np.nan))
+print(ad.det(nan).item(), ad.logdet(nan).item(), ad.linalg.slogdet(nan)[0].item(), ad.linalg.slogdet(nan)[1].item())
 """
 
 
 def test_reductions_meeting_inf_print_no_warning():
     out = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stderr == "", out.stderr
-    assert out.stdout.split("\n")[:4] == ["nan nan -inf", "[nan] [nan]", "nan [[2.0, 2.0]] inf", "inf"]
+    assert out.stdout.split("\n")[:5] == ["nan nan -inf", "[nan] [nan]", "nan [[2.0, 2.0]] inf", "inf",
+                                         "nan nan 0.0 nan"]
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (numpy's own float16 products overflow here)
