@@ -118,7 +118,7 @@ def matmul(xp, a, b):
             and (b.ndim == 1 or b.shape[-1] == 1):
         rows = a[None, :] if a.ndim == 1 else a              # (..., 1, n)
         columns = b[:, None] if b.ndim == 1 else b           # (..., n, 1)
-        out = (rows * xp.swapaxes(columns, -1, -2)).sum(axis=-1, keepdims=True)  # (..., 1, 1)
+        out = total(xp, rows * xp.swapaxes(columns, -1, -2), -1, True)  # (..., 1, 1)
         if a.ndim == 1:
             out = out[..., 0, :]
         if b.ndim == 1:

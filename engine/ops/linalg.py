@@ -222,7 +222,7 @@ def _einsum_long_dot(xp, equation, a, b):
     if math.prod(sizes[c] for c in letters) <= kernels.LONG_DOT:
         return None
     products = xp.einsum(f"{sa},{sb}->{letters}", a, b)  # (each element one product: nothing summed)
-    return products.sum().reshape((1,) * len(out))
+    return kernels.total(xp, products).reshape((1,) * len(out))
 
 
 def _einsum_name(ctx):

@@ -24,14 +24,16 @@ print(b.grad.item(), w.grad.tolist(), ad.tensor([1e200, 1e200]).prod().item())
 print(ad.linalg.det(ad.eye(400, dtype=ad.float64) * 10).item())
 nan = ad.tensor(np.full((5, 5), np.nan))
 print(ad.det(nan).item(), ad.logdet(nan).item(), ad.linalg.slogdet(nan)[0].item(), ad.linalg.slogdet(nan)[1].item())
+u, v = ad.tensor(np.r_[np.inf, -np.inf, np.zeros(9998)]), ad.tensor(np.ones(10000))  # a long dot product
+print(ad.dot(u, v).item(), ad.einsum("i,i->", u, v).item())
 """
 
 
 def test_reductions_meeting_inf_print_no_warning():
     out = subprocess.run([sys.executable, "-c", _SCRIPT], capture_output=True, text=True, timeout=120)
     assert out.returncode == 0 and out.stderr == "", out.stderr
-    assert out.stdout.split("\n")[:5] == ["nan nan -inf", "[nan] [nan]", "nan [[2.0, 2.0]] inf", "inf",
-                                         "nan nan 0.0 nan"]
+    assert out.stdout.split("\n")[:6] == ["nan nan -inf", "[nan] [nan]", "nan [[2.0, 2.0]] inf", "inf",
+                                         "nan nan 0.0 nan", "nan nan"]
 
 
 @pytest.mark.filterwarnings("ignore::RuntimeWarning")  # (numpy's own float16 products overflow here)
