@@ -68,22 +68,14 @@ def product(xp, x, axis=None, keepdims=False):
     return xp.prod(x, axis=axis, keepdims=keepdims)
 
 
-def mean(xp, x, axis=None, keepdims=False):
-    """x.mean(axis=axis, keepdims=keepdims), quietly (see above): for float32 and float64 numpy's own
-    steps -- the sum, then a division by the count as numpy's intp (through float64, as numpy's mean
-    does) -- so the same bits; other dtypes through the method."""
+def mean(xp, x, axis, keepdims, count):
+    """x.mean(axis=axis, keepdims=keepdims), quietly (see above), `count` the number of elements each
+    mean takes: for float32 and float64 numpy's own steps -- the sum, then a division by the count as
+    numpy's intp (through float64, as numpy's mean does) -- so the same bits; other dtypes through the
+    method."""
     dtype = x.dtype
     if xp is not numpy or dtype.kind != "f" or dtype.itemsize < 4:
         return x.mean(axis=axis, keepdims=keepdims)
-    shape = x.shape
-    if axis is None:
-        count = x.size
-    elif axis.__class__ is int:
-        count = shape[axis]
-    else:
-        count = 1
-        for a in axis:
-            count *= shape[a]
     count = numpy.intp(count)
     out = _ADD_REDUCE(x, axis, None, None, keepdims)
     if out.__class__ is numpy.ndarray:
@@ -406,7 +398,7 @@ def det(xp, x):
         d, e, f = x[..., 1, 0], x[..., 1, 1], x[..., 1, 2]
         g, h, i = x[..., 2, 0], x[..., 2, 1], x[..., 2, 2]
         return a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
-    with numpy.errstate(over="ignore", invalid="ignore", divide="ignore"):
+    with numpy.errstate(all="ignore"):
         return xp.linalg.det(x)
 
 

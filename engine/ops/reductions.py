@@ -57,7 +57,7 @@ class Mean(Op):
         return run_op(Mean, (input,), {"dim": dim, "keepdim": keepdim})
 
     def forward(xp, x, dim=None, keepdim=False):
-        return kernels.mean(xp, x, dim, keepdim)
+        return kernels.mean(xp, x, dim, keepdim, reduced_count(x.shape, dim))
 
     def backward(F, ctx, g, dim=None, keepdim=False):
         n = reduced_count(ctx.shapes[0], dim)
