@@ -248,7 +248,9 @@ def _list_as_tensor(items, last):
 
 
 def _describe(v):
-    return "None" if v is None else f"a {type(v).__name__}"
+    """What a value is, in the language's words (an error's text: the namespace is loaded only then)."""
+    from .names import describe
+    return describe(v)
 
 
 def _leaves(f):

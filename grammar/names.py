@@ -22,8 +22,9 @@ from ..engine.tensor_class import Size as _Size
 
 __all__ = ["BUILTINS", "TORCH", "attribute", "settable", "is_context_manager", "known_names"]
 
-from .words import show, register as _register_words  # noqa: E402
+from .words import show, TYPE_WORDS, register as _register_words  # noqa: E402
 from .module_classes import program_names  # noqa: E402
+from .classes import UserInstance  # noqa: E402
 from .limits import bounded_list, check_items, check_width, check_format_spec, checked_power  # noqa: E402
 
 
@@ -512,10 +513,6 @@ def is_context_manager(obj):
 _CONTEXT_MANAGERS = [None]
 
 
-_PLAIN_NAMES = {bool: "a boolean", int: "a whole number", float: "a number", str: "a string", list: "a list",
-                tuple: "a tuple", range: "a range", dict: "a dict", type(None): "None"}
-
-
 def _type_name(obj):
     """What a value is, in words a user knows (not Python's class names)."""
     if isinstance(obj, E.Tensor):
@@ -524,7 +521,9 @@ def _type_name(obj):
         return f"<{obj.name()}>"
     if isinstance(obj, Namespace):
         return obj.name
-    plain = _PLAIN_NAMES.get(type(obj))
+    if isinstance(obj, UserInstance):
+        return f"an object of class {obj.cls.name}"
+    plain = TYPE_WORDS.get(type(obj).__name__)
     if plain:
         return plain
     if callable(obj):

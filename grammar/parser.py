@@ -455,7 +455,7 @@ def _order_problem(e):
                          hint="put positional arguments first: f(x, y, dim=0)")
 
 
-_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "_NOT",
+_OPERATOR_TYPES = {"ADD_OP", "MUL_OP", "DECORATOR", "POW_OP", "COMP_OP", "AUGOP", "EQUAL", "_AND", "_OR", "NOT",
                    "BITOR_OP", "BITAND_OP", "SHIFT_OP", "INVERT_OP"}
 _VALUE_TYPES = {"NAME", "NUMBER", "STRING", "FSTRING", "CONST", "RPAR", "RSQB"}
 
@@ -484,7 +484,7 @@ def _unexpected(tok, prev, actions, text):
             return SyntaxProblem(f"unexpected name {tok.value!r}", pos, hint=_TYPO_KEYWORDS[prev.value])
         return SyntaxProblem(f"missing operator before {tok.value!r}", pos,
                              hint=f"did you mean {prev.value}*{tok.value} or {prev.value}, {tok.value}?")
-    if tok.type in _OPERATOR_TYPES and tok.type not in ("ADD_OP", "_NOT", "INVERT_OP") \
+    if tok.type in _OPERATOR_TYPES and tok.type not in ("ADD_OP", "NOT", "INVERT_OP") \
             and ptype in _OPERATOR_TYPES | {"LPAR", "COMMA", None}:
         if ptype in _OPERATOR_TYPES:
             return SyntaxProblem(f"two operators in a row: {prev.value!r} then {tok.value!r}", pos,

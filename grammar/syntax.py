@@ -298,9 +298,8 @@ class SyntaxBuilder:
     def conditional(self, body, test, orelse):
         return _node("cond", (test, body, orelse), body, orelse)
 
-    def lambdef(self, params, body):
-        return _node("lambda", (params.args if params is not None else (), body),
-                     params or body, body)
+    def lambdef(self, keyword, params, body):
+        return _node("lambda", (params.args if params is not None else (), body), keyword, body)
 
     def or_test(self, *items):
         return _node("or", items, items[0], items[-1])
@@ -308,9 +307,8 @@ class SyntaxBuilder:
     def and_test(self, *items):
         return _node("and", items, items[0], items[-1])
 
-    def not_op(self, operand):
-        return Node("not", (operand,), operand.start - 4 if operand.__class__ is Node else _start(operand) - 4,
-                    _end(operand))
+    def not_op(self, keyword, operand):
+        return _node("not", (operand,), keyword, operand)
 
     def comparison(self, first, *rest):
         pairs = tuple((" ".join(rest[i].value.split()), rest[i + 1]) for i in range(0, len(rest), 2))

@@ -20,7 +20,9 @@ TYPE_WORDS = {"int": "a whole number", "float": "a number", "str": "a string", "
               "UserClass": "a class", "UserInstance": "an object of a class of the program",
               "BoundMethod": "a method", "SuperProxy": "super()", "iterator": "an iterator",
               "list_iterator": "an iterator", "tuple_iterator": "an iterator", "str_ascii_iterator": "an iterator",
-              "range_iterator": "an iterator"}
+              "range_iterator": "an iterator", "set": "a set", "frozenset": "a set", "complex": "a complex number",
+              "slice": "a slice", "generator": "a generator", "bytes": "bytes", "numpy.ndarray": "a numpy array",
+              "ndarray": "a numpy array"}
 
 _names = {}  # id of a built-in callable or class -> the name the language knows it by
 
@@ -132,7 +134,9 @@ _CALLED = re.compile(r"\b(_[a-z]\w*)\(\)")
 
 
 def _word(python_type):
-    return TYPE_WORDS.get(python_type, f"a {python_type}")
+    """A type's name in Python's message, in the language's words: a class the program defined is
+    named as one ('a P' would read as a typo)."""
+    return TYPE_WORDS.get(python_type) or f"an object of class {python_type}"
 
 
 def plain_words(message):

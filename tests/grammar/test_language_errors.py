@@ -220,8 +220,25 @@ def test_wrong_arguments_to_a_function(cli):
 
 
 def test_final_value_not_a_tensor(cli):
-    check(cli, '"abc"', ["x=1"], "the final expression is a str, not a number or tensor", 1)
+    check(cli, '"abc"', ["x=1"], "the final expression is a string, not a number or tensor", 1)
     check(cli, "None", ["x=1"], "the final expression is None", 1)
+    # in the language's words, never Python's class names (UserFunction, builtin_function_or_method)
+    check(cli, "lambda t: t", ["x=1"], "the final expression is a function, not a number or tensor", 1)
+    check(cli, "len", ["x=1"], "the final expression is a function, not a number or tensor", 1)
+    check(cli, "class A:\n    pass\nA()", ["x=1"], "the final expression is an object of class A, not a number", 1,
+          line=3)
+
+
+def test_keyword_expressions_are_marked_from_their_keyword(cli):
+    """A `not` or lambda expression's span starts at its keyword, however far its operand is."""
+    check(cli, "not    x", ["x=1"], "the final expression is a boolean", 1, caret_width=8)
+    check(cli, "lambda t: t", ["x=1"], "the final expression is a function", 1, caret_width=11)
+    check(cli, "1 + (lambda:  x)", ["x=1"], "unsupported operand types for +: a whole number and a function", 1)
+
+
+def test_wrt_names_what_the_variable_is(cli):
+    text = cli.error_text("eval", "x**2", "--wrt", "y", "x=1", "y=len")
+    assert "--wrt y: y is a function, not a floating-point tensor" in text
 
 
 def test_program_with_no_final_expression(cli):
@@ -409,8 +426,9 @@ def test_huge_expanded_view_is_refused(cli):
     ("class E(Exception):\n    def f(self): pass", "an exception class of the program has no methods"),
     ("class A:\n    pass\nclass E(A, Exception):\n    pass", "not from both"),
     ("class E(Exception):\n    pass\nprint(E.__subclasses__)", "'__subclasses__' is not available"),
-    ("class P:\n    pass\nprint(1 + P())", "unsupported operand types for +: a whole number and a P"),
-    ("class P:\n    pass\nprint(len(P()))", "a P has no len()"),
+    ("class P:\n    pass\nprint(1 + P())", "unsupported operand types for +: a whole number and an object of class P"),
+    ("class P:\n    pass\nprint(len(P()))", "an object of class P has no len()"),
+    ("class P:\n    pass\nP()[0]", "an object of class P is not subscriptable"),
 ])
 def test_classes_reach_nothing_of_python(cli, source, message):
     """A class of the program is the interpreter's own object: its Python insides are missing
