@@ -202,8 +202,10 @@ def _row_functions(table):
 
 
 def _one_input(signature):
-    """A signature of one tensor and nothing else but keyword options (clone(input, *, memory_format=None))."""
-    return signature.params[0].is_tensor and all(p.keyword_only and not p.required for p in signature.params[1:])
+    """A signature of one tensor and nothing else but keyword options (clone(input, *, memory_format=None)),
+    and one result (frexp's row is its mantissa, but the function gives (mantissa, exponent))."""
+    return signature.params[0].is_tensor and all(p.keyword_only and not p.required for p in signature.params[1:]) \
+        and len(signature.returns) == 1
 
 
 def _lean_row(row):

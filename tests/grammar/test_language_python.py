@@ -104,7 +104,7 @@ def test_refused_before_running(source, message, line):
     ("from os import path", 6, 2),
     ("import numpy.linalg as la", 8, 12),
     ("from torch import optimizer_that_doesnt_exist", 19, 27),
-    ("from torch.nn import Conv3d", 22, 6),
+    ("from torch.nn import Conv4d", 22, 6),
     ("import torch.utils.tensorboard", 8, 23),
 ])
 def test_import_refused_at_its_line(source, column, width):
