@@ -9,7 +9,7 @@ import numpy as _np
 
 from . import dtypes as _dt
 from . import functions as _fn
-from .functions import inplace_views as _views, basic as _basic
+from .functions import inplace_views as _views, basic as _basic, shapes as _shapes
 from .backend import backend_for as _load_backend
 from .generator import uniform_draws as _uniform_draws
 from .core import elision as _elision
@@ -67,6 +67,25 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     @property
     def mT(self):
+        return _fn.transpose(self, -2, -1)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix: .T for real tensors (itself for a number), as transpose(0, 1)."""
+        n = self.array.ndim
+        if n == 0:
+            return self
+        if n != 2:
+            batches = " For batches of matrices, consider using tensor.mH" if n > 2 else ""
+            raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor.{batches}")
+        return _fn.transpose(self, 0, 1)
+
+    @property
+    def mH(self):
+        """The conjugate transpose of each matrix in the last two dims: .mT for real tensors."""
+        if self.array.ndim < 2:
+            raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got "
+                               f"{self.array.ndim}-D tensor.")
         return _fn.transpose(self, -2, -1)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
@@ -328,6 +347,13 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def split_with_sizes(self, split_sizes, dim=0):
         return _fn.split_with_sizes(self, split_sizes, dim)
+
+    # methods of functions/shapes.py's copies (PyTorch's other `_copy` functions have none)
+    narrow_copy = _fn.narrow_copy
+    unsafe_chunk = _fn.unsafe_chunk
+    unsafe_split = _fn.unsafe_split
+    unsafe_split_with_sizes = _fn.unsafe_split_with_sizes
+    sum_to_size = _shapes.sum_to_size  # a method only (torch.sum_to_size is not PyTorch's)
 
     def unfold(self, dimension, size, step):
         """Every slice of `size` elements along `dimension`, `step` apart, as a new last dim (a view)."""

@@ -281,6 +281,8 @@ SUMMARIES = {
     # Tensor methods and attributes
     "Tensor.T": "the tensor with its dims reversed (a matrix's transpose)",
     "Tensor.mT": "the last two dims swapped (the transpose of each matrix)",
+    "Tensor.H": "the conjugate transpose of a matrix (for real tensors its transpose, a view)",
+    "Tensor.mH": "the conjugate transpose of each matrix in the last two dims (for real tensors, .mT)",
     "Tensor._version": "how many times the tensor was changed in place",
     "Tensor.shape": "the shape, a torch.Size",
     "Tensor.dtype": "the dtype",

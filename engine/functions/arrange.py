@@ -1,5 +1,6 @@
 """Rearranging, composed as PyTorch composes them (so the nodes have its names): ravel, tile,
-diff, fliplr, flipud, unflatten, tensor_split, repeat_interleave and take_along_dim. rot90 and
+diff, fliplr, flipud, unflatten, tensor_split (and hsplit, vsplit, dsplit: its views), repeat_interleave
+and take_along_dim. rot90 and
 diag_embed, rows of their own, are their rows' signatures (engine/ops/shapes.py)."""
 import numpy
 
@@ -17,8 +18,8 @@ reshape, unsqueeze, expand, cat = (made(n) for n in ('reshape', 'unsqueeze', 'ex
 
 _clone, _logical_xor, sub = made("clone"), made("logical_xor"), made("sub")  # (functions the rows give)
 
-__all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "unflatten", "tensor_split", "repeat_interleave",
-           "take_along_dim"]
+__all__ = ["ravel", "tile", "diff", "fliplr", "flipud", "unflatten", "tensor_split", "hsplit", "vsplit", "dsplit",
+           "repeat_interleave", "take_along_dim"]
 
 
 def _contiguous(x):
@@ -151,6 +152,41 @@ def tensor_split(input, indices_or_sections, dim=0):
         small, extra = divmod(size, sections)
         bounds = [i * small + min(i, extra) for i in range(sections + 1)]
     return tuple(getitem(input, _along(d, slice(a, b))) for a, b in zip(bounds[:-1], bounds[1:]))
+
+
+
+# ------------------------------------------------------------------ hsplit, vsplit, dsplit
+
+def _split_at(name, input, sections, dim, least):
+    """hsplit/vsplit/dsplit: tensor_split along `dim`, of a tensor of `least` dims or more; an int
+    number of sections must divide that dim."""
+    input = tensor_in(input)
+    nd = input.array.ndim
+    if nd < least:
+        raise RuntimeError(f"torch.{name} requires a tensor with at least {least} dimension, but got a tensor with "
+                           f"{nd} dimensions!")
+    if isinstance(sections, Tensor) or not isinstance(sections, (int, list, tuple)):
+        raise TypeError(f"{name}(): argument 'sections' must be int or tuple of ints, not {type(sections).__name__}")
+    if isinstance(sections, int) and (sections == 0 or input.array.shape[dim] % sections):
+        raise RuntimeError(f"torch.{name} attempted to split along dimension {dim}, but the size of the dimension "
+                           f"{input.array.shape[dim]} is not divisible by the split_size {sections}!")
+    return tensor_split(input, sections, dim)
+
+
+def hsplit(input, indices_or_sections):
+    """Split along dim 1 (dim 0 of a vector), into equal sections or at indices (views)."""
+    input = tensor_in(input)
+    return _split_at("hsplit", input, indices_or_sections, 1 if input.array.ndim > 1 else 0, 1)
+
+
+def vsplit(input, indices_or_sections):
+    """Split along dim 0, into equal sections or at indices (views)."""
+    return _split_at("vsplit", input, indices_or_sections, 0, 2)
+
+
+def dsplit(input, indices_or_sections):
+    """Split along dim 2, into equal sections or at indices (views)."""
+    return _split_at("dsplit", input, indices_or_sections, 2, 3)
 
 
 def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):

@@ -7,7 +7,11 @@ results are views of the input (unbind/split/chunk give several, which may
 not be written to with history, as in PyTorch): the getitem row under their
 node names, with the key built here. index_select and masked_select copy.
 gather and scatter share scatter_add's index checks (engine/functions/indexing.py).
+slice_scatter, select_scatter and diagonal_scatter write src over a view of a copy (the
+scatter_into row); the `_copy` functions (view_copy, narrow_copy, unsafe_split, ...) are a
+view's result copied (the view_copy row), so they share no memory.
 """
+import inspect
 import math
 
 import numpy
@@ -19,15 +23,25 @@ from ..core.tensor import wrap_dim
 from ..host_data import is_number as _is_number
 from ..ops import TABLE
 from .indexing import checked_index
-from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT
+from ..core.tensor import TensorBase as Tensor, VIEW_DEFAULT, VIEW_MULTI_OUTPUT, make_tensor
+from ..core.grad_mode import enable_grad
+from ..ops.tensorops import unfold_view
+from .arguments import shape_args
+from .basic import flatten, t as _t
 
 # functions the rows give (arrange.py takes flip and repeat from here)
 expand, permute, flip, repeat = (made(n) for n in ("expand", "permute", "flip", "repeat"))
+reshape, transpose, unsqueeze, squeeze, diagonal, clone, _sum = (
+    made(n) for n in ("reshape", "transpose", "unsqueeze", "squeeze", "diagonal", "clone", "sum"))
 
 __all__ = ["narrow", "select", "unbind", "split", "split_with_sizes", "chunk", "index_select", "masked_select", "movedim",
-           "moveaxis", "gather", "scatter"]
+           "moveaxis", "gather", "scatter", "diagflat", "slice_scatter", "select_scatter",
+           "diagonal_scatter", "view_copy", "t_copy", "permute_copy", "transpose_copy", "unsqueeze_copy",
+           "squeeze_copy", "expand_copy", "diagonal_copy", "unbind_copy", "split_with_sizes_copy", "alias_copy",
+           "narrow_copy", "unfold_copy", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes"]
 
 _GETITEM = TABLE["getitem"]
+_VIEW_COPY, _SCATTER_INTO, _DIAG_MATRIX = TABLE["view_copy"], TABLE["scatter_into"], TABLE["diag_matrix"]
 _ALL = slice(None)
 
 
@@ -205,3 +219,135 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     return apply(TABLE["scatter"], input, src, index=index.array, dim=d)
 
 
+def diagflat(input, offset=0):
+    """The flattened input on diagonal `offset` of a new square matrix."""
+    return apply(_DIAG_MATRIX, flatten(tensor_in(input)), offset=int(offset))
+
+
+def sum_to_size(input, *size):
+    """Summed down to `size`, which must expand to the input's shape (Tensor.sum_to_size): summed over
+    the leading dims and those where size is 1, as PyTorch's sum_to (the input itself when it fits)."""
+    shape, size = tuple(input.array.shape), shape_args(size)
+    lead = len(shape) - len(size)
+    if lead < 0 or any(s != n and s != 1 for s, n in zip(size, shape[lead:])):
+        raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
+    if size == shape:
+        return input
+    if not size:
+        return _sum(input)
+    dims = tuple(range(lead)) + tuple(lead + i for i, (s, n) in enumerate(zip(size, shape[lead:])) if s == 1 != n)
+    summed = _sum(input, dims, keepdim=True)
+    return reshape(summed, size) if lead else summed
+
+
+# ------------------------------------------------------------------ slice_scatter, select_scatter, diagonal_scatter
+
+def _scatter_into(input, src, step, node):
+    """input with src written over the view `step` (a (row, params) pair) selects; src must have its shape."""
+    input = tensor_in(input)
+    src = src if isinstance(src, Tensor) else as_tensor_like(src, input)
+    region = step[0].forward(array_module(input.device), input.array, **step[1])
+    if tuple(src.array.shape) != tuple(region.shape):
+        raise RuntimeError(f"expected src to have a size equal to the slice of self. src size = {list(src.shape)}, "
+                           f"slice size = {list(region.shape)}")
+    if src.dtype != input.dtype:
+        src = src.to(input.dtype)
+    return apply(_SCATTER_INTO, input, src, view=step[0].name, args=step[1], node=node)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of input with src over input[start:end:step] along dim."""
+    input = tensor_in(input)
+    if int(step) <= 0:
+        raise RuntimeError("slice step must be positive")
+    d = wrap_dim(int(dim), input.array.ndim)
+    key = _along(d, slice(None if start is None else int(start), None if end is None else int(end), int(step)))
+    return _scatter_into(input, src, (_GETITEM, {"key": key}), "SliceScatterBackward0")
+
+
+def select_scatter(input, src, dim, index):
+    """A copy of input with src over its slice at index along dim."""
+    input = tensor_in(input)
+    if input.array.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    select(make_tensor(input.array, input.device), dim, index)  # (select's checks, on a stand-in)
+    d = wrap_dim(int(dim), input.array.ndim)
+    key = _along(d, int(index) % input.array.shape[d])
+    return _scatter_into(input, src, (_GETITEM, {"key": key}), "SelectScatterBackward0")
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of input with src over its diagonal `offset` in dims dim1, dim2."""
+    input = tensor_in(input)
+    nd = input.array.ndim
+    d1, d2 = wrap_dim(int(dim1), nd), wrap_dim(int(dim2), nd)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    step = (TABLE["diagonal"], {"offset": int(offset), "dim1": d1, "dim2": d2})
+    return _scatter_into(input, src, step, "DiagonalScatterBackward0")
+
+
+# ------------------------------------------------------------------ the _copy twins of the views
+
+def _copied(view, node, name, doc=None):
+    """PyTorch's `<view>_copy`: the view made by `view` (its checks, its row and parameters), as a
+    tensor of its own (the view_copy row) under node name `node` (a function of the arguments where
+    PyTorch's name depends on them). The step is read off the node `view` records on a stand-in for
+    the input (a leaf over the same memory, so no view or version counter is touched)."""
+    def copy(input, *args, **kwargs):
+        input = tensor_in(input)
+        with enable_grad():
+            step = view(make_tensor(input.array, input.device, True), *args, **kwargs)
+        label = node(*args, **kwargs) if callable(node) else node
+        if isinstance(step, tuple):
+            return tuple(_copy_of(input, v._fn, view, label, args, kwargs, i) for i, v in enumerate(step))
+        return _copy_of(input, step._fn, view, label, args, kwargs)
+    copy.__name__ = copy.__qualname__ = name
+    copy.__signature__ = inspect.signature(view)
+    copy.__doc__ = doc or f"{name[:-len('_copy')]}()'s result as a tensor of its own (a copy, not a view)."
+    return copy
+
+
+def _copy_of(input, step, view, node, args, kwargs, i=None):
+    """The view_copy row for one recorded view step (under inference mode, where none is recorded, a plain copy)."""
+    if step is None:
+        out = view(input, *args, **kwargs)
+        return clone(out if i is None else out[i])
+    return apply(_VIEW_COPY, input, view=step.op.name, args=step.params, node=node)
+
+
+def _squeeze_copy_name(dim=None):
+    return ("SqueezeBackward0" if dim is None else
+            "SqueezeBackward2" if isinstance(dim, (list, tuple)) else "SqueezeBackward1") + "_copy"
+
+
+view_copy = _copied(lambda input, *size: reshape(input, shape_args(size)), "ViewBackward0_copy", "view_copy")
+t_copy = _copied(_t, "TBackward0_copy", "t_copy")
+permute_copy = _copied(permute, "PermuteBackward0_copy", "permute_copy")
+transpose_copy = _copied(transpose, "TransposeBackward0_copy", "transpose_copy")
+unsqueeze_copy = _copied(unsqueeze, "UnsqueezeBackward0_copy", "unsqueeze_copy")
+squeeze_copy = _copied(squeeze, _squeeze_copy_name, "squeeze_copy")
+expand_copy = _copied(expand, "ExpandBackward0_copy", "expand_copy")
+diagonal_copy = _copied(diagonal, "DiagonalBackward0_copy", "diagonal_copy")
+unbind_copy = _copied(unbind, "UnbindBackward0_copy", "unbind_copy")
+split_with_sizes_copy = _copied(split_with_sizes, "SplitWithSizesBackward0_copy", "split_with_sizes_copy")
+alias_copy = _copied(lambda input: apply(_GETITEM, input, key=()), "AliasBackward0_copy", "alias_copy",
+                     "A copy of the input that keeps the graph (PyTorch's alias, copied).")
+narrow_copy = _copied(narrow, "NarrowCopyBackward0", "narrow_copy")
+unfold_copy = _copied(lambda input, dimension, size, step: unfold_view(input, dimension, size, step),
+                      "UnfoldBackward0_copy", "unfold_copy",
+                      "Tensor.unfold's windows (size elements along dimension, step apart) as a tensor of its own.")
+unsafe_chunk = _copied(chunk, "UnsafeSplitBackward0", "unsafe_chunk",
+                       "chunk()'s pieces, as copies here (PyTorch's share memory without being tracked as views).")
+def _split_by_size(input, split_size, dim=0):
+    """split() with one size (unsafe_split's; a list is unsafe_split_with_sizes')."""
+    if isinstance(split_size, (list, tuple)):
+        raise TypeError(f"unsafe_split(): argument 'split_size' (position 2) must be int, not "
+                        f"{type(split_size).__name__}")
+    return split(input, split_size, dim)
+
+
+unsafe_split = _copied(_split_by_size, "UnsafeSplitBackward0", "unsafe_split",
+                       "split()'s pieces, as copies here (PyTorch's share memory without being tracked as views).")
+unsafe_split_with_sizes = _copied(split_with_sizes, "UnsafeSplitWithSizesBackward0", "unsafe_split_with_sizes",
+                                  "split_with_sizes()'s pieces, as copies here (PyTorch's share memory untracked).")

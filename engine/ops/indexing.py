@@ -1,5 +1,5 @@
 """Writing into a copy of a tensor at indices along a dim, or where a mask is true: index_add,
-index_copy, index_fill, scatter_add, masked_scatter (their in-place variants run these rows
+index_copy, index_fill, scatter_add, masked_scatter, put (their in-place variants run these rows
 through engine/inplace.py). The index arrays and masks are parameters, checked beforehand by the
 rows' calls in PyTorch's order and words -- each op's own: index_add_ takes int32 or int64
 indices, index_copy_ only int64, index_fill_ counts negative indices from the end. Their
@@ -534,3 +534,54 @@ def scatter_masked(input, mask, source, shape):
     if count > source.array.size:
         raise RuntimeError("Number of elements of source < number of ones in mask")
     return run_op(MaskedScatter, (input, source), {"mask": _on_device(m, input), "count": count})
+
+
+class Put(Op):
+    """Source's values written at flat indices of x read as 1-D (added up, with accumulate).
+
+    x with x.reshape(-1)[index] = source (or += it, repeated indices adding up with accumulate;
+    without it the last of repeated indices stays, as PyTorch's CPU loop leaves it)."""
+    name = "put"
+    signature = "put(Any input, Any index, Any source, bool accumulate=False) -> Tensor"  # (no promotion: checked)
+    method = inplace = True
+    jvp = "linear"  # forward mode: the row applied to the tangents
+    saves_params = True
+    node = "PutBackward0"
+    formula = call("accumulate")
+
+    def forward(xp, x, source, index, accumulate=False):
+        out = xp.array(x, copy=True)
+        flat = out.reshape(-1)  # (a view: the copy is contiguous)
+        values = source if is_number(source) else source.reshape(-1)
+        if accumulate:
+            scatter_add(xp, flat, (index,), xp.broadcast_to(values, index.shape))
+        else:
+            flat[index] = values
+        return out
+
+    def backward(F, ctx, g, index, accumulate=False):
+        gx = None
+        if ctx.needs[0]:  # (PyTorch's: g.put(index, zeros_like(source), accumulate))
+            gx = g if accumulate else F.put(g, 0.0, index=index)
+        gs = F.reshape(F.take(g, index=index), shape=ctx.shapes[1]) if ctx.needs[1] else None
+        return gx, gs
+
+    def call(input, index, source, accumulate):
+        for position, (value, name) in enumerate(((input, "input"), (index, "index"), (source, "source")), 1):
+            tensor_argument(value, "put", name, position)
+        if index.array.dtype != numpy.int64:
+            raise RuntimeError(f"put_(): Expected a long tensor for index, but got {dtype_word(index)}")
+        if input.array.dtype != source.array.dtype:
+            raise RuntimeError(f"put_(): self and source expected to have the same dtype, but got self.dtype = "
+                               f"{dtype_word(input)} and source.dtype = {dtype_word(source)}")
+        if source.array.size != index.array.size:
+            raise IndexError(f"put_(): Expected source and index to have the same number of elements, but got "
+                             f"source.numel() = {source.array.size}, index.numel() = {index.array.size}")
+        n = input.array.size
+        if n == 0 and index.array.size:
+            raise IndexError("put_(): Tried to put elements into an empty tensor")
+        host = host_array(index).reshape(-1)
+        bad = _first_outside(host, n, negative_ok=True)
+        if bad is not None:
+            raise IndexError(f"out of range: tried to access index {bad} on a tensor of {n} elements.")
+        return run_op(Put, (input, source), {"index": _on_device(host, input), "accumulate": bool(accumulate)})

@@ -1,5 +1,5 @@
 """Shapes and indexing: reshape, squeeze/unsqueeze, transpose/permute, expand, cat/stack, x[key], x[key] = v,
-diagonal, diag, repeat, flip, roll, tril/triu, scatter, masked_fill."""
+diagonal, diag (and diagflat), constant_pad_nd, repeat, flip, roll, tril/triu, scatter, masked_fill."""
 import numpy
 
 from ..allocation import check_allocation
@@ -302,7 +302,7 @@ class Getitem(Op):
     name = "getitem"  # x[key] itself is reached through Tensor.__getitem__ and the language
     jvp = "linear"  # forward mode: the row applied to the tangents
     names = ("narrow", "select", "index_select", "masked_select", "unbind", "split", "chunk", "tensor_split", "diff",
-             "repeat_interleave")
+             "repeat_interleave", "hsplit", "vsplit", "dsplit")
     method = True
     saves_params = staticmethod(lambda params: not is_basic_key(params["key"]))  # index arrays
     formula = custom("index")
@@ -438,8 +438,11 @@ class DiagCopy(Op):
 
 
 class DiagMatrix(Op):
-    """torch.diag of a vector: the square matrix with it on diagonal `offset`, zeros elsewhere."""
+    """torch.diag of a vector: the square matrix with it on diagonal `offset`, zeros elsewhere; also
+    torch.diagflat's, of the flattened input (engine/functions/shapes.py)."""
     name = "diag_matrix"
+    names = ("diagflat",)
+    method = True
     jvp = "linear"  # forward mode: the row applied to the tangents
     node = "DiagEmbedBackward0"
     formula = call("offset")
@@ -460,8 +463,22 @@ class ConstantPad(Op):
     so it differentiates again as it is."""
     batched = True  # the amounts count from the last dim: a leading batch dim is untouched
     name = "constant_pad_nd"
+    signature = "constant_pad_nd(Tensor input, int[] pad, Scalar value=0) -> Tensor"
     node = "ConstantPadNdBackward0"
     formula = call("pad", "value")
+
+    def call(input, pad, value):
+        """PyTorch's checks of the amounts (F.pad's, engine/nn/functional_padding.py, word them otherwise)."""
+        nd = input.array.ndim
+        if len(pad) % 2:
+            raise RuntimeError(f"Length of pad must be even but instead it equals {len(pad)}")
+        if len(pad) > 2 * nd:
+            raise RuntimeError(f"Length of pad should be no more than twice the number of dimensions of the input. "
+                               f"Pad length is {len(pad)}while the input has {nd}dimensions.")
+        for i in range(len(pad) // 2):
+            if input.array.shape[nd - 1 - i] + min(pad[2 * i], 0) + min(pad[2 * i + 1], 0) < 0:
+                raise RuntimeError("narrow(): length must be non-negative.")
+        return run_op(ConstantPad, (input,), {"pad": tuple(pad), "value": value})
 
     def forward(xp, x, pad, value=0):
         index, widths = [slice(None)] * x.ndim, [(0, 0)] * x.ndim

@@ -1,4 +1,5 @@
-"""Views written through in place (CopySlices, AsStrided), copies, fills, dtype and device moves.
+"""Views written through in place (CopySlices, AsStrided), copies (of views too: view_copy; over views:
+scatter_into), fills, dtype and device moves.
 
 A view records how it was made from its base as a `chain`: a tuple of
 (view row, params) steps. Replaying the chain on an array shaped like the
@@ -7,6 +8,7 @@ view's own node once its base changed (AsStrided), the gradient that node
 sends back (ViewScatter), and the base's node after an in-place op on the
 view (CopySlices)."""
 from ..backend import backend_for
+from ..core.op import TABLE
 from ..core.tensor import NO_PARAMS, run_op
 from ..dtypes import check_memory_format
 from .table import Op, SAME, custom, scatter_add
@@ -92,6 +94,49 @@ class CopySlices(Op):
         gb = F.copy_slices(g, 0.0, chain=chain) if ctx.needs[0] else None
         gv = F.as_strided(g, chain=chain) if ctx.needs[1] else None
         return gb, gv
+
+
+class ViewCopy(Op):
+    """A view op's result as a tensor of its own (torch.view_copy, permute_copy, ...: PyTorch's
+    copying twins of its views, which share no memory): the view row named `view` with its
+    parameters `args`, copied; its gradient is the view row's. `node` is PyTorch's name
+    (PermuteBackward0_copy)."""
+    name = "view_copy"
+    jvp = "linear"  # forward mode: the row applied to the tangents
+    # the public functions, written in engine/functions/shapes.py (each makes one view step, then this row)
+    names = ("view_copy", "t_copy", "permute_copy", "transpose_copy", "unsqueeze_copy", "squeeze_copy",
+             "expand_copy", "diagonal_copy", "unbind_copy", "split_with_sizes_copy", "alias_copy", "narrow_copy",
+             "unfold_copy", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes")
+    node = staticmethod(lambda ctx: ctx.params["node"])
+
+    def forward(xp, x, view, args, node):
+        return TABLE[view].forward(xp, x, **args).copy()
+
+    def backward(F, ctx, g, view, args, node):
+        return TABLE[view].backward(F, ctx, g, **args)
+
+    def batched_backward(F, ctx, g, view, args, node):
+        row = TABLE[view]
+        if row.batched:
+            return row.backward(F, ctx, g, **args)
+        return NotImplemented if row.batched_backward is None else row.batched_backward(F, ctx, g, **args)
+
+
+class ScatterInto(Op):
+    """A copy of `base` with `src` written over the elements that the view row named `view` (with
+    `args`) selects (torch.slice_scatter, select_scatter, diagonal_scatter): CopySlices as an op of
+    its own, under PyTorch's node name `node`."""
+    name = "scatter_into"
+    jvp = "linear"  # forward mode: the row applied to the tangents
+    names = ("slice_scatter", "select_scatter", "diagonal_scatter")  # engine/functions/shapes.py
+    method = True
+    node = staticmethod(lambda ctx: ctx.params["node"])
+
+    def forward(xp, base, src, view, args, node):
+        return CopySlices.forward(xp, base, src, ((TABLE[view], args),))
+
+    def backward(F, ctx, g, view, args, node):
+        return CopySlices.backward(F, ctx, g, ((TABLE[view], args),))
 
 
 class Clone(Op):

@@ -161,3 +161,34 @@ C("masked_scatter", "inplace_on_view", _on_view(lambda v, m, s: v.masked_scatter
 
 C("scatter", "index_smaller_than_self", lambda x, s: x.scatter(0, _I([[2, 0], [1, 2]]), s), [(3, 4), (2, 3)],
   lambda x, s: np_scatter(x, 0, np.array([[2, 0], [1, 2]]), s), "ScatterBackward0")
+
+
+# ------------------------------------------------------------ put (flat indices)
+
+def np_put(x, index, src, accumulate=False):
+    out = x.copy()
+    if accumulate:
+        np.add.at(out.reshape(-1), index.reshape(-1), src.reshape(-1))
+    else:
+        out.reshape(-1)[index.reshape(-1)] = src.reshape(-1)
+    return out
+
+
+_PUT = np.array([0, -1, 5])
+_PUT_REPEATED = np.array([[1, 1], [7, 0]])
+
+C("put", "distinct", lambda x, s: ad.put(x, _I(_PUT), s), [(3, 4), (3,)], lambda x, s: np_put(x, _PUT, s),
+  "PutBackward0")
+C("put", "accumulate_repeated", lambda x, s: x.put(_I(_PUT_REPEATED), s, accumulate=True), [(2, 4), (2, 2)],
+  lambda x, s: np_put(x, _PUT_REPEATED, s, True), "PutBackward0")
+C("put", "inplace", on_copy(lambda y, s: y.put_(_I(_PUT), s)), [(3, 4), (3,)], lambda x, s: np_put(x, _PUT, s),
+  "PutBackward0")
+C("put", "inplace_on_view", lambda x, s: _put_on_row(x, s), [(3, 4), (2,)],
+  lambda x, s: np_put(x, np.array([4, 6]), s), "torch::autograd::CopySlices")
+
+
+def _put_on_row(x, s):
+    """put_ on a view (row 1) writes the base: its node is CopySlices."""
+    y = x * 1
+    y[1].put_(_I([0, 2]), s)
+    return y

@@ -133,3 +133,79 @@ C("diag_embed", "offset_dims", lambda x: x.diag_embed(1, 0, 2), [(2, 3)],
   lambda x: np.stack([np.diag(r, 1) for r in x], axis=1), "DiagEmbedBackward0")
 C("diag_embed", "below", lambda x: ad.diag_embed(x, -2, -1, -2), [(3,)], lambda x: np.diag(x, 2),
   "DiagEmbedBackward0")
+
+
+# ============================================================ splitting, diagflat, sum_to_size, constant_pad_nd
+
+C("getitem", "hsplit_sections", lambda x: ad.hsplit(x, 2)[1], [(2, 4)], lambda x: x[:, 2:], "SliceBackward0")
+C("getitem", "hsplit_vector", lambda x: x.hsplit(3)[2], [(6,)], lambda x: x[4:], "SliceBackward0")
+C("getitem", "vsplit_indices", lambda x: x.vsplit([1, 3])[1], [(4, 2)], lambda x: x[1:3], "SliceBackward0")
+C("getitem", "dsplit_indices", lambda x: ad.dsplit(x, [2])[0], [(2, 2, 3)], lambda x: x[:, :, :2], "SliceBackward0")
+C("diag_matrix", "diagflat_below", lambda x: ad.diagflat(x, -1), [(2, 2)], lambda x: np.diagflat(x, -1),
+  "DiagEmbedBackward0")
+C("diag_matrix", "diagflat_method", lambda x: x.diagflat(2), [(3,)], lambda x: np.diagflat(x, 2), "DiagEmbedBackward0")
+C("sum", "sum_to_size_ones", lambda x: x.sum_to_size(1, 3), [(2, 3)], lambda x: x.sum(0, keepdims=True),
+  "SumBackward1")
+C("reshape", "sum_to_size_leading", lambda x: x.sum_to_size((3, 1)), [(2, 3, 4)], lambda x: x.sum((0, 2))[:, None],
+  "ViewBackward0")
+C("sum", "sum_to_size_number", lambda x: x.sum_to_size(()), [(2, 3)], np.sum, "SumBackward0")
+C("constant_pad_nd", "function", lambda x: ad.constant_pad_nd(x, (1, -1, 0, 2), 0.5), [(2, 3, 4)],
+  lambda x: np.pad(x[..., :3], ((0, 0), (0, 2), (1, 0)), constant_values=0.5), "ConstantPadNdBackward0")
+
+
+# ============================================================ slice_scatter, select_scatter, diagonal_scatter
+
+def _np_diagonal_scatter_02(x, s):
+    """diagonal_scatter(x, s, -1, 0, 2) of x (3, 2, 4): s[j, k] at x[k + 1, j, k]."""
+    y = x.copy()
+    k = np.arange(2)
+    y[k + 1, :, k] = s.T
+    return y
+
+
+C("scatter_into", "slice_scatter_step", lambda x, s: ad.slice_scatter(x, s, 1, 0, 4, 2), [(3, 4), (3, 2)],
+  np_on_copy(lambda y, s: y[:, 0:4:2].__setitem__(Ellipsis, s)), "SliceScatterBackward0")
+C("scatter_into", "slice_scatter_method_neg", lambda x, s: x.slice_scatter(s, dim=-1, start=-2), [(3, 4), (3, 2)],
+  np_on_copy(lambda y, s: y[:, -2:].__setitem__(Ellipsis, s)), "SliceScatterBackward0")
+C("scatter_into", "slice_scatter_all", lambda x, s: ad.slice_scatter(x, s), [(2, 2), (2, 2)], lambda x, s: s,
+  "SliceScatterBackward0")
+C("scatter_into", "select_scatter_last", lambda x, s: ad.select_scatter(x, s, 0, -1), [(3, 4), (4,)],
+  np_on_copy(lambda y, s: y.__setitem__(-1, s)), "SelectScatterBackward0")
+C("scatter_into", "diagonal_scatter_above", lambda x, s: x.diagonal_scatter(s, 1), [(3, 4), (3,)],
+  np_on_copy(lambda y, s: y.__setitem__((np.arange(3), np.arange(3) + 1), s)), "DiagonalScatterBackward0")
+C("scatter_into", "diagonal_scatter_dims", lambda x, s: ad.diagonal_scatter(x, s, -1, 0, 2), [(3, 2, 4), (2, 2)],
+  _np_diagonal_scatter_02, "DiagonalScatterBackward0")
+
+
+# ============================================================ the _copy twins of the views (copies, not views)
+
+C("view_copy", "view_copy_transposed", lambda x: ad.view_copy(x.mT, (12,)), [(3, 4)], lambda x: x.T.reshape(12),
+  "ViewBackward0_copy")
+C("view_copy", "t_copy", lambda x: ad.t_copy(x), [(2, 3)], lambda x: x.T, "TBackward0_copy")
+C("view_copy", "permute_copy", lambda x: ad.permute_copy(x, (2, 0, 1)), [(2, 3, 4)],
+  lambda x: np.transpose(x, (2, 0, 1)), "PermuteBackward0_copy")
+C("view_copy", "transpose_copy", lambda x: ad.transpose_copy(x, 0, -1), [(2, 3, 4)], lambda x: np.swapaxes(x, 0, -1),
+  "TransposeBackward0_copy")
+C("view_copy", "unsqueeze_copy", lambda x: ad.unsqueeze_copy(x, -1), [(2, 3)], lambda x: x[..., None],
+  "UnsqueezeBackward0_copy")
+C("view_copy", "squeeze_copy_dim", lambda x: ad.squeeze_copy(x, 1), [(2, 1, 3)], lambda x: x[:, 0],
+  "SqueezeBackward1_copy")
+C("view_copy", "squeeze_copy_all", lambda x: ad.squeeze_copy(x), [(1, 3, 1)], np.squeeze, "SqueezeBackward0_copy")
+C("view_copy", "squeeze_copy_dims", lambda x: ad.squeeze_copy(x, (0, 2)), [(1, 3, 1)], lambda x: x[0, :, 0],
+  "SqueezeBackward2_copy")
+C("view_copy", "expand_copy", lambda x: ad.expand_copy(x, (2, 3, 4)), [(3, 1)],
+  lambda x: np.broadcast_to(x, (2, 3, 4)), "ExpandBackward0_copy")
+C("view_copy", "diagonal_copy", lambda x: ad.diagonal_copy(x, 1, 0, 2), [(3, 2, 4)],
+  lambda x: np.diagonal(x, 1, 0, 2), "DiagonalBackward0_copy")
+C("view_copy", "unbind_copy", lambda x: ad.unbind_copy(x, 1)[1], [(2, 3)], lambda x: x[:, 1], "UnbindBackward0_copy")
+C("view_copy", "split_with_sizes_copy", lambda x: ad.split_with_sizes_copy(x, [1, 2], -1)[1], [(2, 3)],
+  lambda x: x[:, 1:], "SplitWithSizesBackward0_copy")
+C("view_copy", "alias_copy", lambda x: ad.alias_copy(x), [(2, 3)], lambda x: x, "AliasBackward0_copy")
+C("view_copy", "narrow_copy", lambda x: x.narrow_copy(1, 1, 2), [(2, 4)], lambda x: x[:, 1:3], "NarrowCopyBackward0")
+C("view_copy", "unfold_copy_overlapping", lambda x: ad.unfold_copy(x, 1, 3, 2), [(2, 7)],
+  lambda x: np.lib.stride_tricks.sliding_window_view(x, 3, axis=1)[:, ::2], "UnfoldBackward0_copy")
+C("view_copy", "unsafe_chunk", lambda x: ad.unsafe_chunk(x, 2, 1)[1], [(2, 5)], lambda x: x[:, 3:],
+  "UnsafeSplitBackward0")
+C("view_copy", "unsafe_split_method", lambda x: x.unsafe_split(2)[0], [(3, 2)], lambda x: x[:2], "UnsafeSplitBackward0")
+C("view_copy", "unsafe_split_with_sizes", lambda x: ad.unsafe_split_with_sizes(x, [1, 3])[1], [(4, 2)],
+  lambda x: x[1:], "UnsafeSplitWithSizesBackward0")
