@@ -1,7 +1,9 @@
 """torch.linalg: the linear-algebra namespace (`autodiff.engine.linalg`, `torch.linalg` in the
 language), with PyTorch's signatures. det, inv, solve and cross are the rows behind torch.det,
 torch.inverse, the solve row and torch.cross; the norms are built from the norm, amax and amin
-rows as PyTorch builds them (matrix_norm's 1 and inf norms are an amax of vector 1-norms).
+rows as PyTorch builds them (matrix_norm's 1 and inf norms are an amax of vector 1-norms); vander,
+diagonal, tensorinv and tensorsolve are PyTorch's composites too (a cumprod, a diagonal view, an
+inverse or solve between reshapes).
 """
 import math
 
@@ -11,8 +13,9 @@ from . import dtypes as _dt
 from .functions import linalg as _la
 from .functions.arguments import tensor_in
 from .functions import norm as _norm, amax as _amax, amin as _amin, to as _to
+from .functions import ones as _ones
 from .functions import det as _det, inverse as _inverse, slogdet as _slogdet, cross as _cross
-from .functions.linalg import LinAlgError
+from .functions.linalg import LinAlgError, solve_ex, inv_ex, cholesky_ex, lu_factor_ex  # noqa: F401
 from .ops.linalg import scalar_name as _scalar_name
 from .ops import TABLE as _op
 from .core.tensor import apply, wrap_dim
@@ -27,10 +30,13 @@ from .core.tensor import make_tensor as _make_tensor
 
 __all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError",
            "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular", "lu_factor",
-           "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond"]
+           "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond", "solve_ex", "inv_ex",
+           "cholesky_ex", "lu_factor_ex", "vander", "diagonal", "tensorinv", "tensorsolve"]
 FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
              "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular",
-             "lu_factor", "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond")  # what the language sees
+             "lu_factor", "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond", "solve_ex",
+             "inv_ex", "cholesky_ex", "lu_factor_ex", "vander", "diagonal", "tensorinv",
+             "tensorsolve")  # what the language sees
 
 
 def det(A):
@@ -163,3 +169,63 @@ def cond(A, p=None):
         eye = _make_tensor(xp.eye(A.array.shape[-1], dtype=A.array.dtype), A.device)
         inverse = _where(singular, math.inf, inv(_where(singular, eye, A)))
     return _op_nan_to_num(matrix_norm(A, p) * matrix_norm(inverse, p), math.inf, math.inf, -math.inf)
+
+
+_cumprod, _expand, _cat, _diagonal, _permute, _reshape = (_made(n) for n in (
+    "cumprod", "expand", "cat", "diagonal", "permute", "reshape"))
+
+
+def vander(x, N=None):
+    """The Vandermonde matrix of x (the last dim): columns x^0 .. x^(N-1) (N defaults to x's length).
+
+    PyTorch's composition: a column of ones next to the cumulative product of x repeated N - 1 times."""
+    x = tensor_in(x)
+    kind = x.array.dtype
+    if kind.kind not in "iuf" or kind == numpy.float16:
+        raise RuntimeError(f"linalg.vander supports floating point, complex, and integer tensors, but got "
+                           f"{_scalar_name(x)}")
+    if x.array.ndim == 0:
+        x = x.reshape((1,))
+    shape = tuple(x.array.shape)
+    n = shape[-1] if N is None else int(N)
+    if n <= 1:
+        raise RuntimeError("N must be greater than 1.")
+    powers = _cumprod(_expand(x.unsqueeze(-1), shape + (n - 1,)), -1)
+    return _cat([_ones(shape + (1,), dtype=powers.dtype, device=x.device), powers], -1)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    """The diagonal (offset above it, below it when negative) of the matrices in dims dim1 and dim2: a
+    view, torch.diagonal with other defaults."""
+    return _diagonal(A, offset, dim1, dim2)
+
+
+def tensorinv(A, ind=2):
+    """The inverse of A for tensordot over the first `ind` dims: A reshaped to a square matrix
+    (prod(shape[:ind]) rows), inverted, reshaped to shape[ind:] + shape[:ind]."""
+    A = tensor_in(A)
+    if ind <= 0:
+        raise RuntimeError(f"Expected a strictly positive integer for 'ind', but got {ind}")
+    head, tail = tuple(A.array.shape[:ind]), tuple(A.array.shape[ind:])
+    rows, cols = math.prod(head), math.prod(tail)
+    if rows != cols:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[ind:]) == "
+                           f"prod(self.shape[:ind]), but got {cols} != {rows}")
+    return _reshape(inv(_reshape(A, (cols, cols))), tail + head)
+
+
+def tensorsolve(A, B, dims=None):
+    """X with tensordot(A, X, X.ndim) = B: A's dims `dims` moved last, A reshaped to a square matrix
+    (B.numel() rows), solved against B flattened, the result shaped as A's dims after B.ndim."""
+    A = tensor_in(A)
+    B = tensor_in(B)
+    nd = A.array.ndim
+    if dims is not None:
+        dims = [wrap_dim(int(d), nd) for d in ([dims] if isinstance(dims, int) else dims)]
+        A = _permute(A, [d for d in range(nd) if d not in dims] + dims)  # (movedim: those dims last, in order)
+    shape = tuple(A.array.shape[B.array.ndim:])
+    size, other = math.prod(shape), math.prod(B.array.shape)
+    if size != other:
+        raise RuntimeError(f"Expected self to satisfy the requirement prod(self.shape[other.ndim:]) == "
+                           f"prod(self.shape[:other.ndim]), but got {size} != {other}")
+    return _reshape(solve(_reshape(A, (size, size)), _reshape(B, (-1,))), shape)

@@ -1,7 +1,9 @@
 """Linear algebra beyond matmul, the functions that are no row's own signature: bmm, baddbmm,
 tensordot, einsum, outer/ger, inner, matrix_power, logdet, the in-place addmm_, baddbmm_, addmv_
 and addr_ (PyTorch's own messages for an input that would broadcast), and linalg.solve's checks
-(engine/linalg.py, the torch.linalg namespace, builds on them). addmm, kron, trace, det, inverse,
+(engine/linalg.py, the torch.linalg namespace, builds on them); torch.linalg's solve_ex, inv_ex,
+cholesky_ex and lu_factor_ex (LAPACK's info beside the result), and the older torch.lu, lu_unpack
+and lu_solve. addmm, kron, trace, det, inverse,
 cross, vdot, addmv, addr and slogdet are their rows' signatures (engine/ops/linalg.py, where
 PyTorch's checks of matrices live; a singular matrix is a `LinAlgError`, as PyTorch's
 torch.linalg.LinAlgError, a RuntimeError).
@@ -21,8 +23,11 @@ from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..ops.linalg import (einsum_node_name as _einsum_node_name, check_expands, factors, lu_dtype, not_bool, same_dtype,
                           scalar_name, singular, slogdet_parts, square_matrices)
+from ..ops.linalg import _inverse_failed
 from ..ops.linalg import LinAlgError  # noqa: F401  (torch.linalg.LinAlgError: engine/linalg.py takes it from here)
-from ..core.tensor import TensorBase as Tensor, apply, wrap_dim, check_broadcastable
+from ..core.tensor import (TensorBase as Tensor, apply, wrap_dim, check_broadcastable, array_module, host_array,
+                           make_tensor)
+from ..ops.decomp import Factors, cholesky_ex_kernel, lu_kernel, permutation_matrix
 from ..signature import result_type
 from .arguments import tensor_in, as_tensor_like
 from .basic import mm as _mm
@@ -36,13 +41,13 @@ _expand, _reshape, _permute, _sum, _where, addmm, addmv, addr, inverse = (made(n
     "expand", "reshape", "permute", "sum", "where", "addmm", "addmv", "addr", "inverse"))
 
 __all__ = ["addmm_", "bmm", "baddbmm", "baddbmm_", "tensordot", "einsum", "outer", "ger", "inner", "addmv_", "addr_",
-           "matrix_power", "logdet", "svd", "qr"]
+           "matrix_power", "logdet", "svd", "qr", "lu", "lu_unpack", "lu_solve"]
 
 SlogdetResult = result_type("slogdet", ("sign", "logabsdet"))  # what slogdet's signature makes it return
 LinalgSlogdetResult = result_type("linalg_slogdet", ("sign", "logabsdet"))  # torch.linalg.slogdet's
 
 
-def _solve(A, B, left=True):
+def _solve(A, B, left=True, ex=False):
     A = tensor_in(A)
     square_matrices(A, "linalg.solve", lu=False)
     B = as_tensor_like(B, A)
@@ -62,8 +67,8 @@ def _solve(A, B, left=True):
                            f"{'AX = B' if left else 'XA = B'} ({n}x{n} and {rows}x{cols})")
     check_broadcastable(sb[:-1] if vector else sb[:-2], sa[:-2])
     params = {"vector": vector} if left else {"vector": vector, "left": False}
-    try:
-        return apply(_op["linalg_solve"], A, B, **params)
+    try:  # (solve_ex's row: inf/NaN for a singular A, no error)
+        return apply(_op["linalg_solve_ex" if ex else "linalg_solve"], A, B, **params)
     except numpy.linalg.LinAlgError:
         raise singular(A, "torch.linalg.solve",
                        lambda k: "The solver failed because the input matrix is singular.") from None
@@ -312,7 +317,6 @@ def svd(input, some=True, compute_uv=True):
 
 
 def _zeros_like_shape(a, shape):
-    from ..core.tensor import make_tensor, array_module
     return make_tensor(array_module(a.device).zeros(shape, dtype=a.array.dtype), a.device)
 
 
@@ -538,3 +542,157 @@ def _einsum_one(x, letters, out):
     if summed:
         x = apply(_op["sum"], x, dim=tuple(range(len(out), len(letters))), keepdim=False)
     return x
+
+
+# ------------------------------------------ the _ex functions of torch.linalg; torch.lu, lu_unpack, lu_solve
+
+LinalgSolveExResult = result_type("linalg_solve_ex", ("result", "info"))
+LinalgInvExResult = result_type("linalg_inv_ex", ("inverse", "info"))
+LinalgCholeskyExResult = result_type("linalg_cholesky_ex", ("L", "info"))
+LinalgLuFactorExResult = result_type("linalg_lu_factor_ex", ("LU", "pivots", "info"))
+LuWithInfoResult = result_type("_lu_with_info", ("LU", "pivots", "info"))  # torch.lu(get_infos=True)'s
+LuUnpackResult = result_type("lu_unpack", ("P", "L", "U"))
+
+
+def _lu_info(xp, lu):
+    """LAPACK's getrf info of packed LUs: the place (1-based) of the first zero on U's diagonal, else 0."""
+    zero = xp.diagonal(lu, 0, lu.ndim - 2, lu.ndim - 1) == 0
+    if zero.shape[-1] == 0:
+        return xp.zeros(zero.shape[:-1], dtype=numpy.int32)
+    return xp.where(zero.any(axis=-1), xp.argmax(zero, axis=-1) + 1, 0).astype(numpy.int32)
+
+
+def _check_info(info, what):
+    """The error of the first matrix with a nonzero info (its batch element named in a batch):
+    what(prefix, info) makes it."""
+    host = host_array(info)
+    if not host.any():
+        return
+    flat = host.reshape(-1)
+    element = int(numpy.argmax(flat != 0))
+    raise what(f"(Batch element {element}): " if host.ndim else "", int(flat[element]))
+
+
+def _lu_info_of(A):
+    xp = array_module(A.device)
+    with numpy.errstate(all="ignore"):
+        return make_tensor(_lu_info(xp, lu_kernel(xp, A.array)[0]), A.device)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False):
+    """(result, info): linalg.solve with getrf's info for each matrix of A (the place of the first
+    zero pivot, else 0); a singular A gives inf/NaN, as LAPACK's, unless check_errors."""
+    A = tensor_in(A)
+    result = _solve(A, B, bool(left), ex=True)
+    info = _lu_info_of(A)
+    if check_errors:
+        _check_info(info, lambda prefix, k: LinAlgError(
+            f"torch.linalg.solve_ex: {prefix}The solver failed because the input matrix is singular."))
+    return LinalgSolveExResult(result, info)
+
+
+def inv_ex(A, *, check_errors=False):
+    """(inverse, info): linalg.inv with getrf's info for each matrix; a singular one gives inf/NaN
+    unless check_errors."""
+    A = tensor_in(A)
+    square_matrices(A, "linalg.inv")
+    result = apply(_op["linalg_inv_ex"], A)
+    info = _lu_info_of(A)
+    if check_errors:
+        _check_info(info, lambda prefix, k: LinAlgError(f"linalg.inv_ex: {prefix}{_inverse_failed(k)}"))
+    return LinalgInvExResult(result, info)
+
+
+def cholesky_ex(A, *, upper=False, check_errors=False):
+    """(L, info): linalg.cholesky with potrf's info (the order of the first leading minor that is
+    not positive-definite, else 0). Where info > 0, L is LAPACK's unfinished factor (the failed
+    pivot on the diagonal, the later columns A's own), unless check_errors."""
+    A = tensor_in(A)
+    square_matrices(A, "linalg.cholesky", lu=False)
+    factor, info = cholesky_ex_kernel(array_module(A.device), A.array, bool(upper))
+    info = make_tensor(info, A.device)
+    if check_errors:
+        _check_info(info, lambda prefix, k: LinAlgError(
+            f"linalg.cholesky_ex: {prefix}The factorization could not be completed because the input is not "
+            f"positive-definite (the leading minor of order {k} is not positive-definite)."))
+    params = {"upper": True} if upper else {}
+    return LinalgCholeskyExResult(apply(_op["linalg_cholesky"], A, factors=Factors((factor,)), **params), info)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False):
+    """(LU, pivots, info): linalg.lu_factor with getrf's info (the place of the first zero on U's
+    diagonal, else 0), no error for it unless check_errors."""
+    A = tensor_in(A)
+    if A.array.ndim < 2:
+        raise RuntimeError(f"torch.lu_factor: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.array.shape)} instead")
+    if A.array.dtype.kind != "f":
+        raise NotImplementedError(f"\"lu_cpu\" not implemented for '{scalar_name(A)}'")
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    lu_dtype(A, "linalg.lu_factor")
+    xp = array_module(A.device)
+    with numpy.errstate(all="ignore"):
+        factors = Factors(lu_kernel(xp, A.array))
+    info = make_tensor(_lu_info(xp, factors[0]), A.device)
+    if check_errors:
+        _check_info(info, lambda prefix, k: RuntimeError(
+            f"torch.linalg.lu_factor_ex: {prefix}U[{k},{k}] is zero and using it on lu_solve would result in a "
+            f"division by zero. If you still want to perform the factorization, consider calling linalg.lu(A, "
+            f"pivot) or linalg.lu_factor_ex(A, pivot)"))
+    return LinalgLuFactorExResult(apply(_op["linalg_lu_factor"], A, factors=factors),
+                                  make_tensor(factors[1].copy(), A.device), info)
+
+
+def lu(input, pivot=True, get_infos=False):
+    """(LU, pivots), with get_infos (LU, pivots, info): torch.lu, deprecated in PyTorch for
+    torch.linalg.lu_factor(_ex); a singular matrix is no error."""
+    warnings.warn("torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and will be "
+                  "removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\nshould be replaced "
+                  "with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\nLU, pivots, info = torch.lu(A, "
+                  "compute_pivots, get_infos=True)\nshould be replaced with\nLU, pivots, info = "
+                  "torch.linalg.lu_factor_ex(A, compute_pivots)", UserWarning, stacklevel=2)
+    result = lu_factor_ex(input, pivot=pivot)
+    return LuWithInfoResult(*result) if get_infos else (result[0], result[1])
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True):
+    """(P, L, U) of lu_factor's packed (LU, pivots): A = P L U, P a permutation matrix (no gradient),
+    L m x k with a unit diagonal, U k x n; unpack_data=False leaves L and U empty, unpack_pivots=False P."""
+    LU = tensor_in(LU_data)
+    pivots = as_tensor_like(LU_pivots, LU)
+    if LU.array.ndim < 2:
+        raise RuntimeError(f"torch.lu_unpack: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(LU.array.shape)} instead")
+    m, n = LU.array.shape[-2:]
+    xp = array_module(LU.device)
+    empty = make_tensor(xp.zeros((0,), dtype=LU.array.dtype), LU.device)
+    P = empty
+    if unpack_pivots:
+        if pivots.array.dtype != numpy.int32:
+            raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of torch.int32 "
+                               "dtype.\nNote: this function is intended to be used with the output produced by "
+                               "torch.linalg.lu_factor")
+        p = host_array(pivots)
+        if p.shape[-1:] != (min(m, n),) or p.size and (p.min() < 1 or p.max() > m):
+            raise RuntimeError("pivots passed to lu_unpack must be between 1 and LU.size(-2) inclusive.Did you "
+                               "properly pass the result of lu_factor?")
+        P = make_tensor(permutation_matrix(xp, pivots.array, m, LU.array.dtype), LU.device)
+    if not unpack_data:
+        return LuUnpackResult(P, empty, empty)
+    return LuUnpackResult(P, apply(_op["lu_unpack_l"], LU), apply(_op["lu_unpack_u"], LU))
+
+
+def lu_solve(b, LU_data, LU_pivots):
+    """X with A X = b for A given by lu_factor's (LU, pivots): torch.lu_solve, deprecated in PyTorch
+    for torch.linalg.lu_solve (whose arguments are in the other order)."""
+    from .decomp import lu_solve as _linalg_lu_solve
+    warnings.warn("torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a future "
+                  "PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+                  "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+                  "X = torch.linalg.lu_solve(LU, pivots, B)", UserWarning, stacklevel=2)
+    return _linalg_lu_solve(LU_data, LU_pivots, b)
+
+
+Tensor.lu = lu  # methods too (PyTorch's Tensor.lu and lu_solve; no Tensor.lu_unpack)
+Tensor.lu_solve = lu_solve

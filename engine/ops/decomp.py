@@ -1,6 +1,7 @@
 """Matrix decompositions and the functions built on them: cholesky, qr, svd, eigh, solve_triangular,
 lu_factor, lu_solve, matrix_exp, pinv and lstsq (torch.linalg's, engine/linalg.py, and the torch.*
-ones: torch.cholesky, torch.matrix_exp, torch.pinverse).
+ones: torch.cholesky, torch.matrix_exp, torch.pinverse, cholesky_solve, cholesky_inverse,
+triangular_solve and lu_unpack's L and U).
 
 The engine's node has one result, so a decomposition with several differentiable results is one row
 per result, each with PyTorch's node name (Q and R are both LinalgQrBackward0): each row's backward
@@ -17,8 +18,8 @@ import warnings
 
 import numpy
 
-from ..core.tensor import NO_PARAMS, array_module, host_array, run_op
-from .table import Op, call
+from ..core.tensor import NO_PARAMS, array_module, check_broadcastable, host_array, run_op
+from .table import Op, call, refuse_dtype
 
 
 def _swap(xp, x):
@@ -247,12 +248,14 @@ class LinalgCholesky(Op):
     formula = call("upper")
     saves = ("out",)
 
-    def forward(xp, a, upper=False):
+    def forward(xp, a, upper=False, factors=None):
+        if factors is not None:  # (torch.linalg.cholesky_ex's, with its info)
+            return factors[0].copy()
         if upper:
             return _swap(xp, xp.linalg.cholesky(_swap(xp, a)))
         return xp.linalg.cholesky(a)
 
-    def backward(F, ctx, g, factor, upper=False):
+    def backward(F, ctx, g, factor, upper=False, factors=None):
         return (cholesky_grad(F, g, factor, upper),)
 
 
@@ -273,6 +276,34 @@ class Cholesky(LinalgCholesky):
                       "This transform will produce equivalent results for all valid (symmetric positive definite) "
                       "inputs.", UserWarning, stacklevel=3)
         return cholesky_checked(Cholesky, input, upper, "cholesky")
+
+
+def cholesky_ex_kernel(xp, a, upper=False):
+    """(L, info) of (a batch of) matrices, as LAPACK's potrf: numpy's factor where every pivot is
+    positive (info 0); else the column-by-column factorization (vectorized over the batch), each
+    matrix stopping at its first pivot that is not positive (or NaN): that pivot left on the
+    diagonal, the columns after it A's own, info its place (1-based)."""
+    low = _swap(xp, a) if upper else a
+    n = a.shape[-1]
+    try:
+        factor = xp.linalg.cholesky(low)
+        if bool((xp.diagonal(factor, 0, -2, -1) > 0).all()):
+            return (_swap(xp, factor) if upper else factor), xp.zeros(a.shape[:-2], dtype=numpy.int32)
+    except numpy.linalg.LinAlgError:
+        pass
+    L = xp.tril(low).copy()
+    info = xp.zeros(a.shape[:-2], dtype=numpy.int32)
+    for j in range(n):
+        d = L[..., j, j] - (L[..., j, :j] ** 2).sum(axis=-1)
+        active = info == 0
+        failed = active & ~(d > 0)
+        info = xp.where(failed, numpy.int32(j + 1), info)
+        active = info == 0
+        root = xp.sqrt(xp.where(active, d, 1))
+        L[..., j, j] = xp.where(active, root, xp.where(failed, d, L[..., j, j]))
+        column = (L[..., j + 1:, j] - xp.matmul(L[..., j + 1:, :j], L[..., j, :j, None])[..., 0]) / root[..., None]
+        L[..., j + 1:, j] = xp.where(active[..., None], column, L[..., j + 1:, j])
+    return (_swap(xp, L) if upper else L), info
 
 
 def cholesky_grad(F, g, factor, upper):
@@ -842,3 +873,263 @@ class LinalgLuSolve(Op):
             glu = F.tril(F.matmul(ptga, _T(F, U)), diagonal=-1) + F.triu(F.matmul(_T(F, L), ptga))
         return glu, None, (gb if ctx.needs[2] else None)
 
+
+
+# ------------------------------------------------- cholesky_solve, cholesky_inverse, triangular_solve
+
+def _solve_checks(b, a, fname, kernel):
+    """PyTorch's checks of (b, A) for torch.cholesky_solve and torch.triangular_solve (its
+    linearSolveCheckInputs, then the batch broadcast and the kernel's dtypes)."""
+    from .linalg import scalar_name
+    if b.array.dtype != a.array.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type {scalar_name(b)} and A of "
+                           f"type {scalar_name(a)} instead.")
+    (m, n), (rows, cols) = a.array.shape[-2:], b.array.shape[-2:]
+    if m != n:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {m} by {n} matrices")
+    if rows != n:
+        raise RuntimeError(f"Incompatible matrix sizes for {fname}: each A matrix is {n} by {n} but each b matrix is "
+                           f"{rows} by {cols}")
+    check_broadcastable(b.array.shape[:-2], a.array.shape[:-2])
+    if a.array.dtype.kind != "f" or a.array.dtype == numpy.float16:
+        refuse_dtype(kernel, a.array.dtype)
+
+
+def _cholesky_solve_kernel(xp, b, factor, upper):
+    """(L L^T)^-1 B (upper: (U^T U)^-1 B) by two triangular solves, only the factor's triangle read."""
+    low = _swap(xp, factor) if upper else factor
+    return triangular_solve_kernel(xp, _swap(xp, low), triangular_solve_kernel(xp, low, b, False), True)
+
+
+class CholeskySolve(Op):
+    """Solves A X = B given the Cholesky factor of A.
+
+    X with A X = B for A = L L^T given L (upper=True: A = U^T U given U); only the factor's
+    triangle is read, batch dims broadcast. The gradient is PyTorch's: that of (L L^T)^-1 B for
+    the whole matrix L (so it reaches L's other triangle too)."""
+    name = "cholesky_solve"
+    signature = "cholesky_solve(Tensor input, Tensor input2, bool upper=False) -> Tensor"
+    method = True
+    formula = call("upper")
+    node = "CholeskySolveBackward0"
+    saves = (1, "out")
+    save_for = ((0, 1), (1,))
+
+    def forward(xp, b, factor, upper=False):
+        return _cholesky_solve_kernel(xp, b, factor, upper)
+
+    def backward(F, ctx, g, factor, x, upper=False):
+        gb = F.cholesky_solve(g, factor, upper=upper)
+        gl = None
+        if ctx.needs[1]:
+            common = F.matmul(gb, _T(F, x))
+            common = common + _T(F, common)
+            gl = -F.matmul(factor, common) if upper else -F.matmul(common, factor)
+        return (gb if ctx.needs[0] else None), gl
+
+    def call(input, input2, upper):
+        for name, t in (("b", input), ("u", input2)):
+            if t.array.ndim < 2:
+                raise RuntimeError(f"{name} should have at least 2 dimensions, but has {t.array.ndim} dimensions "
+                                   f"instead")
+        _solve_checks(input, input2, "cholesky_solve", "cholesky_solve_cpu")
+        return run_op(CholeskySolve, (input, input2), {"upper": True} if upper else NO_PARAMS)
+
+
+class CholeskyInverse(Op):
+    """The inverse of A given its Cholesky factor.
+
+    A^-1 for A = L L^T given L (upper=True: A = U^T U given U), only the factor's triangle read;
+    a zero on the factor's diagonal is a LinAlgError. The gradient is PyTorch's, for the whole
+    matrix L."""
+    name = "cholesky_inverse"
+    signature = "cholesky_inverse(Tensor input, bool upper=False) -> Tensor"
+    method = True
+    formula = call("upper")
+    node = "CholeskyInverseBackward0"
+    saves = (0, "out")
+
+    def forward(xp, factor, upper=False):
+        low = _swap(xp, factor) if upper else factor
+        inv = triangular_solve_kernel(xp, low, xp.eye(factor.shape[-1], dtype=factor.dtype), False)  # L^-1
+        return xp.matmul(_swap(xp, inv), inv)
+
+    def backward(F, ctx, g, factor, inv, upper=False):
+        common = F.matmul(inv, F.matmul(g + _T(F, g), inv))
+        return (-F.matmul(factor, common) if upper else -F.matmul(common, factor),)
+
+    def call(input, upper):
+        from .linalg import square_matrices, singular_diagonal
+        square_matrices(input, "cholesky_inverse", lu=False, floating=False)
+        if input.array.dtype.kind != "f" or input.array.dtype == numpy.float16:
+            refuse_dtype("cholesky_inverse_out_cpu", input.array.dtype)
+        singular_diagonal(input, "cholesky_inverse")
+        return run_op(CholeskyInverse, (input,), {"upper": True} if upper else NO_PARAMS)
+
+
+class TriangularSolve(Op):
+    """Solves a triangular system (deprecated for torch.linalg.solve_triangular).
+
+    (solution, cloned_coefficient): X with A X = B (transpose: A^T X = B) for the upper
+    (upper=False: lower) triangle of A, its diagonal ones when unitriangular, and a copy of A
+    (broadcast to the batch); batch dims broadcast. This row is the solution; the copy is the
+    row below (both are PyTorch's one node)."""
+    name = "triangular_solve"
+    signature = ("triangular_solve(Tensor input, Tensor A, bool upper=True, bool transpose=False, "
+                 "bool unitriangular=False) -> (Tensor solution, Tensor cloned_coefficient)")
+    method = True
+    formula = call("upper", "transpose", "unitriangular")
+    node = "TriangularSolveBackward0"
+    saves = (1, "out")
+    save_for = ((0, 1), (1,))
+
+    def forward(xp, b, a, upper=True, transpose=False, unitriangular=False):
+        if transpose:
+            return triangular_solve_kernel(xp, _swap(xp, a), b, not upper, unitriangular)
+        return triangular_solve_kernel(xp, a, b, upper, unitriangular)
+
+    def backward(F, ctx, g, a, x, upper=True, transpose=False, unitriangular=False):
+        # PyTorch's triangular_solve_backward: gB = op(A)^-T gX, gA = -gB X^T (transposed: -X gB^T)
+        gb = F.triangular_solve(g, a, upper=upper, transpose=not transpose, unitriangular=unitriangular)
+        ga = None
+        if ctx.needs[1]:
+            ga = -F.matmul(x, _T(F, gb)) if transpose else -F.matmul(gb, _T(F, x))
+            ga = F.triu(ga, diagonal=int(unitriangular)) if upper else F.tril(ga, diagonal=-int(unitriangular))
+        return (gb if ctx.needs[0] else None), ga
+
+    def call(input, A, upper, transpose, unitriangular):
+        for name, t in (("b", input), ("A", A)):
+            if t.array.ndim < 2:
+                raise RuntimeError(f"torch.triangular_solve: Expected {name} to have at least 2 dimensions, but it "
+                                   f"has {t.array.ndim} dimensions instead")
+        _solve_checks(input, A, "triangular_solve", "triangular_solve_cpu")
+        warnings.warn("torch.triangular_solve is deprecated in favor of torch.linalg.solve_triangularand will be "
+                      "removed in a future PyTorch release.\ntorch.linalg.solve_triangular has its arguments reversed "
+                      "and does not return a copy of one of the inputs.\nX = torch.triangular_solve(B, A).solution\n"
+                      "should be replaced with\nX = torch.linalg.solve_triangular(A, B).", UserWarning, stacklevel=3)
+        params = {"upper": bool(upper), "transpose": bool(transpose), "unitriangular": bool(unitriangular)}
+        solution = run_op(TriangularSolve, (input, A), params)
+        shape = solution.array.shape[:-2] + A.array.shape[-2:]
+        return solution, run_op(TriangularSolveCoefficient, (A,), {"shape": shape})
+
+
+class TriangularSolveCoefficient(Op):
+    """triangular_solve's copy of A, broadcast to the batch: its gradient passes to A whole (PyTorch's)."""
+    name = "triangular_solve_coefficient"
+    names = ()
+    node = "TriangularSolveBackward0"
+    formula = call()
+    jvp = "linear"
+
+    def forward(xp, a, shape):
+        return xp.array(xp.broadcast_to(a, shape))
+
+    def backward(F, ctx, g, shape):
+        return (g,)
+
+
+# ---------------------------------------------------------------------------- lu_unpack
+
+class LuUnpackL(Op):
+    """L (m x k, unit diagonal) of a packed LU: torch.lu_unpack's second result."""
+    name = "lu_unpack_l"
+    names = ()
+    node = "LuUnpackBackward0"
+    formula = call()
+
+    def jvp(F, ctx, tangents):  # (affine: the unit diagonal has no tangent)
+        return F.tril(_cols(F, tangents[0], 0, min(ctx.shapes[0][-2:])), diagonal=-1)
+
+    def forward(xp, lu):
+        m, n = lu.shape[-2:]
+        k = min(m, n)
+        return xp.tril(lu[..., :, :k], -1) + xp.eye(m, k, dtype=lu.dtype)
+
+    def backward(F, ctx, g):
+        m, n = ctx.shapes[0][-2:]
+        glu = F.tril(g, diagonal=-1)
+        if m < n:  # (the columns past k are U's alone)
+            glu = F.cat(glu, _const(F, F.xp.zeros(tuple(ctx.shapes[0][:-1]) + (n - m,), dtype=_raw(F, g).dtype)),
+                        dim=-1)
+        return (glu,)
+
+
+class LuUnpackU(Op):
+    """U (k x n, upper triangular) of a packed LU: torch.lu_unpack's third result."""
+    name = "lu_unpack_u"
+    names = ()
+    node = "LuUnpackBackward0"
+    formula = call()
+    jvp = "linear"
+
+    def forward(xp, lu):
+        k = min(lu.shape[-2:])
+        return xp.triu(lu[..., :k, :])
+
+    def backward(F, ctx, g):
+        m, n = ctx.shapes[0][-2:]
+        glu = F.triu(g)
+        if m > n:  # (the rows past k are L's alone)
+            glu = F.cat(glu, _const(F, F.xp.zeros(tuple(ctx.shapes[0][:-2]) + (m - n, n), dtype=_raw(F, g).dtype)),
+                        dim=-2)
+        return (glu,)
+
+
+
+# ------------------------------------------------------------------------ inv_ex, solve_ex
+
+def solve_or_lu(xp, solver, a, b=None):
+    """solver(a[, b]) where it succeeds; else X with A X = B (B the identity when None) through LU with
+    partial pivoting, as LAPACK's getrf and getrs: a singular A gives inf/NaN, no error (the _ex
+    functions)."""
+    from .linalg import _nan_tolerant
+    try:
+        return _nan_tolerant(xp, solver, a, *(() if b is None else (b,)))
+    except Exception as error:
+        if type(error).__name__ != "LinAlgError":
+            raise
+    with numpy.errstate(all="ignore"):
+        lu, pivots = lu_kernel(xp, a)
+        return LinalgLuSolve.forward(xp, lu, pivots, xp.eye(a.shape[-1], dtype=a.dtype) if b is None else b)
+
+
+class LinalgInvEx(Op):
+    """torch.linalg.inv_ex's inverse: a singular matrix gives LAPACK's inf/NaN, not an error."""
+    name = "linalg_inv_ex"
+    names = ()
+    node = "LinalgInvExBackward0"
+    formula = call()
+    saves = ("out",)
+    batched = True
+
+    def forward(xp, x):
+        return solve_or_lu(xp, xp.linalg.inv, x)
+
+    def backward(F, ctx, g, inv):
+        from .linalg import Inverse
+        return Inverse.backward(F, ctx, g, inv)
+
+
+class LinalgSolveEx(Op):
+    """torch.linalg.solve_ex's result: a singular A gives LAPACK's inf/NaN, not an error; the gradient
+    solves with A's LU (PyTorch's way, so its inf/NaN too)."""
+    name = "linalg_solve_ex"
+    names = ()
+    node = "LinalgSolveExBackward0"
+    formula = call()
+    saves = (0, "out")
+    save_for = ((0, 1), (0,))
+
+    def forward(xp, a, b, vector=False, left=True):
+        from .linalg import solve_arrays
+        return solve_arrays(xp, a, b, vector, left, solve_or_lu)
+
+    def backward(F, ctx, g, a, x, vector=False, left=True):
+        from .linalg import solve_grads
+        raw = _raw(F, a)
+        with numpy.errstate(all="ignore"):
+            pivots = _const(F, lu_kernel(F.xp, raw)[1])
+        gm = F.unsqueeze(g, dim=-1 if left else -2) if vector else g
+        gb = F.linalg_lu_solve(F.linalg_lu_factor(a), pivots, gm, left=left, adjoint=True)  # A^-T gX (gX A^-T)
+        gb = F.squeeze(gb, dim=-1 if left else -2) if vector else gb
+        return solve_grads(F, ctx, gb, x, vector, left)

@@ -1,4 +1,4 @@
-"""Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), einsum, kron, trace, cross, inverse,
+"""Linear algebra: matmul (mm, mv, dot, bmm), linear, addmm (and baddbmm), addbmm, einsum, kron, trace, cross, inverse,
 linalg.solve, det, vdot, addmv, addr and slogdet; PyTorch's checks of their arguments, in its words (a
 singular matrix is a `LinAlgError`, as PyTorch's torch.linalg.LinAlgError, a RuntimeError)."""
 import math
@@ -185,6 +185,49 @@ class Addmm(Op):
         check_expands(x, (a.array.shape[0], b.array.shape[1]))
         not_bool("addmm_impl_cpu_", x)
         return run_op(Addmm, (x, a, b), factors(x, beta, alpha))
+
+
+class Addbmm(Op):
+    """Beta * input + alpha * the sum of batch1[i] @ batch2[i].
+
+    beta * input + alpha * sum_i batch1[i] @ batch2[i] for batches of matrices (b, n, m) and
+    (b, m, p): input broadcasts to (n, p), and with beta 0 it is ignored (its NaNs too)."""
+    name = "addbmm"
+    signature = "addbmm(Tensor input, Tensor batch1, Tensor batch2, *, Scalar beta=1, Scalar alpha=1) -> Tensor"
+    method = inplace = True
+    formula = call("beta", "alpha")
+    node = "AddbmmBackward0"
+    saves = (1, 2)
+    save_for = ((2,), (1,))
+
+    def forward(xp, x, a, b, beta=1, alpha=1):
+        return _scaled_sum(x, kernels.matmul(xp, a, b).sum(axis=0), beta, alpha)
+
+    def backward(F, ctx, g, a, b, beta=1, alpha=1):
+        # PyTorch's: g expanded over the batch, times each batch2[i]^T (batch1[i]^T times it)
+        ga = _times(F.matmul(g, F.transpose(b, dim0=-1, dim1=-2)), alpha) if ctx.needs[1] else None
+        gb = _times(F.matmul(F.transpose(a, dim0=-1, dim1=-2), g), alpha) if ctx.needs[2] else None
+        return (_times(g, beta) if ctx.needs[0] else None), ga, gb
+
+    def call(input, batch1, batch2, beta, alpha):
+        """PyTorch's checks: the expand of input, then addbmm's of the batches, then the dtypes."""
+        x, a, b = tensor_operands(input, batch1, batch2)
+        if a.array.ndim == 3 and b.array.ndim == 3:
+            check_expands(x, (a.array.shape[1], b.array.shape[2]))
+        for name, m in (("batch1", a), ("batch2", b)):
+            if m.array.ndim != 3:
+                raise RuntimeError(f"{name} must be a 3D tensor")
+        if a.array.shape[0] != b.array.shape[0]:
+            raise RuntimeError(f"batch1 and batch2 must have same number of batches, got {a.array.shape[0]} and "
+                               f"{b.array.shape[0]}")
+        if a.array.shape[2] != b.array.shape[1]:
+            raise RuntimeError(f"Incompatible matrix sizes for bmm ({dims_text(a)[2:]} and {dims_text(b)[2:]})")
+        for name, m in (("self", x), ("mat1", a)):
+            if m.array.dtype != b.array.dtype:
+                raise RuntimeError(f"{name} and mat2 must have the same dtype, but got {scalar_name(m)} and "
+                                   f"{scalar_name(b)}")
+        not_bool("addmm_impl_cpu_", x)
+        return run_op(Addbmm, (x, a, b), factors(x, beta, alpha))
 
 
 # ------------------------------------------------------------------- einsum
@@ -484,30 +527,39 @@ class LinalgSolve(Op):
     batched = True  # a solve and matmuls that broadcast over a leading batch dim of g
 
     def forward(xp, a, b, vector=False, left=True):
-        if vector:
-            b = b[..., None]
-        if not left:  # X A = B is A^T X^T = B^T
-            a, b = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)
-        batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
-        # the same number of dims on both sides: numpy's and cupy's rules for a vector b never apply
-        x = _nan_tolerant(xp, xp.linalg.solve, xp.broadcast_to(a, batch + a.shape[-2:]),
-                          xp.broadcast_to(b, batch + b.shape[-2:]))
-        if not left:
-            x = xp.swapaxes(x, -1, -2)
-        return x[..., 0] if vector else x
+        return solve_arrays(xp, a, b, vector, left, _nan_tolerant)
 
     def backward(F, ctx, g, a, x, vector=False, left=True):
         # PyTorch's linalg_solve_backward: gB = A^-H gX, gA = -gB X^H (left); for X A = B,
         # gB = gX A^-H and gA = -X^H gB (the core sums broadcast batches)
         gb = F.linalg_solve(F.transpose(a, dim0=-1, dim1=-2), g, vector=vector, left=left)
-        ga = None
-        if ctx.needs[0]:
-            gb_m, x_m = (F.unsqueeze(gb, dim=-1), F.unsqueeze(x, dim=-1)) if vector else (gb, x)
-            if left:
-                ga = -F.matmul(gb_m, F.transpose(x_m, dim0=-1, dim1=-2))
-            else:
-                ga = -F.matmul(F.transpose(x_m, dim0=-1, dim1=-2), gb_m)
-        return ga, (gb if ctx.needs[1] else None)
+        return solve_grads(F, ctx, gb, x, vector, left)
+
+
+def solve_arrays(xp, a, b, vector, left, solver):
+    """linalg.solve's forward on arrays, the batched square solves made by solver(xp, A, B)."""
+    if vector:
+        b = b[..., None]
+    if not left:  # X A = B is A^T X^T = B^T
+        a, b = xp.swapaxes(a, -1, -2), xp.swapaxes(b, -1, -2)
+    batch = _broadcast_batch(a.shape[:-2], b.shape[:-2])
+    # the same number of dims on both sides: numpy's and cupy's rules for a vector b never apply
+    x = solver(xp, xp.linalg.solve, xp.broadcast_to(a, batch + a.shape[-2:]), xp.broadcast_to(b, batch + b.shape[-2:]))
+    if not left:
+        x = xp.swapaxes(x, -1, -2)
+    return x[..., 0] if vector else x
+
+
+def solve_grads(F, ctx, gb, x, vector, left):
+    """linalg.solve's (gA, gB) from gB: gA = -gB X^T (left=False: -X^T gB)."""
+    ga = None
+    if ctx.needs[0]:
+        gb_m, x_m = (F.unsqueeze(gb, dim=-1), F.unsqueeze(x, dim=-1)) if vector else (gb, x)
+        if left:
+            ga = -F.matmul(gb_m, F.transpose(x_m, dim0=-1, dim1=-2))
+        else:
+            ga = -F.matmul(F.transpose(x_m, dim0=-1, dim1=-2), gb_m)
+    return ga, (gb if ctx.needs[1] else None)
 
 
 def _broadcast_batch(sa, sb):
@@ -848,6 +900,19 @@ def singular(A, fname, what):
             prefix = f"(Batch element {flat}): " if batch else ""
             return LinAlgError(f"{fname}: {prefix}{what(pivot)}")
     return LinAlgError(f"{fname}: {what(host.shape[-1])}")
+
+
+def singular_diagonal(A, fname):
+    """PyTorch's LinAlgError for a triangular factor with a zero on its diagonal: the first matrix
+    of the batch with one, and that place (1-based)."""
+    host = numpy.asarray(A)  # (on the host: the check reads every diagonal)
+    zero = numpy.diagonal(host, axis1=-2, axis2=-1) == 0
+    if not zero.any():
+        return
+    flat = zero.reshape((-1, zero.shape[-1]))
+    element = int(numpy.argmax(flat.any(axis=-1)))
+    prefix = f"(Batch element {element}): " if zero.ndim > 1 else ""
+    raise LinAlgError(f"{fname}: {prefix}{_inverse_failed(int(numpy.argmax(flat[element])) + 1)}")
 
 
 def check_expands(x, target):

@@ -17,6 +17,9 @@ ALLOWED = {
                                        "positive-definite",
     ("decomp.py", "matrix_exp_kernel"): "the squarings of scaling and squaring: log2 of the norm of them",
     ("decomp.py", "permutation_of"): "LU's pivots, one step a column (as the factorization), vectorized over the batch",
+    ("decomp.py", "cholesky_ex_kernel"): "only for a matrix that is not positive-definite: its factor's columns up to "
+                                         "the failing pivot (what linalg.cholesky_ex returns), one step a column, "
+                                         "vectorized over the batch",
     ("derivative_check.py", "_numerical"): "finite differences perturb each input element in turn and call the function "
                                     "once per element: that is the method (PyTorch's gradcheck too)",
     ("derivative_check.py", "analytical_jacobian"): "one backward call per output element: the analytical Jacobian row by "

@@ -1,5 +1,6 @@
 """Op cases of the decomposition rows of engine/ops/decomp.py (see tests/engine/ops/op_cases.py for what a
 case is): cholesky, qr, svd, eigh, solve_triangular, lu_factor, lu_solve, matrix_exp, pinv, lstsq,
+cholesky_solve, cholesky_inverse, triangular_solve, lu_unpack, the torch.linalg _ex functions,
 and the rows PyTorch's composites on them end in (multi_dot's view, vecdot's sum, cond's squeeze
 and nan_to_num, the singular-value matrix norms' amax and sum). Inputs are well conditioned, with
 distinct singular values and eigenvalues; a case of a result with sign freedom (U, Vh, the
@@ -297,3 +298,116 @@ C("amin", "matrix_norm_minus_2", lambda x: LA.matrix_norm(x, -2, dim=(0, 2), kee
   gen=lambda rng, shapes: [np.moveaxis(spread(rng, (2, 3, 4)), 0, 1)])
 C("sum", "matrix_norm_nuc", lambda x: LA.norm(x, "nuc"), [(3, 4)], lambda x: np.linalg.norm(x, "nuc"),
   "SumBackward1", gen=gen_all(spread))
+
+
+# ================================= cholesky_solve, cholesky_inverse, triangular_solve (torch.*)
+# The factor goes through tril/triu: these rows read one triangle, and PyTorch's gradient (also
+# ours) is that of the whole matrix L, which finite differences see only on the triangle read.
+
+def lower_factor(l):
+    """A well-conditioned lower-triangular factor made from any square l (differentiably)."""
+    n = l.shape[-1]
+    return l.tril() + 2 * n * ad.eye(n, dtype=l.dtype)
+
+
+def np_lower_factor(l):
+    n = l.shape[-1]
+    return np.tril(l) + 2 * n * np.eye(n)
+
+
+def np_chol_solve(b, l, upper=False):
+    """(L L^T)^-1 B (upper: (U^T U)^-1 B), batches broadcast."""
+    f = np.swapaxes(l, -1, -2) if upper else l
+    a = f @ np.swapaxes(f, -1, -2)
+    batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    return np.linalg.solve(np.broadcast_to(a, batch + a.shape[-2:]), np.broadcast_to(b, batch + b.shape[-2:]))
+
+
+C("cholesky_solve", "lower", lambda b, l: ad.cholesky_solve(b, lower_factor(l)), [(3, 2), (3, 3)],
+  lambda b, l: np_chol_solve(b, np_lower_factor(l)), "CholeskySolveBackward0")
+C("cholesky_solve", "upper_method_broadcast", lambda b, l: b.cholesky_solve(lower_factor(l).mT, upper=True),
+  [(2, 1, 3, 2), (4, 3, 3)], lambda b, l: np_chol_solve(b, np.swapaxes(np_lower_factor(l), -1, -2), True),
+  "CholeskySolveBackward0")
+C("cholesky_inverse", "lower", lambda l: ad.cholesky_inverse(lower_factor(l)), [(3, 3)],
+  lambda l: np.linalg.inv(np_lower_factor(l) @ np_lower_factor(l).T), "CholeskyInverseBackward0")
+C("cholesky_inverse", "upper_method_batched", lambda l: lower_factor(l).mT.cholesky_inverse(True), [(2, 3, 3)],
+  lambda l: np.linalg.inv(np_lower_factor(l) @ np.swapaxes(np_lower_factor(l), -1, -2)), "CholeskyInverseBackward0")
+C("triangular_solve", "upper", quiet(lambda b, a: ad.triangular_solve(b, a).solution), [(3, 2), (3, 3)],
+  lambda b, a: np_tri_solve(a, b, True), "TriangularSolveBackward0", gen=gen_all(well_conditioned))
+C("triangular_solve", "lower_transpose_broadcast",
+  quiet(lambda b, a: ad.triangular_solve(b, a, upper=False, transpose=True)[0]), [(2, 3, 2), (3, 3)],
+  lambda b, a: np_tri_solve(np.swapaxes(np.tril(a), -1, -2), b, True), "TriangularSolveBackward0",
+  gen=gen_all(well_conditioned))
+C("triangular_solve", "unitriangular_method", quiet(lambda b, a: b.triangular_solve(a, unitriangular=True)[0]),
+  [(3, 1), (2, 3, 3)], lambda b, a: np_tri_solve(a, b, True, unit=True), "TriangularSolveBackward0",
+  gen=gen_all(well_conditioned))
+C("triangular_solve_coefficient", "copy_broadcast",
+  quiet(lambda b, a: ad.triangular_solve(b, a).cloned_coefficient), [(2, 3, 2), (3, 3)],
+  lambda b, a: np.broadcast_to(a, (2, 3, 3)), "TriangularSolveBackward0", requires=[False, True])
+
+
+# ============================== lu_unpack; the _ex functions, torch.lu, torch.lu_solve (their rows)
+
+def packed_lu(rng, shapes):
+    """lu_unpack's (LU, pivots): lu_factor's of a well-conditioned matrix (LU is any matrix to L and U)."""
+    lu, piv = np_lu(well_conditioned(rng, shapes[0]))
+    return [lu, piv]
+
+
+def np_unpack_l(lu):
+    m, n = lu.shape[-2:]
+    return np.tril(lu[..., :, :min(m, n)], -1) + np.eye(m, min(m, n))
+
+
+def np_unpack_u(lu):
+    return np.triu(lu[..., :min(lu.shape[-2:]), :])
+
+
+C("lu_unpack_l", "square", lambda lu, piv: ad.lu_unpack(lu, piv).L, [(3, 3), (3,)], lambda lu, piv: np_unpack_l(lu),
+  "LuUnpackBackward0", gen=packed_lu)
+C("lu_unpack_l", "wide_batched", lambda lu, piv: ad.lu_unpack(lu, piv)[1], [(2, 3, 4), (2, 3)],
+  lambda lu, piv: np_unpack_l(lu), "LuUnpackBackward0", gen=packed_lu)
+C("lu_unpack_u", "square", lambda lu, piv: ad.lu_unpack(lu, piv).U, [(3, 3), (3,)], lambda lu, piv: np_unpack_u(lu),
+  "LuUnpackBackward0", gen=packed_lu)
+C("lu_unpack_u", "tall", lambda lu, piv: ad.lu_unpack(lu, piv, unpack_pivots=False)[2], [(4, 3), (3,)],
+  lambda lu, piv: np_unpack_u(lu), "LuUnpackBackward0", gen=packed_lu)
+C("lu_unpack_u", "through_lu_factor_product", lambda a: (lambda p, l, u: p @ l @ u)(*ad.lu_unpack(*LA.lu_factor(a))),
+  [(3, 3)], lambda a: a, "MmBackward0", gen=gen_all(well_conditioned))
+
+C("linalg_solve_ex", "matrix", lambda a, b: LA.solve_ex(a, b).result, [(3, 3), (3, 2)],
+  lambda a, b: np.linalg.solve(a, b), "LinalgSolveExBackward0", gen=gen_all(well_conditioned))
+C("linalg_solve_ex", "right_batched", lambda a, b: LA.solve_ex(a, b, left=False)[0], [(2, 3, 3), (2, 2, 3)],
+  lambda a, b: np.swapaxes(np.linalg.solve(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2)), -1, -2),
+  "LinalgSolveExBackward0", gen=gen_all(well_conditioned))
+C("linalg_solve_ex", "vector_broadcast", lambda a, b: LA.solve_ex(a, b).result, [(2, 3, 3), (3,)],
+  lambda a, b: np.linalg.solve(a, np.broadcast_to(b, (2, 3))[..., None])[..., 0], "LinalgSolveExBackward0",
+  gen=gen_each(well_conditioned, normal))
+C("linalg_inv_ex", "batched", lambda x: LA.inv_ex(x).inverse, [(2, 3, 3)], np.linalg.inv, "LinalgInvExBackward0",
+  gen=gen_all(well_conditioned))
+C("linalg_cholesky", "cholesky_ex", lambda x: LA.cholesky_ex(spd(x)).L, [(3, 3)],
+  lambda x: np.linalg.cholesky(np_spd(x)), "LinalgCholeskyExBackward0")
+C("linalg_cholesky", "cholesky_ex_upper_batched", lambda x: LA.cholesky_ex(spd(x), upper=True)[0], [(2, 3, 3)],
+  lambda x: np.swapaxes(np.linalg.cholesky(np_spd(x)), -1, -2), "LinalgCholeskyExBackward0")
+C("linalg_lu_factor", "lu_factor_ex_wide", lambda x: LA.lu_factor_ex(x).LU, [(3, 4)], lambda x: np_lu(x)[0],
+  "LinalgLuFactorExBackward0")
+C("linalg_lu_factor", "torch_lu_method", quiet(lambda x: x.lu()[0]), [(2, 3, 3)], lambda x: np_lu(x)[0],
+  "LinalgLuFactorExBackward0")
+C("linalg_lu_solve", "torch_lu_solve", quiet(lambda a, b: ad.lu_solve(b, *LA.lu_factor(a))), [(3, 3), (3, 2)],
+  lambda a, b: np.linalg.solve(a, b), "LinalgLuSolveBackward0", gen=gen_all(well_conditioned))
+C("linalg_lu_solve", "method_batched", quiet(lambda a, b: b.lu_solve(*ad.lu(a))), [(2, 3, 3), (2, 3, 1)],
+  lambda a, b: np.linalg.solve(a, b), "LinalgLuSolveBackward0", gen=gen_all(well_conditioned))
+
+# ======================================= torch.linalg's composites: vander, diagonal, tensorsolve
+
+C("cat", "vander", lambda x: LA.vander(x), [(4,)], lambda x: np.vander(x, increasing=True), "CatBackward0")
+C("cat", "vander_n_batched", lambda x: LA.vander(x, N=3), [(2, 4)],
+  lambda x: np.stack([np.vander(r, 3, increasing=True) for r in x]), "CatBackward0")
+C("diagonal", "linalg_diagonal", lambda x: LA.diagonal(x, offset=-1, dim1=0, dim2=2), [(3, 2, 4)],
+  lambda x: np.diagonal(x, -1, 0, 2), "DiagonalBackward0")
+C("reshape", "tensorsolve", lambda a, b: LA.tensorsolve(a, b), [(2, 3, 6), (2, 3)],
+  lambda a, b: np.linalg.tensorsolve(a, b), "ViewBackward0",
+  gen=lambda rng, shapes: [well_conditioned(rng, (6, 6)).reshape(2, 3, 6), rng.standard_normal((2, 3))])
+C("reshape", "tensorsolve_dims", lambda a, b: LA.tensorsolve(a, b, dims=(0,)), [(6, 2, 3), (2, 3)],
+  lambda a, b: np.linalg.tensorsolve(a, b, axes=(0,)), "ViewBackward0",
+  gen=lambda rng, shapes: [np.moveaxis(well_conditioned(rng, (6, 6)).reshape(2, 3, 6), 2, 0),
+                           rng.standard_normal((2, 3))])

@@ -1,5 +1,5 @@
 """Op cases of the linalg rows (see tests/engine/ops/op_cases.py for what a case is):
-addmm, bmm (the matmul row), einsum, kron, trace, cross, inverse, linalg_solve,
+addmm, bmm (the matmul row), addbmm, einsum, kron, trace, cross, inverse, linalg_solve,
 det; and the cases of other rows that the linear-algebra functions reach (outer
 is a mul; one-operand einsums are diagonal/permute/sum, as in PyTorch; the
 torch.linalg norms are norm/amax/amin)."""
@@ -97,6 +97,15 @@ C("addmm", "mats_only", lambda x, a, b: ad.addmm(x, a, b), [(2, 2), (2, 3), (3, 
   requires=(False, True, True))
 C("addmm", "mat2_only", lambda x, a, b: ad.addmm(x, a, b, alpha=3.0), [(2, 2), (2, 3), (3, 2)],
   lambda x, a, b: np_addmm(x, a, b, 1, 3.0), "AddmmBackward0", requires=(False, False, True))
+# addbmm: the products of the batch summed (its own row)
+C("addbmm", "basic", lambda x, a, b: ad.addbmm(x, a, b), [(3, 2), (4, 3, 5), (4, 5, 2)],
+  lambda x, a, b: x + (a @ b).sum(0), "AddbmmBackward0")
+C("addbmm", "factors_broadcast_method", lambda x, a, b: x.addbmm(a, b, beta=0.5, alpha=-2.0),
+  [(2,), (3, 2, 3), (3, 3, 2)], lambda x, a, b: 0.5 * x - 2.0 * (a @ b).sum(0), "AddbmmBackward0")
+C("addbmm", "in_place", lambda x, a, b: (x * 1).addbmm_(a, b, alpha=1.5), [(2, 2), (1, 2, 3), (1, 3, 2)],
+  lambda x, a, b: x + 1.5 * (a @ b).sum(0), "AddbmmBackward0")
+C("addbmm", "beta_zero_batches_only", lambda x, a, b: ad.addbmm(x, a, b, beta=0), [(2, 2), (2, 2, 3), (2, 3, 2)],
+  lambda x, a, b: (a @ b).sum(0), "AddbmmBackward0", requires=(False, True, True))
 # baddbmm: the same row over batches of matrices
 C("addmm", "baddbmm", lambda x, a, b: ad.baddbmm(x, a, b), [(2, 3, 2), (2, 3, 4), (2, 4, 2)], np_addmm,
   "BaddbmmBackward0")
