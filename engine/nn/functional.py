@@ -18,6 +18,7 @@ from ..functions import relu as _relu
 from ..functions import abs as _abs, sum as _sum, log_softmax as _log_softmax, softmax as _softmax
 from ..functions import exp as _exp, xlogy as _xlogy
 from ..functions import hardshrink  # torch.hardshrink is F.hardshrink
+from ..functions import pixel_shuffle, pixel_unshuffle, channel_shuffle  # noqa: F401  (torch's, as in PyTorch)
 from ..core.grad_mode import is_grad_enabled, no_grad as _no_grad
 from ..core.inplace import inplace as _inplace
 from ..ops import TABLE as _op
@@ -25,9 +26,11 @@ from ..core.tensor import apply, broadcast_shapes, array_module, make_tensor, wr
 from ..tensor_class import Tensor
 from ..functions import pairwise_distance, pdist  # noqa: F401  (F.pairwise_distance, F.pdist)
 from .functional_layers import layer_norm, embedding  # noqa: F401
-from .functional_conv import (conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm,  # noqa: F401
-                              dropout2d, check_dropout_p, masked_dropout, warn_channel_dropout_rank)
+from .functional_conv import (conv1d, conv2d, conv3d, max_pool2d, avg_pool2d, adaptive_avg_pool2d,  # noqa: F401
+                              batch_norm, dropout2d, check_dropout_p, masked_dropout, warn_channel_dropout_rank)
 from .functional_padding import pad  # noqa: F401
+from . import functional_blocks as _blocks
+from .functional_blocks import *  # noqa: F401,F403  (unfold, fold, ...)
 from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,  # noqa: F401
                                  group_norm, instance_norm, rms_norm)
 from .functional_nnlayers import __all__ as _nnlayers
@@ -661,9 +664,11 @@ def one_hot(tensor, num_classes=-1):
 # the functions kept in modules of their own (torch.pdist and torch.pairwise_distance are these too)
 
 
-__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "max_pool2d", "avg_pool2d",
-            "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
+__all__ += ["pairwise_distance", "pdist", "layer_norm", "embedding", "conv1d", "conv2d", "conv3d", "max_pool2d",
+            "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 __all__ += _nnlayers
+__all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
+__all__ += _blocks.__all__
 __all__ += _losses.__all__
 __all__ += _attention.__all__
 FUNCTIONS = tuple(__all__)

@@ -1,5 +1,5 @@
-"""torch.nn.functional's conv1d, conv2d, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm
-and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/convolution.py
+"""torch.nn.functional's conv1d, conv2d, conv3d, max_pool2d, avg_pool2d, adaptive_avg_pool2d,
+batch_norm and dropout2d, with PyTorch's checks and messages, over the rows of engine/ops/convolution.py
 (re-exported by nn/functional.py). Unbatched inputs are unsqueezed and the result squeezed, as
 PyTorch does for convolutions (SqueezeBackward1 on top)."""
 import math
@@ -15,7 +15,7 @@ from ..core.tensor import apply, array_module, make_tensor
 from ..tensor_class import Tensor
 from .functional_padding import pad
 
-__all__ = ["conv1d", "conv2d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
+__all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d", "batch_norm", "dropout2d"]
 
 
 # ------------------------------------------------------------------ convolution
@@ -120,6 +120,11 @@ def conv2d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
+    """input (N, C, D, H, W) or (C, D, H, W) convolved with weight (O, C / groups, kD, kH, kW), plus bias (O,)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
 # ------------------------------------------------------------------ pooling
 
 def _pool_pair(value, what, fname, default=None):
@@ -201,32 +206,36 @@ def max_pool2d(input, kernel_size, stride=None, padding=0, dilation=1, ceil_mode
 
 
 def _max_indices(xp, a, kernel, stride, padding, dilation):
-    """The flat position in its plane of each window's maximum: the first, or the last NaN
-    (PyTorch's `val > max || isnan(val)` scan); padding never wins."""
-    h, w = a.shape[-2:]
-    if tuple(stride) == tuple(kernel) and tuple(dilation) == (1, 1) and padding == ((0, 0), (0, 0)) and \
+    """The flat position in its plane (the last len(kernel) dims) of each window's maximum: the
+    first, or the last NaN (PyTorch's `val > max || isnan(val)` scan); padding never wins."""
+    k = len(kernel)
+    size = a.shape[a.ndim - k:]
+    if k == 2 and tuple(stride) == tuple(kernel) and tuple(dilation) == (1, 1) and padding == ((0, 0), (0, 0)) and \
             (a.dtype.kind != "f" or not xp.isnan(a).any()):
         return _tiled_max_indices(xp, a, kernel)
     low = -xp.inf if a.dtype.kind == "f" else (False if a.dtype.kind == "b" else xp.iinfo(a.dtype).min)
     cols = windows(xp, a, kernel, stride, padding, dilation, fill=low)
-    lead, out = cols.shape[:-4], cols.shape[-2:]
-    cols = cols.reshape(lead + (kernel[0] * kernel[1],) + out)  # (no -1: an empty batch has no size to infer)
-    rows = xp.arange(kernel[0])[:, None] * dilation[0] + xp.arange(out[0])[None, :] * stride[0] - padding[0][0]
-    cols_ = xp.arange(kernel[1])[:, None] * dilation[1] + xp.arange(out[1])[None, :] * stride[1] - padding[1][0]
-    # the input position of each (kernel position, window): (kH*kW, oH, oW)
-    r = xp.broadcast_to(rows[:, None, :, None], (kernel[0], kernel[1], out[0], out[1])).reshape((-1,) + out)
-    c = xp.broadcast_to(cols_[None, :, None, :], (kernel[0], kernel[1], out[0], out[1])).reshape((-1,) + out)
-    valid = (r >= 0) & (r < h) & (c >= 0) & (c < w)
-    best = xp.max(xp.where(valid, cols, low), axis=-3, keepdims=True)
-    first = xp.argmax(valid & (cols == best), axis=-3)
-    pos = first
+    lead, out = cols.shape[:cols.ndim - 2 * k], cols.shape[cols.ndim - k:]
+    count = math.prod(kernel)
+    cols = cols.reshape(lead + (count,) + out)  # (no -1: an empty batch has no size to infer)
+    # the input position of each (kernel position, window) along each dim, and its flat position in the plane
+    valid, flat = True, 0
+    for d in range(k):
+        position = (xp.arange(kernel[d])[:, None] * dilation[d] + xp.arange(out[d])[None, :] * stride[d]
+                    - padding[d][0]).reshape(tuple(kernel[d] if i == d else out[d] if i == k + d else 1
+                                                   for i in range(2 * k)))
+        valid = valid & (position >= 0) & (position < size[d])
+        flat = flat * size[d] + position
+    valid = xp.broadcast_to(valid, tuple(kernel) + out).reshape((count,) + out)
+    flat = xp.broadcast_to(flat, tuple(kernel) + out).reshape((count,) + out)
+    axis = -k - 1
+    best = xp.max(xp.where(valid, cols, low), axis=axis, keepdims=True)
+    pos = xp.argmax(valid & (cols == best), axis=axis)
     if a.dtype.kind == "f":
         nans = valid & xp.isnan(cols)
-        last_nan = nans.shape[-3] - 1 - xp.argmax(nans[..., ::-1, :, :], axis=-3)
-        pos = xp.where(nans.any(axis=-3), last_nan, first)
-    flat = r * w + c
-    return xp.take_along_axis(xp.broadcast_to(flat, lead + flat.shape), pos[..., None, :, :], axis=-3)[..., 0, :, :] \
-        .astype(xp.int64)
+        pos = xp.where(nans.any(axis=axis), count - 1 - xp.argmax(xp.flip(nans, axis=axis), axis=axis), pos)
+    return xp.take_along_axis(xp.broadcast_to(flat, lead + flat.shape), xp.expand_dims(pos, axis), axis=axis) \
+        .squeeze(axis).astype(xp.int64)
 
 
 def _tiled_max_indices(xp, a, kernel):
@@ -253,41 +262,63 @@ def avg_pool2d(input, kernel_size, stride=None, padding=0, ceil_mode=False, coun
     size = tuple(x.shape[-2:])
     out = tuple(_pool_out(n, k, p, s, 1, ceil_mode) for n, k, p, s in zip(size, kernel, padding, stride))
     _pool_shape_check(x, kernel, stride, padding, (1, 1), out)
-    xp = array_module(x.device)
-    counts = []
-    for n, k, p, s, o in zip(size, kernel, padding, stride, out):
-        start = xp.arange(o) * s - p
-        end = xp.minimum(start + k, n + p)
-        counts.append((end - start, xp.minimum(end, n) - xp.maximum(start, 0)))
-    if divisor_override is not None:
-        divisor = xp.full(out, int(divisor_override))
-    elif count_include_pad:
-        divisor = counts[0][0][:, None] * counts[1][0][None, :]
-    else:
-        divisor = counts[0][1][:, None] * counts[1][1][None, :]
-    if x.array.dtype.kind == "f":
-        divisor = divisor.astype(x.array.dtype)
+    divisor = avg_divisor(array_module(x.device), x.array.dtype, size, kernel, stride, padding, out,
+                          count_include_pad, divisor_override)
     return apply(_op["avg_pool"], x, kernel=kernel, stride=stride,
                  padding=_window_padding(size, kernel, stride, padding, (1, 1), out), divisor=divisor)
+
+
+def avg_divisor(xp, dtype, size, kernel, stride, padding, out, count_include_pad, divisor_override):
+    """What each window's sum is divided by (an array of the output's spatial shape): its size with
+    the padding it covers (count_include_pad), or its input elements only, or divisor_override."""
+    if divisor_override is not None:
+        divisor = xp.full(out, int(divisor_override))
+    else:
+        divisor = 1
+        for d, (n, k, p, s, o) in enumerate(zip(size, kernel, padding, stride, out)):
+            start = xp.arange(o) * s - p
+            end = xp.minimum(start + k, n + p)
+            count = end - start if count_include_pad else xp.minimum(end, n) - xp.maximum(start, 0)
+            divisor = divisor * count.reshape((-1,) + (1,) * (len(out) - 1 - d))
+    return divisor.astype(dtype) if dtype.kind == "f" else divisor
 
 
 def adaptive_avg_pool2d(input, output_size):
     """The mean of output_size windows over each plane, window i of n over a dim of size S
     spanning [floor(i S / n), ceil((i + 1) S / n)); output_size 1 is a mean over the last two dims."""
     x = tensor_in(input)
+    sizes = [output_size] * 2 if isinstance(output_size, int) or output_size is None else list(output_size)
+    if any(o is not None and o < 0 for o in sizes):
+        raise RuntimeError(f"adaptive_avg_pool2d: elements of output_size must be greater than or equal to 0 but "
+                           f"received {{{sizes[0]}, {sizes[1]}}}")
     if x.dim() not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got {list(x.shape)}")
-    sizes = [output_size] * 2 if isinstance(output_size, int) or output_size is None else list(output_size)
     size = tuple(x.shape[-2:])
     out = tuple(n if o is None else int(o) for n, o in zip(size, sizes))
     if out == (1, 1):
         return _mean(x, (-1, -2), keepdim=True)  # PyTorch's shortcut: MeanBackward1
+    nonempty(x, "adaptive_avg_pool2d")
+    floating_kernel(x, "adaptive_avg_pool2d")
     if all(n % o == 0 for n, o in zip(size, out)):
         kernel = tuple(n // o for n, o in zip(size, out))
         return apply(_op["avg_pool"], x, kernel=kernel, stride=kernel, padding=((0, 0), (0, 0)),
                      divisor=array_module(x.device).full(out, kernel[0] * kernel[1], dtype=x.array.dtype), adaptive=True)
     # windows that overlap or differ in size (engine/ops/adaptive_pool.py)
     return apply(_op["adaptive_avg_pool"], x, output_size=out)
+
+
+def nonempty(x, fname):
+    """PyTorch's check (of the adaptive poolings) that every dim but the first is non-empty."""
+    for i in range(1, x.dim()):
+        if x.shape[i] == 0:
+            raise RuntimeError(f"{fname}(): Expected input to have non-zero size for non-batch dimensions, but input "
+                               f"has sizes {list(x.shape)} with dimension {i} being empty")
+
+
+def floating_kernel(x, kernel):
+    """PyTorch's refusal of integer inputs to a float kernel ("adaptive_avg_pool2d" ...)."""
+    if x.array.dtype.kind in "iu":
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dt.scalar_name(_dt.as_dtype(x.array.dtype))}\'')
 
 
 # ------------------------------------------------------------------ batch norm

@@ -1,5 +1,6 @@
-"""torch.nn's Conv1d, Conv2d, MaxPool2d, AvgPool2d, AdaptiveAvgPool2d, BatchNorm1d, BatchNorm2d
-and Dropout2d (re-exported by nn/modules.py), with PyTorch's attributes, checks and printing.
+"""torch.nn's Conv1d, Conv2d, Conv3d, MaxPool2d, MaxPool3d, AvgPool2d, AvgPool3d, AdaptiveAvgPool2d,
+BatchNorm1d, BatchNorm2d and Dropout2d (re-exported by nn/modules.py), with PyTorch's attributes,
+checks and printing.
 Initial conv weights follow PyTorch's rule over its generator, so they are PyTorch's numbers for
 the same manual_seed."""
 import math
@@ -10,8 +11,8 @@ from . import functional as F
 from . import init
 from .module import Module, Parameter
 
-__all__ = ["Conv1d", "Conv2d", "MaxPool2d", "AvgPool2d", "AdaptiveAvgPool2d", "BatchNorm1d", "BatchNorm2d",
-           "Dropout2d"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "MaxPool2d", "MaxPool3d", "AvgPool2d", "AvgPool3d", "AdaptiveAvgPool2d",
+           "BatchNorm1d", "BatchNorm2d", "Dropout2d"]
 
 
 def _tuple(value, k):
@@ -99,6 +100,12 @@ class Conv2d(_ConvNd):
     _function = staticmethod(F.conv2d)
 
 
+class Conv3d(_ConvNd):
+    """conv3d with a learnt weight (out_channels, in_channels / groups, kD, kH, kW) and bias."""
+    _k = 3
+    _function = staticmethod(F.conv3d)
+
+
 class _MaxPoolNd(Module):
     """max pooling as a layer (stride defaults to kernel_size), over `_function`'s dims."""
 
@@ -123,8 +130,14 @@ class MaxPool2d(_MaxPoolNd):
     _function = staticmethod(F.max_pool2d)
 
 
+class MaxPool3d(_MaxPoolNd):
+    """max_pool3d as a layer (stride defaults to kernel_size)."""
+    _function = staticmethod(F.max_pool3d)
+
+
 class AvgPool2d(Module):
     """avg_pool2d as a layer (stride defaults to kernel_size)."""
+    _function = staticmethod(F.avg_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode=False, count_include_pad=True,
                  divisor_override=None):
@@ -135,11 +148,16 @@ class AvgPool2d(Module):
         self.count_include_pad, self.divisor_override = count_include_pad, divisor_override
 
     def forward(self, input):
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return type(self)._function(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                                    self.count_include_pad, self.divisor_override)
 
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool3d(AvgPool2d):
+    """avg_pool3d as a layer (stride defaults to kernel_size)."""
+    _function = staticmethod(F.avg_pool3d)
 
 
 class AdaptiveAvgPool2d(Module):

@@ -7,9 +7,10 @@ BatchNorm3d, InstanceNorm3d; ParameterDict; NLLLoss2d; and Buffer (nn/module.py'
 registration knows it) -- re-exported by the nn package.
 
 These are compositions, so a result's grad_fn is the last op's node (PyTorch has a node of its
-own for some: PixelShuffleBackward0, RreluWithNoiseBackward0, ...). The dropout masks and RReLU's
-slopes are the engine's draws, not PyTorch's numbers for a seed; Bilinear's initial weights are
-PyTorch's (its rule over PyTorch's generator).
+own for some: RreluWithNoiseBackward0, ...); PixelShuffle, PixelUnshuffle and ChannelShuffle are
+F's rows, under PyTorch's nodes. The dropout masks and RReLU's slopes are the engine's draws, not
+PyTorch's numbers for a seed; Bilinear's initial weights are PyTorch's (its rule over PyTorch's
+generator).
 """
 import math
 import warnings
@@ -196,18 +197,7 @@ class PixelShuffle(Module):
         self.upscale_factor = upscale_factor
 
     def forward(self, input):
-        r = self.upscale_factor
-        if input.dim() < 3:
-            raise RuntimeError(f"pixel_shuffle expects input to have at least 3 dimensions, but got input with "
-                               f"{input.dim()} dimension(s)")
-        *lead, c, h, w = input.shape
-        if c % (r * r):
-            raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
-                               f"of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
-        n = len(lead)
-        x = input.reshape(*lead, c // (r * r), r, r, h, w)
-        x = x.permute(*range(n), n, n + 3, n + 1, n + 4, n + 2)
-        return x.reshape(*lead, c // (r * r), h * r, w * r)
+        return F.pixel_shuffle(input, self.upscale_factor)
 
     def extra_repr(self):
         return f"upscale_factor={self.upscale_factor}"
@@ -221,19 +211,7 @@ class PixelUnshuffle(Module):
         self.downscale_factor = downscale_factor
 
     def forward(self, input):
-        r = self.downscale_factor
-        if input.dim() < 3:
-            raise RuntimeError(f"pixel_unshuffle expects input to have at least 3 dimensions, but got input with "
-                               f"{input.dim()} dimension(s)")
-        *lead, c, h, w = input.shape
-        for name, size, dim in (("height", h, -2), ("width", w, -1)):
-            if size % r:
-                raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by downscale_factor, but "
-                                   f"input.size({dim})={size} is not divisible by {r}")
-        n = len(lead)
-        x = input.reshape(*lead, c, h // r, r, w // r, r)
-        x = x.permute(*range(n), n, n + 2, n + 4, n + 1, n + 3)
-        return x.reshape(*lead, c * r * r, h // r, w // r)
+        return F.pixel_unshuffle(input, self.downscale_factor)
 
     def extra_repr(self):
         return f"downscale_factor={self.downscale_factor}"
@@ -247,14 +225,7 @@ class ChannelShuffle(Module):
         self.groups = groups
 
     def forward(self, input):
-        g = self.groups
-        if input.dim() <= 2:
-            raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
-                               f"{list(input.shape)}")
-        n, c, *rest = input.shape
-        if c % g:
-            raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {g} groups.")
-        return input.reshape(n, g, c // g, *rest).transpose(1, 2).reshape(n, c, *rest)
+        return F.channel_shuffle(input, self.groups)
 
     def extra_repr(self):
         return f"groups={self.groups}"
@@ -276,19 +247,14 @@ class UpsamplingBilinear2d(Upsample):
 
 # ---------------------------------------------------------------- pooling and norms
 class AdaptiveAvgPool1d(Module):
-    """Each row of an (N, C, L) or (C, L) input averaged down to output_size (adaptive_avg_pool2d
-    over a height of 1)."""
+    """Each row of an (N, C, L) or (C, L) input averaged down to output_size (F.adaptive_avg_pool1d)."""
 
     def __init__(self, output_size):
         super().__init__()
         self.output_size = output_size
 
     def forward(self, input):
-        if input.dim() not in (2, 3):
-            raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional tensor for argument "
-                               f"#1 'self' (while checking arguments for adaptive_avg_pool1d)")
-        size = self.output_size[0] if isinstance(self.output_size, (tuple, list)) else self.output_size
-        return F.adaptive_avg_pool2d(input.unsqueeze(-2), (1, size)).squeeze(-2)
+        return F.adaptive_avg_pool1d(input, self.output_size)
 
     def extra_repr(self):
         return f"output_size={self.output_size}"
@@ -336,16 +302,7 @@ class LocalResponseNorm(Module):
         self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
 
     def forward(self, input):
-        if input.dim() < 3:
-            raise ValueError(f"Expected 3D or higher dimensionality                          input (got {input.dim()} "
-                             f"dimensions)")
-        if input.numel() == 0:
-            return input
-        sizes = input.shape
-        square = (input * input).reshape(sizes[0], 1, sizes[1], -1)  # the dims after the channels as one
-        square = F.pad(square, (0, 0, self.size // 2, (self.size - 1) // 2))
-        mean = F.avg_pool2d(square, (self.size, 1), stride=1).reshape(sizes)
-        return input / mean.mul(self.alpha).add(self.k).pow(self.beta)
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
 
     def extra_repr(self):
         return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
@@ -387,16 +344,7 @@ class Bilinear(Module):
             init.uniform_(self.bias, -bound, bound)
 
     def forward(self, input1, input2):
-        if tuple(input1.shape[:-1]) != tuple(input2.shape[:-1]):
-            for d, (a, b) in enumerate(zip(input1.shape[:-1], input2.shape[:-1])):
-                if a != b:
-                    raise RuntimeError(f"bilinear(): input batch dimensions do not match at dim {d}: got {a} and {b}")
-        for i, (x, want) in enumerate(((input1, self.in1_features), (input2, self.in2_features)), 1):
-            if x.shape[-1] != want:
-                raise RuntimeError(f"bilinear(): input{i} size does not match weight size: got {x.shape[-1]} but "
-                                   f"expected {want}")
-        out = _fn.einsum("...i,oij,...j->...o", input1, self.weight, input2)
-        return out if self.bias is None else out + self.bias
+        return F.bilinear(input1, input2, self.weight, self.bias)
 
     def extra_repr(self):
         return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "

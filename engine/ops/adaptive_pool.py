@@ -1,5 +1,6 @@
 """adaptive_avg_pool2d to output sizes that do not divide the input's (the equal windows of one that
-does are avg_pool's row): window i of o along a dim of size n spans [floor(i n / o), ceil((i + 1) n / o)),
+does are avg_pool's row), and adaptive_avg_pool3d to any (the row works over the last
+len(output_size) dims): window i of o along a dim of size n spans [floor(i n / o), ceil((i + 1) n / o)),
 so windows differ in size and may overlap. Two linear rows, each the other's derivative, under
 PyTorch's node names: the windows' means, and the gradient spread back over them."""
 import numpy
@@ -38,41 +39,49 @@ def _spread(xp, g, axis, n):
     share = t / xp.asarray(count.reshape((o,) + (1,) * len(rest)).astype(g.dtype))
     values = xp.where(xp.asarray(inside.reshape(inside.shape + (1,) * len(rest))), share[:, None], 0)
     out = xp.zeros((n,) + rest, dtype=g.dtype)
-    scatter_add(xp, out, xp.asarray(positions.reshape(-1)), values.reshape((-1,) + rest))
+    values = values.reshape((positions.size,) + rest)  # (no -1: an empty batch has no size to infer)
+    scatter_add(xp, out, xp.asarray(positions.reshape(-1)), values)
     return xp.moveaxis(out, 0, axis)
 
 
+def _node(ctx, suffix="Backward0"):
+    """PyTorch's node names the number of pooled dims (2 or 3)."""
+    params = ctx.params
+    return f"AdaptiveAvgPool{len(params['output_size']) if 'output_size' in params else params.get('dims', 2)}D{suffix}"
+
+
 class AdaptiveAvgPool(Op):
-    """The means of output_size (oH, oW) adaptive windows over the last two dims."""
+    """The means of output_size (oH, oW) or (oD, oH, oW) adaptive windows over the last two or three dims."""
     name = "adaptive_avg_pool"
     names = ()
-    node = "AdaptiveAvgPool2DBackward0"
+    node = staticmethod(_node)
     formula = call("output_size")
     jvp = "linear"  # forward mode: the row applied to the tangents
     saves = (0,)
 
     def forward(xp, x, output_size):
-        for axis, o in zip((-2, -1), output_size):
+        for axis, o in zip(range(-len(output_size), 0), output_size):
             x = _means(xp, x, axis, o)
         return x
 
     def backward(F, ctx, g, x, output_size):
-        return (F.adaptive_avg_pool_backward(g, x),)
+        return (F.adaptive_avg_pool_backward(g, x, dims=len(output_size)),)
 
 
 class AdaptiveAvgPoolBackward(Op):
-    """adaptive_avg_pool's gradient g(gradient, x): each window's share spread back over x's last two
-    dims; its own derivative is adaptive_avg_pool again, and, as PyTorch's, zeros for x."""
+    """adaptive_avg_pool's gradient g(gradient, x): each window's share spread back over x's last
+    `dims` dims; its own derivative is adaptive_avg_pool again, and, as PyTorch's, zeros for x."""
     name = "adaptive_avg_pool_backward"
     names = ()
-    node = "AdaptiveAvgPool2DBackwardBackward0"
+    node = staticmethod(lambda ctx: _node(ctx, "BackwardBackward0"))
     formula = call()
 
-    def forward(xp, g, x):
-        for axis, n in zip((-2, -1), x.shape[-2:]):
+    def forward(xp, g, x, dims=2):
+        for axis, n in zip(range(-dims, 0), x.shape[x.ndim - dims:]):
             g = _spread(xp, g, axis, n)
         return g
 
-    def backward(F, ctx, gg):
-        return (F.adaptive_avg_pool(gg, output_size=tuple(ctx.shapes[0][-2:])) if ctx.needs[0] else None,
+    def backward(F, ctx, gg, dims=2):
+        return (F.adaptive_avg_pool(gg, output_size=tuple(ctx.shapes[0][len(ctx.shapes[0]) - dims:]))
+                if ctx.needs[0] else None,
                 F.zeros_like(gg) if ctx.needs[1] else None)

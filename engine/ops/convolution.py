@@ -2,7 +2,8 @@
 (ConvolutionBackward0), max_pool (MaxPool2DWithIndicesBackward0), avg_pool (AvgPool2DBackward0),
 batch_norm (NativeBatchNormBackward0), and the two linear rows their gradients are made of:
 im2col (the sliding windows of an input, laid out as columns) and col2im (its adjoint: columns
-added back into an input). The functions are in engine/nn/functional_conv.py.
+added back into an input), which are F.unfold and F.fold too. The functions are in
+engine/nn/functional_conv.py and engine/nn/functional_blocks.py.
 
 Windows are over the last k dims of an array (k = len(kernel)); `padding` is one (before,
 after) pair per dim, zeros there (or `fill` for im2col). A convolution is then a matrix product
@@ -17,6 +18,13 @@ from .reductions import PutAlong
 from .table import Op, call
 
 _ALL = slice(None)
+
+
+def _product(values):
+    n = 1
+    for v in values:
+        n *= v
+    return n
 
 
 def out_sizes(size, kernel, stride, padding, dilation):
@@ -53,31 +61,46 @@ def windows(xp, x, kernel, stride, padding, dilation, fill=0):
     return cols
 
 
+def _blocks_shape(lead, kernel, out):
+    """F.unfold's layout of columns: the channel dim (lead's last) and the kernel dims as one, the
+    windows as another -- (lead[:-1]..., C * K, L)."""
+    return tuple(lead[:-1]) + (lead[-1] * _product(kernel), _product(out))
+
+
 class Im2Col(Op):
     """The sliding windows of x over its last len(kernel) dims, zero-padded: (lead..., kernel...,
-    out...). Linear; its gradient is col2im."""
+    out...), or with `blocks` F.unfold's (lead[:-1]..., C * K, L). Linear; its gradient is col2im."""
     name = "im2col"
     node = "Im2ColBackward0"
     formula = call("kernel", "stride")
 
-    def forward(xp, x, kernel, stride, padding, dilation):
-        return windows(xp, x, kernel, stride, padding, dilation)
+    def forward(xp, x, kernel, stride, padding, dilation, blocks=False):
+        cols = windows(xp, x, kernel, stride, padding, dilation)
+        if blocks:
+            k = len(kernel)
+            return cols.reshape(_blocks_shape(cols.shape[:cols.ndim - 2 * k], kernel, cols.shape[cols.ndim - k:]))
+        return cols
 
-    def backward(F, ctx, g, kernel, stride, padding, dilation):
+    def backward(F, ctx, g, kernel, stride, padding, dilation, blocks=False):
         size = ctx.shapes[0][len(ctx.shapes[0]) - len(kernel):]
-        return (F.col2im(g, size=size, kernel=kernel, stride=stride, padding=padding, dilation=dilation),)
+        return (F.col2im(g, size=size, kernel=kernel, stride=stride, padding=padding, dilation=dilation,
+                         blocks=blocks),)
 
 
 class Col2Im(Op):
-    """Columns (lead..., kernel..., out...) added back into an input of spatial `size` (lead...,
-    size...): each window's values summed into the places it covers, the padding dropped. The
-    adjoint of im2col; its gradient is im2col."""
+    """Columns (lead..., kernel..., out...), or with `blocks` F.fold's (lead[:-1]..., C * K, L),
+    added back into an input of spatial `size` (lead..., size...): each window's values summed into
+    the places it covers, the padding dropped. The adjoint of im2col; its gradient is im2col."""
     name = "col2im"
     node = "Col2ImBackward0"
     formula = call("size", "kernel", "stride")
 
-    def forward(xp, cols, size, kernel, stride, padding, dilation):
+    def forward(xp, cols, size, kernel, stride, padding, dilation, blocks=False):
         k = len(kernel)
+        if blocks:
+            out = out_sizes(size, kernel, stride, padding, dilation)
+            lead = cols.shape[:-2] + (cols.shape[-2] // _product(kernel),)
+            cols = cols.reshape(lead + tuple(kernel) + out)
         lead = cols.shape[:cols.ndim - 2 * k]
         out = cols.shape[cols.ndim - k:]
         padded = xp.zeros(lead + tuple(n + lo + hi for n, (lo, hi) in zip(size, padding)), dtype=cols.dtype)
@@ -86,15 +109,8 @@ class Col2Im(Op):
             padded[(Ellipsis,) + _window(offsets, stride, dilation, out)] += cols[head + offsets]
         return padded[(Ellipsis,) + tuple(slice(lo, lo + n) for n, (lo, _) in zip(size, padding))]
 
-    def backward(F, ctx, g, size, kernel, stride, padding, dilation):
-        return (F.im2col(g, kernel=kernel, stride=stride, padding=padding, dilation=dilation),)
-
-
-def _product(values):
-    n = 1
-    for v in values:
-        n *= v
-    return n
+    def backward(F, ctx, g, size, kernel, stride, padding, dilation, blocks=False):
+        return (F.im2col(g, kernel=kernel, stride=stride, padding=padding, dilation=dilation, blocks=blocks),)
 
 
 class Convolution(Op):
@@ -137,41 +153,52 @@ class Convolution(Op):
         return gx, gw, gb
 
 
-def _spread(xp, g, indices, shape):
-    """Zeros of `shape` with g added at the flat `indices` of each plane (the last two dims);
+def _spread(xp, g, indices, shape, dims=2):
+    """Zeros of `shape` with g added at the flat `indices` of each plane (the last `dims` dims);
     overlapping windows add up."""
-    lead = indices.shape[:-2]
-    windows = indices.shape[-2] * indices.shape[-1]  # (no -1: an empty batch has no size to infer)
+    lead = indices.shape[:indices.ndim - dims]
+    windows = _product(indices.shape[indices.ndim - dims:])  # (no -1: an empty batch has no size to infer)
     flat = PutAlong.forward(xp, g.reshape(lead + (windows,)), indices.reshape(lead + (windows,)), -1,
-                            lead + (shape[-2] * shape[-1],))
+                            lead + (_product(shape[len(shape) - dims:]),))
     return flat.reshape(shape)
 
 
 def _avg_spread(xp, g, size, kernel, stride, padding, divisor):
     """Each window's share g / divisor added back over the window."""
-    lead, out = g.shape[:-2], g.shape[-2:]
-    share = xp.broadcast_to((g / divisor).reshape(lead + (1, 1) + out), lead + tuple(kernel) + out)
-    return Col2Im.forward(xp, share.astype(g.dtype, copy=False), size, kernel, stride, padding, (1, 1))
+    k = len(kernel)
+    lead, out = g.shape[:g.ndim - k], g.shape[g.ndim - k:]
+    share = xp.broadcast_to((g / divisor).reshape(lead + (1,) * k + out), lead + tuple(kernel) + out)
+    return Col2Im.forward(xp, share.astype(g.dtype, copy=False), size, kernel, stride, padding, (1,) * k)
+
+
+def _max_node(ctx, suffix=""):
+    """PyTorch's node of a max pooling: MaxPool2DWithIndicesBackward0, MaxPool3D..., AdaptiveMaxPool2D..."""
+    dims = ctx.params.get("dims", 2)
+    if ctx.params.get("adaptive"):
+        return f"AdaptiveMaxPool{dims}DBackward{suffix}0"
+    return f"MaxPool{dims}DWithIndicesBackward{suffix}0"
 
 
 class MaxPool(Op):
     """The input's values at `indices` (lead..., oH, oW): for each window the flat position, over
-    the last two dims of x, of its maximum (found by the function). The gradient goes to those
-    positions, added up where windows overlap (the row max_pool_backward)."""
+    the last two dims of x (`dims` of them: 3 for max_pool3d), of its maximum (found by the
+    function). The gradient goes to those positions, added up where windows overlap (the row
+    max_pool_backward). adaptive_max_pool2d's and 3d's windows are this row too, under PyTorch's
+    names for those nodes (`adaptive`)."""
     name = "max_pool"
-    node = "MaxPool2DWithIndicesBackward0"
+    node = staticmethod(_max_node)
     formula = call()
     saves = (0,)
     saves_params = True
 
-    def forward(xp, x, indices):
-        lead = indices.shape[:-2]
-        flat = x.reshape(lead + (x.shape[-2] * x.shape[-1],))  # (no -1: an empty batch has no size to infer)
-        windows = indices.shape[-2] * indices.shape[-1]
+    def forward(xp, x, indices, adaptive=False, dims=2):
+        lead = indices.shape[:indices.ndim - dims]
+        flat = x.reshape(lead + (_product(x.shape[x.ndim - dims:]),))  # (no -1: an empty batch has no size to infer)
+        windows = _product(indices.shape[indices.ndim - dims:])
         return xp.take_along_axis(flat, indices.reshape(lead + (windows,)), axis=-1).reshape(indices.shape)
 
-    def backward(F, ctx, g, x, indices):
-        return (F.max_pool_backward(g, x, indices=indices),)
+    def backward(F, ctx, g, x, indices, adaptive=False, dims=2):
+        return (F.max_pool_backward(g, x, indices=indices, adaptive=adaptive, dims=dims),)
 
 
 class MaxPoolBackward(Op):
@@ -179,25 +206,27 @@ class MaxPoolBackward(Op):
     max_pool2d_with_indices_backward): under create_graph it depends on x too, with a zero
     derivative, so a second derivative reaches x as PyTorch's zeros."""
     name = "max_pool_backward"
-    node = "MaxPool2DWithIndicesBackwardBackward0"
+    node = staticmethod(lambda ctx: _max_node(ctx, "Backward"))
     formula = call()
     saves_params = True
 
-    def forward(xp, g, x, indices):
-        return _spread(xp, g, indices, x.shape)
+    def forward(xp, g, x, indices, adaptive=False, dims=2):
+        return _spread(xp, g, indices, x.shape, dims)
 
-    def backward(F, ctx, gg, indices):
-        return (F.max_pool(gg, indices=indices) if ctx.needs[0] else None,
+    def backward(F, ctx, gg, indices, adaptive=False, dims=2):
+        return (F.max_pool(gg, indices=indices, adaptive=adaptive, dims=dims) if ctx.needs[0] else None,
                 F.zeros_like(gg) if ctx.needs[1] else None)
 
 
 def _avg_node(ctx):
-    return "AdaptiveAvgPool2DBackward0" if ctx.params.get("adaptive") else "AvgPool2DBackward0"
+    return "AdaptiveAvgPool2DBackward0" if ctx.params.get("adaptive") else \
+        f"AvgPool{len(ctx.params['kernel'])}DBackward0"
 
 
 class AvgPool(Op):
-    """The sum of each window over the last two dims (zero-padded; `padding` may reach further
-    right for ceil_mode) divided by `divisor`, an array of the output's spatial shape (PyTorch's
+    """The sum of each window over the last two dims (three for avg_pool3d: len(kernel); zero-padded;
+    `padding` may reach further right for ceil_mode) divided by `divisor`, an array of the output's
+    spatial shape (PyTorch's
     count of each window's elements, as count_include_pad and divisor_override say).
     adaptive_avg_pool2d's equal windows are this row too, under PyTorch's name for that node."""
     name = "avg_pool"
@@ -207,8 +236,9 @@ class AvgPool(Op):
     saves_params = True
 
     def forward(xp, x, kernel, stride, padding, divisor, adaptive=False):
-        cols = windows(xp, x, kernel, stride, padding, (1, 1))
-        return (cols.sum(axis=(-4, -3)) / divisor).astype(x.dtype, copy=False)
+        k = len(kernel)
+        cols = windows(xp, x, kernel, stride, padding, (1,) * k)
+        return (cols.sum(axis=tuple(range(-2 * k, -k))) / divisor).astype(x.dtype, copy=False)
 
     def backward(F, ctx, g, x, **params):
         return (F.avg_pool_backward(g, x, **params),)
@@ -223,7 +253,7 @@ class AvgPoolBackward(Op):
     saves_params = True
 
     def forward(xp, g, x, kernel, stride, padding, divisor, adaptive=False):
-        return _avg_spread(xp, g, x.shape[-2:], kernel, stride, padding, divisor)
+        return _avg_spread(xp, g, x.shape[x.ndim - len(kernel):], kernel, stride, padding, divisor)
 
     def backward(F, ctx, gg, **params):
         return (F.avg_pool(gg, **params) if ctx.needs[0] else None,

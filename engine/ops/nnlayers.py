@@ -2,7 +2,9 @@
 upsample (Upsample{Nearest,NearestExact,Linear,Bilinear,Trilinear}{1,2,3}DBackward0) and its
 adjoint upsample_backward, conv_transpose (ConvolutionBackward0, PyTorch's convolution node with
 transposed=True) and group_norm (NativeGroupNormBackward0). The functions, with PyTorch's checks,
-are in engine/nn/functional_nnlayers.py.
+are in engine/nn/functional_nnlayers.py. And the rearranging rows pixel_shuffle, pixel_unshuffle
+(each the other's gradient) and channel_shuffle (its gradient the inverse shuffle), under
+PyTorch's nodes (PixelShuffleBackward0, ...), with torch.pixel_shuffle's checks and messages.
 
 Interpolation is separable: along each spatial dim an output position reads one input position
 (nearest) or two with weights (linear), the `taps` the function works out. upsample gathers and
@@ -11,6 +13,7 @@ with the transposed interpolation matrix). Each is the other's gradient, so both
 of every order. A transposed convolution is col2im of W^T x (the input gradient of a convolution);
 its gradients are a convolution of the output gradient with W (for x) and with x (for W), written
 with im2col and matmul."""
+from ..core.tensor import run_op
 from .activations import _errstate
 from .convolution import Col2Im
 from .table import Op, call
@@ -207,3 +210,114 @@ class GroupNorm(Op):
         if ctx.needs[2]:
             gb = F.sum(g, dim=axes)
         return gx, gw, gb
+
+
+# ------------------------------------------------------------------ rearranging channels and pixels
+
+def _at_least_3d(name, input):
+    if input.array.ndim < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input with "
+                           f"{input.array.ndim} dimension(s)")
+
+
+def _positive(name, what, factor):
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+
+
+def _moved(x, lead, shape, order, out):
+    """x (lead..., C, H, W) reshaped to lead + shape, its last five dims put in `order`, reshaped to lead + out."""
+    n = len(lead)
+    return x.reshape(lead + shape).transpose(tuple(range(n)) + tuple(n + i for i in order)).reshape(lead + out)
+
+
+class PixelShuffle(Op):
+    """Channels rearranged into blocks of pixels.
+
+    (*, C r^2, H, W) to (*, C, H r, W r): channel c r^2 + i r + j becomes pixel (i, j) of each r x r
+    block of channel c; its gradient is pixel_unshuffle."""
+    name = "pixel_shuffle"
+    signature = "pixel_shuffle(Tensor input, int upscale_factor) -> Tensor"
+    node = "PixelShuffleBackward0"
+    formula = call("upscale_factor")
+    jvp = "linear"
+
+    def forward(xp, x, upscale_factor):
+        r = upscale_factor
+        *lead, c, h, w = x.shape
+        return _moved(x, tuple(lead), (c // (r * r), r, r, h, w), (0, 3, 1, 4, 2), (c // (r * r), h * r, w * r))
+
+    def backward(F, ctx, g, upscale_factor):
+        return (F.pixel_unshuffle(g, downscale_factor=upscale_factor),)
+
+    def call(input, upscale_factor):
+        name, r = "pixel_shuffle", upscale_factor
+        _at_least_3d(name, input)
+        _positive(name, "upscale_factor", r)
+        c = input.array.shape[-3]
+        if c % (r * r):
+            raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be divisible by the square "
+                               f"of upscale_factor, but input.size(-3)={c} is not divisible by {r * r}")
+        return run_op(PixelShuffle, (input,), {"upscale_factor": r})
+
+
+class PixelUnshuffle(Op):
+    """Blocks of pixels rearranged into channels.
+
+    (*, C, H r, W r) to (*, C r^2, H, W): pixel_shuffle undone; its gradient is pixel_shuffle."""
+    name = "pixel_unshuffle"
+    signature = "pixel_unshuffle(Tensor input, int downscale_factor) -> Tensor"
+    node = "PixelUnshuffleBackward0"
+    formula = call("downscale_factor")
+    jvp = "linear"
+
+    def forward(xp, x, downscale_factor):
+        r = downscale_factor
+        *lead, c, h, w = x.shape
+        return _moved(x, tuple(lead), (c, h // r, r, w // r, r), (0, 2, 4, 1, 3), (c * r * r, h // r, w // r))
+
+    def backward(F, ctx, g, downscale_factor):
+        return (F.pixel_shuffle(g, upscale_factor=downscale_factor),)
+
+    def call(input, downscale_factor):
+        name, r = "pixel_unshuffle", downscale_factor
+        _at_least_3d(name, input)
+        _positive(name, "downscale_factor", r)
+        for what, dim in (("height", -2), ("width", -1)):
+            size = input.array.shape[dim]
+            if size % r:
+                raise RuntimeError(f"pixel_unshuffle expects {what} to be divisible by downscale_factor, but "
+                                   f"input.size({dim})={size} is not divisible by {r}")
+        return run_op(PixelUnshuffle, (input,), {"downscale_factor": r})
+
+
+class ChannelShuffle(Op):
+    """The channels interleaved across groups.
+
+    The channels (dim 1) of an (N, C, *) input in `groups` groups, interleaved: (groups, C / groups)
+    read as (C / groups, groups); its gradient is the inverse shuffle, C / groups groups."""
+    name = "channel_shuffle"
+    signature = "channel_shuffle(Tensor input, int groups) -> Tensor"
+    node = "ChannelShuffleBackward0"
+    formula = call("groups")
+    jvp = "linear"
+
+    def forward(xp, x, groups):
+        n, c, *rest = x.shape
+        return xp.ascontiguousarray(xp.swapaxes(x.reshape((n, groups, c // groups) + tuple(rest)), 1, 2)).reshape(
+            x.shape)
+
+    def backward(F, ctx, g, groups):
+        return (F.channel_shuffle(g, groups=ctx.shapes[0][1] // groups or 1),)  # (no channels: any groups)
+
+    def call(input, groups):
+        if input.array.ndim <= 2:
+            raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with sizes "
+                               f"{list(input.array.shape)}")
+        if groups <= 0:
+            raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of groups:{groups}")
+        c = input.array.shape[1]
+        if c % groups:
+            raise RuntimeError(f"Number of channels must be divisible by groups. Got {c} channels and {groups} "
+                               f"groups.")
+        return run_op(ChannelShuffle, (input,), {"groups": groups})

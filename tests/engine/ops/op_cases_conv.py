@@ -146,6 +146,35 @@ C("col2im", "1d_overlapping", lambda c: apply("col2im", c, size=(5,), kernel=(3,
                                               dilation=(1,)),
   [(2, 3, 5)], lambda c: np_col2im(c, (5,), (3,), (1,), ((1, 1),), (1,)), "Col2ImBackward0", internal=True)
 
+
+def np_unfold(x, kernel, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
+    """F.unfold's layout of np_im2col: (lead..., C * kh * kw, L)."""
+    cols = np_im2col(x, kernel, stride, tuple((p, p) for p in padding), dilation)
+    return cols.reshape(cols.shape[:-5] + (-1, cols.shape[-2] * cols.shape[-1]))
+
+
+def np_fold(c, size, kernel, dilation=(1, 1), padding=(0, 0), stride=(1, 1)):
+    """F.fold: np_col2im of the columns in F.unfold's layout."""
+    pads = tuple((p, p) for p in padding)
+    out = np_im2col(np.zeros(size), kernel, stride, pads, dilation).shape[-2:]
+    cols = c.reshape(c.shape[:-2] + (c.shape[-2] // (kernel[0] * kernel[1]),) + tuple(kernel) + out)
+    return np_col2im(cols, size, kernel, stride, pads, dilation)
+
+
+_U = dict(kernel=(2, 3), dilation=(1, 2), padding=(1, 0), stride=(2, 1))
+C("im2col", "unfold", lambda x: F.unfold(x, (2, 3), (1, 2), (1, 0), (2, 1)), [(2, 2, 5, 6)],
+  lambda x: np_unfold(x, **_U), "Im2ColBackward0")
+C("im2col", "unfold_unbatched_int_args", lambda x: F.unfold(x, 2, padding=1), [(3, 3, 2)],
+  lambda x: np_unfold(x, (2, 2), padding=(1, 1)), "Im2ColBackward0")
+C("im2col", "unfold_layer", lambda x: ad.nn.Unfold(2, stride=2)(x), [(1, 2, 4, 4)],
+  lambda x: np_unfold(x, (2, 2), stride=(2, 2)), "Im2ColBackward0")
+C("col2im", "fold", lambda c: F.fold(c, (5, 6), (2, 3), (1, 2), (1, 0), (2, 1)), [(2, 12, 6)],
+  lambda c: np_fold(c, (5, 6), **_U), "Col2ImBackward0")
+C("col2im", "fold_unbatched_overlapping", lambda c: F.fold(c, 3, 2), [(8, 4)], lambda c: np_fold(c, (3, 3), (2, 2)),
+  "Col2ImBackward0")
+C("col2im", "fold_layer_padding", lambda c: ad.nn.Fold((4, 3), 3, padding=1, stride=(2, 1))(c), [(1, 9, 6)],
+  lambda c: np_fold(c, (4, 3), (3, 3), padding=(1, 1), stride=(2, 1)), "Col2ImBackward0")
+
 # ============================================================== pooling
 MP = "MaxPool2DWithIndicesBackward0"
 C("max_pool", "2x2", lambda x: F.max_pool2d(x, 2), [(2, 2, 4, 4)], lambda x: np_max_pool(x, 2), MP,
@@ -235,3 +264,123 @@ C("adaptive_avg_pool", "layer", lambda x: ad.nn.AdaptiveAvgPool2d((2, 3))(x), [(
 C("adaptive_avg_pool_backward", "spread", lambda g, x: apply("adaptive_avg_pool_backward", g, x),
   [(2, 3, 4), (2, 5, 7)], lambda g, x: np_adaptive_spread(g, x.shape[-2:]), "AdaptiveAvgPool2DBackwardBackward0",
   internal=True)
+
+
+# ======================================== adaptive poolings of 1 and 3 dims, adaptive max pooling
+
+def np_adaptive(x, size, reduce):
+    """`reduce` (np.mean, np.max) of each of PyTorch's adaptive windows over the last len(size) dims."""
+    k = len(size)
+    size = tuple(n if o is None else o for n, o in zip(x.shape[-k:], size))
+    spans = [_adaptive_windows(n, o) for n, o in zip(x.shape[-k:], size)]
+    y = np.empty(x.shape[:-k] + size)
+    for pos in itertools.product(*(range(o) for o in size)):
+        window = x[(Ellipsis,) + tuple(slice(*spans[d][p]) for d, p in enumerate(pos))]
+        y[(Ellipsis,) + pos] = reduce(window.reshape(window.shape[:-k] + (-1,)), axis=-1)
+    return y
+
+
+AAP3 = "AdaptiveAvgPool3DBackward0"
+C("adaptive_avg_pool", "3d_unequal", lambda x: F.adaptive_avg_pool3d(x, (2, 3, 2)), [(1, 2, 3, 5, 4)],
+  lambda x: np_adaptive(x, (2, 3, 2), np.mean), AAP3)
+C("adaptive_avg_pool", "3d_layer_unbatched_none", lambda x: ad.nn.AdaptiveAvgPool3d((None, 2, 3))(x), [(2, 3, 4, 5)],
+  lambda x: np_adaptive(x, (None, 2, 3), np.mean), AAP3)
+C("adaptive_avg_pool", "1d", lambda x: F.adaptive_avg_pool1d(x, 3), [(2, 3, 7)],
+  lambda x: np_adaptive(x, (3,), np.mean), "SqueezeBackward1")
+C("adaptive_avg_pool", "1d_layer_unbatched", lambda x: ad.nn.AdaptiveAvgPool1d((4,))(x), [(2, 6)],
+  lambda x: np_adaptive(x, (4,), np.mean), "SqueezeBackward1")
+C("adaptive_avg_pool_backward", "spread_3d", lambda g, x: apply("adaptive_avg_pool_backward", g, x, dims=3),
+  [(1, 2, 3, 2), (1, 3, 5, 4)], lambda g, x: np_adaptive_spread_3d(g, x.shape[-3:]),
+  "AdaptiveAvgPool3DBackwardBackward0", internal=True)
+
+
+def np_adaptive_spread_3d(g, size):
+    """Each window's share of g (g / its size) added back over it."""
+    spans = [_adaptive_windows(n, o) for n, o in zip(size, g.shape[-3:])]
+    out = np.zeros(g.shape[:-3] + tuple(size))
+    for pos in itertools.product(*(range(o) for o in g.shape[-3:])):
+        box = tuple(slice(*spans[d][p]) for d, p in enumerate(pos))
+        count = np.prod([s.stop - s.start for s in box])
+        out[(Ellipsis,) + box] += g[(Ellipsis,) + pos][..., None, None, None] / count
+    return out
+
+
+AMP = "AdaptiveMaxPool2DBackward0"
+C("max_pool", "adaptive_max_pool2d", lambda x: F.adaptive_max_pool2d(x, (3, 4)), [(2, 2, 5, 7)],
+  lambda x: np_adaptive(x, (3, 4), np.max), AMP, gen=gen_all(distinct))
+C("max_pool", "adaptive_max_pool2d_layer_none", lambda x: ad.nn.AdaptiveMaxPool2d((None, 3), True)(x)[0], [(2, 4, 5)],
+  lambda x: np_adaptive(x, (None, 3), np.max), AMP, gen=gen_all(distinct))
+C("max_pool", "adaptive_max_pool3d", lambda x: F.adaptive_max_pool3d(x, (2, 3, 2)), [(1, 2, 3, 5, 4)],
+  lambda x: np_adaptive(x, (2, 3, 2), np.max), "AdaptiveMaxPool3DBackward0", gen=gen_all(distinct))
+C("max_pool", "adaptive_max_pool3d_layer_unbatched", lambda x: ad.nn.AdaptiveMaxPool3d((None, 2, 3))(x), [(2, 3, 4, 5)],
+  lambda x: np_adaptive(x, (None, 2, 3), np.max), "AdaptiveMaxPool3DBackward0", gen=gen_all(distinct))
+C("max_pool", "adaptive_max_pool1d", lambda x: F.adaptive_max_pool1d(x, 3), [(2, 3, 7)],
+  lambda x: np_adaptive(x, (3,), np.max), "SqueezeBackward1", gen=gen_all(distinct))
+C("max_pool_backward", "adaptive", lambda g, x: apply("max_pool_backward", g, x, indices=_IDX, adaptive=True),
+  [(1, 2, 2), (1, 3, 3)], lambda g, x: np_spread(g, x.shape, _IDX), "AdaptiveMaxPool2DBackwardBackward0", internal=True)
+C("max_pool_backward", "adaptive_3d", lambda g, x: apply("max_pool_backward", g, x, indices=_IDX[None], adaptive=True,
+                                                         dims=3),
+  [(1, 1, 2, 2), (1, 1, 3, 3)], lambda g, x: np_spread(g, x.shape, _IDX[None]), "AdaptiveMaxPool3DBackwardBackward0",
+  internal=True)
+
+
+# ======================================== conv3d, max_pool3d, avg_pool3d
+
+def _out_nd(size, kernel, stride, padding, dilation, ceil_mode):
+    """The number of windows along each dim (PyTorch's rule for ceil_mode)."""
+    sizes = []
+    for n, k, s, p, d in zip(size, kernel, stride, padding, dilation):
+        o = (n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil_mode else 0)) // s + 1
+        if ceil_mode and (o - 1) * s >= n + p:
+            o -= 1
+        sizes.append(o)
+    return sizes
+
+
+def np_pool3d(x, kernel, stride, padding=(0, 0, 0), dilation=(1, 1, 1), ceil_mode=False, reduce="max",
+              count_include_pad=True):
+    """The max, or the mean, of each window over the last three dims (padding never counted by max;
+    for the mean, counted up to the padded edge when count_include_pad)."""
+    size = x.shape[-3:]
+    out = _out_nd(size, kernel, stride, padding, dilation, ceil_mode)
+    y = np.empty(x.shape[:-3] + tuple(out))
+    for pos in itertools.product(*(range(o) for o in out)):
+        axes = [[q * s - p + a * d for a in range(k)] for q, s, p, d, k in zip(pos, stride, padding, dilation, kernel)]
+        inside = [[i for i in ax if 0 <= i < n] for ax, n in zip(axes, size)]
+        window = x[..., inside[0], :, :][..., inside[1], :][..., inside[2]]
+        if reduce == "max":
+            y[(Ellipsis,) + pos] = window.max(axis=(-1, -2, -3))
+        else:
+            spans = [min(ax[-1] + 1, n + p) - ax[0] for ax, n, p in zip(axes, size, padding)]
+            count = np.prod(spans) if count_include_pad else np.prod(window.shape[-3:])
+            y[(Ellipsis,) + pos] = window.sum(axis=(-1, -2, -3)) / count
+    return y
+
+
+C("convolution", "conv3d", lambda x, w, b: F.conv3d(x, w, b, stride=(1, 2, 1), padding=1), [(2, 2, 3, 4, 3),
+                                                                                          (3, 2, 2, 2, 2), (3,)],
+  lambda x, w, b: np_conv(x, w, b, stride=(1, 2, 1), padding=1), ND)
+C("convolution", "conv3d_groups_dilation_layer_unbatched",
+  lambda x, w: F.conv3d(x, w, groups=2, dilation=(2, 1, 1)), [(4, 4, 3, 3), (2, 2, 2, 2, 1)],
+  lambda x, w: np_conv(x[None], w, groups=2, dilation=(2, 1, 1))[0], "SqueezeBackward1")
+MP3 = "MaxPool3DWithIndicesBackward0"
+C("max_pool", "max_pool3d", lambda x: F.max_pool3d(x, 2), [(2, 2, 4, 4, 5)],
+  lambda x: np_pool3d(x, (2, 2, 2), (2, 2, 2)), MP3, gen=gen_all(distinct))
+C("max_pool", "max_pool3d_overlapping_padding_ceil_dilation",
+  lambda x: F.max_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1), dilation=(1, 2, 1), ceil_mode=True), [(1, 2, 5, 5, 4)],
+  lambda x: np_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1), (1, 2, 1), True), MP3, gen=gen_all(distinct))
+C("max_pool", "max_pool3d_layer_unbatched", lambda x: ad.nn.MaxPool3d(2, 1)(x), [(2, 3, 3, 3)],
+  lambda x: np_pool3d(x, (2, 2, 2), (1, 1, 1)), MP3, gen=gen_all(distinct))
+C("max_pool_backward", "3d", lambda g, x: apply("max_pool_backward", g, x, indices=_IDX[None], dims=3),
+  [(1, 1, 2, 2), (1, 1, 3, 3)], lambda g, x: np_spread(g, x.shape, _IDX[None]),
+  "MaxPool3DWithIndicesBackwardBackward0", internal=True)
+AP3 = "AvgPool3DBackward0"
+C("avg_pool", "avg_pool3d", lambda x: F.avg_pool3d(x, 2), [(2, 2, 4, 4, 5)],
+  lambda x: np_pool3d(x, (2, 2, 2), (2, 2, 2), reduce="mean"), AP3)
+C("avg_pool", "avg_pool3d_padding_ceil", lambda x: F.avg_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1), ceil_mode=True),
+  [(1, 2, 5, 4, 4)], lambda x: np_pool3d(x, (3, 2, 2), (2, 1, 2), (1, 0, 1), ceil_mode=True, reduce="mean"), AP3)
+C("avg_pool", "avg_pool3d_exclude_pad_layer", lambda x: ad.nn.AvgPool3d(2, 1, 1, count_include_pad=False)(x),
+  [(2, 3, 2, 3)], lambda x: np_pool3d(x, (2, 2, 2), (1, 1, 1), (1, 1, 1), reduce="mean", count_include_pad=False),
+  AP3)
+C("avg_pool", "avg_pool3d_divisor_override", lambda x: F.avg_pool3d(x, 2, 1, divisor_override=3), [(1, 1, 3, 3, 2)],
+  lambda x: np_pool3d(x, (2, 2, 2), (1, 1, 1), reduce="mean") * 8 / 3, AP3)

@@ -311,3 +311,83 @@ C("avg_pool", "avg_pool1d_padding_ceil_exclude", lambda x: F.avg_pool1d(x, 3, 2,
 C("avg_pool", "avg_pool1d_layer", lambda x: ad.nn.AvgPool1d(3, 2, 1)(x), [(1, 2, 7)],
   lambda x: np_avg_pool1d(x, 3, 2, 1), "SqueezeBackward1")
 
+
+
+# ------------------------------------------------ pixel_shuffle, pixel_unshuffle, channel_shuffle
+
+def np_pixel_shuffle(x, r):
+    """out[..., c, h r + i, w r + j] = x[..., c r^2 + i r + j, h, w] (PyTorch's documented layout)."""
+    *lead, c, h, w = x.shape
+    out = np.empty(tuple(lead) + (c // (r * r), h * r, w * r))
+    for k, i, j in itertools.product(range(c // (r * r)), range(r), range(r)):
+        out[..., k, i::r, j::r] = x[..., k * r * r + i * r + j, :, :]
+    return out
+
+
+def np_pixel_unshuffle(x, r):
+    """pixel_shuffle's inverse: out[..., c r^2 + i r + j, h, w] = x[..., c, h r + i, w r + j]."""
+    *lead, c, h, w = x.shape
+    out = np.empty(tuple(lead) + (c * r * r, h // r, w // r))
+    for k, i, j in itertools.product(range(c), range(r), range(r)):
+        out[..., k * r * r + i * r + j, :, :] = x[..., k, i::r, j::r]
+    return out
+
+
+def np_channel_shuffle(x, g):
+    """Channel j g + i of the result is channel i (C / g) + j of x."""
+    c = x.shape[1]
+    out = np.empty_like(x)
+    for i, j in itertools.product(range(g), range(c // g)):
+        out[:, j * g + i] = x[:, i * (c // g) + j]
+    return out
+
+
+C("pixel_shuffle", "r2", lambda x: F.pixel_shuffle(x, 2), [(2, 8, 2, 3)], lambda x: np_pixel_shuffle(x, 2),
+  "PixelShuffleBackward0")
+C("pixel_shuffle", "r3_unbatched_torch", lambda x: ad.pixel_shuffle(x, 3), [(9, 2, 1)],
+  lambda x: np_pixel_shuffle(x, 3), "PixelShuffleBackward0")
+C("pixel_shuffle", "layer_5d", lambda x: ad.nn.PixelShuffle(2)(x), [(2, 1, 4, 2, 2)],
+  lambda x: np_pixel_shuffle(x, 2), "PixelShuffleBackward0")
+C("pixel_unshuffle", "r2", lambda x: F.pixel_unshuffle(x, 2), [(2, 2, 4, 6)], lambda x: np_pixel_unshuffle(x, 2),
+  "PixelUnshuffleBackward0")
+C("pixel_unshuffle", "r3_unbatched_layer", lambda x: ad.nn.PixelUnshuffle(3)(x), [(1, 3, 6)],
+  lambda x: np_pixel_unshuffle(x, 3), "PixelUnshuffleBackward0")
+C("channel_shuffle", "groups2", lambda x: F.channel_shuffle(x, 2), [(2, 6, 3)], lambda x: np_channel_shuffle(x, 2),
+  "ChannelShuffleBackward0")
+C("channel_shuffle", "groups3_4d_layer", lambda x: ad.nn.ChannelShuffle(3)(x), [(1, 6, 2, 2)],
+  lambda x: np_channel_shuffle(x, 3), "ChannelShuffleBackward0")
+C("channel_shuffle", "torch_groups4", lambda x: ad.channel_shuffle(x, 4), [(1, 8, 1)],
+  lambda x: np_channel_shuffle(x, 4), "ChannelShuffleBackward0")
+
+
+# ------------------------------------------------ bilinear, local_response_norm
+
+def np_bilinear(x1, x2, w, b=None):
+    """y[..., o] = sum over i, j of x1[..., i] w[o, i, j] x2[..., j], plus b[o]."""
+    y = np.einsum("...i,oij,...j->...o", x1, w, x2)
+    return y if b is None else y + b
+
+
+def np_local_response_norm(x, size, alpha=1e-4, beta=0.75, k=1.0):
+    """x[:, c] / (k + alpha / size * the sum of x^2 over channels c - size // 2 .. c + (size - 1) // 2)^beta."""
+    c = x.shape[1]
+    out = np.empty_like(x)
+    for ch in range(c):
+        lo, hi = max(ch - size // 2, 0), min(ch + (size - 1) // 2, c - 1)
+        total = (x[:, lo:hi + 1] ** 2).sum(axis=1)
+        out[:, ch] = x[:, ch] / (k + alpha * total / size) ** beta
+    return out
+
+
+C("reshape", "bilinear", lambda a, b, w: F.bilinear(a, b, w), [(2, 3), (2, 4), (5, 3, 4)], np_bilinear,
+  "ViewBackward0")
+C("reshape", "bilinear_unbatched", lambda a, b, w: F.bilinear(a, b, w), [(3,), (2,), (2, 3, 2)], np_bilinear,
+  "ViewBackward0")
+C("add", "bilinear_bias_3d", lambda a, b, w, c: F.bilinear(a, b, w, c), [(2, 2, 3), (2, 2, 4), (3, 3, 4), (3,)],
+  np_bilinear, "AddBackward0")
+C("div", "local_response_norm_3d", lambda x: F.local_response_norm(x, 3, alpha=0.5, beta=0.75, k=2.0), [(2, 5, 3)],
+  lambda x: np_local_response_norm(x, 3, 0.5, 0.75, 2.0), "DivBackward0")
+C("div", "local_response_norm_4d_even", lambda x: F.local_response_norm(x, 2, alpha=1.0, beta=0.5), [(1, 4, 2, 3)],
+  lambda x: np_local_response_norm(x, 2, 1.0, 0.5), "DivBackward0")
+C("div", "local_response_norm_layer_5d", lambda x: ad.nn.LocalResponseNorm(4, 0.3, 1.5, 0.5)(x), [(1, 3, 2, 1, 2)],
+  lambda x: np_local_response_norm(x, 4, 0.3, 1.5, 0.5), "DivBackward0")
