@@ -57,6 +57,10 @@ WELFORD_MEAN = ("the mean half (out[1]) of a slice holding +-inf (and no NaN): o
                 "update, where inf - inf makes it NaN")
 # op key -> [(pattern over "<dtype>#<index>[:<edge>]/<part>", reason)]: we differ, knowingly.
 KNOWN = {
+    "addbmm": [("float32#1/out", "float32 rounding with cancellation (products up to 367 in size summing to 0.81): "
+                                 "against the float64 value of the same input, 0.8067303, ours is 0.8067274, PyTorch's "
+                                 "0.8067398 (PyTorch adds each batch's product into the result in turn; ours sums "
+                                 "them); float64 agrees")],
     "kthvalue": [(f"float64#{i}:{e}/{p}", TIE) for i, e in ((0, "zeros"), (0, "ties"), (1, "zeros"))
                  for p in ("out", "vjp")],
     "topk": [(f"float64#{i}:zeros/{p}", TIE) for i in (0, 1) for p in ("out", "vjp")],
