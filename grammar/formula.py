@@ -277,8 +277,11 @@ def _shape_text(shape):
 def _node_expr(node, args, b):
     """The expression one traced node computes, from its arguments' expressions,
     printed as its op-table row says (`formula`)."""
-    row = _graph.node_op(node)
-    p = _graph.node_params(node)
+    return _row_expr(node, _graph.node_op(node), _graph.node_params(node), args, b)
+
+
+def _row_expr(node, row, p, args, b):
+    """_node_expr's expression, by `row` with parameters `p` (a copying view's: the view's)."""
     spec = row.formula
     kind = spec[0]
     if kind == "infix":
@@ -453,6 +456,11 @@ def _render_fill(node, row, args, b, p):
     return b.num(p["value"])
 
 
+def _render_view_copy(node, row, args, b, p):
+    """A view's copy (t_copy, permute_copy, unsafe_split, ...): the view it copies (the same values)."""
+    return _row_expr(node, E.OPS[p["view"]], p["args"], args, b)
+
+
 def _render_function_output(node, row, args, b, p):
     """Output k of a custom Function with several: F.apply(x)[k]."""
     return b.index(args[0], str(node.output_nr))
@@ -463,7 +471,8 @@ _CUSTOM = {"reshape": _render_reshape, "sum_to": _render_sum_to, "reduction": _r
            "transpose": _render_transpose, "permute": _render_permute, "index": _render_index,
            "join": _render_join, "fill": _render_fill, "values_along": _render_values_along,
            "masked_gradient": _render_masked_gradient, "mse_gradient": _render_mse_gradient,
-           "activation_gradient": _render_activation_gradient, "function_output": _render_function_output}
+           "activation_gradient": _render_activation_gradient, "function_output": _render_function_output,
+           "view_copy": _render_view_copy}
 
 
 def _numel(shape):

@@ -108,6 +108,7 @@ class ViewCopy(Op):
              "expand_copy", "diagonal_copy", "unbind_copy", "split_with_sizes_copy", "alias_copy", "narrow_copy",
              "unfold_copy", "unsafe_chunk", "unsafe_split", "unsafe_split_with_sizes")
     node = staticmethod(lambda ctx: ctx.params["node"])
+    formula = custom("view_copy")  # printed as the view it copies
 
     def forward(xp, x, view, args, node):
         return TABLE[view].forward(xp, x, **args).copy()

@@ -295,3 +295,12 @@ def test_random_formulas_evaluate_to_their_derivatives(cli, expr, x, y):
         # a formula is an algebraically rearranged sum: allow for rounding in its largest terms
         same_number(value, g, f"{expr} at {bindings}: d^{order}/d{name}^{order} = {g}, formula {text} = {value}",
                     rtol=1e-9, atol=1e-9 * max(1.0, abs(g)))
+
+
+@pytest.mark.parametrize("expr, text", [
+    ("sum(sin(t_copy(x)))", "transpose(cos(transpose(x, 0, 1)), 0, 1)"),
+    ("sum(sin(permute_copy(x, (1, 0))))", "permute(cos(permute(x, (1, 0))), (1, 0))"),
+])
+def test_a_views_copy_prints_as_the_view(cli, expr, text):
+    """t_copy, permute_copy, ... print as the view whose values they copy, not as the row's parameters."""
+    assert check_formulas(cli, expr, ["x=[[1.0, 2.0], [3.0, 4.0]]"], 1, "x")["x"] == text
