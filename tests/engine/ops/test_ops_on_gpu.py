@@ -34,7 +34,8 @@ RTOL, ATOL = 1e-9, 1e-12
 # .to -- run here through other cases).
 HOST_PARAMETERS = {"take_along-dim1", "take_along-dim0_distinct", "put_along-dim1", "put_along-dim0",
                    "put_along-repeated", "index_grad-repeats", "index_grad-two_arrays", "index_grad-bool_mask",
-                   "to_device-cpu_to_cpu", "to_device-scalar", "max_pool_backward-spread", "avg_pool_backward-spread",
+                   "to_device-cpu_to_cpu", "to_device-scalar", "max_pool_backward-spread", "max_pool_backward-adaptive",
+                   "max_pool_backward-adaptive_3d", "max_pool_backward-3d", "avg_pool_backward-spread",
                    "upsample_backward-linear_taps", "upsample_backward-nearest_taps"}
 
 
