@@ -1213,3 +1213,4 @@ import op_cases_losses  # noqa: E402,F401
 import op_cases_special  # noqa: E402,F401
 import op_cases_decomp  # noqa: E402,F401
 import op_cases_numbers  # noqa: E402,F401
+import op_cases_random  # noqa: E402,F401
