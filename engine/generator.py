@@ -5,7 +5,8 @@ outputs for a double, then `low + x * (high - low)`), so `torch.rand` and a new 
 weights are PyTorch's numbers for the same seed, within the last bit.
 
 Only uniform draws follow PyTorch's generator: its normal draws go through another algorithm,
-so randn and the rest keep numpy's generator.
+so randn and the rest (normal, poisson, multinomial, randint_like, exponential_, cauchy_, geometric_,
+log_normal_, random_) keep numpy's generator -- which manual_seed seeds too, so they repeat for a seed.
 """
 import math
 

@@ -9,9 +9,9 @@ import numpy as _np
 
 from . import dtypes as _dt
 from . import functions as _fn
-from .functions import inplace_views as _views, basic as _basic, shapes as _shapes
+from .functions import inplace_views as _views, basic as _basic, shapes as _shapes, creation as _creation
 from .backend import backend_for as _load_backend
-from .generator import uniform_draws as _uniform_draws
+from .generator import uniform_draws as _uniform_draws, numpy_draws as _numpy_draws
 from .core import elision as _elision
 from .core.autograd import backward as _backward
 from .core.inplace import inplace as _inplace
@@ -142,6 +142,21 @@ class Tensor(TensorBase, metaclass=_TensorType):
     def bool(self, memory_format=_dt.preserve_format):
         _dt.check_memory_format(memory_format, "bool")
         return _fn.to(self, dtype=_dt.bool_, memory_format=memory_format)
+
+    def byte(self, memory_format=_dt.preserve_format):
+        """Converted to uint8."""
+        _dt.check_memory_format(memory_format, "byte")
+        return _fn.to(self, dtype=_dt.uint8, memory_format=memory_format)
+
+    def char(self, memory_format=_dt.preserve_format):
+        """Converted to int8."""
+        _dt.check_memory_format(memory_format, "char")
+        return _fn.to(self, dtype=_dt.int8, memory_format=memory_format)
+
+    def short(self, memory_format=_dt.preserve_format):
+        """Converted to int16."""
+        _dt.check_memory_format(memory_format, "short")
+        return _fn.to(self, dtype=_dt.int16, memory_format=memory_format)
 
     def __repr__(self):
         if self.__dict__.get("_is_parameter"):  # nn.Parameter, as PyTorch prints one
@@ -419,6 +434,71 @@ class Tensor(TensorBase, metaclass=_TensorType):
             raise RuntimeError(f"normal expects std >= 0.0, but found std {std}")
         draws = _fn.randn(*self.array.shape, dtype=self.dtype, device=self.device) * std + mean
         return _basic.refill(self, draws.array, "NormalBackward0")
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        """torch.multinomial(self, ...): indices drawn with the probabilities in each row."""
+        return _fn.multinomial(self, num_samples, replacement, generator=generator)
+
+    def _drawn(self, draw, name):
+        """Fill with `draw(generator, shape)` (host draws from the engine's generator), in place; the node
+        `name` passes no gradient back (refill)."""
+        draws = _creation.draws_on(self.device, draw(_numpy_draws(), self.array.shape), self.dtype)
+        return _basic.refill(self, draws.array, name)
+
+    def _continuous(self, what, dtype_name):
+        """PyTorch's refusal to fill an integer tensor with draws of a continuous distribution."""
+        if not self.dtype.is_floating_point:
+            raise RuntimeError(f"{what} distribution is a continuous probability distribution. dtype must be a "
+                               f"floating point but you specified {dtype_name(self.dtype)}")
+
+    def exponential_(self, lambd=1.0, *, generator=None):
+        """Fill with exponential draws of rate lambd (mean 1 / lambd)."""
+        self._continuous("Exponential", _dt.scalar_name)
+        if not lambd > 0:
+            raise RuntimeError(f"exponential_ expects lambda > 0.0, but found lambda={lambd:g}")
+        return self._drawn(lambda g, s: g.exponential(1.0 / lambd, s), "ExponentialBackward0")
+
+    def cauchy_(self, median=0.0, sigma=1.0, *, generator=None):
+        """Fill with Cauchy draws of the given median and scale sigma."""
+        self._continuous("Cauchy", _dt.cpp_name)
+        if not sigma > 0:
+            raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={sigma:g}")
+        return self._drawn(lambda g, s: median + sigma * g.standard_cauchy(s), "CauchyBackward0")
+
+    def geometric_(self, p, *, generator=None):
+        """Fill with geometric draws: the number of trials (1, 2, ...) up to the first success of probability p."""
+        if not 0 < p < 1:
+            raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={p:g}")
+        if self.dtype == _dt.bool_:
+            raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+        return self._drawn(lambda g, s: g.geometric(p, s), "GeometricBackward0")
+
+    def log_normal_(self, mean=1.0, std=2.0, *, generator=None):
+        """Fill with draws whose log is normal of the given mean and std."""
+        if not self.dtype.is_floating_point:
+            raise NotImplementedError(f"\"log_normal_cpu\" not implemented for '{_dt.scalar_name(self.dtype)}'")
+        if not std > 0:
+            raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={std:g}")
+        return self._drawn(lambda g, s: g.lognormal(mean, std, s), "LogNormalBackward0")
+
+    def random_(self, *args, generator=None, **bounds):
+        """Fill with whole numbers uniform in [from, to).
+
+        random_(to), random_(from, to) (to None: up to the dtype's top, 2**mantissa for a float, included)
+        or random_() (from 0 to that top), as PyTorch's."""
+        given = dict(zip(("from", "to") if len(args) == 2 or "to" in bounds else ("to",), args), **bounds)
+        if len(args) > 2 or set(given) - {"from", "to"} or given.keys() == {"from"} or any(
+                isinstance(v, bool) or not isinstance(v, (int, _np.integer, type(None), TensorBase))
+                for v in given.values()):
+            got = ", ".join([type(a).__name__ for a in args] + [f"{k}={type(v).__name__}" for k, v in bounds.items()])
+            raise TypeError(f"random_() received an invalid combination of arguments - got ({got}), but expected "
+                            f"one of: (*, Generator generator), (int from, int to, *, Generator generator), "
+                            f"(int to, *, Generator generator)")
+        low, high = (None if v is None else int(v.item() if isinstance(v, TensorBase) else v)
+                     for v in (given.get("from", 0), given.get("to")))
+        name = "RandomBackward0" if "from" in given else "RandomBackward1" if "to" in given else "RandomBackward2"
+        low, high = _creation.random_range(low, high, self.dtype)
+        return self._drawn(lambda g, s: g.integers(low, high, s), name)
 
 
 _FAST = frozenset((Tensor, float, int))

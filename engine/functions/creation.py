@@ -1,6 +1,6 @@
 """Creating tensors: torch.tensor and as_tensor from data, zeros/ones/empty/full (and _like),
-eye, arange, linspace, logspace, and the random ones (rand, randn, randint, randperm,
-bernoulli), with the allocation budget every creation checks first.
+eye, arange, linspace, logspace, and the random ones (rand, randn, randint, randperm, normal,
+poisson, multinomial, randint_like), with the allocation budget every creation checks first.
 """
 import builtins
 import math
@@ -10,15 +10,18 @@ import numpy
 from .. import backend as _backend
 from .. import dtypes as _dt
 from .. import ranges as _ranges
-from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module
+from ..core.op import TABLE as _TABLE
+from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module, apply as _apply
+from ..core.tensor import broadcast_shapes as _broadcast_shapes
 from ..generator import manual_seed, numpy_draws, uniform_draws
 from ..allocation import check_allocation, set_allocation_limit
 from ..host_data import host_array_of as _host_array
 
 __all__ = [
     "arange", "as_tensor", "empty", "empty_like", "eye", "from_numpy", "full", "full_like", "linspace",
-    "logspace", "manual_seed", "ones", "ones_like", "rand", "rand_like", "randint", "randn", "randn_like",
-    "randperm", "set_allocation_limit", "tensor", "zeros", "zeros_like"
+    "logspace", "manual_seed", "multinomial", "normal", "ones", "ones_like", "poisson", "rand", "rand_like",
+    "randint", "randint_like", "randn", "randn_like", "randperm", "set_allocation_limit", "tensor", "zeros",
+    "zeros_like"
 ]
 
 
@@ -256,12 +259,153 @@ def randint(low, high=None, size=None, dtype=None, device=None, requires_grad=Fa
                    dtype if dtype is not None else _dt.int64, device, requires_grad)
 
 
+def random_range(low, high, dt):
+    """[low, high) of whole numbers to draw in dtype `dt`, checked as PyTorch's random_ checks it; `high`
+    None is the dtype's own top (2**mantissa for a float, its largest value otherwise), included."""
+    if high is None:
+        top = 1 if dt.np.kind == "b" else numpy.iinfo(dt.np).max if dt.np.kind in "iu" else \
+            2 ** (numpy.finfo(dt.np).nmant + 1)
+        return low, top + 1
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    info = (0, 1) if dt.np.kind == "b" else numpy.iinfo(dt.np) if dt.np.kind in "iu" else numpy.finfo(dt.np)
+    lo, hi = (info if isinstance(info, tuple) else (info.min, info.max))
+    for what, value in (("from", low), ("to - 1", high - 1)):
+        if not lo <= value <= hi:
+            raise RuntimeError(f"{what} is out of bounds for {_dt.cpp_name(dt)}")
+    return low, high
 
 
+def draws_on(device, array, dt):
+    """Host draws `array` as a tensor of dtype `dt` on `device` (not requiring grad)."""
+    return make_tensor(_backend.backend_for(device).from_host(array.astype(dt.np, copy=False)), device)
 
 
+def _number_arg(value, fname, what):
+    """A number argument (a 0-d tensor's value too)."""
+    value = value.item() if isinstance(value, Tensor) else value
+    if isinstance(value, bool) or not isinstance(value, (int, float, numpy.integer, numpy.floating)):
+        raise TypeError(f"{fname}(): argument '{what}' must be float, not {type(value).__name__}")
+    return value
 
 
+def normal(mean, std=1.0, size=None, *, generator=None, dtype=None, layout=None, device=None, pin_memory=False,
+           requires_grad=False):
+    """Normal random numbers of the given mean(s) and standard deviation(s).
+
+    PyTorch's four overloads: (Tensor, Tensor), (Tensor, float), (float, Tensor) -- the broadcast shape,
+    in the first tensor's dtype -- and (float, float, size). No gradient reaches mean or std: PyTorch's
+    are zeros (NormalBackward1/2/3), not the reparameterised derivative."""
+    tensors = [v for v in (mean, std) if isinstance(v, Tensor)]
+    if size is not None or not tensors:
+        if size is None:
+            raise TypeError("normal() received an invalid combination of arguments - got (float, float), but "
+                            "expected (float mean, float std, tuple of ints size) or a Tensor mean or std")
+        if not isinstance(size, (tuple, list)):
+            raise TypeError(f"normal(): argument 'size' must be tuple of ints, not {type(size).__name__}")
+        mean, std = _number_arg(mean, "normal", "mean"), _number_arg(std, "normal", "std")
+        _check_std(std)
+        dt = creation_dtype(dtype)
+        _check_floating(dt, "normal_kernel_cpu")
+        return _random((tuple(size),), lambda g, s: g.standard_normal(s) * std + mean, dt, device, requires_grad)
+    out_dt = tensors[0].dtype
+    _check_floating(out_dt, "normal_kernel_cpu")
+    if isinstance(std, Tensor):
+        if not bool((std.detach() >= 0).all()):
+            raise RuntimeError("normal expects all elements of std >= 0.0")
+    else:
+        std = _number_arg(std, "normal", "std")
+        _check_std(std)
+    if not isinstance(mean, Tensor):
+        mean = _number_arg(mean, "normal", "mean")
+    elif isinstance(std, Tensor) and std.dtype != out_dt:
+        std = std.to(out_dt)  # (mean's dtype, as PyTorch's: the core would promote them)
+    shape = _broadcast_shapes([tuple(t.shape) for t in tensors])
+    check_allocation(shape, out_dt.np)
+    draws = _backend.backend_for(tensors[0].device).from_host(numpy_draws().standard_normal(shape))
+    return _apply(_TABLE["normal"], mean, std, draws=draws)
+
+
+def _check_std(std):
+    if not std >= 0:
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def _check_floating(dt, kernel):
+    """PyTorch's refusal of a kernel that only draws floating-point numbers."""
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{_dt.scalar_name(dt)}\'')
+
+
+def poisson(input, generator=None):
+    """Poisson random counts with the input's values as rates.
+
+    In the input's dtype; no gradient reaches the rates (PyTorch's zeros, PoissonBackward0)."""
+    _check_floating(input.dtype, "poisson_cpu")
+    rate = _backend.backend_for(input.device).to_host(input.detach().array).astype(numpy.float64)
+    if not bool(numpy.all(rate >= 0)):
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    huge = rate > 1e18  # beyond numpy's sampler; a count so large is its rate to within float precision
+    samples = numpy.where(huge, rate, numpy_draws().poisson(numpy.where(huge, 0.0, rate)))
+    return _apply(_TABLE["poisson"], input, samples=_backend.backend_for(input.device).from_host(samples))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """Random indices drawn with each row of input as the categories' weights.
+
+    num_samples of them a row (input 1-D or 2-D), int64, each category at most once unless
+    replacement=True."""
+    if not input.dtype.is_floating_point:
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{_dt.scalar_name(input.dtype)}")
+    if input.dim() not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    n = int(num_samples)
+    if not replacement and n > input.shape[-1]:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    if n <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    probs = _backend.backend_for(input.device).to_host(input.detach().array).astype(numpy.float64)
+    rows = probs.reshape(-1, probs.shape[-1])
+    if not bool(numpy.all(numpy.isfinite(rows) & (rows >= 0))):
+        raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+    if not bool(numpy.all(rows.sum(axis=1) > 0)):
+        raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+    g = numpy_draws()
+    if replacement:
+        cdf = numpy.cumsum(rows, axis=1)
+        cdf /= cdf[:, -1:]  # the last exactly 1: a draw in [0, 1) always lands on a category of weight > 0
+        offsets = numpy.arange(len(rows))[:, None]
+        found = numpy.searchsorted((cdf + offsets).ravel(), (g.random((len(rows), n)) + offsets).ravel(), "right")
+        last = rows.shape[1] - 1 - numpy.argmax(rows[:, ::-1] > 0, axis=1)  # (a sum rounded up to the next row)
+        picks = numpy.minimum(found.reshape(len(rows), n) - offsets * rows.shape[1], last[:, None])
+    else:  # the exponential race: the n largest p / E (E ~ Exp(1)) are a draw without replacement
+        with numpy.errstate(divide="ignore", invalid="ignore"):
+            keys = rows / g.standard_exponential(rows.shape)
+        picks = numpy.argsort(-keys, axis=1, kind="stable")[:, :n]
+    return draws_on(input.device, picks.reshape(probs.shape[:-1] + (n,)), _dt.int64)
+
+
+def randint_like(input, low=None, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None):
+    """Random whole numbers in [low, high) with the shape of a tensor.
+
+    In its dtype unless dtype= says; randint_like(input, high) draws from [0, high)."""
+    if low is None and high is None:
+        raise TypeError("randint_like() missing 1 required argument: 'high'")
+    if high is None:
+        low, high = 0, low
+    low = 0 if low is None else low
+    for what, v in (("low", low), ("high", high)):
+        v = v.item() if isinstance(v, Tensor) and v.dim() == 0 else v
+        if isinstance(v, bool) or not isinstance(v, (int, numpy.integer)):
+            raise TypeError(f"randint_like(): argument '{what}' must be int, not {type(v).__name__}")
+    low, high = int(low), int(high)
+    _dt.check_memory_format(memory_format, "randint_like", input.dim())
+    dt = _dt.as_dtype(dtype) if dtype is not None else input.dtype
+    low, high = random_range(low, high, dt)
+    return _random((tuple(input.shape),), lambda g, s: g.integers(low, high, s), dt,
+                   device if device is not None else input.device, requires_grad)
 
 
 def rand_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):

@@ -712,3 +712,42 @@ class ClampTensors(Op):
         bounds = [None if b is None else b if isinstance(b, TensorBase) else tensor_of(b, input.device)
                   for b in (min, max)]
         return run_op(ClampTensors, (input, *bounds), {"name": name})
+
+
+# ------------------------------------------------------------------ random draws (their draws a parameter)
+
+class Normal(Op):
+    """Normal draws of the given means and standard deviations: mean + std * `draws` (standard normals
+    of the result's shape, drawn by the public function), in the first tensor's dtype. No gradient
+    reaches mean or std: PyTorch's are zeros, not the reparameterised derivative."""
+    name = "normal"
+    names = ("normal",)
+    batched = True
+
+    @staticmethod
+    def node(ctx):
+        """NormalBackward1 for (Tensor, float), 2 for (float, Tensor), 3 for two tensors, as PyTorch's."""
+        return "NormalBackward1" if ctx.shapes[1] is None else "NormalBackward2" if ctx.shapes[0] is None \
+            else "NormalBackward3"
+
+    def forward(xp, mean, std, draws):
+        dtype = mean.dtype if hasattr(mean, "dtype") else std.dtype
+        return (mean + std * draws.astype(dtype, copy=False)).astype(dtype, copy=False)
+
+    def backward(F, ctx, g, draws):
+        return tuple(F.zeros_like(g) if need else None for need in ctx.needs)
+
+
+class Poisson(Op):
+    """Poisson counts for the rates `rate`: the `samples` the public function drew for them, in the
+    rates' dtype (no gradient reaches the rates: PyTorch's are zeros)."""
+    name = "poisson"
+    names = ("poisson",)
+    node = "PoissonBackward0"
+    batched = True
+
+    def forward(xp, rate, samples):
+        return samples.astype(rate.dtype)
+
+    def backward(F, ctx, g, samples):
+        return (F.zeros_like(g),)
