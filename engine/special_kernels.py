@@ -1,5 +1,6 @@
 """The kernels of torch.special's functions that numpy lacks: lgamma, digamma, polygamma, the Hurwitz
-zeta, erfcx, the modified Bessel functions i0/i0e/i1/i1e, ndtri and log_ndtr -- on any array module
+zeta, erfcx, the modified Bessel functions i0/i0e/i1/i1e, ndtri, log_ndtr, the incomplete gamma
+functions, the Bessel functions J, Y, K, airy_ai and the orthogonal polynomials -- on any array module
 `xp` (numpy or cupy), vectorised (a fixed number of recurrence or series steps over whole arrays, no
 loop over elements). Each computes in float64 and returns the input's dtype (float32 and float16
 too), a 0-d input as a numpy scalar. The edge values (poles, infinities, NaN) are PyTorch's.
@@ -19,6 +20,16 @@ How each is computed:
 - ndtri(p): sqrt(2) erfinv(2p - 1) for p >= 1/4; below, -sqrt(2) erfcinv(2p) by Halley's method on
   erfc, written through erfcx so that nothing underflows down to the smallest subnormal p.
 - log_ndtr: log(erfcx(-x / sqrt 2) / 2) - x^2 / 2 for x < -1, log1p(-erfc(x / sqrt 2) / 2) above.
+- igamma/igammac: P's power series for x < a + 1, Q's continued fraction above, each run until every
+  element has converged (about 9 sqrt(a) steps at x ~ a), times x^a e^-x / Gamma(a) (through
+  Stirling's series from a = 10); for a < 1/2 below x = a + 1, Q from a series of its own (1 - P
+  would lose its digits).
+- J0, J1, Y0, Y1: their power series (Y's with the digamma weights) to |x| = 12, Hankel's asymptotic
+  expansion above; K0, K1: the power series to 2, the integral of exp(-x cosh t) cosh(nu t) by the
+  trapezoidal rule to 25, the asymptotic series above; airy_ai: its Maclaurin series on [-7, 1],
+  K_1/3 above and the oscillating expansion below.
+- the orthogonal polynomials: Chebyshev's through x = cos(theta) for |x| <= 1, else each family's
+  three-term recurrence up to the largest degree asked for.
 """
 import math
 
@@ -27,7 +38,9 @@ import numpy
 from . import kernels
 
 __all__ = ["lgamma", "digamma", "trigamma", "polygamma", "zeta", "erfcx", "i0", "i0e", "i1", "i1e", "ndtri",
-           "log_ndtr", "entr", "xlog1py"]
+           "log_ndtr", "entr", "xlog1py", "igamma", "igammac", "bessel_j0", "bessel_j1", "bessel_y0", "bessel_y1",
+           "modified_bessel_i0", "modified_bessel_i1", "modified_bessel_k0", "modified_bessel_k1",
+           "scaled_modified_bessel_k0", "scaled_modified_bessel_k1", "spherical_bessel_j0", "airy_ai", "POLYNOMIALS"]
 
 # B_2k for k = 1..12, as (numerator, denominator): each series coefficient below is one correctly
 # rounded division of integers (Python's int / int), as exact as a fraction made first
@@ -392,3 +405,421 @@ def xlog1py(xp, x, y):
     with numpy.errstate(all="ignore"):
         out = x * xp.log1p(y)
         return xp.where((x == 0) & ~xp.isnan(y), 0, out)
+
+
+# ------------------------------------------------------------------- regularized incomplete gamma
+
+def _until_converged(xp, step, state, most):
+    """Runs `step(state, k) -> (state, done)` for k = 1, 2, ... over whole arrays until every
+    element is done (checked every 16 steps) or `most` steps: a series or continued fraction that
+    needs as many terms as its slowest element."""
+    for k in range(1, most + 1):
+        state, done = step(state, k)
+        if k % 16 == 0 and bool(xp.all(done)):
+            break
+    return state
+
+
+def _gamma_density(xp, a, x):
+    """x^a e^-x / Gamma(a) (a, x > 0). From a = 10 up as sqrt(a / 2 pi) exp(a (log1p(d) - d) - S(a)),
+    d = x / a - 1 and S Stirling's series: a log x - x - lgamma(a) would lose a eps in its cancellation."""
+    large = a >= _SHIFT_TO
+    al = xp.where(large, a, _SHIFT_TO)
+    d = x / al - 1
+    inv2 = 1 / (al * al)
+    series = _STIRLING[-1]
+    for c in _STIRLING[-2::-1]:
+        series = series * inv2 + c
+    near_mean = xp.sqrt(al / (2 * math.pi)) * xp.exp(al * (xp.log1p(d) - d) - series / al)
+    small = xp.exp(a * xp.log(x) - x - _float(xp, lgamma(xp, xp.where(large, 1.0, a))))
+    return xp.where(large, near_mean, small)
+
+
+def _igamma_parts(xp, a, x):
+    """(P, Q) for finite a > 0 and x > 0: the series of P where x < a + 1 (Q = 1 - P), the continued
+    fraction of Q (modified Lentz) elsewhere (P = 1 - Q); both times x^a e^-x / Gamma(a)."""
+    series = x < a + 1
+    xs, xc = xp.where(series, x, 0.0), xp.where(series, a + 2, x)
+    eps, tiny = 1e-17, 1e-300
+    # both need about 9 sqrt(a) steps where x ~ a (the terms fall like exp(-k^2 / 2a)), far fewer elsewhere
+    most = 64 + int(12 * math.sqrt(float(xp.concatenate([a.reshape(-1), xp.ones(1)]).max())))
+
+    def series_step(state, k):  # sum_n x^n / (a (a+1) ... (a+n)), from 1/a
+        term, total = state
+        term = term * xs / (a + k)
+        return (term, total + term), term <= eps * total
+
+    _, total = _until_converged(xp, series_step, (1 / a, 1 / a), most)
+
+    def fraction_step(state, k):  # 1 / (x+1-a - 1(1-a) / (x+3-a - 2(2-a) / ...))
+        b, c, d, h = state
+        an, b = -k * (k - a), b + 2
+        d = an * d + b
+        d = xp.where(xp.abs(d) < tiny, tiny, d)
+        c = b + an / c
+        c = xp.where(xp.abs(c) < tiny, tiny, c)
+        d = 1 / d
+        delta = d * c
+        return (b, c, d, h * delta), xp.abs(delta - 1) <= eps
+
+    b0 = xc + 1 - a
+    d0 = 1 / xp.where(xp.abs(b0) < tiny, tiny, b0)
+    fraction = _until_converged(xp, fraction_step, (b0, xp.full_like(b0, 1 / tiny), d0, d0), most)[3]
+    scale = _gamma_density(xp, a, x)
+    p, q = scale * total, scale * fraction
+    p, q = xp.where(series, p, 1 - q), xp.where(series, 1 - p, q)
+    small = series & (a < 0.5)
+    p_small, q_small = _igamma_small_a(xp, xp.where(small, a, 0.25), xp.where(small, x, 0.5))
+    return xp.where(small, p_small, p), xp.where(small, q_small, q)
+
+
+def _igamma_small_a(xp, s, x):
+    """(P, Q) for a = s < 1/2 and x < a + 1, where P is near 1 and 1 - P would lose Q's digits (for
+    a = 1e-10 all but five): with r = x^a / Gamma(1 + a) and v = sum_(n >= 1) (-x)^n / ((a + n) n!),
+    P = r (1 + a v) and Q = (1 - r) - r a v, 1 - r = -expm1(a log x - lgamma(1 + a)), lgamma(1 + a)
+    from its Taylor series in a itself (1 + a would round a's digits away)."""
+    lgamma_1p = -xp.log1p(s)  # lgamma(1 + s) = lgamma(2 + s) - log1p(s)
+    series = xp.zeros_like(s)
+    for c in _LGAMMA_AT_TWO[::-1]:
+        series = (series + c) * s
+    log_r = s * xp.log(x) - (series + lgamma_1p)
+    term, total = xp.ones_like(x), xp.zeros_like(x)
+    for n in range(1, 40):  # (x < 1.5: the 40th term is below 1e-40)
+        term = term * (-x) / n
+        total = total + term / (s + n)
+    r = xp.exp(log_r)
+    return r * (1 + s * total), -xp.expm1(log_r) - r * s * total
+
+
+def _igamma(xp, a, x, upper):
+    """P(a, x) (Q where `upper`) with PyTorch's edges: NaN for a < 0, x < 0 or a NaN, and at (0, 0)
+    and (inf, inf); P(0, x > 0) = 1, P(a, 0) = 0, P(a, inf) = 1, P(inf, x) = 0."""
+    with numpy.errstate(all="ignore"):
+        a_, x_ = xp.broadcast_arrays(_float(xp, a), _float(xp, x))
+        inner = (a_ > 0) & (x_ > 0) & xp.isfinite(a_) & xp.isfinite(x_)
+        p, q = _igamma_parts(xp, xp.where(inner, a_, 1.0), xp.where(inner, x_, 1.0))
+        out = q if upper else p
+        one, zero = (0.0, 1.0) if upper else (1.0, 0.0)  # (the value where P is 1, where P is 0)
+        out = xp.where((a_ == 0) & (x_ > 0), one, out)
+        out = xp.where((x_ == 0) & (a_ > 0), zero, out)
+        out = xp.where((x_ == numpy.inf) & (a_ > 0) & (a_ < numpy.inf), one, out)
+        out = xp.where((a_ == numpy.inf) & (x_ < numpy.inf) & (x_ >= 0), zero, out)
+        out = xp.where(xp.isnan(a_) | xp.isnan(x_) | (a_ < 0) | (x_ < 0) | ((a_ == 0) & (x_ == 0))
+                       | ((a_ == numpy.inf) & (x_ == numpy.inf)), numpy.nan, out)
+    return _out(xp, out, a if hasattr(a, "dtype") else x)
+
+
+def igamma(xp, a, x):
+    """The regularized lower incomplete gamma function P(a, x) = gamma(a, x) / Gamma(a)."""
+    return _igamma(xp, a, x, upper=False)
+
+
+def igammac(xp, a, x):
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x)."""
+    return _igamma(xp, a, x, upper=True)
+
+
+# ----------------------------------------- Bessel J, Y, K of order 0 and 1, spherical j0, Airy Ai
+
+_EULER_GAMMA = 0.57721566490153286061
+_SERIES_TO = 12.0      # J and Y: the power series up to here (at most ~4 digits lost to cancellation), Hankel's above
+_K_SERIES_TO = 2.0     # K: the power series up to here, the integral to _K_INTEGRAL_TO, the asymptotic series above
+_K_INTEGRAL_TO = 25.0
+_K_NODES = numpy.arange(71) * 0.1  # the trapezoidal rule on [0, 7], h = 0.1 (error ~ exp(x - pi^2 / h))
+
+
+def _power_series(xp, q, nu, sign, terms=45):
+    """(sum_k sign^k t_k, sum_k sign^k w_k t_k) with t_k = q^k / (k! (k + nu)!) and w_k = psi(k + 1) +
+    psi(k + 1 + nu): the series behind J, I (plain) and Y, K (weighted), q = x^2 / 4."""
+    term = xp.ones_like(q)
+    w = -2 * _EULER_GAMMA + (1.0 if nu == 1 else 0.0)  # psi(1) + psi(1 + nu)
+    plain, weighted = term, w * term
+    for k in range(1, terms):
+        term = term * (sign * q) / (k * (k + nu))
+        w += 1 / k + 1 / (k + nu)
+        plain, weighted = plain + term, weighted + w * term
+    return plain, weighted
+
+
+def _hankel_coefficients(nu, count):
+    """a_k(nu) = (mu - 1)(mu - 9)...(mu - (2k - 1)^2) / (k! 8^k), mu = 4 nu^2, k < count."""
+    mu, a = 4.0 * nu * nu, [1.0]
+    for k in range(1, count):
+        a.append(a[-1] * (mu - (2 * k - 1) ** 2) / (8 * k))
+    return a
+
+
+def _j_y(xp, v, nu):
+    """(J_nu(v), Y_nu(v)) for nu 0 or 1 (float64 v; Y is NaN below 0)."""
+    a = xp.abs(v)
+    small = a <= _SERIES_TO
+    s = xp.where(small, a, 1.0)
+    plain, weighted = _power_series(xp, s * s / 4, nu, -1.0)
+    half = (s / 2) ** nu
+    j_small = half * plain
+    y_small = 2 / math.pi * xp.log(s / 2) * j_small - half * weighted / math.pi - (2 / (math.pi * s) if nu else 0.0)
+    big = xp.where(small, 2 * _SERIES_TO, a)
+    p, q, power, inv = xp.zeros_like(big), xp.zeros_like(big), xp.ones_like(big), 1 / big
+    for k, c in enumerate(_hankel_coefficients(nu, 24)):
+        sign = -1.0 if (k // 2) % 2 else 1.0
+        if k % 2:
+            q = q + sign * c * power
+        else:
+            p = p + sign * c * power
+        power = power * inv
+    sin, cos = xp.sin(big), xp.cos(big)
+    # chi = x - (nu / 2 + 1 / 4) pi: cos chi and sin chi from sin x and cos x (no rounding of x - chi)
+    cos_chi, sin_chi = ((cos + sin), (sin - cos)) if nu == 0 else ((sin - cos), -(sin + cos))
+    scale = xp.sqrt(1 / (math.pi * big))  # sqrt(2 / (pi x)) / sqrt(2)
+    j_big = scale * (p * cos_chi - q * sin_chi)
+    y_big = scale * (p * sin_chi + q * cos_chi)
+    j = xp.where(small, j_small, j_big)
+    if nu == 1:
+        j = xp.where(v < 0, -j, j)
+    y = xp.where(small, y_small, y_big)
+    y = xp.where(v == 0, -numpy.inf, xp.where(v < 0, numpy.nan, y))
+    return j, y
+
+
+def _k_scaled_far(xp, z, nu):
+    """e^z K_nu(z) for z >= 0.5, any real nu: integral_0^inf exp(-z (cosh t - 1)) cosh(nu t) dt by the
+    trapezoidal rule up to 25 (exponentially exact for this analytic integrand), the asymptotic
+    series sqrt(pi / (2z)) sum a_k(nu) / z^k above (30 terms: the smallest is ~exp(-50))."""
+    near = z <= _K_INTEGRAL_TO
+    zn = xp.where(near, z, 1.0)[..., None]
+    t = xp.asarray(_K_NODES)
+    weights = xp.where(t == 0, 0.5, 1.0) * 0.1
+    integral = (xp.exp(-zn * (xp.cosh(t) - 1)) * xp.cosh(nu * t) * weights).sum(axis=-1)
+    zf = xp.where(near, 2 * _K_INTEGRAL_TO, z)
+    total, power = xp.zeros_like(zf), xp.ones_like(zf)
+    for c in _hankel_coefficients(nu, 30):
+        total, power = total + c * power, power / zf
+    return xp.where(near, integral, xp.sqrt(math.pi / (2 * zf)) * total)
+
+
+def _k(xp, v, nu, scaled):
+    """K_nu(v) (nu 0 or 1), times e^v when `scaled`: NaN below 0, inf at 0, 0 at inf."""
+    small = v <= _K_SERIES_TO
+    s = xp.where(small & (v > 0), v, 1.0)
+    plain, weighted = _power_series(xp, s * s / 4, nu, 1.0)
+    half = (s / 2) ** nu
+    sign = -1.0 if nu == 0 else 1.0
+    near = sign * xp.log(s / 2) * half * plain - sign * half * weighted / 2 + (1 / s if nu else 0.0)
+    if scaled:
+        near = near * xp.exp(s)
+    f = xp.where(small | ~(v < numpy.inf), 2 * _K_SERIES_TO, v)
+    far = _k_scaled_far(xp, f, float(nu))
+    if not scaled:
+        far = far * xp.exp(-f)
+    out = xp.where(small, near, far)
+    out = xp.where(v == numpy.inf, 0.0, out)
+    return xp.where(v == 0, numpy.inf, xp.where(v < 0, numpy.nan, out))
+
+
+def _unary(kernel):
+    """A kernel of one float64 array as a kernel of any input (PyTorch's dtype out, NaN in -> NaN)."""
+    def run(xp, x):
+        with numpy.errstate(all="ignore"):
+            v = _float(xp, x)
+            out = kernel(xp, v)
+            out = xp.where(xp.isnan(v), numpy.nan, out)
+        return _out(xp, out, x)
+    run.__name__, run.__doc__ = kernel.__name__, kernel.__doc__
+    return run
+
+
+@_unary
+def bessel_j0(xp, v):
+    """The Bessel function of the first kind of order 0 (NaN at +-inf, as PyTorch)."""
+    return _j_y(xp, v, 0)[0]
+
+
+@_unary
+def bessel_j1(xp, v):
+    """The Bessel function of the first kind of order 1."""
+    return _j_y(xp, v, 1)[0]
+
+
+@_unary
+def bessel_y0(xp, v):
+    """The Bessel function of the second kind of order 0: -inf at 0, NaN below."""
+    return _j_y(xp, v, 0)[1]
+
+
+@_unary
+def bessel_y1(xp, v):
+    """The Bessel function of the second kind of order 1: -inf at 0, NaN below."""
+    return _j_y(xp, v, 1)[1]
+
+
+@_unary
+def modified_bessel_k0(xp, v):
+    """The modified Bessel function of the second kind of order 0."""
+    return _k(xp, v, 0, scaled=False)
+
+
+@_unary
+def modified_bessel_k1(xp, v):
+    """The modified Bessel function of the second kind of order 1."""
+    return _k(xp, v, 1, scaled=False)
+
+
+@_unary
+def scaled_modified_bessel_k0(xp, v):
+    """e^x K_0(x)."""
+    return _k(xp, v, 0, scaled=True)
+
+
+@_unary
+def scaled_modified_bessel_k1(xp, v):
+    """e^x K_1(x)."""
+    return _k(xp, v, 1, scaled=True)
+
+
+@_unary
+def spherical_bessel_j0(xp, v):
+    """sin(x) / x: 1 at 0 (its Taylor series below 1/2), 0 at +-inf."""
+    small = xp.abs(v) < 0.5
+    s = xp.where(small, v, 1.0)
+    term = total = xp.ones_like(v)
+    for k in range(1, 12):
+        term = term * (-s * s) / ((2 * k) * (2 * k + 1))
+        total = total + term
+    out = xp.where(small, total, xp.sin(v) / xp.where(small, 1.0, v))
+    return xp.where(xp.isinf(v), 0.0, out)
+
+
+_AI_0 = 1 / (3 ** (2 / 3) * math.gamma(2 / 3))   # Ai(0)
+_AI_PRIME_0 = 1 / (3 ** (1 / 3) * math.gamma(1 / 3))  # -Ai'(0)
+
+
+@_unary
+def airy_ai(xp, v):
+    """The Airy function Ai: its Maclaurin series on [-7, 1]; above, (1/pi) sqrt(x/3) K_1/3(zeta) with
+    zeta = 2/3 x^(3/2); below, the oscillating asymptotic expansion (error ~ exp(-2 zeta) < 1e-10).
+    NaN at +-inf (PyTorch's)."""
+    middle = (v >= -7) & (v <= 1)
+    m = xp.where(middle, v, 0.0)
+    cube = m * m * m
+    f, g = xp.ones_like(m), m
+    total_f, total_g = f, g
+    for k in range(1, 40):
+        f = f * cube / ((3 * k - 1) * (3 * k))
+        g = g * cube / ((3 * k) * (3 * k + 1))
+        total_f, total_g = total_f + f, total_g + g
+    series = _AI_0 * total_f - _AI_PRIME_0 * total_g
+    right = v > 1
+    r = xp.where(right & (v < numpy.inf), v, 2.0)
+    zeta = 2 / 3 * r * xp.sqrt(r)
+    decaying = xp.sqrt(r / 3) / math.pi * xp.exp(-zeta) * _k_scaled_far(xp, zeta, 1 / 3)
+    left = xp.where(v < -7, -v, 8.0)
+    zeta = 2 / 3 * left * xp.sqrt(left)
+    u = [1.0]
+    for k in range(1, 24):  # u_k = (2k+1)(2k+3)...(6k-1) / (216^k k!)
+        u.append(u[-1] * (6 * k - 5) * (6 * k - 3) * (6 * k - 1) / ((2 * k - 1) * 216 * k))
+    p, q, power, inv = xp.zeros_like(zeta), xp.zeros_like(zeta), xp.ones_like(zeta), 1 / zeta
+    for k, c in enumerate(u):
+        sign = -1.0 if (k // 2) % 2 else 1.0
+        if k % 2:
+            q = q + sign * c * power
+        else:
+            p = p + sign * c * power
+        power = power * inv
+    sin, cos = xp.sin(zeta), xp.cos(zeta)  # sin(zeta + pi/4) and cos(zeta + pi/4), times sqrt 2
+    oscillating = (p * (sin + cos) - q * (cos - sin)) / (math.sqrt(2 * math.pi) * left ** 0.25)
+    out = xp.where(middle, series, xp.where(right, decaying, oscillating))
+    return xp.where(xp.isinf(v), numpy.nan, out)
+
+
+def modified_bessel_i0(xp, x):
+    """I_0 (torch.special.modified_bessel_i0: i0 without a gradient)."""
+    return _bessel(xp, x, 0, scaled=False)
+
+
+def modified_bessel_i1(xp, x):
+    """I_1."""
+    return _bessel(xp, x, 1, scaled=False)
+
+
+# ------------------------------------------------------------------------ orthogonal polynomials
+
+def _three_term(first, step):
+    """Degree n of the family p_0 = 1, p_1 = first(x), p_(k+1) = step(k, x, p_(k-1), p_k): the
+    recurrence over whole arrays up to the largest degree asked for (stopping early once every
+    element has its degree or has overflowed)."""
+    def run(xp, x, n, todo):
+        out = xp.where(n == 0, 1.0, xp.nan)
+        before, now = xp.ones_like(x), first(x)
+        out = xp.where(n == 1, now, out)
+        most = int(xp.concatenate([xp.where(todo, n, 0.0).reshape(-1), xp.zeros(1)]).max())
+        for k in range(1, most):
+            before, now = now, step(k, x, before, now)
+            out = xp.where(n == k + 1, now, out)
+            if k % 16 == 0 and not bool(xp.any(todo & (n > k + 1) & xp.isfinite(now))):
+                out = xp.where(n > k + 1, now, out)  # (what overflowed stays inf or NaN)
+                break
+        return out
+    return run
+
+
+_RECURRENCES = {
+    "t": _three_term(lambda x: x, lambda k, x, a, b: 2 * x * b - a),
+    "u": _three_term(lambda x: 2 * x, lambda k, x, a, b: 2 * x * b - a),
+    "v": _three_term(lambda x: 2 * x - 1, lambda k, x, a, b: 2 * x * b - a),
+    "w": _three_term(lambda x: 2 * x + 1, lambda k, x, a, b: 2 * x * b - a),
+    "h": _three_term(lambda x: 2 * x, lambda k, x, a, b: 2 * x * b - 2 * k * a),
+    "he": _three_term(lambda x: x, lambda k, x, a, b: x * b - k * a),
+    "l": _three_term(lambda x: 1 - x, lambda k, x, a, b: ((2 * k + 1 - x) * b - k * a) / (k + 1)),
+    "p": _three_term(lambda x: x, lambda k, x, a, b: ((2 * k + 1) * x * b - k * a) / (k + 1)),
+}
+
+
+def _chebyshev_closed(xp, kind, x, n):
+    """Chebyshev's T, U, V, W for |x| < 1 through x = cos(theta) (DLMF 18.5.1-4), and their values
+    at x = +-1 (T: 1, (-1)^n; U: n + 1, (-1)^n (n + 1); V: 1, (-1)^n (2n + 1); W: 2n + 1, (-1)^n)."""
+    theta = xp.arccos(xp.clip(x, -1.0, 1.0))
+    theta = xp.where((theta == 0) | (theta == math.pi), 1.0, theta)
+    if kind == "t":
+        inside = xp.cos(n * theta)
+    elif kind == "u":
+        inside = xp.sin((n + 1) * theta) / xp.sin(theta)
+    elif kind == "v":
+        inside = xp.cos((n + 0.5) * theta) / xp.cos(theta / 2)
+    else:
+        inside = xp.sin((n + 0.5) * theta) / xp.sin(theta / 2)
+    sign = xp.where(n % 2 == 1, -1.0, 1.0)
+    at_one, at_minus_one = {"t": (1.0, sign), "u": (n + 1, sign * (n + 1)), "v": (1.0, sign * (2 * n + 1)),
+                            "w": (2 * n + 1, sign)}[kind]
+    return xp.where(x == 1, at_one, xp.where(x == -1, at_minus_one, inside))
+
+
+def _polynomial(kind, shifted=False):
+    """The kernel of one family: n truncated to a whole number (PyTorch's int64 n), 0 below 0 and at
+    a NaN or infinite n; Chebyshev's through cosines for |x| <= 1, the recurrence elsewhere."""
+    recurrence = _RECURRENCES[kind]
+
+    def kernel(xp, x, n, dtype):
+        with numpy.errstate(all="ignore"):
+            x_, n_ = xp.broadcast_arrays(_float(xp, x), _float(xp, n))
+            if shifted:
+                x_ = 2 * x_ - 1
+            degree = xp.where(xp.isfinite(n_), xp.trunc(n_), -1.0)
+            closed = (xp.abs(x_) <= 1) if kind in ("t", "u", "v", "w") else xp.zeros(x_.shape, dtype=bool)
+            out = recurrence(xp, x_, degree, ~closed & (degree >= 0))
+            if kind in ("t", "u", "v", "w"):
+                out = xp.where(closed, _chebyshev_closed(xp, kind, x_, xp.maximum(degree, 0.0)), out)
+            out = xp.where(degree < 0, 0.0, xp.where(degree == 0, 1.0, out))
+            out = xp.where(xp.isnan(x_) & (degree > 0), numpy.nan, out)
+        result = xp.asarray(out).astype(dtype, copy=False)
+        return result if result.shape else result[()]
+    return kernel
+
+
+POLYNOMIALS = {
+    "chebyshev_polynomial_t": _polynomial("t"), "chebyshev_polynomial_u": _polynomial("u"),
+    "chebyshev_polynomial_v": _polynomial("v"), "chebyshev_polynomial_w": _polynomial("w"),
+    "shifted_chebyshev_polynomial_t": _polynomial("t", True), "shifted_chebyshev_polynomial_u": _polynomial("u", True),
+    "shifted_chebyshev_polynomial_v": _polynomial("v", True), "shifted_chebyshev_polynomial_w": _polynomial("w", True),
+    "hermite_polynomial_h": _polynomial("h"), "hermite_polynomial_he": _polynomial("he"),
+    "laguerre_polynomial_l": _polynomial("l"), "legendre_polynomial_p": _polynomial("p"),
+}

@@ -1,16 +1,18 @@
 """torch.special's functions that need rows of their own: lgamma, digamma, polygamma, mvlgamma
 (special.multigammaln), erfcx, the modified Bessel functions i0, i0e, i1, i1e, ndtri, log_ndtr, entr,
-xlog1py and the Hurwitz zeta. Their kernels are engine/special_kernels.py; each backward is written
-in rows of the table (d lgamma = digamma, d digamma = polygamma(1), d i0 = i1, ...), so every order
-of derivative comes from the rows themselves. The namespace torch.special is engine/special.py."""
+xlog1py, the Hurwitz zeta, igamma and igammac (differentiable in x only, as PyTorch), and the rows
+PyTorch gives no gradient: the Bessel functions of other kinds, airy_ai and the orthogonal
+polynomials. Their kernels are engine/special_kernels.py; each backward is written in rows of the
+table (d lgamma = digamma, d digamma = polygamma(1), d i0 = i1, ...), so every order of derivative
+comes from the rows themselves. The namespace torch.special is engine/special.py."""
 import math
 
 import numpy
 
 from .. import dtypes as _dt
 from .. import special_kernels as K
-from ..core.tensor import run_op
-from .table import Elementwise, Op, call, int_argument
+from ..core.tensor import NO_PARAMS, TensorBase, run_op
+from .table import TABLE, Elementwise, Op, call, int_argument, refuse_dtype, tensor_argument
 
 _ROOT_2PI = math.sqrt(2 * math.pi)
 
@@ -285,3 +287,132 @@ class Zeta(Op):
         if ctx.needs[0]:
             raise NotImplementedError("the derivative for 'zeta' is not implemented.")
         return None, (g * -x * F.special_zeta(x + 1.0, q) if ctx.needs[1] else None)
+
+
+def tensor_pair(fname, input, other):
+    """PyTorch's Tensor-only binary functions refuse numbers in its words."""
+    return tensor_argument(input, fname, "input", 1), tensor_argument(other, fname, "other", 2)
+
+
+def _float_only(kernel):
+    """PyTorch's refusal of integral and bool operands (its kernel has float versions only)."""
+    def forward(xp, a, x):
+        if a.dtype.kind != "f":  # (both have the promoted dtype here)
+            refuse_dtype(f"{kernel}_{'cpu' if xp is numpy else 'cuda'}", a.dtype)
+        return getattr(K, kernel)(xp, a, x)
+    return staticmethod(forward)
+
+
+def _igamma_slope(F, a, x):
+    """d P(a, x) / dx = x^(a-1) e^-x / Gamma(a), as PyTorch writes it (through exp of a log)."""
+    return F.exp((a - 1) * F.log(x) - x - F.lgamma(a))
+
+
+class Igamma(Op):
+    """The regularized lower incomplete gamma function P(a, x); differentiable in x only (as PyTorch)."""
+    name = "igamma"
+    signature = "igamma(Tensor input, Tensor other) -> Tensor"
+    node = "IgammaBackward0"
+    method = inplace = elementwise = True
+    saves = (0, 1)
+    save_for = ((1,), (1,))
+    forward = _float_only("igamma")
+
+    def backward(F, ctx, g, a, x):
+        if ctx.needs[0]:
+            raise NotImplementedError("the derivative for 'igamma: input' is not implemented.")
+        return None, g * _igamma_slope(F, a, x)
+
+    def call(input, other):
+        return run_op(Igamma, tensor_pair("igamma", input, other), NO_PARAMS)
+
+
+class Igammac(Op):
+    """The regularized upper incomplete gamma function Q(a, x) = 1 - P(a, x); differentiable in x only."""
+    name = "igammac"
+    signature = "igammac(Tensor input, Tensor other) -> Tensor"
+    node = "IgammacBackward0"
+    method = inplace = elementwise = True
+    saves = (0, 1)
+    save_for = ((1,), (1,))
+    forward = _float_only("igammac")
+
+    def backward(F, ctx, g, a, x):
+        if ctx.needs[0]:
+            raise NotImplementedError("the derivative for 'igammac: input' is not implemented.")
+        return None, -g * _igamma_slope(F, a, x)
+
+    def call(input, other):
+        return run_op(Igammac, tensor_pair("igammac", input, other), NO_PARAMS)
+
+
+def _no_gradient_row(kernel, summary):
+    """A row of torch.special's functions that PyTorch gives no gradient (their results never require
+    grad): the Bessel functions of other kinds and airy_ai; named special_<kernel> as PyTorch's."""
+    def forward(xp, x):
+        return getattr(K, kernel)(xp, x)
+    return type(kernel, (Elementwise,), {
+        "__doc__": summary, "name": "special_" + kernel, "to_float": True, "method": False, "inplace": False,
+        "differentiable": False, "forward": staticmethod(forward), "__module__": __name__})
+
+
+NO_GRADIENT_UNARY = {
+    "bessel_j0": "The Bessel function of the first kind of order 0.",
+    "bessel_j1": "The Bessel function of the first kind of order 1.",
+    "bessel_y0": "The Bessel function of the second kind of order 0 (-inf at 0, NaN below).",
+    "bessel_y1": "The Bessel function of the second kind of order 1 (-inf at 0, NaN below).",
+    "modified_bessel_i0": "The modified Bessel function of the first kind of order 0 (i0, without a gradient).",
+    "modified_bessel_i1": "The modified Bessel function of the first kind of order 1 (i1, without a gradient).",
+    "modified_bessel_k0": "The modified Bessel function of the second kind of order 0 (inf at 0, NaN below).",
+    "modified_bessel_k1": "The modified Bessel function of the second kind of order 1 (inf at 0, NaN below).",
+    "scaled_modified_bessel_k0": "exp(x) K_0(x), without overflow for large x.",
+    "scaled_modified_bessel_k1": "exp(x) K_1(x), without overflow for large x.",
+    "spherical_bessel_j0": "The spherical Bessel function of the first kind of order 0, sin(x) / x.",
+    "airy_ai": "The Airy function Ai(x).",
+}
+for _kernel, _summary in NO_GRADIENT_UNARY.items():  # (rows alike but for their kernel: made, not written out)
+    globals()[_kernel] = _no_gradient_row(_kernel, _summary)
+
+
+def _polynomial_row(name, summary):
+    """A row of the orthogonal polynomials p_n(x) (x and n tensors, or one of them a number; n taken
+    as a whole number), without a gradient in PyTorch."""
+    kernel = K.POLYNOMIALS[name]
+
+    def forward(xp, x, n):
+        arrays = [v for v in (x, n) if hasattr(v, "dtype")]  # (two tensors come promoted to one dtype)
+        dtype = arrays[0].dtype if arrays[0].dtype.kind == "f" else _dt.get_default_dtype().np
+        return kernel(xp, x, n, dtype)
+
+    def call(x, n):  # (Tensor x, Tensor n), (Number x, Tensor n) or (Tensor x, Number n): PyTorch's overloads
+        tensors = [isinstance(v, TensorBase) for v in (x, n)]
+        if not any(tensors) or not all(t or isinstance(v, (int, float)) for t, v in zip(tensors, (x, n))):
+            raise TypeError(f"special_{name}() received an invalid combination of arguments - got "
+                            f"({type(x).__name__}, {type(n).__name__}), but expected one of:\n"
+                            " * (Tensor x, Tensor n, *, Tensor out = None)\n"
+                            " * (Number x, Tensor n, *, Tensor out = None)\n"
+                            " * (Tensor x, Number n, *, Tensor out = None)\n")
+        return run_op(TABLE["special_" + name], (x, n), NO_PARAMS)
+
+    return type(name, (Op,), {
+        "__doc__": summary, "name": "special_" + name, "signature": f"special_{name}(Any x, Any n) -> Tensor",
+        "elementwise": True, "differentiable": False, "forward": staticmethod(forward), "call": staticmethod(call),
+        "__module__": __name__})
+
+
+POLYNOMIALS = {
+    "chebyshev_polynomial_t": "The Chebyshev polynomial of the first kind T_n(x).",
+    "chebyshev_polynomial_u": "The Chebyshev polynomial of the second kind U_n(x).",
+    "chebyshev_polynomial_v": "The Chebyshev polynomial of the third kind V_n(x).",
+    "chebyshev_polynomial_w": "The Chebyshev polynomial of the fourth kind W_n(x).",
+    "shifted_chebyshev_polynomial_t": "The shifted Chebyshev polynomial of the first kind T_n(2x - 1).",
+    "shifted_chebyshev_polynomial_u": "The shifted Chebyshev polynomial of the second kind U_n(2x - 1).",
+    "shifted_chebyshev_polynomial_v": "The shifted Chebyshev polynomial of the third kind V_n(2x - 1).",
+    "shifted_chebyshev_polynomial_w": "The shifted Chebyshev polynomial of the fourth kind W_n(2x - 1).",
+    "hermite_polynomial_h": "The physicists' Hermite polynomial H_n(x).",
+    "hermite_polynomial_he": "The probabilists' Hermite polynomial He_n(x).",
+    "laguerre_polynomial_l": "The Laguerre polynomial L_n(x).",
+    "legendre_polynomial_p": "The Legendre polynomial P_n(x).",
+}
+for _name, _summary in POLYNOMIALS.items():
+    globals()[_name] = _polynomial_row(_name, _summary)
