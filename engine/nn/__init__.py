@@ -8,7 +8,7 @@ from .modules_more import __all__ as _more_names
 from .modules_rnn import *  # noqa: F401,F403  (RNN, LSTM, GRU and their cells)
 from .modules_rnn import __all__ as _rnn_names
 from .modules_attention import MultiheadAttention  # noqa: F401
-from .modules_fold import *  # noqa: F401,F403  (Unfold, Fold, AdaptiveMaxPool1d/2d, MaxUnpool1d/2d)
+from .modules_fold import *  # noqa: F401,F403  (Unfold, Fold, AdaptiveMaxPool1d/2d, MaxUnpool1d/2d/3d)
 from .modules_fold import __all__ as _fold_names
 from .modules_transformer import *  # noqa: F401,F403  (Transformer and its layers)
 from .modules_transformer import __all__ as _transformer_names

@@ -31,14 +31,20 @@ from .functional_conv import (conv1d, conv2d, conv3d, max_pool2d, avg_pool2d, ad
 from .functional_padding import pad  # noqa: F401
 from . import functional_blocks as _blocks
 from .functional_blocks import *  # noqa: F401,F403  (unfold, fold, ...)
-from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,  # noqa: F401
-                                 group_norm, instance_norm, rms_norm)
+from .functional_nnlayers import (interpolate, conv_transpose1d, conv_transpose2d, conv_transpose3d,  # noqa: F401
+                                  max_pool1d, avg_pool1d, group_norm, instance_norm, rms_norm)
 from .functional_nnlayers import __all__ as _nnlayers
 from . import functional_losses as _losses
 from .functional_losses import _legacy as _reduction  # PyTorch's _Reduction, one for every loss
 from .functional_losses import *  # noqa: F401,F403  (margin_ranking_loss, triplet_margin_loss, ...)
 from . import functional_attention as _attention
 from .functional_attention import *  # noqa: F401,F403  (scaled_dot_product_attention)
+from . import functional_sampling as _sampling
+from .functional_sampling import *  # noqa: F401,F403  (affine_grid, grid_sample)
+from . import functional_pools as _pools
+from .functional_pools import *  # noqa: F401,F403  (max_unpool1d, ...)
+from . import functional_more as _more
+from .functional_more import *  # noqa: F401,F403  (upsample, dropout1d, rrelu, gumbel_softmax, lp_pool1d, ...)
 
 __all__ = ["relu", "relu_", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "gelu", "silu",
            "leaky_relu", "leaky_relu_", "hardtanh", "hardtanh_", "relu6", "elu", "elu_", "selu", "celu", "logsigmoid", "linear",
@@ -671,4 +677,7 @@ __all__ += ["pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 __all__ += _blocks.__all__
 __all__ += _losses.__all__
 __all__ += _attention.__all__
+__all__ += _sampling.__all__
+__all__ += _pools.__all__
+__all__ += _more.__all__
 FUNCTIONS = tuple(__all__)

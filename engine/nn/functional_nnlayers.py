@@ -1,4 +1,4 @@
-"""torch.nn.functional's interpolate, conv_transpose1d, conv_transpose2d, max_pool1d, avg_pool1d,
+"""torch.nn.functional's interpolate, conv_transpose1d/2d/3d, max_pool1d, avg_pool1d,
 group_norm, instance_norm and rms_norm, with PyTorch's checks and messages (re-exported by
 nn/functional.py).
 
@@ -18,7 +18,7 @@ from ..core.tensor import apply, array_module
 from ..tensor_class import Tensor
 from .functional_conv import _expand, max_pool2d, avg_pool2d, adaptive_avg_pool2d, batch_norm
 
-__all__ = ["interpolate", "conv_transpose1d", "conv_transpose2d", "max_pool1d", "avg_pool1d",
+__all__ = ["interpolate", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "max_pool1d", "avg_pool1d",
            "group_norm", "instance_norm", "rms_norm"]
 
 
@@ -216,6 +216,12 @@ def _as_2d(values, fill):
     return (fill,) + tuple(values) if len(values) == 1 else tuple(values)
 
 
+def _per_dim(what, values, fill, sep=" "):
+    """PyTorch's naming of a setting's values in its messages: `what`_depth (3-d), _height, _width."""
+    values = _as_2d(values, fill)
+    return sep.join(f"{what}_{name}: {v}" for name, v in zip(("depth", "height", "width")[3 - len(values):], values))
+
+
 def _check_transposed(x, weight, bias, stride, padding, output_padding, dilation, groups, k):
     """PyTorch's checks of a transposed convolution (check_shape_forward, transposed=1), in its order."""
     if any(p < 0 for p in padding):
@@ -225,9 +231,7 @@ def _check_transposed(x, weight, bias, stride, padding, output_padding, dilation
     if any(s <= 0 for s in stride):
         raise RuntimeError("non-positive stride is not supported")
     if any(d <= 0 for d in dilation):
-        d2 = _as_2d(dilation, 1)
-        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: {d2[0]}, dilation_width: "
-                           f"{d2[1]}")
+        raise RuntimeError(f"dilation should be greater than zero, but got {_per_dim('dilation', dilation, 1, ', ')}")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
     ws, xs = list(weight.shape), list(x.shape)
@@ -245,10 +249,9 @@ def _check_transposed(x, weight, bias, stride, padding, output_padding, dilation
         raise RuntimeError(f"Given transposed=1, weight of size {ws}, expected bias to be 1-dimensional with {o} "
                            f"elements, but got bias of size {list(bias.shape)} instead")
     if any(op >= s and op >= d for op, s, d in zip(output_padding, stride, dilation)):
-        op2, s2, d2 = _as_2d(output_padding, 0), _as_2d(stride, 1), _as_2d(dilation, 1)
         raise RuntimeError(f"output padding must be smaller than either stride or dilation, but got "
-                           f"output_padding_height: {op2[0]} output_padding_width: {op2[1]} stride_height: {s2[0]} "
-                           f"stride_width: {s2[1]} dilation_height: {d2[0]} dilation_width: {d2[1]}")
+                           f"{_per_dim('output_padding', output_padding, 0)} {_per_dim('stride', stride, 1)} "
+                           f"{_per_dim('dilation', dilation, 1)}")
     size = [(i - 1) * s - 2 * p + d * (kk - 1) + op + 1
             for i, s, p, d, kk, op in zip(xs[2:], stride, padding, dilation, ws[2:], output_padding)]
     if any(n <= 0 for n in size):
@@ -273,6 +276,13 @@ def conv_transpose2d(input, weight, bias=None, stride=1, padding=0, output_paddi
     (the gradient of conv2d with respect to its input); plus bias (O,)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 2,
                            "conv_transpose2d")
+
+
+def conv_transpose3d(input, weight, bias=None, stride=1, padding=0, output_padding=0, groups=1, dilation=1):
+    """input (N, C, D, H, W) or (C, D, H, W) through a transposed convolution with weight (C, O / groups,
+    kD, kH, kW) (the gradient of conv3d with respect to its input); plus bias (O,)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation, 3,
+                           "conv_transpose3d")
 
 
 # ------------------------------------------------------------------ 1-d pooling

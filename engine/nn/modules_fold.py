@@ -1,16 +1,13 @@
 """torch.nn's Unfold and Fold (F.unfold and F.fold: im2col and col2im), AdaptiveMaxPool1d,
-AdaptiveMaxPool2d, AdaptiveMaxPool3d and AdaptiveAvgPool3d (their F functions as layers), MaxUnpool1d and
-MaxUnpool2d. The unpools are compositions: each value scattered to its index in zeros, so their
-results' nodes are those ops' (PyTorch's is MaxUnpool2DBackward0)."""
-import numpy
+AdaptiveMaxPool2d, AdaptiveMaxPool3d and AdaptiveAvgPool3d (their F functions as layers), MaxUnpool1d,
+MaxUnpool2d and MaxUnpool3d (F.max_unpool1d/2d/3d as layers)."""
 
-from .. import functions as _fn
 from . import functional as F
 from .module import Module
 from .modules_conv import _tuple
 
 __all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool3d",
-           "MaxUnpool1d", "MaxUnpool2d"]
+           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
 
 
 class _Blocks(Module):
@@ -92,10 +89,6 @@ class AdaptiveAvgPool3d(Module):
         return f"output_size={self.output_size}"
 
 
-_SCALAR_TYPES = {"float16": "Half", "bfloat16": "BFloat16", "float32": "Float", "float64": "Double", "int8": "Char",
-                 "uint8": "Byte", "int16": "Short", "int32": "Int", "bool": "Bool"}
-
-
 class _MaxUnpool(Module):
     """max pooling undone: each value put at its index (max_pool's return_indices) in a zero plane
     of the size the pooling came from (or output_size)."""
@@ -111,37 +104,9 @@ class _MaxUnpool(Module):
     def extra_repr(self):
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
 
-    def _sizes(self, input, output_size):
-        k = self._k
-        default = [(input.shape[d - k] - 1) * self.stride[d] - 2 * self.padding[d] + self.kernel_size[d]
-                   for d in range(k)]
-        if output_size is None:
-            return default
-        output_size = tuple(output_size)[-k:] if len(output_size) == k + 2 else tuple(output_size)
-        for d in range(k):
-            low, high = default[d] - self.stride[d], default[d] + self.stride[d]
-            if not low <= output_size[d] <= high:
-                raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between {low} and {high})')
-        return list(output_size)
-
     def forward(self, input, indices, output_size=None):
-        k = self._k
-        if input.dim() not in (k + 1, k + 2):
-            raise RuntimeError(f"Input to max_unpooling{k}d should be a {k + 1}d or {k + 2}d Tensor, but got a tensor "
-                               f"with {input.dim()} dimensions.")
-        name = str(indices.dtype).replace("torch.", "")
-        if name != "int64":
-            raise RuntimeError(f"elements in indices should be type int64 but got: {_SCALAR_TYPES.get(name, name)}")
-        sizes = self._sizes(input, output_size)
-        lead = tuple(input.shape[:-k])
-        total = int(numpy.prod(sizes))
-        flat = indices.reshape(*lead, -1)
-        if flat.numel() and (int(flat.max()) >= total or int(flat.min()) < 0):
-            bad = int(flat.max()) if int(flat.max()) >= total else int(flat.min())
-            shown = "x".join(str(s) for s in (sizes + [1] if k == 1 else sizes))
-            raise RuntimeError(f"Found an invalid max index: {bad} (output volumes are of size {shown})")
-        out = _fn.zeros(*lead, total, dtype=input.dtype, device=input.device)
-        return out.scatter(-1, flat, input.reshape(*lead, -1)).reshape(*lead, *sizes)
+        return getattr(F, f"max_unpool{self._k}d")(input, indices, self.kernel_size, self.stride, self.padding,
+                                                   output_size)
 
 
 class MaxUnpool1d(_MaxUnpool):
@@ -152,3 +117,8 @@ class MaxUnpool1d(_MaxUnpool):
 class MaxUnpool2d(_MaxUnpool):
     """max_pool2d undone: each value of an (N, C, H, W) or (C, H, W) input put at its index in zeros."""
     _k = 2
+
+
+class MaxUnpool3d(_MaxUnpool):
+    """max_pool3d undone: each value of an (N, C, D, H, W) or (C, D, H, W) input put at its index in zeros."""
+    _k = 3

@@ -1,6 +1,6 @@
 """torch.nn's Lazy modules: LazyLinear, LazyConv1d/2d, LazyConvTranspose1d/2d, LazyBatchNorm1d/2d/3d and
 LazyInstanceNorm1d/2d/3d, with PyTorch's semantics (LazyConv3d and LazyConvTranspose3d are left
-out, as Conv3d and ConvTranspose3d are).
+out).
 
 A Lazy module is made without its input size: its parameters (and a norm's running statistics) are
 placeholders (nn/uninitialized.py), printed <UninitializedParameter>, kept as they are by

@@ -2,12 +2,12 @@
 activations CELU, Hardtanh, LogSigmoid, ReLU6, SELU, Softmin, Softmax2d, RReLU; the padding layers
 (Zero/Constant/Reflection/Replication/CircularPad 1d-3d, over F.pad); Dropout1d, Dropout3d,
 AlphaDropout, FeatureAlphaDropout; PixelShuffle, PixelUnshuffle, ChannelShuffle; UpsamplingNearest2d,
-UpsamplingBilinear2d; AdaptiveAvgPool1d, LPPool1d, LPPool2d; LocalResponseNorm; Bilinear;
+UpsamplingBilinear2d; AdaptiveAvgPool1d, LPPool1d, LPPool2d, LPPool3d; LocalResponseNorm; Bilinear;
 BatchNorm3d, InstanceNorm3d; ParameterDict; NLLLoss2d; and Buffer (nn/module.py's, where Module's
 registration knows it) -- re-exported by the nn package.
 
-These are compositions, so a result's grad_fn is the last op's node (PyTorch has a node of its
-own for some: RreluWithNoiseBackward0, ...); PixelShuffle, PixelUnshuffle and ChannelShuffle are
+These are compositions, so a result's grad_fn is the last op's node; RReLU, the dropouts and the
+LPPools are their F functions as layers; PixelShuffle, PixelUnshuffle and ChannelShuffle are
 F's rows, under PyTorch's nodes. The dropout masks and RReLU's slopes are the engine's draws, not
 PyTorch's numbers for a seed; Bilinear's initial weights are PyTorch's (its rule over PyTorch's
 generator).
@@ -30,7 +30,7 @@ __all__ = ["CELU", "Hardtanh", "LogSigmoid", "ReLU6", "SELU", "Softmin", "Softma
            "ReplicationPad3d", "CircularPad1d", "CircularPad2d", "CircularPad3d",
            "Dropout1d", "Dropout3d", "AlphaDropout", "FeatureAlphaDropout", "PixelShuffle", "PixelUnshuffle",
            "ChannelShuffle", "UpsamplingNearest2d", "UpsamplingBilinear2d", "AdaptiveAvgPool1d", "LPPool1d",
-           "LPPool2d", "LocalResponseNorm", "Bilinear", "BatchNorm3d", "InstanceNorm3d", "ParameterDict",
+           "LPPool2d", "LPPool3d", "LocalResponseNorm", "Bilinear", "BatchNorm3d", "InstanceNorm3d", "ParameterDict",
            "NLLLoss2d", "Buffer"]
 
 # ---------------------------------------------------------------- activations
@@ -62,12 +62,7 @@ class RReLU(Module):
         self.lower, self.upper, self.inplace = lower, upper, inplace
 
     def forward(self, input):
-        if not self.training:
-            return F.leaky_relu(input, (self.lower + self.upper) / 2, self.inplace)
-        slope = _fn.empty(*input.shape, dtype=input.dtype, device=input.device).uniform_(self.lower, self.upper)
-        if self.inplace:  # x times a constant (1, or its slope where negative), written into x: the graph keeps it
-            return input.mul_(_fn.where(input >= 0, 1.0, slope))
-        return _fn.where(input >= 0, input, input * slope)
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
 
     def extra_repr(self):
         return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
@@ -132,9 +127,8 @@ CircularPad1d, CircularPad2d, CircularPad3d = (
 # ---------------------------------------------------------------- dropout
 
 class _DropoutLayer(Module):
-    _per_channel = False
-    _alpha = False
-    _dims = None  # the batched input's dims (the unbatched one has one fewer)
+    """A dropout function (`_function`, of F) as a layer."""
+    _function = None
 
     def __init__(self, p=0.5, inplace=False):
         super().__init__()
@@ -142,14 +136,7 @@ class _DropoutLayer(Module):
         self.p, self.inplace = p, inplace
 
     def forward(self, input):
-        # (PyTorch's alpha layers call their function without inplace: the input stays as it was)
-        inplace = self.inplace and not self._alpha
-        if self._dims is not None:
-            self._check(input)
-            if input.dim() == self._dims - 1:  # no batch dim: one added for the channel draws
-                return F.masked_dropout(input.unsqueeze(0), self.p, self.training, False, True,
-                                        self._alpha).squeeze(0)
-        return F.masked_dropout(input, self.p, self.training, inplace, self._per_channel, self._alpha)
+        return getattr(F, self._function)(input, self.p, self.training, self.inplace)
 
     def extra_repr(self):
         return f"p={self.p}, inplace={self.inplace}"
@@ -157,35 +144,28 @@ class _DropoutLayer(Module):
 
 class Dropout1d(_DropoutLayer):
     """While training, whole channels of an (N, C, L) or (C, L) input zeroed with probability p, the
-    rest scaled by 1/(1-p)."""
-    _per_channel, _dims = True, 3
-
-    def _check(self, input):
-        if input.dim() not in (2, 3):
-            raise RuntimeError(f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note that "
-                               f"dropout1d exists to provide channel-wise dropout on inputs with 1 spatial dimension, "
-                               f"a channel dimension, and an optional batch dimension (i.e. 2D or 3D inputs).")
+    rest scaled by 1/(1-p) (F.dropout1d)."""
+    _function = "dropout1d"
 
 
 class Dropout3d(_DropoutLayer):
     """While training, whole channels of an (N, C, D, H, W) or (C, D, H, W) input zeroed with
-    probability p, the rest scaled by 1/(1-p)."""
-    _per_channel, _dims = True, 5
-
-    def _check(self, input):
-        if input.dim() not in (4, 5):
-            F.warn_channel_dropout_rank(3, input.dim(), stacklevel=4)
+    probability p, the rest scaled by 1/(1-p) (F.dropout3d)."""
+    _function = "dropout3d"
 
 
 class AlphaDropout(_DropoutLayer):
-    """SELU's dropout: while training, elements set with probability p to SELU's negative limit, then
-    all scaled and shifted so that mean and variance stay as they were."""
-    _alpha = True
+    """SELU's dropout (F.alpha_dropout); as PyTorch's layer, never in place."""
+
+    def forward(self, input):
+        return F.alpha_dropout(input, self.p, self.training)
 
 
 class FeatureAlphaDropout(_DropoutLayer):
-    """AlphaDropout of whole channels (dims 0 and 1 of the input)."""
-    _alpha, _per_channel = True, True
+    """AlphaDropout of whole channels (F.feature_alpha_dropout); never in place."""
+
+    def forward(self, input):
+        return F.feature_alpha_dropout(input, self.p, self.training)
 
 
 # ---------------------------------------------------------------- rearranging
@@ -269,15 +249,8 @@ class _LPPool(Module):
         self.norm_type, self.kernel_size, self.stride, self.ceil_mode = norm_type, kernel_size, stride, ceil_mode
 
     def forward(self, input):
-        k = self.kernel_size
-        stride = self.stride if self.stride is not None else k
-        powered = input.pow(self.norm_type)
-        if self._k == 1:
-            out, size = F.avg_pool1d(powered, k, stride, 0, self.ceil_mode), k
-        else:
-            kh, kw = (k, k) if isinstance(k, int) else k
-            out, size = F.avg_pool2d(powered, k, stride, 0, self.ceil_mode), kh * kw
-        return (_fn.sign(out) * F.relu(_fn.abs(out))).mul(size).pow(1.0 / self.norm_type)
+        return getattr(F, f"lp_pool{self._k}d")(input, float(self.norm_type), self.kernel_size, self.stride,
+                                                self.ceil_mode)
 
     def extra_repr(self):
         return (f"norm_type={self.norm_type}, kernel_size={self.kernel_size}, stride={self.stride}, "
@@ -292,6 +265,11 @@ class LPPool1d(_LPPool):
 class LPPool2d(_LPPool):
     """lp_pool2d as a layer (stride defaults to kernel_size)."""
     _k = 2
+
+
+class LPPool3d(_LPPool):
+    """lp_pool3d as a layer (stride defaults to kernel_size)."""
+    _k = 3
 
 
 class LocalResponseNorm(Module):

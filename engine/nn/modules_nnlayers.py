@@ -1,4 +1,4 @@
-"""torch.nn's ConvTranspose1d, ConvTranspose2d, MaxPool1d, AvgPool1d, GroupNorm, InstanceNorm1d,
+"""torch.nn's ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, MaxPool1d, AvgPool1d, GroupNorm, InstanceNorm1d,
 InstanceNorm2d, RMSNorm and Upsample (re-exported by nn/modules.py), with PyTorch's attributes,
 checks and printing. Initial transposed-conv weights follow PyTorch's rule over its generator
 (kaiming_uniform_ with a = sqrt(5) on the (in, out / groups, K...) weight, the bias uniform in
@@ -13,8 +13,8 @@ from .module import Module, Parameter
 from .modules_conv import _ConvNd, _BatchNorm, _MaxPoolNd, _tuple
 from .modules_layers import affine_parameters, reset_affine
 
-__all__ = ["ConvTranspose1d", "ConvTranspose2d", "MaxPool1d", "AvgPool1d", "GroupNorm", "InstanceNorm1d",
-           "InstanceNorm2d", "RMSNorm", "Upsample"]
+__all__ = ["ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d", "MaxPool1d", "AvgPool1d", "GroupNorm",
+           "InstanceNorm1d", "InstanceNorm2d", "RMSNorm", "Upsample"]
 
 
 class _ConvTransposeNd(_ConvNd):
@@ -95,6 +95,12 @@ class ConvTranspose2d(_ConvTransposeNd):
     """conv_transpose2d with a learnt weight (in_channels, out_channels / groups, kH, kW) and bias."""
     _k = 2
     _function = staticmethod(F.conv_transpose2d)
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """conv_transpose3d with a learnt weight (in_channels, out_channels / groups, kD, kH, kW) and bias."""
+    _k = 3
+    _function = staticmethod(F.conv_transpose3d)
 
 
 class MaxPool1d(_MaxPoolNd):

@@ -1,6 +1,7 @@
 """The rows behind torch.nn's convolution, pooling and batch-norm layers: convolution
 (ConvolutionBackward0), max_pool (MaxPool2DWithIndicesBackward0), avg_pool (AvgPool2DBackward0),
-batch_norm (NativeBatchNormBackward0), and the two linear rows their gradients are made of:
+batch_norm (NativeBatchNormBackward0), max_unpool (MaxUnpool2DBackward0, 3D; F.max_unpool1d/2d/3d
+in engine/nn/functional_pools.py), and the two linear rows their gradients are made of:
 im2col (the sliding windows of an input, laid out as columns) and col2im (its adjoint: columns
 added back into an input), which are F.unfold and F.fold too. The functions are in
 engine/nn/functional_conv.py and engine/nn/functional_blocks.py.
@@ -14,7 +15,7 @@ import itertools
 
 import numpy
 
-from .reductions import PutAlong
+from .reductions import PutAlong, open_grid
 from .table import Op, call
 
 _ALL = slice(None)
@@ -318,3 +319,31 @@ class BatchNorm(Op):
         if ctx.needs[2]:
             gb = F.sum(g, dim=axes)
         return gx, gw, gb
+
+
+class MaxUnpool(Op):
+    """max pooling undone: each value of x (lead..., positions...) written at its flat index
+    (max_pool's return_indices) into zeros of spatial `size` (`dims` dims: 2 or 3). Linear; its
+    gradient reads g back at the indices (take_along)."""
+    name = "max_unpool"
+    names = ()
+    node = staticmethod(lambda ctx: f"MaxUnpool{ctx.params['dims']}DBackward0")
+    formula = call("size")
+    jvp = "linear"
+    saves_params = True
+
+    def forward(xp, x, indices, size, dims):
+        lead = x.shape[:x.ndim - dims]
+        out = xp.zeros(lead + (_product(size),), dtype=x.dtype)
+        flat = lead + (_product(x.shape[len(lead):]),)
+        where = open_grid(xp, flat)
+        where[-1] = indices.reshape(flat)
+        out[tuple(where)] = x.reshape(flat)  # (a repeated index: one of the values)
+        return out.reshape(lead + tuple(size))
+
+    def backward(F, ctx, g, indices, size, dims):
+        shape = tuple(ctx.shapes[0])
+        lead = shape[:len(shape) - dims]
+        flat = F.reshape(g, shape=lead + (_product(size),))
+        picked = F.take_along(flat, indices=indices.reshape(lead + (_product(shape[len(lead):]),)), dim=len(lead))
+        return (F.reshape(picked, shape=shape),)

@@ -176,8 +176,9 @@ def test_in_place_dropout_keeps_its_mask_in_the_graph(layer, shape):
 
 
 def test_in_place_rrelu_keeps_its_slopes_in_the_graph():
-    """RReLU(inplace=True) while training: the gradient is 1 where the input is >= 0 and its drawn
-    slope (out / in) where negative -- not 1 everywhere."""
+    """RReLU(inplace=True) while training: the gradient is 1 where the input is > 0 and its drawn
+    slope (out / in) where negative -- not 1 everywhere; at 0 a drawn slope too (PyTorch's kernel
+    draws for x <= 0: there a.grad is 0.1622 for seed 0 in PyTorch 2.13)."""
     torch.manual_seed(0)
     a = (torch.arange(12.0) - 6).requires_grad_()
     y = a * 1.0
@@ -185,9 +186,11 @@ def test_in_place_rrelu_keeps_its_slopes_in_the_graph():
     assert z is y
     z.sum().backward()
     x, out = numpy.arange(12.0) - 6, z.detach().numpy()
-    expected = numpy.where(x >= 0, 1.0, out / numpy.where(x == 0, 1.0, x))
-    assert numpy.allclose(a.grad.numpy(), expected, rtol=1e-15)
+    expected = numpy.where(x > 0, 1.0, out / numpy.where(x == 0, 1.0, x))
+    grad = a.grad.numpy()
+    assert numpy.allclose(grad[x != 0], expected[x != 0], rtol=1e-15)
     assert ((expected[x < 0] >= 1 / 8) & (expected[x < 0] <= 1 / 3)).all()
+    assert 1 / 8 <= grad[x == 0][0] <= 1 / 3
 
 
 @pytest.mark.parametrize("layer", ["AlphaDropout", "FeatureAlphaDropout"])

@@ -384,3 +384,47 @@ C("avg_pool", "avg_pool3d_exclude_pad_layer", lambda x: ad.nn.AvgPool3d(2, 1, 1,
   AP3)
 C("avg_pool", "avg_pool3d_divisor_override", lambda x: F.avg_pool3d(x, 2, 1, divisor_override=3), [(1, 1, 3, 3, 2)],
   lambda x: np_pool3d(x, (2, 2, 2), (1, 1, 1), reduce="mean") * 8 / 3, AP3)
+
+
+# ------------------------------------------------------------ max_unpool
+
+def np_unpool(x, indices, size):
+    """Zeros of spatial `size` with each value of x written at its flat index in its plane."""
+    k = len(size)
+    lead = x.shape[:x.ndim - k]
+    out = np.zeros(lead + (int(np.prod(size)),))
+    for pos in itertools.product(*(range(n) for n in x.shape)):
+        out[pos[:len(lead)] + (indices[pos],)] = x[pos]
+    return out.reshape(lead + tuple(size))
+
+
+def unpool_indices(size, window):
+    """Inputs and distinct flat indices, one inside each window of `window` cells: what a max
+    pooling of an input of spatial `size` returns."""
+    def gen(rng, shapes):
+        x = rng.standard_normal(shapes[0])
+        k = len(size)
+        spatial = shapes[0][len(shapes[0]) - k:]
+        index = np.zeros(shapes[0], dtype=np.int64)
+        for pos in itertools.product(*(range(n) for n in shapes[0])):
+            cell = [p * w + rng.integers(w) for p, w in zip(pos[-k:], window)]
+            index[pos] = np.ravel_multi_index(cell, size)
+        assert all(n * w <= s for n, w, s in zip(spatial, window, size))
+        return [x, index]
+    return gen
+
+
+C("max_unpool", "max_unpool2d", lambda x, i: F.max_unpool2d(x, i, 2), [(2, 2, 2, 3), (2, 2, 2, 3)],
+  lambda x, i: np_unpool(x, i, (4, 6)), "MaxUnpool2DBackward0", gen=unpool_indices((4, 6), (2, 2)))
+C("max_unpool", "max_unpool2d_output_size_unbatched_layer",
+  lambda x, i: ad.nn.MaxUnpool2d(2)(x, i, output_size=[5, 7]), [(2, 2, 3), (2, 2, 3)],
+  lambda x, i: np_unpool(x, i, (5, 7)), "MaxUnpool2DBackward0", gen=unpool_indices((5, 7), (2, 2)))
+C("max_unpool", "max_unpool1d", lambda x, i: F.max_unpool1d(x, i, 3, stride=2, padding=1), [(2, 3, 4), (2, 3, 4)],
+  lambda x, i: np_unpool(x, i, (7,)), "SqueezeBackward1", gen=unpool_indices((7,), (1,)))
+C("max_unpool", "max_unpool1d_layer", lambda x, i: ad.nn.MaxUnpool1d(2)(x, i), [(3, 3), (3, 3)],
+  lambda x, i: np_unpool(x, i, (6,)), "SqueezeBackward1", gen=unpool_indices((6,), (2,)))
+C("max_unpool", "max_unpool3d", lambda x, i: F.max_unpool3d(x, i, 2), [(1, 2, 2, 1, 2), (1, 2, 2, 1, 2)],
+  lambda x, i: np_unpool(x, i, (4, 2, 4)), "MaxUnpool3DBackward0", gen=unpool_indices((4, 2, 4), (2, 2, 2)))
+C("max_unpool", "max_unpool3d_layer_unbatched", lambda x, i: ad.nn.MaxUnpool3d((1, 2, 2))(x, i),
+  [(2, 2, 2, 1), (2, 2, 2, 1)],
+  lambda x, i: np_unpool(x, i, (2, 4, 2)), "MaxUnpool3DBackward0", gen=unpool_indices((2, 4, 2), (1, 2, 2)))

@@ -12,7 +12,7 @@ import math
 import numpy as np
 
 import autodiff.engine as ad
-from op_cases import C, apply, distinct, gen_all
+from op_cases import C, apply, away, distinct, gen_all, gen_each, uniform
 
 F = ad.nn.functional
 
@@ -391,3 +391,148 @@ C("div", "local_response_norm_4d_even", lambda x: F.local_response_norm(x, 2, al
   lambda x: np_local_response_norm(x, 2, 1.0, 0.5), "DivBackward0")
 C("div", "local_response_norm_layer_5d", lambda x: ad.nn.LocalResponseNorm(4, 0.3, 1.5, 0.5)(x), [(1, 3, 2, 1, 2)],
   lambda x: np_local_response_norm(x, 4, 0.3, 1.5, 0.5), "DivBackward0")
+
+
+# ------------------------------------------------------------ affine_grid and grid_sample
+
+def np_affine_grid(theta, size, align_corners):
+    """grid[n, p..., :] = theta[n] @ (x, y[, z], 1) at each output position, the coordinates being
+    -1 ... 1 in equal steps (their pixel centres' without align_corners), x along the last dim."""
+    spatial = size[2:]
+    grid = np.zeros((theta.shape[0],) + tuple(spatial) + (len(spatial),))
+    for pos in itertools.product(*(range(n) for n in spatial)):
+        point = []
+        for i, n in zip(reversed(pos), reversed(spatial)):
+            point.append(0.0 if n == 1 else (-1 + 2 * i / (n - 1)) * (1 if align_corners else (n - 1) / n))
+        grid[(slice(None),) + pos] = theta @ np.array(point + [1.0])
+    return grid
+
+
+def _fold(s, lo, hi):
+    """s reflected back and forth into [lo, hi] (a triangle wave of period 2 (hi - lo))."""
+    span = hi - lo
+    if span == 0:
+        return 0.0
+    m = (s - lo) % (2 * span)
+    return lo + (m if m <= span else 2 * span - m)
+
+
+def _padded(s, n, padding_mode, align_corners):
+    if padding_mode == "reflection":
+        s = _fold(s, 0, n - 1) if align_corners else _fold(s, -0.5, n - 0.5)
+    if padding_mode != "zeros":
+        s = min(max(s, 0), n - 1)
+    return s
+
+
+def _keys(d, a=-0.75):
+    """Keys' cubic convolution kernel at distance d."""
+    d = abs(d)
+    return ((a + 2) * d - (a + 3)) * d * d + 1 if d <= 1 else (((d - 5) * d + 8) * d - 4) * a if d < 2 else 0.0
+
+
+def np_grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False):
+    """Each output the sum over the taps around its source position (grid unnormalised to pixels,
+    padded) of the tap's weight times x there (0 outside): nearest rounds half to even, bilinear
+    weighs by 1 - distance per dim, bicubic by Keys' kernel with each tap's index padded."""
+    size, k = x.shape[2:], grid.shape[-1]
+    out = np.zeros(x.shape[:2] + grid.shape[1:-1])
+    for b in range(x.shape[0]):
+        for pos in itertools.product(*(range(n) for n in grid.shape[1:-1])):
+            coords = grid[(b,) + pos][::-1]  # (.., y, x) in the input's dim order
+            src = [((c + 1) / 2) * (n - 1) if align_corners else ((c + 1) * n - 1) / 2 for c, n in zip(coords, size)]
+            if mode != "bicubic":
+                src = [_padded(s, n, padding_mode, align_corners) for s, n in zip(src, size)]
+            if mode == "nearest":
+                choices = [[(int(np.rint(s)), 1.0)] for s in src]
+            elif mode == "bilinear":
+                choices = [[(int(np.floor(s)) + i, 1 - abs(s - np.floor(s) - i)) for i in (0, 1)] for s in src]
+            else:
+                choices = [[(int(np.floor(s)) + i, _keys(s - np.floor(s) - i)) for i in (-1, 0, 1, 2)] for s in src]
+            total = 0.0
+            for taps in itertools.product(*choices):
+                index = [i for i, _ in taps]
+                if mode == "bicubic" and padding_mode != "zeros":
+                    index = [int(_padded(i, n, padding_mode, align_corners)) for i, n in zip(index, size)]
+                if all(0 <= i < n for i, n in zip(index, size)):
+                    total = total + np.prod([w for _, w in taps]) * x[(b, slice(None)) + tuple(index)]
+            out[(b, slice(None)) + pos] = total
+    return out
+
+
+def sampling_grid(align_corners, low=0.15, high=0.35):
+    """x and a grid whose source positions lie from 2 pixels before to 2 after the input, each at a
+    fraction (low..high or 1 - high..1 - low) past an integer: away from the kinks (integers, half
+    integers) of the weights, the clipping and the reflections."""
+    def gen(rng, shapes):
+        x = rng.standard_normal(shapes[0])
+        size = shapes[0][2:][::-1]
+        frac = rng.uniform(low, high, shapes[1]) * rng.choice([1, -1], shapes[1]) % 1
+        s = np.stack([rng.integers(-2, n + 2, shapes[1][:-1]) for n in size], -1) + frac
+        n = np.array(size, dtype=float)
+        return [x, 2 * s / (n - 1) - 1 if align_corners else (2 * s + 1) / n - 1]
+    return gen
+
+
+AG = "AffineGridGeneratorBackward0"
+C("affine_grid", "2d", lambda t: F.affine_grid(t, [2, 3, 4, 3], align_corners=False), [(2, 2, 3)],
+  lambda t: np_affine_grid(t, [2, 3, 4, 3], False), AG)
+C("affine_grid", "3d_align_corners", lambda t: F.affine_grid(t, (1, 1, 2, 3, 3), align_corners=True),
+  [(1, 3, 4)], lambda t: np_affine_grid(t, (1, 1, 2, 3, 3), True), AG)
+C("affine_grid", "3d_unit_dim", lambda t: F.affine_grid(t, (2, 1, 2, 1, 3), align_corners=False),
+  [(2, 3, 4)], lambda t: np_affine_grid(t, (2, 1, 2, 1, 3), False), AG)
+GS2, GS3 = "GridSampler2DBackward0", "GridSampler3DBackward0"
+for mode, padding_mode, align_corners, node, shapes in (
+        ("bilinear", "zeros", False, GS2, [(2, 2, 3, 4), (2, 3, 2, 2)]),
+        ("bilinear", "border", True, GS2, [(1, 2, 3, 4), (1, 2, 3, 2)]),
+        ("bilinear", "reflection", False, GS2, [(1, 2, 4, 3), (1, 3, 2, 2)]),
+        ("bilinear", "reflection", True, GS2, [(1, 1, 3, 4), (1, 3, 2, 2)]),
+        ("nearest", "reflection", True, GS2, [(1, 2, 3, 4), (1, 2, 3, 2)]),
+        ("nearest", "zeros", False, GS2, [(2, 1, 3, 3), (2, 2, 2, 2)]),
+        ("bicubic", "zeros", False, GS2, [(1, 2, 3, 4), (1, 2, 2, 2)]),
+        ("bicubic", "border", True, GS2, [(1, 1, 4, 3), (1, 2, 2, 2)]),
+        ("bicubic", "reflection", False, GS2, [(1, 1, 3, 4), (1, 2, 2, 2)]),
+        ("bilinear", "border", False, GS3, [(1, 2, 2, 3, 2), (1, 2, 1, 2, 3)]),
+        ("bilinear", "zeros", True, GS3, [(2, 1, 2, 2, 3), (2, 1, 2, 2, 3)]),
+        ("nearest", "reflection", False, GS3, [(1, 1, 2, 3, 2), (1, 2, 2, 1, 3)])):
+    C("grid_sample", f"{len(shapes[0]) - 2}d_{mode}_{padding_mode}_{'align' if align_corners else 'noalign'}",
+      lambda x, g, m=mode, p=padding_mode, a=align_corners: F.grid_sample(x, g, m, p, a), shapes,
+      lambda x, g, m=mode, p=padding_mode, a=align_corners: np_grid_sample(x, g, m, p, a), node,
+      gen=sampling_grid(align_corners, *((0.1, 0.35) if mode == "nearest" else (0.15, 0.35))))
+C("grid_sample", "affine_grid_into_grid_sample",
+  lambda x, t: F.grid_sample(x, F.affine_grid(t, [1, 2, 3, 3], align_corners=False), align_corners=False),
+  [(1, 2, 4, 4), (1, 2, 3)], lambda x, t: np_grid_sample(x, np_affine_grid(t, [1, 2, 3, 3], False)), GS2,
+  gen=lambda rng, shapes: [rng.standard_normal(shapes[0]), np.array([[[0.61, 0.23, 0.07], [-0.19, 0.52, 0.11]]])])
+
+
+# ------------------------------------------------------------ rrelu
+
+RR = "RreluWithNoiseBackward0"
+C("rrelu", "eval", lambda x: F.rrelu(x, 0.1, 0.3), [(3, 4)], lambda x: np.where(x > 0, x, x * 0.2), RR,
+  gen=gen_all(away(0.0)))
+C("rrelu", "eval_layer", lambda x: ad.nn.RReLU().eval()(x), [(2, 5)], lambda x: np.where(x > 0, x, x * (11 / 48)),
+  RR, gen=gen_all(away(0.0)))
+C("rrelu", "in_place", lambda x: F.rrelu_(x * 1.0, 0.2, 0.4), [(6,)], lambda x: np.where(x > 0, x, x * 0.3),
+  "RreluWithNoiseBackward1", gen=gen_all(away(0.0)))
+# training's drawn slopes, here an input's values (no gradient), given to the row as its noise
+C("rrelu", "noise", lambda x, s: apply("rrelu", x, noise=s.detach().array), [(3, 4), (3, 4)],
+  lambda x, s: np.where(x > 0, x, x * s), RR, gen=gen_each(away(0.0), uniform(0.125, 0.34)), requires=(True, False),
+  internal=True)
+
+
+# ------------------------------------------------------------ conv_transpose3d
+
+C("conv_transpose", "3d", lambda x, w, b: F.conv_transpose3d(x, w, b, stride=(2, 1, 2), padding=(1, 0, 0),
+                                                             output_padding=(1, 0, 1)),
+  [(1, 2, 2, 3, 2), (2, 2, 2, 2, 2), (2,)], lambda x, w, b: np_conv_transpose(x, w, b, (2, 1, 2), (1, 0, 0), (1, 0, 1)),
+  CT)
+C("conv_transpose", "3d_groups_dilation_layer_unbatched",
+  lambda x, w: _layer3d(w)(x), [(4, 2, 2, 2), (4, 1, 1, 2, 2)],
+  lambda x, w: np_conv_transpose(x[None], w, None, 1, 0, 0, 2, (1, 1, 2))[0], "SqueezeBackward1")
+
+
+def _layer3d(w):
+    m = ad.nn.ConvTranspose3d(4, 2, (1, 2, 2), groups=2, dilation=(1, 1, 2), bias=False).double()
+    del m.weight
+    m.weight = w
+    return m
