@@ -45,12 +45,13 @@ _FAMILY = {"arithmetic": "Arithmetic", "unary": "Elementwise maths", "reductions
            "shrink": "Neural-network functions", "convolution": "Neural-network functions",
            "functional_conv": "Neural-network functions", "modules_conv": "Neural-network layers and losses"}
 _FAMILY.update(special="Elementwise maths")  # engine/ops/special.py: lgamma, digamma, polygamma, i0, mvlgamma
+_FAMILY.update(windows="Creation")  # engine/functions/windows.py: hann_window..., torch.signal.windows
 
 _GROUP_OF = {}
 for _group, _names in {
     "Creation": "tensor as_tensor zeros ones empty full zeros_like ones_like empty_like full_like eye arange "
                 "linspace rand randn randint rand_like randn_like clone",
-    "Random": "bernoulli rand randn randint randperm rand_like randn_like manual_seed",
+    "Random": "bernoulli rand randn randint randperm rand_like randn_like manual_seed normal poisson multinomial randint_like",
     "Arithmetic": "add sub subtract mul multiply div divide true_divide pow square lerp",
     "Elementwise maths": "clamp clip clamp_min clamp_max maximum minimum where round abs",
     "Reductions and statistics": "sum mean prod max min amax amin norm softmax log_softmax logsumexp",
@@ -264,6 +265,8 @@ SUMMARIES = {
     "torch.nn.functional": "the functions of torch (linear, relu, sigmoid, softmax, ...); also F",
     "torch.linalg": "linear algebra: det, inv, solve, cross, norm, vector_norm, matrix_norm, matrix_power, slogdet",
     "torch.special": "special functions: gammaln, digamma, polygamma, zeta, erfcx, i0e, i1, ndtr, ndtri, ...",
+    "torch.signal": "signal processing: its namespace windows",
+    "torch.signal.windows": "window functions of M points: hann, hamming, kaiser, gaussian, ... (sym=False: periodic)",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "torch.nn.functional.hardtanh_": "hardtanh in place (x is overwritten)",
@@ -329,6 +332,7 @@ SUMMARIES = {
 
 # Signatures inspect cannot read (or reads as *args).
 SIGNATURES = {
+    "Tensor.random_": "random_(from=0, to=None, *, generator=None)",
     "print": "print(*values, sep=' ', end='\\n')", "range": "range([start,] stop[, step])", "len": "len(x)",
     "list": "list(items=())", "tuple": "tuple(items=())", "float": "float(x=0.0)", "int": "int(x=0, base=None)",
     "bool": "bool(x=False)", "str": "str(x='')", "repr": "repr(x)", "format": "format(value, spec='')",

@@ -271,6 +271,9 @@ _utils = Namespace("torch.utils", {"data": Namespace("torch.utils.data", {
     name: getattr(E.data, name) for name in E.data.__all__})})
 TORCH.update(autograd=_autograd, optim=_optim, nn=_nn, cuda=_cuda, linalg=_linalg, testing=_testing, utils=_utils)
 TORCH.update(special=_special)
+_signal = Namespace("torch.signal", {"windows": Namespace(  # (the engine module loads on first use)
+    "torch.signal.windows", lambda: {name: getattr(E.signal.windows, name) for name in E.signal.windows.__all__})})
+TORCH.update(signal=_signal)
 TORCH.update(is_anomaly_enabled=E.is_anomaly_enabled, is_anomaly_check_nan_enabled=E.is_anomaly_check_nan_enabled,
              set_anomaly_enabled=E.set_anomaly_enabled)
 TORCH.update(_OPTIM)

@@ -1,10 +1,12 @@
 """Statistics that PyTorch composes from other ops, composed here the same way so the nodes of the
 graph are PyTorch's: quantile and nanquantile (sort, gather, lerp: SqueezeBackward4 on top), cov
 and corrcoef (mm of the centred observations; corrcoef's clip: ClampBackward1), trapezoid, trapz
-and cumulative_trapezoid (slices, sums and scalar products), and unique and unique_consecutive
-(never differentiable). The rows of this family (var_mean, std_mean, fmax, fmin, bincount, histc,
-searchsorted, bucketize) are engine/ops/statistics.py's.
+and cumulative_trapezoid (slices, sums and scalar products), unique and unique_consecutive (never
+differentiable), and histogram and histogramdd (no gradient; PyTorch's histogramdd kernel, its bins
+found by the edges' upper bound). The rows of this family (var_mean, std_mean, fmax, fmin, bincount,
+histc, searchsorted, bucketize) are engine/ops/statistics.py's.
 """
+import math
 import warnings
 
 import numpy
@@ -13,9 +15,11 @@ from .. import dtypes as _dt
 from ..core.tensor import TensorBase as Tensor, apply, array_module, make_tensor, wrap_dim
 from ..host_data import is_number
 from ..ops import TABLE as _op
-from ..ops.table import type_name
+from ..ops.statistics import _positions
+from ..ops.table import scatter_add, type_name
+from ..signature import result_type
 from .arguments import tensor_in
-from .creation import tensor
+from .creation import linspace, tensor
 from .surface import made
 
 from .basic import mm as _mm
@@ -23,7 +27,7 @@ from .basic import mm as _mm
 _sort, _where, _clamp, _sqrt, _cumsum = (made(n) for n in ("sort", "where", "clamp", "sqrt", "cumsum"))
 
 __all__ = ["quantile", "nanquantile", "cov", "corrcoef", "trapezoid", "trapz", "cumulative_trapezoid", "unique",
-           "unique_consecutive"]
+           "unique_consecutive", "histogram", "histogramdd"]
 
 
 # ------------------------------------------------------------------------- quantile
@@ -349,3 +353,152 @@ Tensor.cov = cov
 Tensor.corrcoef = corrcoef
 Tensor.unique = unique
 Tensor.unique_consecutive = unique_consecutive
+
+
+# ------------------------------------------------------------------- histogram, histogramdd
+
+HistogramResult = result_type("histogram", ("hist", "bin_edges"))
+HistogramddResult = result_type("histogramdd", ("hist", "bin_edges"))
+
+
+def histogram(input, bins=100, *, range=None, weight=None, density=False):
+    """The histogram of input's elements: `bins` equal bins over `range` (the data's own by default),
+    or the bins between the edges of a 1-d tensor; (hist, bin_edges), no gradient."""
+    input = tensor_in(input)
+    if not isinstance(bins, Tensor) and not _is_int(bins):
+        raise TypeError(f"histogram(): argument 'bins' must be Tensor or int, not {type(bins).__name__}")
+    weight = None if weight is None else tensor_in(weight).reshape(-1)
+    hist, edges = _histogramdd(input.reshape(-1, 1), [bins], range, weight,
+                               density, tensors=isinstance(bins, Tensor), counts_first=True)
+    return HistogramResult(hist, edges[0])
+
+
+def histogramdd(input, bins=10, *, range=None, weight=None, density=False):
+    """The N-dimensional histogram of the points along input's last dim (of size N): bins an int, N
+    ints (equal bins over `range`, the data's own by default) or N 1-d tensors of edges;
+    (hist, bin_edges), no gradient."""
+    input = tensor_in(input)
+    if isinstance(bins, Tensor) or not (_is_int(bins) or isinstance(bins, (list, tuple))):
+        raise TypeError(f"histogramdd(): argument 'bins' must be int, tuple of ints or tuple of Tensors, not "
+                        f"{type(bins).__name__}")
+    n = input.shape[-1] if input.dim() else 0
+    tensors = isinstance(bins, (list, tuple)) and len(bins) and isinstance(bins[0], Tensor)
+    if _is_int(bins):
+        bins = [bins] * n
+    elif not tensors and len(bins) != n:
+        raise RuntimeError("histogramdd: The size of bins must be equal to the innermost dimension of the input.")
+    hist, edges = _histogramdd(input, list(bins), range, None if weight is None else tensor_in(weight), density,
+                               tensors)
+    return HistogramddResult(hist, tuple(edges))
+
+
+def _is_int(v):
+    return isinstance(v, (int, numpy.integer)) and not isinstance(v, bool)
+
+
+def _histogramdd(input, bins, range, weight, density, tensors, counts_first=False):
+    """PyTorch's histogramdd on input of shape (..., N): its checks in its order and words (torch.histogram
+    checks the bin count first: `counts_first`), then each point's bin along every dim (the edges'
+    upper bound, the last edge counting in the last bin), points outside any dim's edges left out,
+    the weights added up per bin (in input's dtype)."""
+    counts = [b.numel() - 1 for b in bins] if tensors else [int(b) for b in bins]
+    if counts_first:
+        _check_counts(counts)
+    x = input.array
+    if x.ndim < 2:
+        raise RuntimeError("torch.histogramdd: input tensor should have at least 2 dimensions")
+    n = x.shape[-1]
+    points = x.reshape(math.prod(x.shape[:-1]), n)
+    if tensors:
+        _check_edges(input, bins, n)
+        edges = [b.detach() for b in bins]
+    else:
+        outer = _outer_edges(input, points, range)
+    if not counts_first:
+        _check_counts(counts)
+    if not tensors:
+        edges = [linspace(lo, hi, c + 1, dtype=input.dtype, device=input.device) for (lo, hi), c in zip(outer, counts)]
+    if weight is not None:
+        if weight.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+                               f"should have the same dtype, but got input({_dt.cpp_name(input.dtype)}), and "
+                               f"weight({_dt.cpp_name(weight.dtype)})")
+        if list(x.shape[:-1]) != (list(weight.shape) or [1]):
+            raise RuntimeError(f"torch.histogramdd: if weight tensor is provided it should have the same shape as the "
+                               f"input tensor excluding its innermost dimension, but got input with shape "
+                               f"{list(x.shape)} and weight with shape {list(weight.shape)}")
+    if x.dtype.kind != "f":
+        raise NotImplementedError(f"\"histogram_cpu\" not implemented for '{type_name(x.dtype)}'")
+    xp = array_module(input.device)
+    place, inside = xp.zeros(points.shape[0], dtype=numpy.int64), xp.full(points.shape[0], n > 0)  # (N = 0: no bin)
+    for d, e in enumerate(edges):  # (one step a dim, each over every point at once)
+        v, a = points[:, d], e.array
+        pos = _positions(xp, a, v, right=True) - 1
+        if not tensors:  # PyTorch's linear guess, then the upper bound among the edges next to it
+            guess = ((v - a[0]) * x.dtype.type(counts[d]) / (a[-1] - a[0]))
+            guess = xp.clip(xp.where(xp.isfinite(guess), guess, 0), -1, counts[d] + 1).astype(numpy.int64)
+            pos = xp.clip(pos + 1, xp.maximum(guess - 1, 0), xp.minimum(guess + 2, counts[d] + 1)) - 1
+        inside &= (v >= a[0]) & (v <= a[-1])
+        place = place * counts[d] + xp.minimum(xp.maximum(pos, 0), counts[d] - 1)
+    hist = xp.zeros(int(numpy.prod(counts)), dtype=x.dtype)
+    values = xp.ones(points.shape[0], dtype=x.dtype) if weight is None else weight.array.reshape(-1)
+    scatter_add(xp, hist, (place[inside],), values[inside])
+    hist = hist.reshape(tuple(counts))
+    if density:
+        with numpy.errstate(invalid="ignore", divide="ignore"):
+            hist = hist / hist.sum()
+            for d, e in enumerate(edges):
+                hist = hist / xp.diff(e.array).reshape((1,) * d + (-1,) + (1,) * (n - d - 1))
+    return make_tensor(hist, input.device), edges
+
+
+def _check_counts(counts):
+    for d, c in enumerate(counts):
+        if c <= 0:
+            raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {c} for dimension {d}")
+
+
+def _check_edges(input, bins, n):
+    """histogramdd_check_inputs on the tensors of edges."""
+    if len(bins) != n:
+        raise RuntimeError(f"torch.histogramdd: expected {n} sequences of bin edges for a {n}-dimensional histogram "
+                           f"but got {len(bins)}")
+    for d, b in enumerate(bins):
+        if b.dtype != input.dtype:
+            raise RuntimeError(f"torch.histogramdd: input tensor and bins tensors should have the same dtype, but got "
+                               f"input with dtype {_dt.cpp_name(input.dtype)} and bins for dimension {d} with dtype "
+                               f"{_dt.cpp_name(b.dtype)}")
+        if b.dim() != 1:
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have one dimension, but got {b.dim()} "
+                               f"dimensions in the bins tensor for dimension {d}")
+        if not b.numel():
+            raise RuntimeError(f"torch.histogramdd: bins tensor should have at least 1 element, but got 0 elements in "
+                               f"the bins tensor for dimension {d}")
+
+
+def _outer_edges(input, points, range):
+    """PyTorch's select_outer_bin_edges: each dim's (first, last) edge, from `range` (2 numbers a dim)
+    or the data's min and max (0 and 1 without data), widened by 1/2 each way where they meet."""
+    n = points.shape[1]
+    if range is not None:
+        range = [float(r) for r in range]
+        if len(range) != 2 * n:
+            raise RuntimeError(f"torch.histogramdd: for a {n}-dimensional histogram range should have {2 * n} "
+                               f"elements, but got {len(range)}")
+        lows, highs = range[0::2], range[1::2]
+    elif points.size:
+        if points.dtype.kind != "f":
+            raise NotImplementedError(f"\"histogramdd\" not implemented for '{type_name(points.dtype)}'")
+        xp = array_module(input.device)
+        lows, highs = xp.min(points, axis=0).tolist(), xp.max(points, axis=0).tolist()
+    else:
+        lows, highs = [0.0] * n, [1.0] * n
+    outer = []
+    for d, (lo, hi) in enumerate(zip(lows, highs)):
+        if not (numpy.isfinite(lo) and numpy.isfinite(hi)):
+            raise RuntimeError(f"torch.histogramdd: dimension {d}'s range [{lo:g}, {hi:g}] is not finite")
+        if lo > hi:
+            raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min {lo:g} max {hi:g} for "
+                               f"dimension {d}")
+        outer.append((lo - 0.5, hi + 0.5) if lo == hi else (lo, hi))
+    return outer

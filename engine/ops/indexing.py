@@ -1,5 +1,5 @@
 """Writing into a copy of a tensor at indices along a dim, or where a mask is true: index_add,
-index_copy, index_fill, scatter_add, masked_scatter, put (their in-place variants run these rows
+index_reduce, index_copy, index_fill, scatter_add, masked_scatter, put (their in-place variants run these rows
 through engine/inplace.py). The index arrays and masks are parameters, checked beforehand by the
 rows' calls in PyTorch's order and words -- each op's own: index_add_ takes int32 or int64
 indices, index_copy_ only int64, index_fill_ counts negative indices from the end. Their
@@ -19,7 +19,7 @@ from ..core.inplace import type_word
 from ..core.tensor import TensorBase, broadcast_shapes, host_array, run_op, wrap_dim
 from ..host_data import is_number
 from .reductions import open_grid
-from .table import Op, batch_key, call, int_argument, scatter_add, tensor_argument
+from .table import TABLE, Op, batch_key, call, int_argument, scatter_add, tensor_argument
 
 _ALL = slice(None)
 
@@ -152,34 +152,15 @@ class IndexAdd(Op):
         dim = int_argument(dim, "index_add", "dim", 2)
         tensor_argument(index, "index_add", "index", 3)
         tensor_argument(source, "index_add", "source", 4)
-        x, idx, src = input.array, index.array, source.array
-        d = wrap_dim(dim, x.ndim)
-        if idx.ndim > 1:
-            raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
-                             f"{dtype_word(index)} and size: {list(idx.shape)}")
-        if idx.dtype not in (numpy.int32, numpy.int64):
-            raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: {dtype_word(index)}")
-        if x.dtype != src.dtype:
-            raise RuntimeError(f"index_add_(): self ({dtype_word(input)}) and source ({dtype_word(source)}) must have "
-                               f"the same scalar type")
-        if d != 0 and d >= src.ndim:
-            raise RuntimeError(f"index_add_(): Indexing dim {d} is out of bounds of the source tensor with dim "
-                               f"{src.ndim}")
-        n = idx.size
-        if n != (1 if src.ndim == 0 else src.shape[d]):
-            raise RuntimeError(f"index_add_(): Number of indices ({n}) should be equal to source.size(dim): "
-                               f"({_size_arg(src.shape, d)}), for dim: {d}")
-        both = src.ndim and x.ndim
-        if (_without(x.shape, d) if both else list(x.shape)) != (_without(src.shape, d) if both else list(src.shape)):
-            raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
-                               f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
-        host = host_array(index).reshape(-1)
-        size = x.shape[d] if x.ndim else 1
+        d = wrap_dim(dim, input.array.ndim)
+        host = _checked_slices("index_add_", input, d, index, source)
+        size = _lifted(input.array.shape)[d]
         bad = _first_outside(host, size)
         if bad is not None:
-            if x.ndim > 1:
+            if input.array.ndim > 1:
                 raise RuntimeError(f"index {bad} is out of bounds for dimension {d} with size {size}")
             raise IndexError("index out of range in self")
+        x = input.array
         if isinstance(alpha, TensorBase):
             alpha = alpha.item()
         if isinstance(alpha, complex):
@@ -189,6 +170,79 @@ class IndexAdd(Op):
         if alpha != 1:
             params["alpha"] = alpha
         return run_op(IndexAdd, (input, source), params)
+
+
+def _checked_slices(fn, input, d, index, source):
+    """index_add_'s and index_reduce_'s checks of index and source (`fn` names the op in their
+    words), in PyTorch's order: the index's host array, as a vector."""
+    x, idx, src = input.array, index.array, source.array
+    if idx.ndim > 1:
+        raise IndexError(f"{fn}(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{dtype_word(index)} and size: {list(idx.shape)}")
+    if idx.dtype not in (numpy.int32, numpy.int64):
+        raise RuntimeError(f"{fn}(): Expected dtype int32/int64 for index but got: {dtype_word(index)}")
+    if x.dtype != src.dtype:
+        raise RuntimeError(f"{fn}(): self ({dtype_word(input)}) and source ({dtype_word(source)}) must have "
+                           f"the same scalar type")
+    if d != 0 and d >= src.ndim:
+        raise RuntimeError(f"{fn}(): Indexing dim {d} is out of bounds of the source tensor with dim {src.ndim}")
+    n = idx.size
+    if n != (1 if src.ndim == 0 else src.shape[d]):
+        raise RuntimeError(f"{fn}(): Number of indices ({n}) should be equal to source.size(dim): "
+                           f"({_size_arg(src.shape, d)}), for dim: {d}")
+    both = src.ndim and x.ndim
+    if (_without(x.shape, d) if both else list(x.shape)) != (_without(src.shape, d) if both else list(src.shape)):
+        raise RuntimeError(f"source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = {list(x.shape)} source.shape = {list(src.shape)}")
+    return host_array(index).reshape(-1)
+
+
+class IndexReduce(Op):
+    """Slices of source reduced into input at index along dim: prod, mean, amax or amin.
+
+    x with each slice source[..., i, ...] reduced by `reduce` into x[..., index[i], ...];
+    include_self=False leaves x's own value out where anything is reduced in. It is scatter_reduce
+    with the index spread over source's shape, so the forward and the gradients (PyTorch's
+    index_reduce_backward: the same rules, ties of amax/amin sharing) are that row's."""
+    name = "index_reduce"
+    signature = ("index_reduce(Tensor input, int dim, Any index, Any source, str reduce, *, "
+                 "bool include_self=True) -> Tensor")
+    method = inplace = True
+    saves = (0, 1, "out")
+    saves_params = True
+    node = "IndexReduceBackward0"
+    wrap_dims = False
+    formula = call("dim", "reduce", "include_self")
+
+    def forward(xp, x, source, index, dim, reduce, include_self):
+        return TABLE["scatter_reduce"].forward(xp, x, source, _spread(xp, index, source.shape, dim), dim, reduce,
+                                               include_self)
+
+    def backward(F, ctx, g, x, source, out, index, dim, reduce, include_self):
+        spread = _spread(F.xp, index, ctx.shapes[1], dim)
+        return TABLE["scatter_reduce"].backward(F, ctx, g, x, source, out, spread, dim, reduce, include_self)
+
+    def call(input, dim, index, source, reduce, include_self):
+        tensor_argument(index, "index_reduce", "index", 3)  # (a list is not a tensor to PyTorch here)
+        tensor_argument(source, "index_reduce", "source", 4)
+        if reduce not in ("prod", "mean", "amax", "amin"):
+            raise RuntimeError(f"index_reduce(): Expected reduce to be one of prod, mean, amax or amin but got "
+                               f"{reduce}.")
+        d = wrap_dim(dim, input.array.ndim)
+        host = _checked_slices("index_reduce_", input, d, index, source)
+        if _first_outside(host, _lifted(input.array.shape)[d]) is not None:
+            raise IndexError("index out of range in self")
+        if input.array.dtype.kind == "b":
+            raise NotImplementedError('"index_func_" not implemented for \'Bool\'')
+        return run_op(IndexReduce, (input, source), {"index": _on_device(host, input), "dim": d, "reduce": reduce,
+                                                     "include_self": include_self})
+
+
+def _spread(xp, index, shape, dim):
+    """The 1-d `index` along `dim`, broadcast to source's `shape` (a 0-d source as one of shape
+    (1,)): scatter_reduce's index for the same writes."""
+    shape = _lifted(shape)
+    return xp.broadcast_to(index.reshape((1,) * dim + (-1,) + (1,) * (len(shape) - dim - 1)), shape)
 
 
 class IndexCopy(Op):

@@ -1,5 +1,5 @@
-"""Op cases of the indexed writes (engine/ops/indexing.py): index_add, index_copy, index_fill,
-scatter_add and masked_scatter, out of place, in place on a non-leaf and in place on a view (the
+"""Op cases of the indexed writes (engine/ops/indexing.py): index_add, index_reduce, index_copy,
+index_fill, scatter_add and masked_scatter, out of place, in place on a non-leaf and in place on a view (the
 base's node is then CopySlices); see tests/engine/ops/op_cases.py for what a case is. Node names are
 PyTorch 2.13's for the same expression. index_copy has no case with a repeated index: PyTorch's
 formula gives every source slice a gradient, also one that was overwritten, which finite
@@ -7,7 +7,7 @@ differences do not (tests/engine/ops/test_idx_ops.py checks it against PyTorch's
 import numpy as np
 
 import autodiff.engine as ad
-from op_cases import C, gen_each, mask, normal, on_copy
+from op_cases import C, distinct, gen_each, mask, normal, on_copy, with_zeros
 
 _I = ad.tensor  # index tensors (int64)
 
@@ -192,3 +192,51 @@ def _put_on_row(x, s):
     y = x * 1
     y[1].put_(_I([0, 2]), s)
     return y
+
+
+# ================================================================ index_reduce
+
+def np_index_reduce(x, dim, index, src, reduce, include_self=True):
+    """Each slice's values gathered in a list, then reduced: the definition, element by element."""
+    out = x.copy()
+    target, values = _moved(out, dim), _moved(src.reshape(src.shape or (1,)), dim)
+    got = {}
+    for i, k in enumerate(index):
+        for pos in np.ndindex(values.shape[1:]):
+            got.setdefault((k,) + pos, []).append(values[(i,) + pos])
+    for where, vs in got.items():
+        vs = ([target[where]] if include_self else []) + vs
+        target[where] = {"prod": np.prod, "mean": np.mean, "amax": np.max, "amin": np.min}[reduce](vs)
+    return out
+
+
+def _all_distinct(rng, shapes):
+    """Inputs with all their values distinct from each other (no ties for amax/amin)."""
+    flat = distinct(rng, (sum(int(np.prod(s)) for s in shapes),))
+    cut = np.cumsum([int(np.prod(s)) for s in shapes])[:-1]
+    return [part.reshape(s) for part, s in zip(np.split(flat, cut), shapes)]
+
+
+_IR = np.array([3, 0, 3])  # dim 1 of a (2, 4) tensor: a repeat, and columns nothing is reduced into
+
+for _reduce in ("prod", "mean", "amax", "amin"):
+    for _self in (True, False):
+        C("index_reduce", f"{_reduce}_{'self' if _self else 'no_self'}",
+          (lambda r, s: lambda x, src: x.index_reduce(1, _I(_IR), src, r, include_self=s))(_reduce, _self),
+          [(2, 4), (2, 3)], (lambda r, s: lambda x, src: np_index_reduce(x, 1, _IR, src, r, s))(_reduce, _self),
+          "IndexReduceBackward0", gen=_all_distinct if _reduce in ("amax", "amin") else None)
+
+C("index_reduce", "prod_zeros", lambda x, s: ad.index_reduce(x, 0, _I([1, 1, 0], dtype=ad.int32), s, "prod"),
+  [(2, 3), (3, 3)], lambda x, s: np_index_reduce(x, 0, [1, 1, 0], s, "prod"), "IndexReduceBackward0",
+  gen=gen_each(with_zeros(0, 4), with_zeros(1, 4, 6)))
+C("index_reduce", "scalar", lambda x, s: x.index_reduce(0, _I([0]), s, "mean"), [(), ()],
+  lambda x, s: np_index_reduce(x, 0, [0], s, "mean"), "IndexReduceBackward0")
+C("index_reduce", "middle_dim_amax", lambda x, s: x.index_reduce(-2, _I([1, 1]), s, "amax", include_self=False),
+  [(2, 3, 2), (2, 2, 2)], lambda x, s: np_index_reduce(x, 1, [1, 1], s, "amax", False), "IndexReduceBackward0",
+  gen=_all_distinct)
+C("index_reduce", "inplace_amin", on_copy(lambda y, s: y.index_reduce_(0, _I([2, 0]), s, "amin")),
+  [(3, 2), (2, 2)], lambda x, s: np_index_reduce(x, 0, [2, 0], s, "amin"), "IndexReduceBackward0",
+  gen=_all_distinct)
+C("index_reduce", "inplace_on_view", _on_view(lambda v, s: v.index_reduce_(1, _I([0, 0]), s, "prod")),
+  [(2, 3), (2, 2)], _np_on_view(lambda v, s: np_index_reduce(v, 1, [0, 0], s, "prod")),
+  "torch::autograd::CopySlices")
