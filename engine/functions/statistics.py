@@ -502,3 +502,6 @@ def _outer_edges(input, points, range):
                                f"dimension {d}")
         outer.append((lo - 0.5, hi + 0.5) if lo == hi else (lo, hi))
     return outer
+
+
+Tensor.histogram = histogram  # a method too (PyTorch has no Tensor.histogramdd)

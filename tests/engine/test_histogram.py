@@ -106,3 +106,12 @@ def test_refusals(call, error, message):
     with pytest.raises(error) as e:
         call()
     assert str(e.value) == message
+
+
+def test_histogram_is_a_tensor_method_too():
+    """x.histogram(...) is torch.histogram(x, ...), as PyTorch's Tensor has it (histogramdd it has not)."""
+    data = np.array([1.0, 2.0, 1.0, 4.0, 3.5])
+    hist, edges = E.tensor(data).histogram(3)
+    expected, expected_edges = np.histogram(data, 3)
+    assert hist.tolist() == expected.tolist() and np.allclose(edges.numpy(), expected_edges)
+    assert not hasattr(E.Tensor, "histogramdd")
