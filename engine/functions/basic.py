@@ -360,6 +360,8 @@ def to(input, *args, device=None, dtype=None, copy=False, non_blocking=False, me
         d = _dt.as_dtype(dtype)
         if d.np != out.array.dtype:
             out = apply(_op["to_dtype"], out, dtype=d.np)
+            if out._rg and d.np.kind not in "fc":  # integers and bools carry no gradient: no history (PyTorch's)
+                out = make_tensor(out.array, out.device)
     if device is not None:
         dev = _backend.device(device)
         if dev is not out.device:

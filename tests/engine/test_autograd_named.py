@@ -82,3 +82,14 @@ def test_to_with_copy_is_a_copy_under_pytorchs_node():
     (y * 3).sum().backward()
     assert np.array_equal(x.grad.numpy(), np.full((2, 2), 3.0))
     assert x.to(E.float64) is x and x.to("cpu") is x
+
+
+def test_a_conversion_to_integers_or_bools_has_no_history():
+    """x.long(), x.int(), x.bool(), x.to(int32) of a tensor that requires grad: a tensor without
+    grad_fn that does not require grad, as PyTorch's (integers carry no gradient); float casts keep
+    ToCopyBackward0."""
+    x = ad.tensor([1.5, -2.0], requires_grad=True)
+    for y in (x.long(), x.int(), x.bool(), x.to(ad.int32), x.byte()):
+        assert not y.requires_grad and y.grad_fn is None and y.is_leaf
+    assert x.long().tolist() == [1, -2]
+    assert x.to(ad.float32).grad_fn.name() == "ToCopyBackward0"
