@@ -119,44 +119,8 @@ class Tensor(TensorBase, metaclass=_TensorType):
         """This tensor in other's dtype (itself when it has it already), as PyTorch's type_as."""
         return self.to(other.dtype)
 
-    def float(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "float")
-        return _fn.to(self, dtype=_dt.float32, memory_format=memory_format)
-
-    def double(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "double")
-        return _fn.to(self, dtype=_dt.float64, memory_format=memory_format)
-
-    def half(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "half")
-        return _fn.to(self, dtype=_dt.float16, memory_format=memory_format)
-
-    def long(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "long")
-        return _fn.to(self, dtype=_dt.int64, memory_format=memory_format)
-
-    def int(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "int")
-        return _fn.to(self, dtype=_dt.int32, memory_format=memory_format)
-
-    def bool(self, memory_format=_dt.preserve_format):
-        _dt.check_memory_format(memory_format, "bool")
-        return _fn.to(self, dtype=_dt.bool_, memory_format=memory_format)
-
-    def byte(self, memory_format=_dt.preserve_format):
-        """Converted to uint8."""
-        _dt.check_memory_format(memory_format, "byte")
-        return _fn.to(self, dtype=_dt.uint8, memory_format=memory_format)
-
-    def char(self, memory_format=_dt.preserve_format):
-        """Converted to int8."""
-        _dt.check_memory_format(memory_format, "char")
-        return _fn.to(self, dtype=_dt.int8, memory_format=memory_format)
-
-    def short(self, memory_format=_dt.preserve_format):
-        """Converted to int16."""
-        _dt.check_memory_format(memory_format, "short")
-        return _fn.to(self, dtype=_dt.int16, memory_format=memory_format)
+    # x.float(), x.double(), x.half(), x.long(), x.int(), x.bool(), x.byte() (uint8), x.char() (int8),
+    # x.short() (int16): `to` that dtype, with PyTorch's check of memory_format (_cast, after the class)
 
     def __repr__(self):
         if self.__dict__.get("_is_parameter"):  # nn.Parameter, as PyTorch prints one
@@ -585,3 +549,19 @@ def Variable(data, requires_grad=False, volatile=False):
             raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
         out.requires_grad_(True)
     return out
+
+
+def _cast(name, dtype):
+    """Tensor.<name>(memory_format=...): this tensor in `dtype` (itself when it has it already)."""
+    def method(self, memory_format=_dt.preserve_format):
+        _dt.check_memory_format(memory_format, name)
+        return _fn.to(self, dtype=dtype, memory_format=memory_format)
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"This tensor converted to {dtype.name}."
+    return method
+
+
+for _name, _dtype in (("float", _dt.float32), ("double", _dt.float64), ("half", _dt.float16), ("long", _dt.int64),
+                      ("int", _dt.int32), ("bool", _dt.bool_), ("byte", _dt.uint8), ("char", _dt.int8),
+                      ("short", _dt.int16)):
+    setattr(Tensor, _name, _cast(_name, _dtype))
