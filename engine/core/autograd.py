@@ -420,10 +420,45 @@ def _execute(heap, buffers, deps, needed, targets, inputs, captured, borrowed,
                     and g.size > 1 and not any(g.strides):
                 g = g.reshape(-1)[0]  # the same value everywhere: work with that one number
                 uniform = True
-            if node.saved is None and not node.params:  # (nothing kept: add's, the commonest, without a call)
-                grads = node.op.backward(F, node, g)
+            # the gradients of the node's inputs by its row's backward, from what it saved (checked:
+            # unchanged since), freed after unless the graph is retained
+            op, params, saved = node.op, node.params, node.saved
+            if params:
+                keeps = op.saves_params  # (index data is always a parameter: a row without any keeps none)
+                if keeps and (keeps is True or keeps(params)):
+                    _use_saved_params(node, retain_graph)
+            if saved is None:  # the row saves nothing (add, the commonest)
+                grads = op.backward(F, node, g, **params) if params else op.backward(F, node, g)
             else:
-                grads = _backward_of(node, F, g, arrays, create_graph, retain_graph)
+                if saved.__class__ is tuple:  # numbers only, kept as they are
+                    pass
+                elif arrays and saved.__class__ is list:
+                    # _unpack's arrays, the common cases inline; where it would raise, it does
+                    values = []
+                    for kind, v, version, producer in saved:
+                        if kind == SAVED_VALUE:
+                            values.append(v)
+                        elif kind == SAVED_TENSOR and v._vc[0] == version and (
+                                producer is None or v._fn is not None or v._rg):
+                            values.append(v.array)
+                        elif kind == SAVED_OUTPUT and v[1][0] == version:  # an output, unchanged
+                            values.append(v[0])
+                        else:
+                            values = _unpack(node, False)
+                            break
+                    saved = values
+                else:
+                    saved = _unpack(node, create_graph)
+                if params:
+                    grads = op.backward(F, node, g, *saved, **params)
+                elif (k := len(saved)) == 1:  # a fixed-argument call stays in the interpreter's fast path
+                    grads = op.backward(F, node, g, saved[0])
+                elif k == 2:
+                    grads = op.backward(F, node, g, saved[0], saved[1])
+                else:
+                    grads = op.backward(F, node, g, *saved)
+                if not retain_graph:
+                    node.saved = RELEASED  # freed (Node.release, inline)
             if hooked is not None and hooked.post:
                 grads = _after_node(node, F, g, grads, uniform, create_graph, borrowed)
                 uniform = False
@@ -494,48 +529,6 @@ def _checked(node, F, g, grads):
 # hooks of torch.autograd.graph ask (will this node run in this backward?)
 GRAPH_TASKS = []
 _task_ids = itertools.count()
-
-
-def _backward_of(node, F, g, arrays, create_graph, retain_graph):
-    """The gradients of a node's inputs by its row's backward, from what the node saved (checked:
-    unchanged since), which is freed after unless the graph is retained."""
-    op = node.op
-    params = node.params
-    if params:  # (index data is always a parameter: a row without any keeps none)
-        keeps = op.saves_params
-        if keeps and (keeps is True or keeps(params)):
-            _use_saved_params(node, retain_graph)
-    saved = node.saved
-    if saved is None:  # the row saves nothing
-        return op.backward(F, node, g, **params) if params else op.backward(F, node, g)
-    if arrays and saved.__class__ is list:
-        # _unpack's arrays, the common cases inline (this runs once per node); where it would raise, it does
-        values = []
-        for kind, v, version, producer in saved:
-            if kind == SAVED_VALUE:
-                values.append(v)
-            elif kind == SAVED_TENSOR and v._vc[0] == version and (producer is None or v._fn is not None or v._rg):
-                values.append(v.array)
-            elif kind == SAVED_OUTPUT and v[1][0] == version:  # an output, unchanged
-                values.append(v[0])
-            else:
-                values = _unpack(node, False)
-                break
-        saved = values
-    elif saved.__class__ is not tuple:  # (a tuple: numbers only, as they are)
-        saved = _unpack(node, create_graph)
-    k = len(saved)
-    if params:
-        grads = op.backward(F, node, g, *saved, **params)
-    elif k == 1:  # a fixed-argument call stays in the interpreter's fast path
-        grads = op.backward(F, node, g, saved[0])
-    elif k == 2:
-        grads = op.backward(F, node, g, saved[0], saved[1])
-    else:
-        grads = op.backward(F, node, g, *saved)
-    if not retain_graph:
-        node.saved = RELEASED  # freed (Node.release, inline: this runs once per node)
-    return grads
 
 
 def _at_leaf(node, g, targets, inputs, captured, create_graph, borrowed, accumulate):

@@ -219,8 +219,8 @@ def run_op(op, args, params):
     node.op, node.params = op, params or NO_PARAMS
     node.pre_hooks = node.retain = None
     edge = t._fn or (accumulator_of(t) if t._base is None else edge_of_leaf(t))
-    node.inputs = (edge,) if at == 0 else (edge, None) if at == 1 else (None, edge)
-    needs = node.needs = _ONE_WANTED if at == 0 else _FIRST_WANTED if at == 1 else _SECOND_WANTED
+    node.inputs = (edge, None) if at == 1 else (edge,) if at == 0 else (None, edge)
+    needs = node.needs = _WANTED[at]
     meta = SCALAR_META.get(x.__class__) if out.__class__ is x.__class__ else None  # (a numpy scalar's, made once)
     if meta is not None:
         node.shapes, node.dtypes, node.out_shape, node.out_dtype = meta[at]
@@ -467,7 +467,8 @@ def edge_of_leaf(a):
     return None
 
 
-_ONE_WANTED, _FIRST_WANTED, _SECOND_WANTED = (True,), (True, False), (False, True)
+# which inputs of a one-tensor call want a gradient: the tensor alone (at 0), first (1), second (2)
+_WANTED = ((True,), (True, False), (False, True))
 
 
 
