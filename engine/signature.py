@@ -260,13 +260,15 @@ def _tensor_lines(row, layout, name):
     lines = []
     emit = lines.append
     tensors, first = layout.tensors, layout.first
+    position = {p.name: k + 1 for k, p in enumerate(layout.params)}  # (PyTorch's, counted from 1)
     if len(tensors) >= 2:
         names_ = ", ".join(p.name for p in tensors)
+        named = (name, tuple((p.name, position[p.name]) for p in tensors))
         emit(f"    if not ({' and '.join(f'isinstance({p.name}, Tensor)' for p in tensors)}):")  # (tensors stay)
-        emit(f"        {names_}, = operands({names_})")
+        emit(f"        {names_}, = operands({names_}, named={named!r})")
     elif tensors:
         emit(f"    if not isinstance({first}, Tensor):")
-        emit(f"        {first} = tensor_in({first}, {first!r})")
+        emit(f"        {first} = tensor_in({first}, {first!r}, {name!r}, {position[first]})")
     if row.to_float and len(tensors) == 1:  # an integral input: the default dtype (a float64 scalar needs no look)
         emit(f"    _x = {first}.array")
         emit("    if _x.__class__ is not float64 and _x.dtype.kind in 'biu':")
@@ -276,7 +278,7 @@ def _tensor_lines(row, layout, name):
             emit(f"    if {p.name} is not None and not isinstance({p.name}, Tensor):")
             emit(f"        {p.name} = as_tensor_like({p.name}, {first})")
         elif p.type == "Tensor[]":
-            emit(f"    {p.name} = tensor_list({p.name}, {name!r})")
+            emit(f"    {p.name} = tensor_list({p.name}, {name!r}, {p.name!r}, {layout.params.index(p) + 1})")
     return lines
 
 
@@ -324,7 +326,10 @@ _CHECKS = {"int": ("{0}.__class__ is not int", "int"),
            "int[]": ("{0}.__class__ is not int and ({0}.__class__ is not tuple or not _all(v.__class__ is int for v in {0}))",
                      "tuple of ints"),
            "float": ("{0}.__class__ is not float", "float"),
-           "str": ("{0}.__class__ is not str", "str")}
+           "str": ("{0}.__class__ is not str", "str"),
+           # (a tensor is left to the row: clamp and its kin take tensor bounds too)
+           "Scalar": ("{0}.__class__ is not int and {0}.__class__ is not float and not isinstance({0}, Tensor)",
+                      "Number")}
 
 
 def _param_source(p):

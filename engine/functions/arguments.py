@@ -9,7 +9,7 @@ from .. import backend as _backend
 from ..core.tensor import TensorBase as Tensor, array_module
 from ..host_data import is_number as _is_number
 from ..ops.table import dims_text, reduction_dims, result_dtype  # noqa: F401  (for the functions)
-from .creation import tensor
+from .creation import not_a_tensor, number_arg, tensor  # noqa: F401  (not_a_tensor: for the functions)
 
 
 def as_tensor_like(x, like):
@@ -19,10 +19,16 @@ def as_tensor_like(x, like):
     return tensor(x, device=like.device if isinstance(like, Tensor) else None)
 
 
-def operands(*values):
+def operands(*values, named=None):
     """Several operands of one op: tensors stay, Python numbers stay (weakly typed, PyTorch's wrapped
     scalars) where one of them is a tensor, None stays (an optional one left out), the rest -- lists,
-    arrays -- become tensors on the first tensor's device (the first value itself when none is one)."""
+    arrays -- become tensors on the first tensor's device (the first value itself when none is one).
+    `named`, (function name, ((parameter name, position), ...)), marks them all required: anything
+    that is none of these (None, a string) is PyTorch's TypeError naming the parameter."""
+    if named is not None:
+        for v, (name, position) in zip(values, named[1]):
+            if not (isinstance(v, (Tensor, list, tuple, numpy.ndarray)) or _is_number(v)):
+                raise not_a_tensor(v, named[0], name, position)
     like = None
     for v in values:
         if isinstance(v, Tensor):
@@ -35,12 +41,17 @@ def operands(*values):
                  for v in values)
 
 
-def tensor_in(x, name="input"):
+def tensor_in(x, name="input", fname=None, position=None):
+    """`x` as a tensor: numbers, lists and arrays made one; anything else refused (in PyTorch's words
+    where the function's name and the parameter's position are given)."""
     if isinstance(x, Tensor):
         return x
     if _is_number(x) or isinstance(x, (list, tuple, numpy.ndarray)):
         return tensor(x)
+    if fname is not None:
+        raise not_a_tensor(x, fname, name, position)
     raise TypeError(f"{name} must be a tensor, not {type(x).__name__}")
+
 
 
 
@@ -67,13 +78,19 @@ def t_dims(input, name):
     return {"dim0": 0, "dim1": 1 if nd == 2 else 0}
 
 
-def tensor_list(tensors, name):
-    if isinstance(tensors, Tensor):
-        tensors = list(tensors)
-    if not isinstance(tensors, (list, tuple)) or len(tensors) == 0:
-        raise RuntimeError(f"{name}(): expected a non-empty list of Tensors")
-    first = next((x for x in tensors if isinstance(x, Tensor)), None)
-    return [as_tensor_like(x, first) for x in tensors]
+def tensor_list(tensors, fname, name="tensors", position=1, empty=None):
+    """A Tensor[] argument (the `position`-th, from 1) as a list: a list or tuple of tensors and
+    nothing else -- a tensor, a number or a nested list in it is PyTorch's TypeError, an empty one
+    its error `empty` (fname(): expected a non-empty list of Tensors, unless given)."""
+    if not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{fname}(): argument '{name}' (position {position}) must be tuple of Tensors, "
+                        f"not {type(tensors).__name__}")
+    for i, t in enumerate(tensors):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but got {type(t).__name__}")
+    if not tensors:
+        raise empty or RuntimeError(f"{fname}(): expected a non-empty list of Tensors")
+    return list(tensors)
 
 
 def index_key(x, key):
@@ -143,7 +160,7 @@ def checked_index(x, key):
 
 
 def checked(value, what, fname, name):
-    """An argument of PyTorch type `what` ("int", "tuple of ints", "float", "str") as the function
+    """An argument of PyTorch type `what` ("int", "tuple of ints", "float", "str", "Number") as the function
     takes it -- a whole number of another kind (numpy's, an integer tensor of one element) as an int,
     a list as a tuple, an int as a float -- or PyTorch's TypeError."""
     if what == "int" or what == "tuple of ints":
@@ -161,4 +178,6 @@ def checked(value, what, fname, name):
             return float(value.item())
     elif what == "str" and isinstance(value, str):
         return value
+    elif what == "Number":  # (a Scalar: taken as it is -- a number, a numpy one, a tensor of one element)
+        return number_arg(value, fname, name)
     raise TypeError(f"{fname}(): argument '{name}' must be {what}, not {type(value).__name__}")

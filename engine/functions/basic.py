@@ -19,6 +19,7 @@ from ..core.tensor import (TensorBase, apply, make_tensor, array_module, wrap_di
 from ..host_data import is_number as _is_number
 from ..ops import TABLE as _op, is_basic_key as _is_basic_key
 from .arguments import as_tensor_like, operands, tensor_in, dims_text, shape_args, t_dims, index_key, checked_index
+from .arguments import checked, not_a_tensor, number_arg
 from ..ops.shapes import infer_shape
 from .creation import _filled
 from ..generator import numpy_draws
@@ -46,7 +47,9 @@ def bernoulli(input, p=None, generator=None):
     """1 with probability p (the input's values), else 0, elementwise (no gradient reaches p).
 
     1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
-    input = tensor_in(input)
+    input = tensor_in(input, "input", "bernoulli", 1)
+    if p is not None:
+        p = number_arg(p, "bernoulli", "p", 2)
     probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
     out = apply(_op["bernoulli"], probs, draws=_uniform_like(input).astype(input.array.dtype))
     return out if p is None else out.detach()
@@ -96,14 +99,14 @@ def clamp_min(input, min):
     """Each element at least min."""
     if isinstance(min, Tensor):
         return _op["clamp_tensors"].call(tensor_in(input), min, None, "ClampMinBackward1")
-    return apply(_op["clamp"], tensor_in(input), min=min, name="ClampMinBackward0")
+    return apply(_op["clamp"], tensor_in(input), min=number_arg(min, "clamp_min", "min", 2), name="ClampMinBackward0")
 
 
 def clamp_max(input, max):
     """Each element at most max."""
     if isinstance(max, Tensor):
         return _op["clamp_tensors"].call(tensor_in(input), None, max, "ClampMaxBackward1")
-    return apply(_op["clamp"], tensor_in(input), max=max, name="ClampMaxBackward0")
+    return apply(_op["clamp"], tensor_in(input), max=number_arg(max, "clamp_max", "max", 2), name="ClampMaxBackward0")
 
 
 # ----------------------------------------------------------------- reductions
@@ -125,11 +128,13 @@ def equal(input, other):
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_in(input), tensor_in(other)
+    rtol, atol = checked(rtol, "float", "allclose", "rtol"), checked(atol, "float", "allclose", "atol")
     return bool(array_module(a.device).allclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan))
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     a, b = tensor_in(input), tensor_in(other)
+    rtol, atol = checked(rtol, "float", "isclose", "rtol"), checked(atol, "float", "isclose", "atol")
     return make_tensor(array_module(a.device).isclose(a.array, b.array, rtol=rtol, atol=atol, equal_nan=equal_nan), a.device)
 
 
@@ -317,14 +322,20 @@ def _copy(input, src):
 
 
 def fill_(input, value):
-    return inplace(input, _fill, value)
+    if not isinstance(input, TensorBase):
+        raise not_a_tensor(input, "fill_", "input", 1)
+    return inplace(input, _fill, number_arg(value, "fill_", "value", 2))
 
 
 def zero_(input):
+    if not isinstance(input, TensorBase):
+        raise not_a_tensor(input, "zero_", "input", 1)
     return inplace(input, _fill, 0, name="ZeroBackward0")
 
 
 def copy_(input, src):
+    if not isinstance(input, TensorBase):
+        raise not_a_tensor(input, "copy_", "input", 1)
     return inplace(input, _copy, src)
 
 

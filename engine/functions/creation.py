@@ -134,6 +134,7 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
+    fill_value = number_arg(fill_value, "full", "fill_value", 2)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     default = (_dt.bool_ if isinstance(fill_value, (bool, numpy.bool_)) else
@@ -142,9 +143,27 @@ def full(size, fill_value, dtype=None, device=None, requires_grad=False):
                    fill_value, dtype, device, requires_grad, default)
 
 
+def number_arg(value, fname, name, position=None):
+    """A Scalar argument (PyTorch's Number) as it is -- a number, a numpy one, a tensor of one
+    element -- or PyTorch's TypeError naming the parameter (and its position, where given)."""
+    if isinstance(value, (bool, int, float, complex, numpy.number, numpy.bool_)) or (
+            isinstance(value, Tensor) and value.array.size == 1):
+        return value
+    where = f" (position {position})" if position is not None else ""
+    raise TypeError(f"{fname}(): argument '{name}'{where} must be Number, not {type(value).__name__}")
+
+
+def not_a_tensor(x, fname, name, position):
+    """PyTorch's TypeError for a value that cannot stand for the tensor parameter `name` (here, the
+    lowest of the functions' modules, so that every family can raise it)."""
+    return TypeError(f"{fname}(): argument '{name}' (position {position}) must be Tensor, not {type(x).__name__}")
+
+
 def _like(x, value, dtype, device, requires_grad, memory_format=None, fname="zeros_like"):
     """A tensor of x's shape filled with value; memory_format is taken as PyTorch takes it (its rank
     checked), and asks for nothing more (every tensor here is row-major: engine/dtypes.py's MemoryFormat)."""
+    if not isinstance(x, Tensor):
+        raise not_a_tensor(x, fname, "input", 1)
     _dt.check_memory_format(memory_format, fname, x.dim())
     return _filled((tuple(x.shape),), value, dtype if dtype is not None else x.dtype,
                    device if device is not None else x.device, requires_grad)
@@ -163,6 +182,7 @@ def empty_like(input, dtype=None, device=None, requires_grad=False, memory_forma
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
+    fill_value = number_arg(fill_value, "full_like", "fill_value", 2)
     return _like(input, fill_value, dtype, device, requires_grad, memory_format, "full_like")
 
 
@@ -341,6 +361,8 @@ def poisson(input, generator=None):
     """Poisson random counts with the input's values as rates.
 
     In the input's dtype; no gradient reaches the rates (PyTorch's zeros, PoissonBackward0)."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(input, "poisson", "input", 1)
     _check_floating(input.dtype, "poisson_cpu")
     rate = _backend.backend_for(input.device).to_host(input.detach().array).astype(numpy.float64)
     if not bool(numpy.all(rate >= 0)):
@@ -409,12 +431,16 @@ def randint_like(input, low=None, high=None, *, dtype=None, layout=None, device=
 
 
 def rand_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(input, "rand_like", "input", 1)
     _dt.check_memory_format(memory_format, "rand_like", input.dim())
     return rand(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
 
 
 def randn_like(input, dtype=None, device=None, requires_grad=False, memory_format=None):
+    if not isinstance(input, Tensor):
+        raise not_a_tensor(input, "randn_like", "input", 1)
     _dt.check_memory_format(memory_format, "randn_like", input.dim())
     return randn(tuple(input.shape), dtype=dtype or input.dtype, device=device or input.device,
                  requires_grad=requires_grad)

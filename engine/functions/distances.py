@@ -10,7 +10,7 @@ import math
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
 from ..core.tensor import TensorBase as Tensor, apply, broadcast_shapes
-from .arguments import tensor_in, as_tensor_like
+from .arguments import checked, tensor_in, as_tensor_like
 from .basic import to as _to
 from .surface import made
 from ..ops.linalg import same_dtype as _same_dtype, scalar_name as _scalar_name
@@ -34,6 +34,7 @@ def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     (..., r1, r2), batch dims broadcast."""
     x1 = tensor_in(x1, "x1")
     x2 = as_tensor_like(x2, x1)
+    p = checked(p, "float", "cdist", "p")
     if compute_mode not in _COMPUTE_MODES:
         raise ValueError(f"{compute_mode} is not a valid value for compute_mode")
     mode = _COMPUTE_MODES[compute_mode]
@@ -66,6 +67,7 @@ def pairwise_distance(x1, x2, p=2.0, eps=1e-6, keepdim=False):
     norm(x1 - x2 + eps, p, -1, keepdim)."""
     x1 = tensor_in(x1, "x1")
     x2 = as_tensor_like(x2, x1)
+    p, eps = checked(p, "float", "pairwise_distance", "p"), checked(eps, "float", "pairwise_distance", "eps")
     nd = max(x1.array.ndim, x2.array.ndim)
     d = _sub(x1, x2)
     if d.array.dtype.kind != "f":  # an integer difference plus a float eps: the default dtype

@@ -9,7 +9,7 @@ from ..core.inplace import inplace, update
 from ..core.op import TABLE
 from ..core.tensor import TensorBase, run_op, wrap_dim, NO_PARAMS
 from ..signature import make_function, call_signature
-from .arguments import as_tensor_like, checked, operands, reduction_dims, tensor_in, tensor_list
+from .arguments import as_tensor_like, checked, not_a_tensor, operands, reduction_dims, tensor_in, tensor_list
 
 __all__ = ["made", "inplace_variant"]
 
@@ -130,10 +130,14 @@ def inplace_variant(function, name, ufunc=None):
     that records nothing then runs it in the input's memory (core/inplace.py's update)."""
     if ufunc is None:
         def variant(input, *args, **kwargs):
+            if not isinstance(input, TensorBase):  # (only a tensor has memory to write into)
+                raise not_a_tensor(input, name, "input", 1)
             return inplace(input, function, *args, **kwargs)
     else:
         def variant(input, *args, **kwargs):
-            if len(args) == 1 and not kwargs and isinstance(input, TensorBase) and update(input, ufunc, args[0]):
+            if not isinstance(input, TensorBase):
+                raise not_a_tensor(input, name, "input", 1)
+            if len(args) == 1 and not kwargs and update(input, ufunc, args[0]):
                 return input
             return inplace(input, function, *args, **kwargs)
     variant.__name__ = variant.__qualname__ = name

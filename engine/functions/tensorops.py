@@ -16,6 +16,7 @@ from ..core.tensor import TensorBase as Tensor, broadcast_shapes, make_tensor, r
 from ..ops import TABLE
 from ..ops.indexing import dtype_word
 from ..ops.table import refuse_dtype
+from .arguments import tensor_list
 from .surface import made
 
 reshape, unsqueeze, expand, cat, stack = (made(n) for n in ("reshape", "unsqueeze", "expand", "cat", "stack"))
@@ -36,13 +37,7 @@ def _tensors(args, fname):
 
 def _tensor_list(tensors, fname):
     """The `tensors` argument of hstack & co.: a list or tuple of tensors, not empty."""
-    if not isinstance(tensors, (list, tuple)):
-        raise TypeError(f"{fname}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
-                        f"{type(tensors).__name__}")
-    items = _tensors((tensors,), fname)
-    if not items:
-        raise RuntimeError(f"{fname} expects a non-empty TensorList")
-    return items
+    return tensor_list(tensors, fname, empty=RuntimeError(f"{fname} expects a non-empty TensorList"))
 
 
 # ------------------------------------------------------------------------ broadcasting, grids

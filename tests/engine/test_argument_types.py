@@ -1,0 +1,79 @@
+"""Arguments of the wrong kind get PyTorch's TypeError naming the parameter -- not numpy's words
+("could not convert string to float", "ufunc 'minimum' did not contain a loop") nor Python's
+("'str' object has no attribute 'requires_grad'"). The messages are PyTorch 2.13's, checked there.
+"""
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import autodiff.engine as E
+
+x = E.ones(2, 3)
+
+CASES = [
+    # a Scalar (Number) parameter given something else
+    (lambda: E.add(x, x, alpha="s"), "add(): argument 'alpha' must be Number, not str"),
+    (lambda: E.add(x, x, alpha=None), "add(): argument 'alpha' must be Number, not NoneType"),
+    (lambda: E.add(x, x, alpha=[2]), "add(): argument 'alpha' must be Number, not list"),
+    (lambda: E.full((2,), "s"), "full(): argument 'fill_value' (position 2) must be Number, not str"),
+    (lambda: E.full((2,), None), "full(): argument 'fill_value' (position 2) must be Number, not NoneType"),
+    (lambda: E.full_like(x, "s"), "full_like(): argument 'fill_value' (position 2) must be Number, not str"),
+    (lambda: x.clone().fill_("s"), "fill_(): argument 'value' (position 2) must be Number, not str"),
+    (lambda: E.clamp_max(x, "s"), "clamp_max(): argument 'max' (position 2) must be Number, not str"),
+    (lambda: E.clamp_min(x, "s"), "clamp_min(): argument 'min' (position 2) must be Number, not str"),
+    (lambda: E.bernoulli(x, "s"), "bernoulli(): argument 'p' (position 2) must be Number, not str"),
+    (lambda: E.addcmul(x, x, x, value="v"), "addcmul(): argument 'value' must be Number, not str"),
+    (lambda: E.allclose(x, x, "s"), "allclose(): argument 'rtol' must be float, not str"),
+    (lambda: E.cdist(x, x, "s"), "cdist(): argument 'p' must be float, not str"),
+    # a Tensor parameter given None or a string
+    (lambda: E.atan2(x, None), "atan2(): argument 'other' (position 2) must be Tensor, not NoneType"),
+    (lambda: E.hypot(x, "s"), "hypot(): argument 'other' (position 2) must be Tensor, not str"),
+    (lambda: E.sin("s"), "sin(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: E.zeros_like("s"), "zeros_like(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: E.randn_like([1.0]), "randn_like(): argument 'input' (position 1) must be Tensor, not list"),
+    (lambda: E.poisson("s"), "poisson(): argument 'input' (position 1) must be Tensor, not str"),
+    # an in-place function's input that is not a tensor
+    (lambda: E.abs_("s"), "abs_(): argument 'input' (position 1) must be Tensor, not str"),
+    (lambda: E.add_(2.0, x), "add_(): argument 'input' (position 1) must be Tensor, not float"),
+    (lambda: E.zero_([1.0]), "zero_(): argument 'input' (position 1) must be Tensor, not list"),
+    # a list of tensors: a tensor, or anything but tensors in it
+    (lambda: E.cat(x, 0), "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"),
+    (lambda: E.stack(x), "stack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"),
+    (lambda: E.cat(iter([x, x])), "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not list_iterator"),
+    (lambda: E.cat([x, 1]), "expected Tensor as element 1 in argument 0, but got int"),
+    (lambda: E.stack([x, x.numpy()]), "expected Tensor as element 1 in argument 0, but got ndarray"),
+    (lambda: E.hstack(x), "hstack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"),
+]
+
+
+@pytest.mark.parametrize("call, message", CASES, ids=[m[:60] for _, m in CASES])
+def test_a_wrong_kind_of_argument_is_a_type_error_in_pytorch_words(call, message):
+    with pytest.raises(TypeError) as info:
+        call()
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("call", [
+    lambda: E.add(x, x, alpha=np.float32(2)),     # a numpy number
+    lambda: E.add(x, x, alpha=E.tensor(2.0)),      # a tensor of one element
+    lambda: E.add(x, x, alpha=2),
+    lambda: E.clamp(x, E.zeros(3), E.ones(3)),     # clamp's tensor bounds (its Scalar? takes tensors too)
+    lambda: E.full((2,), np.int64(3)),
+    lambda: E.cat((x, x)),
+    lambda: E.atan2(x, [1.0, 2.0, 3.0]),           # a list stands for a tensor, as in PyTorch
+    lambda: E.atan2(x, 2.0),                       # a number too
+], ids=["numpy number", "one-element tensor", "int", "clamp tensors", "numpy int fill", "tuple", "list", "number"])
+def test_what_pytorch_accepts_still_goes_through(call):
+    call()
+
+
+def test_the_language_shows_the_message_at_the_call():
+    """End to end: a user's script with a string where a number belongs gets PyTorch's words at the
+    call, no numpy wording and no traceback."""
+    done = subprocess.run([sys.executable, "-m", "autodiff.cli.main", "run", "-c",
+                           "x = ones(2)\ny = clamp_max(x, 'a')"], capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "error: clamp_max(): argument 'max' (position 2) must be Number, not str" in done.stderr
+    assert "line 2" in done.stderr and "ufunc" not in done.stderr and "Traceback" not in done.stderr
