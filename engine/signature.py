@@ -287,13 +287,15 @@ def _check_lines(row, layout, name):
     tensor; dtypes as the array module's."""
     lines = []
     emit = lines.append
-    for p in layout.params:
+    for k, p in enumerate(layout.params):
         check = _CHECKS.get(p.type)
-        if check is not None:
+        if check is not None and not (p.type == "Scalar" and row.call is not None):  # (a call takes its own)
             test, what = check
             guard = f"{p.name} is not None and " if p.optional else ""
+            # PyTorch names the position of an argument given by position: a required one is, as a rule
+            position = f", {k + 1}" if p.required and not p.keyword_only else ""
             emit(f"    if {guard}{test.format(p.name)}:")
-            emit(f"        {p.name} = checked({p.name}, {what!r}, {name!r}, {p.name!r})")
+            emit(f"        {p.name} = checked({p.name}, {what!r}, {name!r}, {p.name!r}{position})")
     for p in layout.params:
         if p.name == "dim" and layout.first is not None and p.type in ("int", "int[]") and row.wrap_dims:
             wrap = "reduction_dims" if p.type == "int[]" else "wrap_dim"
@@ -327,7 +329,8 @@ _CHECKS = {"int": ("{0}.__class__ is not int", "int"),
                      "tuple of ints"),
            "float": ("{0}.__class__ is not float", "float"),
            "str": ("{0}.__class__ is not str", "str"),
-           # (a tensor is left to the row: clamp and its kin take tensor bounds too)
+           # (a tensor is left to the row; a row with a `call` of its own takes its Scalars itself: clamp's
+           # tensor bounds, hardshrink's message)
            "Scalar": ("{0}.__class__ is not int and {0}.__class__ is not float and not isinstance({0}, Tensor)",
                       "Number")}
 

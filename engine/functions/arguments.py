@@ -9,7 +9,8 @@ from .. import backend as _backend
 from ..core.tensor import TensorBase as Tensor, array_module
 from ..host_data import is_number as _is_number
 from ..ops.table import dims_text, reduction_dims, result_dtype  # noqa: F401  (for the functions)
-from .creation import not_a_tensor, number_arg, tensor  # noqa: F401  (not_a_tensor: for the functions)
+from .creation import tensor
+from ..ops.arithmetic import not_a_tensor, number_argument  # noqa: F401  (not_a_tensor: for the functions)
 
 
 def as_tensor_like(x, like):
@@ -64,9 +65,15 @@ def both_tensors(a, b):
     return a, b
 
 
-def shape_args(shape):
+def shape_args(shape, fname="view", name="size"):
+    """A shape given as several whole numbers or as one sequence of them (a one-element integer
+    tensor counts as one), or PyTorch's TypeError."""
     if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
         shape = tuple(shape[0])
+    for s in shape:
+        if s.__class__ is not int and not _whole_number(s):
+            raise TypeError(f"{fname}(): argument '{name}' must be tuple of ints, but found element of type "
+                            f"{type(s).__name__}")
     return tuple(int(s.item()) if isinstance(s, Tensor) else int(s) for s in shape)
 
 
@@ -159,18 +166,28 @@ def checked_index(x, key):
         raise IndexError(f"too many indices for tensor of dimension {nd}")
 
 
-def checked(value, what, fname, name):
+def _whole_number(value):
+    """Whether `value` stands for an int argument: an int (not a bool), a numpy integer, an integer
+    tensor of one element."""
+    return (not isinstance(value, bool) and isinstance(value, (int, numpy.integer))) or (
+        isinstance(value, Tensor) and value.array.dtype.kind in "iu" and value.array.size == 1)
+
+
+def checked(value, what, fname, name, position=None):
     """An argument of PyTorch type `what` ("int", "tuple of ints", "float", "str", "Number") as the function
     takes it -- a whole number of another kind (numpy's, an integer tensor of one element) as an int,
-    a list as a tuple, an int as a float -- or PyTorch's TypeError."""
+    a list as a tuple, an int as a float -- or PyTorch's TypeError (naming the argument's position,
+    from 1, where given)."""
+    where = f" (position {position})" if position is not None else ""
     if what == "int" or what == "tuple of ints":
         if what == "tuple of ints" and isinstance(value, (list, tuple)):
-            items = [checked(v, "int", fname, name) if v.__class__ is not int else v for v in value]
-            return tuple(items)
-        if not isinstance(value, bool) and isinstance(value, (int, numpy.integer)):
-            return int(value)
-        if isinstance(value, Tensor) and value.array.dtype.kind in "iu" and value.array.size == 1:
-            return int(value.item())
+            for v in value:
+                if v.__class__ is not int and not _whole_number(v):
+                    raise TypeError(f"{fname}(): argument '{name}'{where} must be tuple of ints, but found element of type "
+                                    f"{type(v).__name__}")
+            return tuple(v if v.__class__ is int else checked(v, "int", fname, name) for v in value)
+        if _whole_number(value):
+            return int(value.item()) if isinstance(value, Tensor) else int(value)
     elif what == "float":
         if not isinstance(value, bool) and isinstance(value, (int, float, numpy.integer, numpy.floating)):
             return float(value)
@@ -179,5 +196,5 @@ def checked(value, what, fname, name):
     elif what == "str" and isinstance(value, str):
         return value
     elif what == "Number":  # (a Scalar: taken as it is -- a number, a numpy one, a tensor of one element)
-        return number_arg(value, fname, name)
-    raise TypeError(f"{fname}(): argument '{name}' must be {what}, not {type(value).__name__}")
+        return number_argument(fname, name, value, position)
+    raise TypeError(f"{fname}(): argument '{name}'{where} must be {what}, not {type(value).__name__}")

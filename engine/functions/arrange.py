@@ -5,7 +5,7 @@ diag_embed, rows of their own, are their rows' signatures (engine/ops/shapes.py)
 import numpy
 
 from ..core.tensor import wrap_dim, array_module, check_broadcastable
-from .arguments import tensor_in, as_tensor_like, shape_args
+from .arguments import checked, tensor_in, as_tensor_like, shape_args
 from ..ops.shapes import infer_shape
 from .creation import zeros_like, tensor
 from .basic import view, flatten, copy_, getitem
@@ -41,7 +41,7 @@ def tile(input, *sizes, dims=None):
     repeat() with dims padded with leading 1s to the input's number of dims (x.tile(2, 1) as
     x.tile((2, 1)), as the method allows)."""
     input = tensor_in(input)
-    dims = shape_args(sizes if dims is None else (dims,))
+    dims = shape_args(sizes if dims is None else (dims,), "tile", "dims")
     return repeat(input, (1,) * (input.array.ndim - len(dims)) + dims)
 
 
@@ -58,7 +58,7 @@ def diff(input, n=1, dim=-1, prepend=None, append=None):
         raise RuntimeError("diff expects input to be at least one-dimensional")
     if n < 0:
         raise RuntimeError(f"order must be non-negative but got {n}")
-    d = wrap_dim(int(dim), nd)
+    d = wrap_dim(checked(dim, "int", "diff", "dim"), nd)
     joined = [input]
     for name, other in (("prepend", prepend), ("append", append)):
         if other is None:
@@ -109,8 +109,8 @@ def unflatten(input, dim, sizes):
     if not shape:
         raise RuntimeError(f"unflatten got an unexpected error:\nDimension specified as {dim} but tensor has no "
                            f"dimensions")  # (PyTorch's message goes on with its C++ stack)
-    d = wrap_dim(int(dim), input.array.ndim)
-    sizes = shape_args((sizes,))
+    d = wrap_dim(checked(dim, "int", "unflatten", "dim"), input.array.ndim)
+    sizes = shape_args((sizes,), "unflatten", "sizes")
     if not sizes:
         raise RuntimeError("unflatten: sizes must be non-empty")
     try:
@@ -141,7 +141,7 @@ def tensor_split(input, indices_or_sections, dim=0):
             raise RuntimeError(f"tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
                                f"one-dimensional tensor, but got a tensor with {split.array.ndim} dims")
         split = split.item() if split.array.ndim == 0 else split.tolist()
-    d = wrap_dim(int(dim), nd)
+    d = wrap_dim(checked(dim, "int", "tensor_split", "dim"), nd)
     if isinstance(split, (list, tuple)):
         bounds = [0] + [int(i) for i in split] + [None]
     else:
@@ -207,7 +207,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         counts = _counts(repeats)
         if counts.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-        d = wrap_dim(int(dim), input.array.ndim)
+        d = wrap_dim(checked(dim, "int", "repeat_interleave", "dim"), input.array.ndim)
         n = input.array.shape[d]
         if counts.size == 1:
             counts = numpy.full(n, counts.reshape(-1)[0])
@@ -223,7 +223,7 @@ def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
         raise TypeError(f"repeat_interleave(): argument 'repeats' must be int or Tensor, not {type(repeats).__name__}")
     if repeats < 0:
         raise RuntimeError("Repeats must be non-negative")
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "repeat_interleave", "dim"), input.array.ndim)
     expanded = unsqueeze(input, d + 1)
     shape = input.array.shape
     _check_output_size(output_size, shape[d] * repeats)
@@ -259,7 +259,7 @@ def take_along_dim(input, indices, dim=None):
     if indices.array.ndim != nd:
         raise RuntimeError(f"torch.take_along_dim(): input and indices should have the same number of dimensions, "
                            f"but got {nd} dimensions for input, and {indices.array.ndim} dimensions for indices")
-    d = wrap_dim(int(dim), nd)
+    d = wrap_dim(checked(dim, "int", "take_along_dim", "dim"), nd)
     shape, ishape = input.array.shape, indices.array.shape
     check_broadcastable(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)
     index_shape = numpy.broadcast_shapes(shape[:d] + (ishape[d],) + shape[d + 1:], ishape)

@@ -19,7 +19,7 @@ from ..core.tensor import (TensorBase, apply, make_tensor, array_module, wrap_di
 from ..host_data import is_number as _is_number
 from ..ops import TABLE as _op, is_basic_key as _is_basic_key
 from .arguments import as_tensor_like, operands, tensor_in, dims_text, shape_args, t_dims, index_key, checked_index
-from .arguments import checked, not_a_tensor, number_arg
+from .arguments import checked, not_a_tensor, number_argument
 from ..ops.shapes import infer_shape
 from .creation import _filled
 from ..generator import numpy_draws
@@ -49,7 +49,7 @@ def bernoulli(input, p=None, generator=None):
     1 with probability `input` (or p), else 0, elementwise; the result has input's dtype."""
     input = tensor_in(input, "input", "bernoulli", 1)
     if p is not None:
-        p = number_arg(p, "bernoulli", "p", 2)
+        p = number_argument("bernoulli", "p", p, 2)
     probs = input if p is None else _filled((tuple(input.shape),), p, input.dtype, input.device, False)
     out = apply(_op["bernoulli"], probs, draws=_uniform_like(input).astype(input.array.dtype))
     return out if p is None else out.detach()
@@ -99,14 +99,14 @@ def clamp_min(input, min):
     """Each element at least min."""
     if isinstance(min, Tensor):
         return _op["clamp_tensors"].call(tensor_in(input), min, None, "ClampMinBackward1")
-    return apply(_op["clamp"], tensor_in(input), min=number_arg(min, "clamp_min", "min", 2), name="ClampMinBackward0")
+    return apply(_op["clamp"], tensor_in(input), min=number_argument("clamp_min", "min", min, 2), name="ClampMinBackward0")
 
 
 def clamp_max(input, max):
     """Each element at most max."""
     if isinstance(max, Tensor):
         return _op["clamp_tensors"].call(tensor_in(input), None, max, "ClampMaxBackward1")
-    return apply(_op["clamp"], tensor_in(input), max=number_arg(max, "clamp_max", "max", 2), name="ClampMaxBackward0")
+    return apply(_op["clamp"], tensor_in(input), max=number_argument("clamp_max", "max", max, 2), name="ClampMaxBackward0")
 
 
 # ----------------------------------------------------------------- reductions
@@ -324,7 +324,9 @@ def _copy(input, src):
 def fill_(input, value):
     if not isinstance(input, TensorBase):
         raise not_a_tensor(input, "fill_", "input", 1)
-    return inplace(input, _fill, number_arg(value, "fill_", "value", 2))
+    if not isinstance(value, TensorBase):  # (a tensor value is fill's own row, differentiable in it)
+        value = number_argument("fill_", "value", value, 2)
+    return inplace(input, _fill, value)
 
 
 def zero_(input):

@@ -11,6 +11,7 @@ from .. import backend as _backend
 from .. import dtypes as _dt
 from .. import ranges as _ranges
 from ..core.op import TABLE as _TABLE
+from ..ops.arithmetic import not_a_tensor, number_argument
 from ..core.tensor import TensorBase as Tensor, Size as _Size, make_tensor, array_module, apply as _apply
 from ..core.tensor import broadcast_shapes as _broadcast_shapes
 from ..generator import manual_seed, numpy_draws, uniform_draws
@@ -134,29 +135,13 @@ def empty(*size, dtype=None, device=None, requires_grad=False):
 
 
 def full(size, fill_value, dtype=None, device=None, requires_grad=False):
-    fill_value = number_arg(fill_value, "full", "fill_value", 2)
+    fill_value = number_argument("full", "fill_value", fill_value, 2)
     if isinstance(fill_value, Tensor):
         fill_value = fill_value.item()
     default = (_dt.bool_ if isinstance(fill_value, (bool, numpy.bool_)) else
                _dt.int64 if isinstance(fill_value, (int, numpy.integer)) else None)
     return _filled((size,) if not isinstance(size, (tuple, list)) else (tuple(size),),
                    fill_value, dtype, device, requires_grad, default)
-
-
-def number_arg(value, fname, name, position=None):
-    """A Scalar argument (PyTorch's Number) as it is -- a number, a numpy one, a tensor of one
-    element -- or PyTorch's TypeError naming the parameter (and its position, where given)."""
-    if isinstance(value, (bool, int, float, complex, numpy.number, numpy.bool_)) or (
-            isinstance(value, Tensor) and value.array.size == 1):
-        return value
-    where = f" (position {position})" if position is not None else ""
-    raise TypeError(f"{fname}(): argument '{name}'{where} must be Number, not {type(value).__name__}")
-
-
-def not_a_tensor(x, fname, name, position):
-    """PyTorch's TypeError for a value that cannot stand for the tensor parameter `name` (here, the
-    lowest of the functions' modules, so that every family can raise it)."""
-    return TypeError(f"{fname}(): argument '{name}' (position {position}) must be Tensor, not {type(x).__name__}")
 
 
 def _like(x, value, dtype, device, requires_grad, memory_format=None, fname="zeros_like"):
@@ -182,7 +167,7 @@ def empty_like(input, dtype=None, device=None, requires_grad=False, memory_forma
 
 
 def full_like(input, fill_value, dtype=None, device=None, requires_grad=False, memory_format=None):
-    fill_value = number_arg(fill_value, "full_like", "fill_value", 2)
+    fill_value = number_argument("full_like", "fill_value", fill_value, 2)
     return _like(input, fill_value, dtype, device, requires_grad, memory_format, "full_like")
 
 

@@ -7,7 +7,7 @@ bumped, and the view's own node on top of the tensor's history under its in-plac
 view of its base with the step added to its chain; a base logs the step that undoes it, so
 the views made of it before still select the same elements (tensor.view_chain).
 """
-from .arguments import t_dims
+from .arguments import checked, t_dims
 from ..ops.shapes import squeeze_dims
 from ..core.tensor import wrap_dim
 from ..core.grad_mode import is_grad_enabled, is_inference_mode_enabled, inference_used
@@ -40,7 +40,7 @@ def squeeze_(input, dim=None):
 
 
 def unsqueeze_(input, dim):
-    params = {"dim": wrap_dim(int(dim), input.array.ndim + 1), "name": "UnsqueezeBackward1"}
+    params = {"dim": wrap_dim(checked(dim, "int", "unsqueeze_", "dim"), input.array.ndim + 1), "name": "UnsqueezeBackward1"}
     return _reshape_in_place(input, _UNSQUEEZE, (_RESHAPE, {"shape": input.array.shape}), params)
 
 

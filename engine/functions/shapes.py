@@ -17,7 +17,7 @@ import math
 import numpy
 
 from ..core.tensor import array_module, apply
-from .arguments import tensor_in, as_tensor_like, index_key
+from .arguments import checked, tensor_in, as_tensor_like, index_key
 from .surface import made
 from ..core.tensor import wrap_dim
 from ..host_data import is_number as _is_number
@@ -55,7 +55,7 @@ def narrow(input, dim, start, length):
     input = tensor_in(input)
     if input.array.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "narrow", "dim"), input.array.ndim)
     size = input.array.shape[d]
     start, length = int(start), int(length)
     if not -size <= start <= size:
@@ -70,7 +70,7 @@ def narrow(input, dim, start, length):
 def select(input, dim, index):
     """The slice at index along dim, that dim removed (a view)."""
     input = tensor_in(input)
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "select", "dim"), input.array.ndim)
     size = input.array.shape[d]
     index = int(index)
     if not -size <= index < size:
@@ -96,23 +96,23 @@ def _multi_views(input, d, steps, name):
 def unbind(input, dim=0):
     """The slices along dim, as a tuple."""
     input = tensor_in(input)
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "unbind", "dim"), input.array.ndim)
     return _multi_views(input, d, range(input.array.shape[d]), "UnbindBackward0")
 
 
 def split(tensor, split_size_or_sections, dim=0):
     """Pieces of the given size (or sizes) along dim."""
     input = tensor_in(tensor, "tensor")
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "split", "dim"), input.array.ndim)
     n = input.array.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
-        sizes = [int(s) for s in split_size_or_sections]
+        sizes = list(checked(split_size_or_sections, "tuple of ints", "split", "split_size"))
         if sum(sizes) != n or any(s < 0 for s in sizes):
             raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {n} (input tensor's size "
                                f"at dimension {d}), but got split_sizes={sizes}")
         name = "SplitWithSizesBackward0"
     else:
-        size = int(split_size_or_sections)
+        size = checked(split_size_or_sections, "int", "split", "split_size")
         if size <= 0 and n > 0:
             raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {n}")
         sizes = [min(size, n - start) for start in range(0, n, size)] if size > 0 else [0]
@@ -132,10 +132,10 @@ def split_with_sizes(input, split_sizes, dim=0):
 def chunk(input, chunks, dim=0):
     """The given number of (nearly) equal pieces along dim."""
     input = tensor_in(input)
-    chunks = int(chunks)
+    chunks = checked(chunks, "int", "chunk", "chunks")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "chunk", "dim"), input.array.ndim)
     n = input.array.shape[d]
     return split(input, max(math.ceil(n / chunks), 1) if n else 0, d)
 
@@ -143,7 +143,7 @@ def chunk(input, chunks, dim=0):
 def index_select(input, dim, index):
     """The slices at the given indices along dim."""
     input = tensor_in(input)
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "index_select", "dim"), input.array.ndim)
     index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     if index.array.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
@@ -196,7 +196,7 @@ moveaxis = movedim
 def gather(input, dim, index):
     """Values picked along dim at index (same number of dims)."""
     input = tensor_in(input)
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "gather", "dim"), input.array.ndim)
     index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     checked_index("gather", input, d, index)  # PyTorch's checks (functions_indexing)
     return apply(TABLE["take_along"], input, indices=index.array, dim=d)
@@ -207,7 +207,7 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
     input = tensor_in(input)
     if reduce is not None:
         raise RuntimeError("scatter: reduce= is not supported here; use scatter_add-style sums explicitly")
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "scatter", "dim"), input.array.ndim)
     index = index if isinstance(index, Tensor) else as_tensor_like(index, input)
     if src is None:
         src = value
@@ -227,7 +227,7 @@ def diagflat(input, offset=0):
 def sum_to_size(input, *size):
     """Summed down to `size`, which must expand to the input's shape (Tensor.sum_to_size): summed over
     the leading dims and those where size is 1, as PyTorch's sum_to (the input itself when it fits)."""
-    shape, size = tuple(input.array.shape), shape_args(size)
+    shape, size = tuple(input.array.shape), shape_args(size, "sum_to_size")
     lead = len(shape) - len(size)
     if lead < 0 or any(s != n and s != 1 for s, n in zip(size, shape[lead:])):
         raise RuntimeError(f"size {{{list(size)}}} is not expandable to size {{{list(shape)}}}.")
@@ -260,7 +260,7 @@ def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
     input = tensor_in(input)
     if int(step) <= 0:
         raise RuntimeError("slice step must be positive")
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "slice_scatter", "dim"), input.array.ndim)
     key = _along(d, slice(None if start is None else int(start), None if end is None else int(end), int(step)))
     return _scatter_into(input, src, (_GETITEM, {"key": key}), "SliceScatterBackward0")
 
@@ -271,7 +271,7 @@ def select_scatter(input, src, dim, index):
     if input.array.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
     select(make_tensor(input.array, input.device), dim, index)  # (select's checks, on a stand-in)
-    d = wrap_dim(int(dim), input.array.ndim)
+    d = wrap_dim(checked(dim, "int", "select_scatter", "dim"), input.array.ndim)
     key = _along(d, int(index) % input.array.shape[d])
     return _scatter_into(input, src, (_GETITEM, {"key": key}), "SelectScatterBackward0")
 

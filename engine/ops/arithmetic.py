@@ -76,10 +76,11 @@ class Sub(Op):
 
 def _scaled(row, a, b, alpha):
     """add or sub with an alpha: PyTorch's alpha_check on the result's dtype, then one node."""
+    if alpha.__class__ is int and alpha == 1:
+        return run_op(row, (a, b), NO_PARAMS)
+    alpha = number_argument(row.name, "alpha", alpha)
     if alpha.__class__ is not bool and alpha == 1:
         return run_op(row, (a, b), NO_PARAMS)
-    if isinstance(alpha, TensorBase):
-        alpha = alpha.item()
     dtype = numpy.result_type(*(x.array if isinstance(x, TensorBase) else x for x in (a, b)))
     if alpha.__class__ is bool and dtype.kind != "b":
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
@@ -794,16 +795,22 @@ def tensor_operands(*values):
 def tensor_argument(fname, what, value, position):
     """A tensor argument, refused in PyTorch's words when it is anything else."""
     if not isinstance(value, TensorBase):
-        raise TypeError(f"{fname}(): argument '{what}' (position {position}) must be Tensor, "
-                        f"not {type(value).__name__}")
+        raise not_a_tensor(value, fname, what, position)
 
 
-def number_argument(fname, what, value):
-    """A Scalar argument as a number (a 0-d tensor's item), refused in PyTorch's words otherwise."""
+def not_a_tensor(value, fname, what, position):
+    """PyTorch's TypeError for a value that cannot stand for the tensor parameter `what`."""
+    return TypeError(f"{fname}(): argument '{what}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+def number_argument(fname, what, value, position=None):
+    """A Scalar argument as a number (a 0-d tensor's item), refused in PyTorch's words otherwise (naming
+    its position, from 1, where given)."""
     if isinstance(value, TensorBase) and value.array.ndim == 0:
         value = value.item()
     if not is_number(value):
-        raise TypeError(f"{fname}(): argument '{what}' must be Number, not {type(value).__name__}")
+        where = f" (position {position})" if position is not None else ""
+        raise TypeError(f"{fname}(): argument '{what}'{where} must be Number, not {type(value).__name__}")
     return value
 
 

@@ -45,6 +45,17 @@ CASES = [
     (lambda: E.cat([x, 1]), "expected Tensor as element 1 in argument 0, but got int"),
     (lambda: E.stack([x, x.numpy()]), "expected Tensor as element 1 in argument 0, but got ndarray"),
     (lambda: E.hstack(x), "hstack(): argument 'tensors' (position 1) must be tuple of Tensors, not Tensor"),
+    # a dim, a count or a shape that is not whole numbers (int() took '2' and 2.5 before)
+    (lambda: x.select("s", 0), "select(): argument 'dim' must be int, not str"),
+    (lambda: x.unbind(None), "unbind(): argument 'dim' must be int, not NoneType"),
+    (lambda: x.chunk(2.5), "chunk(): argument 'chunks' must be int, not float"),
+    (lambda: x.split("2"), "split(): argument 'split_size' must be int, not str"),
+    (lambda: x.split([1, "a"], 1), "split(): argument 'split_size' must be tuple of ints, but found element of type str"),
+    (lambda: x.view(2.0, 3), "view(): argument 'size' must be tuple of ints, but found element of type float"),
+    (lambda: x.tile("s"), "tile(): argument 'dims' must be tuple of ints, but found element of type str"),
+    (lambda: x.sum_to_size("s"), "sum_to_size(): argument 'size' must be tuple of ints, but found element of type str"),
+    (lambda: E.diff(x, 1, "s"), "diff(): argument 'dim' must be int, not str"),
+    (lambda: x.index_select("0", E.tensor([0])), "index_select(): argument 'dim' must be int, not str"),
 ]
 
 
