@@ -267,6 +267,7 @@ SUMMARIES = {
     "torch.special": "special functions: gammaln, digamma, polygamma, zeta, erfcx, i0e, i1, ndtr, ndtri, ...",
     "torch.signal": "signal processing: its namespace windows",
     "torch.signal.windows": "window functions of M points: hann, hamming, kaiser, gaussian, ... (sym=False: periodic)",
+    "torch.masked": "reductions and normalizations that skip masked-out elements: sum, mean, amax, softmax, var, ... (mask=)",
     "torch.nn.functional.elu_": "elu in place (x is overwritten)",
     "torch.nn.functional.leaky_relu_": "leaky_relu in place (x is overwritten)",
     "torch.nn.functional.hardtanh_": "hardtanh in place (x is overwritten)",
@@ -605,7 +606,7 @@ def _namespace_entries(rows, engine_functions, spellings):
                 continue
             seen.add(id(value))
             group = "Linear algebra" if path == "torch.linalg" else "Elementwise maths" if path == "torch.special" \
-                else _group(full, value, rows)
+                else "Reductions and statistics" if path == "torch.masked" else _group(full, value, rows)
             entries.append(Entry(full, _kind(value), group, _signature(full, value), _summary(full, value)))
     return entries, listed_namespaces
 

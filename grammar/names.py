@@ -274,6 +274,8 @@ TORCH.update(special=_special)
 _signal = Namespace("torch.signal", {"windows": Namespace(  # (the engine module loads on first use)
     "torch.signal.windows", lambda: {name: getattr(E.signal.windows, name) for name in E.signal.windows.__all__})})
 TORCH.update(signal=_signal)
+TORCH.update(masked=Namespace(  # torch.masked (engine/masked.py, loaded on first use)
+    "torch.masked", lambda: {name: getattr(E.masked, name) for name in E.masked.__all__}))
 TORCH.update(is_anomaly_enabled=E.is_anomaly_enabled, is_anomaly_check_nan_enabled=E.is_anomaly_check_nan_enabled,
              set_anomaly_enabled=E.set_anomaly_enabled)
 TORCH.update(_OPTIM)

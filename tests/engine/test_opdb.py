@@ -146,6 +146,8 @@ KNOWN = {
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient at the NaN and +-inf elements themselves: ours is the "
                                             "product of the others (exact: finite, or -inf), PyTorch's "
                                             "result / x there (NaN)") for i in (0, 1)],
+    "masked.prod": [(f"float64#{i}:nonfinite/vjp", "as prod's (masked.prod is prod of the where): the gradient "
+                                                   "at the NaN and +-inf elements themselves") for i in (8, 9)],
     "digamma": [("float32#0/vjp", "the gradient is trigamma(x) * g: " + TRIGAMMA_F32 + " (this element: exact "
                                   "224.645077, ours 224.645081, PyTorch's 224.649628)")],
     "lgamma": [("float32#0/vjp2", "the second-order product is trigamma(x) * g * g': " + TRIGAMMA_F32 + " (this "
