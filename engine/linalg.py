@@ -107,7 +107,7 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None):
     A = _float_input(A, "linalg.matrix_norm")
     if isinstance(dim, int) or len(dim) != 2:
         raise RuntimeError(f"linalg.matrix_norm: dim must be a 2-tuple. Got {dim}")
-    d0, d1 = wrap_dim(int(dim[0]), nd), wrap_dim(int(dim[1]), nd)
+    d0, d1 = wrap_dim(dim[0], nd), wrap_dim(dim[1], nd)
     if d0 == d1:
         raise RuntimeError(f"linalg.matrix_norm: dims must be different. Got ({dim[0]}, {dim[1]})")
     if ord == "fro":

@@ -143,9 +143,9 @@ def tensor_split(input, indices_or_sections, dim=0):
         split = split.item() if split.array.ndim == 0 else split.tolist()
     d = wrap_dim(checked(dim, "int", "tensor_split", "dim"), nd)
     if isinstance(split, (list, tuple)):
-        bounds = [0] + [int(i) for i in split] + [None]
+        bounds = [0] + list(checked(split, "tuple of ints", "tensor_split", "indices")) + [None]
     else:
-        sections = int(split)
+        sections = checked(split, "int", "tensor_split", "sections")
         if sections <= 0:
             raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
         size = input.array.shape[d]

@@ -26,7 +26,7 @@ def t_(input):
 
 def transpose_(input, dim0, dim1):
     nd = input.array.ndim
-    params = {"dim0": wrap_dim(int(dim0), nd), "dim1": wrap_dim(int(dim1), nd), "name": "TransposeBackward1"}
+    params = {"dim0": wrap_dim(dim0, nd), "dim1": wrap_dim(dim1, nd), "name": "TransposeBackward1"}
     return _reshape_in_place(input, _TRANSPOSE, None, params)
 
 

@@ -72,7 +72,7 @@ def select(input, dim, index):
     input = tensor_in(input)
     d = wrap_dim(checked(dim, "int", "select", "dim"), input.array.ndim)
     size = input.array.shape[d]
-    index = int(index)
+    index = checked(index, "int", "select", "index")
     if not -size <= index < size:
         raise IndexError(f"select(): index {index} out of range for tensor of size {list(input.shape)} at "
                          f"dimension {d}")
@@ -181,8 +181,8 @@ def movedim(input, source, destination):
     if len(src) != len(dst):
         raise RuntimeError(f"movedim: Invalid source or destination dims: source ({src} dims) should contain the "
                            f"same number of dims as destination ({dst} dims)")
-    src = [wrap_dim(int(s), nd) for s in src]
-    dst = [wrap_dim(int(t), nd) for t in dst]
+    src = [wrap_dim(s, nd) for s in src]
+    dst = [wrap_dim(t, nd) for t in dst]
     order = [None] * nd
     for s, t in zip(src, dst):
         order[t] = s
@@ -221,7 +221,7 @@ def scatter(input, dim, index, src=None, value=None, reduce=None):
 
 def diagflat(input, offset=0):
     """The flattened input on diagonal `offset` of a new square matrix."""
-    return apply(_DIAG_MATRIX, flatten(tensor_in(input)), offset=int(offset))
+    return apply(_DIAG_MATRIX, flatten(tensor_in(input)), offset=checked(offset, "int", "diagflat", "offset"))
 
 
 def sum_to_size(input, *size):

@@ -837,12 +837,12 @@ def squeeze_dims(dim, ndim):
     if isinstance(dim, (list, tuple)):
         if not dim:
             return ()
-        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        axes = tuple(wrap_dim(d, ndim) for d in dim)
         for i, a in enumerate(axes):
             if a in axes[:i]:  # PyTorch names the first dim seen twice
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         return axes
-    return None if dim is None else wrap_dim(int(dim), ndim)
+    return None if dim is None else wrap_dim(dim, ndim)
 
 
 def expanded_shape(old, sizes):

@@ -155,14 +155,14 @@ def reduction_dims(dim, ndim):
     if isinstance(dim, (list, tuple)):
         if len(dim) == 0:
             return None
-        axes = tuple(wrap_dim(int(d), ndim) for d in dim)
+        axes = tuple(wrap_dim(d, ndim) for d in dim)
         if ndim == 0:
             return ()
         for i, a in enumerate(axes):
             if a in axes[:i]:  # PyTorch names the first dim seen twice
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
         return axes
-    axis = wrap_dim(int(dim), ndim)
+    axis = wrap_dim(dim, ndim)
     return () if ndim == 0 else axis
 
 

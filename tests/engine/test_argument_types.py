@@ -56,6 +56,13 @@ CASES = [
     (lambda: x.sum_to_size("s"), "sum_to_size(): argument 'size' must be tuple of ints, but found element of type str"),
     (lambda: E.diff(x, 1, "s"), "diff(): argument 'dim' must be int, not str"),
     (lambda: x.index_select("0", E.tensor([0])), "index_select(): argument 'dim' must be int, not str"),
+    (lambda: x.select(0, "s"), "select(): argument 'index' must be int, not str"),
+    (lambda: x.var("s"), "argument 'dim' must be int, not str"),
+    (lambda: x.sum([1, "a"]), "sum(): argument 'dim' must be tuple of ints, but found element of type str"),
+    (lambda: x.movedim(0, "s"), "argument 'dim' must be int, not str"),
+    (lambda: x.clone().transpose_(0, 1.5), "argument 'dim' must be int, not float"),
+    (lambda: x.tensor_split("s"), "tensor_split(): argument 'sections' must be int, not str"),
+    (lambda: x.diagflat("s"), "diagflat(): argument 'offset' must be int, not str"),
 ]
 
 
