@@ -932,10 +932,10 @@ def when_tensor_class_made(listener):
 
 def wrap_dim(dim, ndim):
     """`dim` in [0, ndim) (a negative one counts from the end), PyTorch's errors otherwise."""
-    if dim.__class__ is not int:
-        if isinstance(dim, bool) or not isinstance(dim, (int, _np.integer)):
+    if dim.__class__ is not int:  # (a numpy integer, an integer tensor of one element: what has __index__)
+        if isinstance(dim, bool) or not hasattr(dim, "__index__"):
             raise TypeError(f"argument 'dim' must be int, not {type(dim).__name__}")
-        dim = int(dim)
+        dim = dim.__index__()
     n = max(ndim, 1)
     if not -n <= dim < n:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")

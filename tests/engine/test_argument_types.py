@@ -82,7 +82,10 @@ def test_a_wrong_kind_of_argument_is_a_type_error_in_pytorch_words(call, message
     lambda: E.cat((x, x)),
     lambda: E.atan2(x, [1.0, 2.0, 3.0]),           # a list stands for a tensor, as in PyTorch
     lambda: E.atan2(x, 2.0),                       # a number too
-], ids=["numpy number", "one-element tensor", "int", "clamp tensors", "numpy int fill", "tuple", "list", "number"])
+    lambda: x.var(E.tensor(1)),                    # an integer tensor for a dim (its __index__)
+    lambda: x.sum([np.int64(0), E.tensor(1)]),
+], ids=["numpy number", "one-element tensor", "int", "clamp tensors", "numpy int fill", "tuple", "list", "number",
+        "tensor dim", "dims of other kinds"])
 def test_what_pytorch_accepts_still_goes_through(call):
     call()
 
