@@ -901,6 +901,13 @@ class TensorBase:
             _bind(cls)
 
 
+# TensorBase's methods are Tensor's to a user: Python names a method by its qualified name in its
+# messages (x.item(3): "Tensor.item() takes 1 positional argument but 2 were given")
+for _name, _member in vars(TensorBase).items():
+    if callable(_member) and getattr(_member, "__qualname__", "").startswith("TensorBase."):
+        _member.__qualname__ = "Tensor." + _member.__qualname__[len("TensorBase."):]
+
+
 # what the engine keeps in a tensor's __dict__ about its graph: not copied by deepcopy
 _ENGINE_ATTRIBUTES = frozenset(("_grad", "_accum", "_hooks", "_retains", "_view", "_reshaped"))
 DEEPCOPY_NON_LEAF = ("Only Tensors created explicitly by the user (graph leaves) support the deepcopy protocol at the "

@@ -98,3 +98,11 @@ def test_the_language_shows_the_message_at_the_call():
     assert done.returncode != 0
     assert "error: clamp_max(): argument 'max' (position 2) must be Number, not str" in done.stderr
     assert "line 2" in done.stderr and "ufunc" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_method_is_named_on_tensor_in_pythons_messages():
+    """A method of the core's base class is the user's Tensor method: Python's own call errors name
+    it so (it said TensorBase.item before)."""
+    with pytest.raises(TypeError) as info:
+        x.item(3)
+    assert str(info.value) == "Tensor.item() takes 1 positional argument but 2 were given"
