@@ -20,7 +20,7 @@ def _load_public():
     """Copy engine/public.py's names into the package (once; later reads find them as globals)."""
     import importlib
     public = importlib.import_module(".public", __name__)  # (`from . import` would ask __getattr__ first)
-    names = {k: v for k, v in vars(public).items() if not k.startswith("_")}
+    names = {k: v for k, v in vars(public).items() if not k.startswith("_") or k in public.__all__}  # (_native_...)
     names["__all__"] = public.__all__
     globals().update(names)
     global _public_loaded

@@ -7,10 +7,10 @@ import warnings
 
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
-from ..functions import mean as _mean, clone as _clone, empty, bernoulli_, matmul as _matmul, transpose as _transpose
-from ..core.inplace import assign
+from ..functions import mean as _mean, empty, bernoulli_, matmul as _matmul, transpose as _transpose
+from ..functions.native_norms import batch_norm_with_statistics, empty_batch
 from ..ops import TABLE as _op
-from ..ops.convolution import windows, batch_stats
+from ..ops.convolution import windows
 from ..core.tensor import apply, array_module, make_tensor
 from ..tensor_class import Tensor
 from .functional_padding import pad
@@ -336,48 +336,8 @@ def batch_norm(input, running_mean, running_var, weight=None, bias=None, trainin
         if n == 1:
             raise ValueError(f"Expected more than 1 value per channel when training, got input size {size!r}")
     if x.array.size == 0 and x.array.ndim < 2:  # PyTorch answers a copy of an empty input before any check
-        return _empty_batch(x, weight, bias)   # of its channels (a 1-d one has none)
-    c = x.shape[1]
-    for name, t in (("running_mean", running_mean), ("running_var", running_var)):
-        if t is not None:
-            if t.numel() != c:
-                raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-        elif not training:
-            raise RuntimeError(f"{name} must be defined in evaluation mode")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and t.numel() != c:
-            raise RuntimeError(f"{name} should contain {c} elements not {t.numel()}")
-    if x.array.size == 0:  # an empty batch: no running statistics moved
-        return _empty_batch(x, weight, bias)
-    params = dict(training=bool(training), eps=float(eps))
-    if training:
-        xp = array_module(x.device)
-        mean, squares, count = batch_stats(xp, x.array)
-        if running_mean is not None:
-            _blend(running_mean, mean, momentum)
-        if running_var is not None:
-            _blend(running_var, squares / (count - 1), momentum)
-        params.update(mean=mean, var=squares / count)  # the row's own batch_stats, computed once
-    else:
-        params.update(mean=running_mean.array.copy(), var=running_var.array.copy())
-    return apply(_op["batch_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, **params)
-
-
-def _empty_batch(x, weight, bias):
-    """batch_norm of an empty input, as PyTorch's: a copy (CloneBackward0), times weight[0], plus
-    bias[0], so that weight and bias stay in the graph (their gradients zeros, not None)."""
-    out = _clone(x)
-    if weight is not None:
-        out = out * weight[0]
-    if bias is not None:
-        out = out + bias[0]
-    return out
-
-
-def _blend(running, batch, momentum):
-    """running = momentum * batch + (1 - momentum) * running, in place (PyTorch's update, which the
-    graph does not record: one write and a version bump, not an in-place op's bookkeeping)."""
-    assign(running, momentum * batch + (1 - momentum) * running.array)
+        return empty_batch(x, weight, bias)    # of its channels (a 1-d one has none)
+    return batch_norm_with_statistics(x, running_mean, running_var, weight, bias, training, momentum, eps)[0]
 
 
 def dropout2d(input, p=0.5, training=True, inplace=False):

@@ -2,8 +2,8 @@
 rows of engine/ops/normalization.py (re-exported by nn/functional.py)."""
 import numpy
 
-from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
+from ..functions.native_norms import layer_norm_checked
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
 from ..core.tensor import apply, array_module
@@ -15,27 +15,7 @@ __all__ = ["layer_norm", "embedding"]
 def layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5):
     """input normalized over its last dims (normalized_shape): mean 0 and variance 1 there (the
     biased variance, eps added), then times weight and plus bias when given."""
-    x = tensor_in(input)
-    if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
-        raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-                        f"{type(normalized_shape).__name__}")
-    shape = [int(s) for s in normalized_shape]
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                           "element, but got normalized_shape = []")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and list(t.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                               f"{list(t.shape)} and normalized_shape = {shape}")
-    got = list(x.array.shape)
-    if len(got) < len(shape) or got[len(got) - len(shape):] != shape:
-        star = ", ".join(["*"] + [str(s) for s in shape])
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [{star}], but got input of "
-                           f"size{got}")
-    if x.array.dtype.kind != "f":
-        raise NotImplementedError(f"\"LayerNormKernelImpl\" not implemented for '{_dt.scalar_name(x.dtype)}'")
-    return apply(_op["layer_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias,
-                 normalized=len(shape), eps=float(eps))
+    return layer_norm_checked(tensor_in(input), normalized_shape, weight, bias, eps, "layer_norm")
 
 
 def embedding(input, weight, padding_idx=None, max_norm=None, norm_type=2.0, scale_grad_by_freq=False,

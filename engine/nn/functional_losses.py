@@ -1,6 +1,7 @@
 """torch.nn.functional's composite losses: margin_ranking_loss, hinge_embedding_loss,
 cosine_embedding_loss, poisson_nll_loss, gaussian_nll_loss, triplet_margin_loss (and
-triplet_margin_with_distance_loss), multilabel_soft_margin_loss, and huber_loss with `weight`.
+triplet_margin_with_distance_loss), multilabel_soft_margin_loss, huber_loss with `weight`, and
+ctc_loss (torch.ctc_loss with the reduction named: engine/ops/ctc.py).
 
 PyTorch builds each of these from other ops (in ATen's Loss.cpp or in torch/nn/functional.py), so
 they are composed here in the same order from the same ops, and the graph ends in PyTorch's nodes:
@@ -17,6 +18,7 @@ from ..functions.arguments import tensor_in
 from ..functions import (where as _where, zeros_like as _zeros_like, log as _log, exp as _exp,
                          minimum as _minimum, clamp_min as _clamp_min, unsqueeze as _unsqueeze,
                          ones_like as _ones_like, pairwise_distance as _pairwise_distance, any as _any)
+from ..functions import ctc_loss as _ctc_loss
 from ..functions import expand as _expand
 from ..core.grad_mode import no_grad as _no_grad, is_grad_enabled
 from ..core.tensor import apply, broadcast_shapes, array_module
@@ -25,7 +27,7 @@ from ..ops import TABLE as _op
 
 __all__ = ["margin_ranking_loss", "hinge_embedding_loss", "cosine_embedding_loss", "poisson_nll_loss",
            "gaussian_nll_loss", "triplet_margin_loss", "triplet_margin_with_distance_loss",
-           "multilabel_soft_margin_loss", "soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss"]
+           "multilabel_soft_margin_loss", "soft_margin_loss", "multi_margin_loss", "multilabel_margin_loss", "ctc_loss"]
 
 _EPSILON = 1e-12  # ATen's EPSILON in cosine_embedding_loss
 
@@ -340,3 +342,15 @@ def multilabel_margin_loss(input, target, size_average=None, reduce=None, reduct
     out_shape = (rows[0],) if input.dim() == 2 else ()
     return apply(_op["multilabel_margin_loss"], input, count=count, rows=rows, out_shape=out_shape,
                  reduction=reduction)
+
+
+_REDUCTION_ENUM = {"none": 0, "mean": 1, "sum": 2}
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction="mean", zero_infinity=False):
+    """The connectionist temporal classification loss of log_probs (T, N, C) or (T, C) against
+    targets padded (N, S) or concatenated, each sample's alignments within its input length summed
+    (torch.ctc_loss, engine/ops/ctc.py); 'mean' divides each loss by its target length (at least 1)
+    before the batch mean; zero_infinity zeroes the infinite losses and their gradients."""
+    return _ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, _REDUCTION_ENUM[_legacy(reduction)],
+                     zero_infinity)

@@ -1,16 +1,17 @@
-"""torch.nn.MultiheadAttention as a composition of engine ops, with PyTorch's parameters
+"""torch.nn.MultiheadAttention over F.multi_head_attention_forward, as PyTorch's, with its parameters
 (in_proj_weight, or q/k/v_proj_weight when kdim or vdim differ from embed_dim; in_proj_bias,
 out_proj, bias_k/bias_v with add_bias_kv), initial values (xavier_uniform_ over PyTorch's
 generator: PyTorch's numbers for a seed, but for bias_k/bias_v, whose normal draws are the
 engine's), masks (attn_mask, key_padding_mask: boolean or additive), add_zero_attn, batch_first,
 unbatched inputs, dropout on the attention weights while training, and the weights averaged over
-heads or not. The nodes are those of the ops it is made of (PyTorch's fast path has its own).
+heads or not. The nodes are those of the ops the functional is made of (PyTorch's fast path, for
+inference without gradients, has its own).
 """
-import math
 
 from .. import functions as _fn
 from . import functional as F
 from . import init
+from .functional_attention import canonical_mask
 from .module import Module, Parameter
 from .modules import Linear
 
@@ -19,13 +20,6 @@ __all__ = ["MultiheadAttention"]
 
 class NonDynamicallyQuantizableLinear(Linear):
     """Linear under the name PyTorch gives MultiheadAttention's out_proj (and prints)."""
-
-
-def _additive(mask, dtype):
-    """A boolean mask as 0 / -inf to add to the scores; a float mask as it is."""
-    if mask is None or mask.dtype != _fn.tensor(True).dtype:
-        return mask
-    return _fn.zeros(*mask.shape, dtype=dtype, device=mask.device).masked_fill(mask, float("-inf"))
 
 
 class MultiheadAttention(Module):
@@ -80,61 +74,30 @@ class MultiheadAttention(Module):
             if b is not None:
                 init.xavier_normal_(b)
 
-    def _projections(self, query, key, value):
-        e = self.embed_dim
-        bq, bk, bv = (None, None, None) if self.in_proj_bias is None else self.in_proj_bias.split(e)
-        if self._qkv_same_embed_dim:
-            wq, wk, wv = self.in_proj_weight.split(e)
-        else:
-            wq, wk, wv = self.q_proj_weight, self.k_proj_weight, self.v_proj_weight
-        return F.linear(query, wq, bq), F.linear(key, wk, bk), F.linear(value, wv, bv)
-
     def forward(self, query, key, value, key_padding_mask=None, need_weights=True, attn_mask=None,
                 average_attn_weights=True, is_causal=False):
-        if is_causal and attn_mask is None:
-            raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the Transformer module "
-                               "method `generate_square_subsequent_mask` to create this mask.")
-        batched = query.dim() == 3
-        if not batched:  # (L, E): a batch of one, taken off again at the end
-            query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
-            key_padding_mask = None if key_padding_mask is None else key_padding_mask.unsqueeze(0)
-        elif self.batch_first:
-            query, key, value = query.transpose(0, 1), key.transpose(0, 1), value.transpose(0, 1)
-        length, n, e = query.shape
-        h, hd = self.num_heads, self.head_dim
-        q, k, v = self._projections(query, key, value)
-        attn_mask, key_padding_mask = _additive(attn_mask, q.dtype), _additive(key_padding_mask, q.dtype)
-        if self.bias_k is not None:
-            k = _fn.cat([k, self.bias_k.expand(1, n, e)])
-            v = _fn.cat([v, self.bias_v.expand(1, n, e)])
-            attn_mask = None if attn_mask is None else F.pad(attn_mask, (0, 1))
-            key_padding_mask = None if key_padding_mask is None else F.pad(key_padding_mask, (0, 1))
-        q = q.reshape(length, n * h, hd).transpose(0, 1)
-        k = k.reshape(k.shape[0], n * h, hd).transpose(0, 1)
-        v = v.reshape(v.shape[0], n * h, hd).transpose(0, 1)
-        if self.add_zero_attn:
-            k = _fn.cat([k, _fn.zeros(n * h, 1, hd, dtype=k.dtype, device=k.device)], 1)
-            v = _fn.cat([v, _fn.zeros(n * h, 1, hd, dtype=v.dtype, device=v.device)], 1)
-            attn_mask = None if attn_mask is None else F.pad(attn_mask, (0, 1))
-            key_padding_mask = None if key_padding_mask is None else F.pad(key_padding_mask, (0, 1))
-        s = k.shape[1]
-        scores = _fn.matmul(q * math.sqrt(1.0 / hd), k.transpose(-2, -1))
-        if attn_mask is not None:
-            scores = scores + (attn_mask.unsqueeze(0) if attn_mask.dim() == 2 else attn_mask)
-        if key_padding_mask is not None:
-            scores = scores + key_padding_mask.reshape(n, 1, 1, s).expand(n, h, 1, s).reshape(n * h, 1, s)
-        weights = F.softmax(scores, -1)
-        if self.dropout > 0.0 and self.training:
-            weights = F.dropout(weights, self.dropout)
-        out = _fn.matmul(weights, v).transpose(0, 1).reshape(length * n, e)
-        out = self.out_proj(out).reshape(length, n, e)
-        if not batched:
-            out = out.squeeze(1)
-        elif self.batch_first:
-            out = out.transpose(0, 1)
-        if not need_weights:
-            return out, None
-        weights = weights.reshape(n, h, length, s)
-        if average_attn_weights:
-            weights = weights.mean(1)
-        return out, (weights if batched else weights.squeeze(0))
+        """PyTorch's: the masks made additive, batch_first inputs transposed (the same tensor stays
+        one, so self-attention keeps its packed projection), then F.multi_head_attention_forward."""
+        is_batched = query.dim() == 3
+        key_padding_mask = canonical_mask(key_padding_mask, "key_padding_mask",
+                                          None if attn_mask is None else attn_mask.dtype, "attn_mask", query.dtype)
+        attn_mask = canonical_mask(attn_mask, "attn_mask", None, "", query.dtype, check_other=False)
+        if self.batch_first and is_batched:
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = query.transpose(1, 0), key.transpose(1, 0)
+                    value = key
+            else:
+                query, key, value = query.transpose(1, 0), key.transpose(1, 0), value.transpose(1, 0)
+        out, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight, self.in_proj_bias, self.bias_k,
+            self.bias_v, self.add_zero_attn, self.dropout, self.out_proj.weight, self.out_proj.bias,
+            training=self.training, key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
+            use_separate_proj_weight=not self._qkv_same_embed_dim, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, is_causal=is_causal)
+        if self.batch_first and is_batched:
+            return out.transpose(1, 0), weights
+        return out, weights

@@ -1,13 +1,14 @@
 """torch.nn's Unfold and Fold (F.unfold and F.fold: im2col and col2im), AdaptiveMaxPool1d,
 AdaptiveMaxPool2d, AdaptiveMaxPool3d and AdaptiveAvgPool3d (their F functions as layers), MaxUnpool1d,
-MaxUnpool2d and MaxUnpool3d (F.max_unpool1d/2d/3d as layers)."""
+MaxUnpool2d and MaxUnpool3d (F.max_unpool1d/2d/3d as layers), FractionalMaxPool2d and
+FractionalMaxPool3d (F.fractional_max_pool2d/3d as layers)."""
 
 from . import functional as F
 from .module import Module
 from .modules_conv import _tuple
 
 __all__ = ["Unfold", "Fold", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d", "AdaptiveAvgPool3d",
-           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d"]
+           "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "FractionalMaxPool2d", "FractionalMaxPool3d"]
 
 
 class _Blocks(Module):
@@ -121,4 +122,42 @@ class MaxUnpool2d(_MaxUnpool):
 
 class MaxUnpool3d(_MaxUnpool):
     """max_pool3d undone: each value of an (N, C, D, H, W) or (C, D, H, W) input put at its index in zeros."""
+    _k = 3
+
+
+class _FractionalMaxPool(Module):
+    """F.fractional_max_pool2d/3d as a layer: kernel_size, and output_size or output_ratio (one of
+    them, each ratio in (0, 1)); _random_samples, when given, a buffer that fixes the windows."""
+    _k = None
+
+    def __init__(self, kernel_size, output_size=None, output_ratio=None, return_indices=False, _random_samples=None):
+        super().__init__()
+        k, name = self._k, type(self).__name__
+        if k == 3 and any(v <= 0 for v in (kernel_size if isinstance(kernel_size, (tuple, list)) else (kernel_size,))):
+            raise ValueError(f"kernel_size must be greater than 0, but got {kernel_size}")
+        self.kernel_size = _tuple(kernel_size, k)
+        self.return_indices = return_indices
+        self.register_buffer("_random_samples", _random_samples)
+        self.output_size = _tuple(output_size, k) if output_size is not None else None
+        self.output_ratio = _tuple(output_ratio, k) if output_ratio is not None else None
+        if output_size is None and output_ratio is None:
+            raise ValueError(f"{name} requires specifying either an output size, or a pooling ratio")
+        if output_size is not None and output_ratio is not None:
+            raise ValueError("only one of output_size and output_ratio may be specified")
+        if self.output_ratio is not None and not all(0 < r < 1 for r in self.output_ratio):
+            raise ValueError(f"output_ratio must be between 0 and 1 (got {output_ratio})")
+
+    def forward(self, input):
+        return getattr(F, f"fractional_max_pool{self._k}d")(input, self.kernel_size, self.output_size,
+                                                          self.output_ratio, self.return_indices,
+                                                          _random_samples=self._random_samples)
+
+
+class FractionalMaxPool2d(_FractionalMaxPool):
+    """Fractional max pooling over the last two dims of an (N, C, H, W) or (C, H, W) input."""
+    _k = 2
+
+
+class FractionalMaxPool3d(_FractionalMaxPool):
+    """Fractional max pooling over the last three dims of an (N, C, T, H, W) or (C, T, H, W) input."""
     _k = 3

@@ -12,7 +12,7 @@ from .modules_layers import padding_index
 
 __all__ = ["MarginRankingLoss", "HingeEmbeddingLoss", "CosineEmbeddingLoss", "PoissonNLLLoss", "GaussianNLLLoss",
            "TripletMarginLoss", "TripletMarginWithDistanceLoss", "MultiLabelSoftMarginLoss", "SoftMarginLoss",
-           "MultiMarginLoss", "MultiLabelMarginLoss", "EmbeddingBag"]
+           "MultiMarginLoss", "MultiLabelMarginLoss", "EmbeddingBag", "CTCLoss"]
 
 
 class _SettingsLoss(Module):
@@ -77,6 +77,7 @@ SoftMarginLoss = _module("SoftMarginLoss", F.soft_margin_loss, _LEGACY)
 MultiMarginLoss = _module("MultiMarginLoss", F.multi_margin_loss,
                           (("p", 1), ("margin", 1.0), ("weight", None)) + _LEGACY)
 MultiLabelMarginLoss = _module("MultiLabelMarginLoss", F.multilabel_margin_loss, _LEGACY)
+CTCLoss = _module("CTCLoss", F.ctc_loss, (("blank", 0), ("reduction", "mean"), ("zero_infinity", False)))
 
 
 class EmbeddingBag(Module):

@@ -132,7 +132,8 @@ import importlib.util
 # every family, in the order their rows register (the table's order: overloads are tried in it)
 FAMILIES = ("arithmetic", "unary", "reductions", "linalg", "shapes", "views", "compare", "activation_gradients",
             "activations", "shrink", "distances", "normalization", "indexing", "convolution", "statistics",
-            "nnlayers", "tensorops", "losses", "attention", "bags", "special", "decomp", "adaptive_pool", "numbers")
+            "nnlayers", "tensorops", "losses", "attention", "bags", "special", "decomp", "adaptive_pool", "numbers",
+            "ctc", "fractional_pool")
 _SHARED = ("TABLE", "Op", "Elementwise", "infix", "prefix", "call", "custom", "SAME", "is_basic_key")
 _loaded = False
 

@@ -13,6 +13,9 @@ ENGINE = locations.ROOT / "engine"
 
 # (file, function) -> why its loop is not numerics over an array's elements
 ALLOWED = {
+    ("ctc.py", "alpha"): "the CTC alpha recursion: one step a time step (each needs the last), vectorised over batch "
+                         "and states",
+    ("ctc.py", "beta"): "the CTC beta recursion: the same, backwards in time",
     ("decomp.py", "cholesky_checked"): "only to word an error: the first batch element and leading minor that is not "
                                        "positive-definite",
     ("decomp.py", "matrix_exp_kernel"): "the squarings of scaling and squaring: log2 of the norm of them",

@@ -146,6 +146,9 @@ KNOWN = {
     "prod": [(f"float64#{i}:nonfinite/vjp", "the gradient at the NaN and +-inf elements themselves: ours is the "
                                             "product of the others (exact: finite, or -inf), PyTorch's "
                                             "result / x there (NaN)") for i in (0, 1)],
+    "nn.functional.multi_head_attention_forward": [("*", "the sample has dropout_p=0.5 with training=True: the "
+                                                         "dropout mask comes from PyTorch's generator, ours from the "
+                                                         "engine's (with dropout off the same samples match)")],
     "masked.prod": [(f"float64#{i}:nonfinite/vjp", "as prod's (masked.prod is prod of the where): the gradient "
                                                    "at the NaN and +-inf elements themselves") for i in (8, 9)],
     "digamma": [("float32#0/vjp", "the gradient is trigamma(x) * g: " + TRIGAMMA_F32 + " (this element: exact "
