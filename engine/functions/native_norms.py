@@ -43,22 +43,7 @@ def _input(value, fname):
 def layer_norm_checked(x, normalized_shape, weight, bias, eps, fname):
     """The layer_norm row on x after PyTorch's checks of its arguments (`fname` names the function
     in the message of a normalized_shape that is not a sequence)."""
-    if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
-        raise TypeError(f"{fname}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-                        f"{type(normalized_shape).__name__}")
-    shape = [int(s) for s in normalized_shape]
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                           "element, but got normalized_shape = []")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and list(t.shape) != shape:
-            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
-                               f"{list(t.shape)} and normalized_shape = {shape}")
-    got = list(x.array.shape)
-    if len(got) < len(shape) or got[len(got) - len(shape):] != shape:
-        star = ", ".join(["*"] + [str(s) for s in shape])
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [{star}], but got input of "
-                           f"size{got}")
+    shape = normalized_shape_checked(x, normalized_shape, (("weight", weight), ("bias", bias)), fname, ", ")
     _float_kernel(x, "LayerNormKernelImpl")
     return apply(_op["layer_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias,
                  normalized=len(shape), eps=float(eps))
@@ -168,14 +153,7 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     if x.array.size != n * c * hw:
         raise RuntimeError("Expected X.numel() == N * C * HxW to be true, but got false.  (Could this error message "
                            "be improved?  If so, please report an enhancement request to PyTorch.)")
-    if g <= 0 or c % g:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
-                           f"shape {list(x.shape)} and num_groups={g}")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and (t.dim() != 1 or t.numel() != c):
-            shown = [0] if weight is None else list(weight.shape)
-            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
-                               f"but got {name} of shape {shown} and input of shape {list(x.shape)}")
+    check_groups(c, g, weight, bias, list(x.shape))
     _float_kernel(x, "GroupNormKernelImpl")
     shaped = x.dim() >= 2 and tuple(x.shape[:2]) == (n, c)
     planes = x if shaped else x.reshape(n, c, hw)
@@ -187,3 +165,39 @@ def native_group_norm(input, weight, bias, N, C, HxW, group, eps):
     mean = grouped.mean(-1)
     centred = grouped - mean.unsqueeze(-1)
     return out, mean, ((centred * centred).mean(-1) + eps).rsqrt()
+
+
+def check_groups(c, g, weight, bias, shape):
+    """Group norm's checks of its groups and its affine vectors, in PyTorch's words (`shape`: the
+    input's, as its messages show it); F.group_norm's and native_group_norm's."""
+    if g <= 0 or c % g:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
+                           f"shape {shape} and num_groups={g}")
+    for name, t in (("weight", weight), ("bias", bias)):
+        if t is not None and (t.dim() != 1 or t.numel() != c):
+            # PyTorch's message for the bias shows the weight's shape ([0] without one)
+            shown = [0] if weight is None else list(weight.shape)
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
+                               f"but got {name} of shape {shown} and input of shape {shape}")
+
+
+def normalized_shape_checked(x, normalized_shape, affine, fname, star_gap):
+    """layer_norm's and rms_norm's normalized_shape as a list, after PyTorch's checks: a sequence, not
+    empty, the shape of each of the `affine` (name, tensor or None) pairs and of x's last dims
+    (`star_gap`: how its message joins the * to the shape -- ", " for layer_norm, "" for rms_norm)."""
+    if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
+        raise TypeError(f"{fname}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
+                        f"{type(normalized_shape).__name__}")
+    shape = [int(s) for s in normalized_shape]
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
+                           "element, but got normalized_shape = []")
+    for name, t in affine:
+        if t is not None and list(t.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but got {name} of shape "
+                               f"{list(t.shape)} and normalized_shape = {shape}")
+    got = list(x.array.shape)
+    if len(got) < len(shape) or got[len(got) - len(shape):] != shape:
+        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape "
+                           f"[*{star_gap}{', '.join(str(s) for s in shape)}], but got input of size{got}")
+    return shape

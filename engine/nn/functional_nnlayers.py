@@ -11,6 +11,7 @@ import numpy
 
 from .. import dtypes as _dt
 from ..functions.arguments import tensor_in
+from ..functions.native_norms import check_groups, normalized_shape_checked
 from ..functions import rsqrt as _rsqrt
 from ..core.grad_mode import no_grad
 from ..ops import TABLE as _op
@@ -374,15 +375,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
     if count == g:  # PyTorch's _verify_batch_size over [N * C / G, G, *]
         raise ValueError(f"Expected more than 1 value per channel when training, got input size "
                          f"{[n * c // g, g] + shape[2:]}")
-    if g <= 0 or c % g:
-        raise RuntimeError(f"Expected number of channels in input to be divisible by num_groups, but got input of "
-                           f"shape {shape} and num_groups={g}")
-    for name, t in (("weight", weight), ("bias", bias)):
-        if t is not None and (t.dim() != 1 or t.numel() != c):
-            # PyTorch's message for the bias shows the weight's shape ([0] without one)
-            shown = [0] if weight is None else list(weight.shape)
-            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of channels in input, "
-                               f"but got {name} of shape {shown} and input of shape {shape}")
+    check_groups(c, g, weight, bias, shape)
     if x.array.dtype.kind != "f":
         raise NotImplementedError(f"\"GroupNormKernelImpl\" not implemented for '{_dt.scalar_name(x.dtype)}'")
     return apply(_op["group_norm"], x, 1.0 if weight is None else weight, 0.0 if bias is None else bias, groups=g,
@@ -422,21 +415,7 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
     """input divided by the root mean square of its last dims (normalized_shape), eps added under
     the root (None: the dtype's machine epsilon), then times weight when given."""
     x = tensor_in(input)
-    if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
-        raise TypeError(f"rms_norm(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
-                        f"{type(normalized_shape).__name__}")
-    shape = [int(s) for s in normalized_shape]
-    if not shape:
-        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
-                           "element, but got normalized_shape = []")
-    if weight is not None and list(weight.shape) != shape:
-        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got weight of shape "
-                           f"{list(weight.shape)} and normalized_shape = {shape}")
-    got = list(x.shape)
-    if len(got) < len(shape) or got[len(got) - len(shape):] != shape:
-        star = ", ".join(str(s) for s in shape)
-        raise RuntimeError(f"Given normalized_shape={shape}, expected input with shape [*{star}], but got input of "
-                           f"size{got}")
+    shape = normalized_shape_checked(x, normalized_shape, (("weight", weight),), "rms_norm", "")
     if eps is None:
         eps = float(numpy.finfo(x.array.dtype).eps) if x.array.dtype.kind == "f" else 0.0
     dims = tuple(range(x.dim() - len(shape), x.dim()))
