@@ -25,18 +25,19 @@ from .functions.decomp import (cholesky, qr, svd, svdvals, eigh, eigvalsh, lstsq
                                solve_triangular, lu_factor, lu, lu_solve, matrix_exp, multi_dot, vecdot,
                                matrix_rank)
 from .functions.surface import made as _made
+from .functions.householder import householder_product  # noqa: F401
 from .ops.linalg import square_matrices as _square_matrices
 from .core.tensor import make_tensor as _make_tensor
 
 __all__ = ["det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power", "slogdet", "LinAlgError",
            "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular", "lu_factor",
            "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond", "solve_ex", "inv_ex",
-           "cholesky_ex", "lu_factor_ex", "vander", "diagonal", "tensorinv", "tensorsolve"]
+           "cholesky_ex", "lu_factor_ex", "vander", "diagonal", "tensorinv", "tensorsolve", "householder_product"]
 FUNCTIONS = ("det", "inv", "solve", "cross", "norm", "vector_norm", "matrix_norm", "matrix_power",
              "slogdet", "cholesky", "qr", "svd", "svdvals", "eigh", "eigvalsh", "lstsq", "pinv", "solve_triangular",
              "lu_factor", "lu", "lu_solve", "matrix_exp", "multi_dot", "vecdot", "matrix_rank", "cond", "solve_ex",
              "inv_ex", "cholesky_ex", "lu_factor_ex", "vander", "diagonal", "tensorinv",
-             "tensorsolve")  # what the language sees
+             "tensorsolve", "householder_product")  # what the language sees
 
 
 def det(A):

@@ -13,6 +13,8 @@ ENGINE = locations.ROOT / "engine"
 
 # (file, function) -> why its loop is not numerics over an array's elements
 ALLOWED = {
+    ("householder.py", "reflect"): "the Householder reflectors applied in turn, each to the last one's result "
+                                   "(LAPACK's orgqr/ormqr order), each a whole-matrix update vectorised over the batch",
     ("ctc.py", "alpha"): "the CTC alpha recursion: one step a time step (each needs the last), vectorised over batch "
                          "and states",
     ("ctc.py", "beta"): "the CTC beta recursion: the same, backwards in time",
