@@ -287,6 +287,7 @@ SUMMARIES = {
     "Tensor.mT": "the last two dims swapped (the transpose of each matrix)",
     "Tensor.H": "the conjugate transpose of a matrix (for real tensors its transpose, a view)",
     "Tensor.mH": "the conjugate transpose of each matrix in the last two dims (for real tensors, .mT)",
+    "Tensor.real": "the real part: for a real tensor, the tensor itself",
     "Tensor._version": "how many times the tensor was changed in place",
     "Tensor.shape": "the shape, a torch.Size",
     "Tensor.dtype": "the dtype",

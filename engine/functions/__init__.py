@@ -11,13 +11,13 @@ surface, basic), never this package, so there is no import cycle.
 import numpy
 
 from . import creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing
-from . import statistics, tensorops, numbers, windows, native_norms, householder
+from . import statistics, tensorops, numbers, windows, native_norms, householder, strided
 from .. import code_cache
 from ..core.op import TABLE
 from .surface import made, inplace_variant
 
 _FAMILIES = (creation, basic, linalg, stats, shapes, arrange, elementwise, distances, indexing, statistics, tensorops,
-             numbers, windows, native_norms, householder)
+             numbers, windows, native_norms, householder, strided)
 
 
 def _public(module):

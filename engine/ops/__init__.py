@@ -133,7 +133,7 @@ import importlib.util
 FAMILIES = ("arithmetic", "unary", "reductions", "linalg", "shapes", "views", "compare", "activation_gradients",
             "activations", "shrink", "distances", "normalization", "indexing", "convolution", "statistics",
             "nnlayers", "tensorops", "losses", "attention", "bags", "special", "decomp", "adaptive_pool", "numbers",
-            "ctc", "fractional_pool", "householder")
+            "ctc", "fractional_pool", "householder", "strided")
 _SHARED = ("TABLE", "Op", "Elementwise", "infix", "prefix", "call", "custom", "SAME", "is_basic_key")
 _loaded = False
 

@@ -198,9 +198,9 @@ class FakeCupy:
             return a
         return _host_array(_plain(a), dtype=dtype).view(FakeCudaArray)
 
-    def array(self, a, dtype=None, copy=True):
-        self.calls += 1
-        return _HOST_CONVERSIONS["array"](_plain(a), dtype=dtype, copy=True).view(FakeCudaArray)
+    def array(self, a, dtype=None, copy=True, order="K"):
+        self.calls += 1  # (cupy.array takes order= too: 'C', 'F', 'A' or 'K')
+        return _HOST_CONVERSIONS["array"](_plain(a), dtype=dtype, copy=True, order=order).view(FakeCudaArray)
 
     def where(self, condition, x=None, y=None):
         """cupy.where: the condition must be an array (CuPy calls its .astype: a Python bool has none)."""

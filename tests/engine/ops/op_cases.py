@@ -1216,3 +1216,4 @@ import op_cases_numbers  # noqa: E402,F401
 import op_cases_random  # noqa: E402,F401
 import op_cases_nn_more  # noqa: E402,F401
 import op_cases_householder  # noqa: E402,F401
+import op_cases_strided  # noqa: E402,F401
