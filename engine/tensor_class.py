@@ -18,6 +18,7 @@ from .core.inplace import inplace as _inplace
 from .core.tensor import TensorBase, Size, apply, run_op, NO_PARAMS
 from .ops import TABLE
 from .ops.tensorops import unfold_view as _unfold_view
+from .ops.arithmetic import not_a_tensor as _not_a_tensor
 from .printing import tensor_repr
 
 __all__ = ["Tensor", "Size", "Variable", "FloatTensor", "DoubleTensor", "HalfTensor", "LongTensor", "IntTensor",
@@ -117,7 +118,7 @@ class Tensor(TensorBase, metaclass=_TensorType):
 
     def type_as(self, other):
         """This tensor in other's dtype (itself when it has it already), as PyTorch's type_as."""
-        return self.to(other.dtype)
+        return self.to(_other_tensor(other, "type_as").dtype)
 
     # x.float(), x.double(), x.half(), x.long(), x.int(), x.bool(), x.byte() (uint8), x.char() (int8),
     # x.short() (int16): `to` that dtype, with PyTorch's check of memory_format (_cast, after the class)
@@ -309,13 +310,13 @@ class Tensor(TensorBase, metaclass=_TensorType):
         return _fn.where(condition, self, other)
 
     def view_as(self, other):
-        return _fn.view(self, other.shape)
+        return _fn.view(self, _other_tensor(other, "view_as").shape)
 
     def reshape_as(self, other):
-        return _fn.reshape(self, other.shape)
+        return _fn.reshape(self, _other_tensor(other, "reshape_as").shape)
 
     def expand_as(self, other):
-        return _fn.expand(self, other.shape)
+        return _fn.expand(self, _other_tensor(other, "expand_as").shape)
 
     def new(self, *args, device=None):
         """The legacy constructor of this tensor's kind: new(data) a tensor of the data, new(sizes)
@@ -471,6 +472,13 @@ _elision.OPERATORS.update(f.__code__ for f in (Tensor.__add__, Tensor.__radd__, 
 
 
 # ------------------------------------------------------------------ legacy constructors
+
+def _other_tensor(other, fname):
+    """The tensor argument of x.view_as(other) and its kin, refused in PyTorch's words otherwise."""
+    if not isinstance(other, TensorBase):
+        raise _not_a_tensor(other, fname, "other", 1)
+    return other
+
 
 def _legacy_new(dtype, fname, args, device):
     """torch.Tensor / torch.FloatTensor / ... called as constructors: no arguments -> an empty

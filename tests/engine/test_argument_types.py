@@ -63,6 +63,10 @@ CASES = [
     (lambda: x.clone().transpose_(0, 1.5), "argument 'dim' must be int, not float"),
     (lambda: x.tensor_split("s"), "tensor_split(): argument 'sections' must be int, not str"),
     (lambda: x.diagflat("s"), "diagflat(): argument 'offset' must be int, not str"),
+    (lambda: x.expand_as("s"), "expand_as(): argument 'other' (position 1) must be Tensor, not str"),
+    (lambda: x.view_as(None), "view_as(): argument 'other' (position 1) must be Tensor, not NoneType"),
+    (lambda: x.reshape_as([1]), "reshape_as(): argument 'other' (position 1) must be Tensor, not list"),
+    (lambda: x.type_as(2.0), "type_as(): argument 'other' (position 1) must be Tensor, not float"),
 ]
 
 
