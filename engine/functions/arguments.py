@@ -173,6 +173,29 @@ def _whole_number(value):
         isinstance(value, Tensor) and value.array.dtype.kind in "iu" and value.array.size == 1)
 
 
+def int_of(value, name):
+    """`value` as an int where it stands for one (an int, a numpy integer, a one-element integer
+    tensor), else a TypeError naming the argument -- for the layers' sizes (kernel_size, padding,
+    num_groups, ...), where int() took '3' and 2.5 and worded the rest in Python's terms."""
+    if value.__class__ is int:
+        return value
+    if _whole_number(value):
+        return int(value.item()) if isinstance(value, Tensor) else int(value)
+    raise TypeError(f"argument '{name}' must be int, not {type(value).__name__}")
+
+
+def int_sequence(value, name):
+    """A sequence argument of ints (a list or tuple of them, or one int standing alone) as a list."""
+    if not isinstance(value, (list, tuple)):
+        if value.__class__ is not int and not _whole_number(value):
+            raise TypeError(f"argument '{name}' must be int or tuple of ints, not {type(value).__name__}")
+        return [int_of(value, name)]
+    for v in value:
+        if v.__class__ is not int and not _whole_number(v):
+            raise TypeError(f"argument '{name}' must be tuple of ints, but found element of type {type(v).__name__}")
+    return [int_of(v, name) for v in value]
+
+
 def checked(value, what, fname, name, position=None):
     """An argument of PyTorch type `what` ("int", "tuple of ints", "float", "str", "Number") as the function
     takes it -- a whole number of another kind (numpy's, an integer tensor of one element) as an int,

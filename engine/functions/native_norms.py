@@ -18,6 +18,7 @@ from ..core.inplace import assign
 from ..core.tensor import TensorBase, apply, array_module, make_tensor
 from ..ops import TABLE as _op
 from ..ops.convolution import batch_stats
+from .arguments import int_sequence
 
 __all__ = ["native_layer_norm", "native_batch_norm", "native_group_norm", "_native_batch_norm_legit"]
 
@@ -188,7 +189,7 @@ def normalized_shape_checked(x, normalized_shape, affine, fname, star_gap):
     if isinstance(normalized_shape, (int, numpy.integer)) and not isinstance(normalized_shape, bool):
         raise TypeError(f"{fname}(): argument 'normalized_shape' (position 2) must be tuple of ints, not "
                         f"{type(normalized_shape).__name__}")
-    shape = [int(s) for s in normalized_shape]
+    shape = int_sequence(normalized_shape, "normalized_shape")
     if not shape:
         raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one "
                            "element, but got normalized_shape = []")

@@ -14,7 +14,7 @@ import math
 
 import numpy
 
-from ..functions.arguments import tensor_in
+from ..functions.arguments import int_sequence, tensor_in
 from ..functions import mean as _mean, einsum as _einsum
 from .. import dtypes as _dt
 from ..ops import TABLE as _op
@@ -269,10 +269,10 @@ def _triple(value, message, default=None):
     """Three ints from one or three (PyTorch's pool3d arguments); None or () where `default` stands."""
     if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
         return default
-    values = [value] if isinstance(value, (int, numpy.integer)) else list(value)
+    values = int_sequence(value, "kernel_size")
     if len(values) not in (1, 3):
         raise RuntimeError(message)
-    return tuple(int(v) for v in values * (3 // len(values)))
+    return tuple(values * (3 // len(values)))
 
 
 def _pool3d(x, kernel, stride, padding, dilation, ceil_mode, fname, check_input_size):

@@ -6,7 +6,7 @@ import math
 import warnings
 
 from .. import dtypes as _dt
-from ..functions.arguments import tensor_in
+from ..functions.arguments import int_sequence, tensor_in
 from ..functions import mean as _mean, empty, bernoulli_, matmul as _matmul, transpose as _transpose
 from ..functions.native_norms import batch_norm_with_statistics, empty_batch
 from ..ops import TABLE as _op
@@ -22,13 +22,13 @@ __all__ = ["conv1d", "conv2d", "conv3d", "max_pool2d", "avg_pool2d", "adaptive_a
 
 def _expand(value, k, name):
     """A convolution parameter as k ints (one int stands for all), PyTorch's message otherwise."""
-    values = [value] if isinstance(value, int) else list(value)
+    values = int_sequence(value, name)
     if len(values) == 1:
         values = values * k
     if len(values) != k:
         raise RuntimeError(f"expected {name} to be a single integer value or a list of {k} values to match the "
                            f"convolution dimensions, but got {name}={values}")
-    return tuple(int(v) for v in values)
+    return tuple(values)
 
 
 def _conv(input, weight, bias, stride, padding, dilation, groups, k, fname):
@@ -130,10 +130,10 @@ def conv3d(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1):
 def _pool_pair(value, what, fname, default=None):
     if value is None or (isinstance(value, (tuple, list)) and len(value) == 0 and default is not None):
         return default
-    values = [value] if isinstance(value, int) else list(value)
+    values = int_sequence(value, "kernel_size")
     if len(values) not in (1, 2):
         raise RuntimeError(f"{fname}: {what}")
-    return (int(values[0]), int(values[-1]))
+    return (values[0], values[-1])
 
 
 def _pool_out(size, k, pad, stride, dilation, ceil_mode):

@@ -10,7 +10,7 @@ rms_norm x * rsqrt(mean(x^2) + eps) * weight (MulBackward0)."""
 import numpy
 
 from .. import dtypes as _dt
-from ..functions.arguments import tensor_in
+from ..functions.arguments import int_of, tensor_in
 from ..functions.native_norms import check_groups, normalized_shape_checked
 from ..functions import rsqrt as _rsqrt
 from ..core.grad_mode import no_grad
@@ -366,7 +366,7 @@ def group_norm(input, num_groups, weight=None, bias=None, eps=1e-5):
         raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received {x.dim()}")
     shape = list(x.shape)
     n, c = shape[0], shape[1]
-    g = int(num_groups)
+    g = int_of(num_groups, "num_groups")
     if g == 0:  # PyTorch's _verify_batch_size divides by it first
         raise ZeroDivisionError("integer division or modulo by zero")
     count = n * c // g * g

@@ -9,7 +9,7 @@ fractional_max_pool row of engine/ops/fractional_pool.py at the windows' maxima
 import numpy
 
 from .. import dtypes as _dt
-from ..functions.arguments import tensor_in
+from ..functions.arguments import int_sequence, tensor_in
 from ..functions import rand as _rand
 from ..ops import TABLE as _op
 from ..ops.fractional_pool import fractional_windows
@@ -19,8 +19,9 @@ __all__ = ["max_unpool1d", "max_unpool2d", "max_unpool3d", "fractional_max_pool2
            "fractional_max_pool2d_with_indices", "fractional_max_pool3d_with_indices"]
 
 
-def _ints(value, k):
-    return [int(v) for v in value] if isinstance(value, (list, tuple)) else [int(value)] * k
+def _ints(value, k, name="kernel_size"):
+    values = int_sequence(value, name)
+    return values if isinstance(value, (list, tuple)) else values * k
 
 
 def _unpool_output_size(x, kernel, stride, padding, output_size):

@@ -11,6 +11,7 @@ import pytest
 import autodiff.engine as E
 
 x = E.ones(2, 3)
+_image = E.ones(1, 1, 4, 4)
 
 CASES = [
     # a Scalar (Number) parameter given something else
@@ -67,6 +68,15 @@ CASES = [
     (lambda: x.view_as(None), "view_as(): argument 'other' (position 1) must be Tensor, not NoneType"),
     (lambda: x.reshape_as([1]), "reshape_as(): argument 'other' (position 1) must be Tensor, not list"),
     (lambda: x.type_as(2.0), "type_as(): argument 'other' (position 1) must be Tensor, not float"),
+    # the layers' sizes (int() took '2' and 2.5 here before)
+    (lambda: E.nn.functional.max_pool2d(_image, "s"), "argument 'kernel_size' must be int or tuple of ints, not str"),
+    (lambda: E.nn.functional.avg_pool3d(_image.unsqueeze(0), 2.5),
+     "argument 'kernel_size' must be int or tuple of ints, not float"),
+    (lambda: E.nn.functional.conv2d(_image, E.ones(1, 1, 2, 2), stride=(1, "a")),
+     "argument 'stride' must be tuple of ints, but found element of type str"),
+    (lambda: E.nn.functional.group_norm(_image, "1"), "argument 'num_groups' must be int, not str"),
+    (lambda: E.nn.functional.layer_norm(_image, ["a"]),
+     "argument 'normalized_shape' must be tuple of ints, but found element of type str"),
 ]
 
 
