@@ -92,12 +92,19 @@ def tensor_list(tensors, fname, name="tensors", position=1, empty=None):
     if not isinstance(tensors, (list, tuple)):
         raise TypeError(f"{fname}(): argument '{name}' (position {position}) must be tuple of Tensors, "
                         f"not {type(tensors).__name__}")
-    for i, t in enumerate(tensors):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument {position - 1}, but got {type(t).__name__}")
-    if not tensors:
+    items = tensor_items(tensors, position - 1)
+    if not items:
         raise empty or RuntimeError(f"{fname}(): expected a non-empty list of Tensors")
-    return list(tensors)
+    return items
+
+
+def tensor_items(items, argument=0):
+    """`items` as a list, each a tensor, or PyTorch's TypeError naming the first that is not (and
+    the argument, counted from 0, that holds them)."""
+    for i, t in enumerate(items):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument {argument}, but got {type(t).__name__}")
+    return list(items)
 
 
 def index_key(x, key):

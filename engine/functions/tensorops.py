@@ -16,7 +16,7 @@ from ..core.tensor import TensorBase as Tensor, broadcast_shapes, make_tensor, r
 from ..ops import TABLE
 from ..ops.indexing import dtype_word
 from ..ops.table import refuse_dtype
-from .arguments import tensor_list
+from .arguments import tensor_items, tensor_list
 from .surface import made
 
 reshape, unsqueeze, expand, cat, stack = (made(n) for n in ("reshape", "unsqueeze", "expand", "cat", "stack"))
@@ -28,11 +28,7 @@ __all__ = ["broadcast_tensors", "meshgrid", "atleast_1d", "atleast_2d", "atleast
 
 def _tensors(args, fname):
     """f(a, b) or f([a, b]): the tensors, refused in PyTorch's words where one is not a tensor."""
-    items = args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args
-    for i, t in enumerate(items):
-        if not isinstance(t, Tensor):
-            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t).__name__}")
-    return list(items)
+    return tensor_items(args[0] if len(args) == 1 and isinstance(args[0], (list, tuple)) else args)
 
 
 def _tensor_list(tensors, fname):
